@@ -1,0 +1,346 @@
+"""The common game interface that all four games implement.
+
+Search, encoders, records and the service use only this module (and :mod:`games.cards`); they
+never import a concrete game.  The vocabulary follows OpenSpiel:
+
+* :class:`Game` - immutable facts and factory: name, player count, validated options, move
+  text conversion, ``new_initial_state(rng)`` and ``state_from_deal(deal)``.
+* :class:`State` - a mutable game position: ``current_player``, ``legal_moves()``,
+  ``apply(move)``, ``clone()``, ``returns()``, ``observation(seat)``,
+  ``information_state_key(seat)``, ``determinize(seat, rng)``, ``zones()``/``known_cards(seat)``.
+* Moves are small hashable immutable values chosen by each game (ints or tuples of ints);
+  ``game.move_to_text`` / ``game.parse_move`` convert to and from the canonical notation of
+  ``shared/rules/README.md`` and ``game.describe_move`` gives a structured :class:`MoveInfo`.
+
+Randomness is explicit: every random choice takes a ``random.Random`` passed by the caller.
+All chance (the deal, the stock order) is fixed in the :class:`Deal` when a state is created, so
+play has no chance nodes; a determinization redraws the hidden part of the deal.
+
+Payoffs (``returns()``) are in bets, one float per seat, from each seat's own point of view,
+and sum to zero.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Hashable, Iterable, Mapping, Sequence
+
+Move = Hashable
+TERMINAL = -1
+
+
+class GameError(ValueError):
+    """Base class of every rules-layer error (bad game, option, card, move or deal)."""
+
+
+class OptionError(GameError):
+    """An unknown option name or a bad option value."""
+
+
+class IllegalMoveError(GameError):
+    """A move that is not legal in the state it was applied to."""
+
+
+class MoveParseError(GameError):
+    """A move text that does not parse in the game's notation."""
+
+
+class DealError(GameError):
+    """A deal that is impossible for the game (wrong counts, a card twice, ...)."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One named rule option: its default, a one-line description, and what values are allowed.
+
+    ``choices``: the allowed values for enumerated options (strings), else ``None``.
+    ``type``: ``bool``, ``int``, ``float``, ``str`` or ``tuple`` (numbers; e.g. payment tables).
+    """
+
+    name: str
+    default: Any
+    description: str
+    choices: tuple | None = None
+    type: type = object
+
+    def validate(self, value: Any) -> Any:
+        """Return the value converted to the option's type, or raise :class:`OptionError`."""
+        t = self.type if self.type is not object else type(self.default)
+        if t is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name!r}: expected true or false, got {value!r}")
+        elif t in (int, float):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise OptionError(f"option {self.name!r}: expected a number, got {value!r}")
+            if t is int and value != int(value):
+                raise OptionError(f"option {self.name!r}: expected a whole number, got {value!r}")
+            value = t(value)
+        elif t is tuple:
+            if not isinstance(value, (list, tuple)) or len(value) != len(self.default):
+                raise OptionError(
+                    f"option {self.name!r}: expected a list of {len(self.default)} numbers, got {value!r}")
+            for v in value:
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise OptionError(f"option {self.name!r}: expected numbers, got {value!r}")
+            value = tuple(value)
+        elif t is str:
+            if not isinstance(value, str):
+                raise OptionError(f"option {self.name!r}: expected a string, got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise OptionError(f"option {self.name!r}: {value!r} is not one of {allowed}")
+        return value
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults overridden by ``given``; unknown names or bad values raise :class:`OptionError`."""
+    by_name = {s.name: s for s in specs}
+    out = {s.name: s.default for s in specs}
+    for name, value in (given or {}).items():
+        spec = by_name.get(name)
+        if spec is None:
+            known = ", ".join(sorted(by_name))
+            raise OptionError(f"unknown option {name!r}; known options: {known}")
+        out[name] = spec.validate(value)
+    return out
+
+
+@dataclass(frozen=True)
+class Deal:
+    """All chance of one game, fixed up front.
+
+    ``hands[s]``: seat s's cards as dealt (card ids).  ``stock``: the face-down stock, top card
+    first (Phỏm, Tấn; empty otherwise).  ``set_aside``: cards dealt to nobody.  ``trump``: Tấn's
+    face-up trump card (or ``None``).  ``first``: the seat that acts first.  ``extra``: a
+    game-specific frozen mapping as tuple of (key, value) pairs (e.g. ``first_game``).
+    """
+
+    hands: tuple[tuple[int, ...], ...]
+    first: int = 0
+    stock: tuple[int, ...] = ()
+    set_aside: tuple[int, ...] = ()
+    trump: int | None = None
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.extra:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """Structured form of a move, for encoders, the API and explanations.
+
+    ``kind``: the move's kind in the game's notation (``"play"``, ``"pass"``, ``"draw"``, ``"eat"``,
+    ``"lay"``, ``"send"``, ``"discard"``, ``"u"``, ``"swap"``, ``"done"``, ``"attack"``, ``"defend"``,
+    ``"throw"``, ``"take"``, ``"declare"``, ``"decline"``).  ``cards``: the cards it moves, in
+    notation order.  ``target``: the card defended against or the meld id sent to (or ``None``).
+    ``melds``: for a Phỏm ``lay``, the melds as tuples of card ids.  ``combo``: for shedding games,
+    the combination type (``"single"``, ``"pair"``, ``"straight"``, ...).
+    """
+
+    kind: str
+    cards: tuple[int, ...] = ()
+    target: int | None = None
+    melds: tuple[tuple[int, ...], ...] = ()
+    combo: str | None = None
+
+
+class Game:
+    """Immutable facts of one game at one player count with validated options.
+
+    Subclasses set the class attributes and implement the abstract methods.
+    """
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    option_specs: tuple[OptionSpec, ...] = ()
+    #: Upper bound on the number of moves of one game (conformance checks it).
+    max_moves: int = 1000
+    #: Rules behaviour version; bump when any legal move or payoff changes.
+    rules_version: int = 1
+
+    def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise GameError(f"{self.name}: player count must be an integer, got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise GameError(
+                f"{self.name}: {num_players} players is not supported "
+                f"(allowed {self.min_players}..{self.max_players})")
+        self.num_players = num_players
+        self.options: dict[str, Any] = resolve_options(self.option_specs, options)
+        self.check_options()
+
+    # -- facts ---------------------------------------------------------------------------
+    def check_options(self) -> None:
+        """Hook for cross-option checks; raise :class:`OptionError`."""
+
+    def options_diff(self) -> dict[str, Any]:
+        """Only the options that differ from the defaults (as in a game record)."""
+        return {s.name: self.options[s.name] for s in self.option_specs
+                if self.options[s.name] != s.default}
+
+    @classmethod
+    def describe_options(cls) -> list[dict[str, Any]]:
+        """Every option as data: name, default, description, allowed choices."""
+        return [{"name": s.name, "default": s.default, "description": s.description,
+                 "choices": list(s.choices) if s.choices else None} for s in cls.option_specs]
+
+    def payoff_bound(self) -> float:
+        """An upper bound on ``abs(returns()[s])`` in bets, used to scale values to [-1, 1]."""
+        raise NotImplementedError
+
+    # -- states --------------------------------------------------------------------------
+    def new_initial_state(self, rng: random.Random) -> "State":
+        """A new game with a deal drawn from ``rng``."""
+        return self.state_from_deal(self.random_deal(rng))
+
+    def random_deal(self, rng: random.Random) -> Deal:
+        """A random :class:`Deal` drawn from ``rng``."""
+        raise NotImplementedError
+
+    def state_from_deal(self, deal: Deal) -> "State":
+        """The initial state of ``deal``; raise :class:`DealError` for an impossible deal."""
+        raise NotImplementedError
+
+    def replay(self, deal: Deal, moves: Iterable[tuple[int, Move]]) -> "State":
+        """Apply ``(seat, move)`` pairs to the initial state; raise :class:`IllegalMoveError`
+        naming the index of the first bad move."""
+        state = self.state_from_deal(deal)
+        for i, (seat, move) in enumerate(moves):
+            if state.current_player != seat:
+                raise IllegalMoveError(
+                    f"moves[{i}]: seat {seat} moved but seat {state.current_player} is to act")
+            try:
+                state.apply(move)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"moves[{i}]: {e}") from None
+        return state
+
+    def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
+                      moves: Sequence[tuple[int, Move]], rng: random.Random, *, first: int = 0,
+                      drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+        """A full :class:`Deal` consistent with what ``seat`` knows, for replaying a seat's view.
+
+        ``hand``: ``seat``'s cards as dealt; ``counts[s]``: how many cards seat s was dealt;
+        ``moves``: the public history ``(seat, move)``; ``drawn``: the cards ``seat`` drew from
+        the stock, in order; ``trump``: Tấn's face-up card.  Cards ``seat`` cannot see are drawn
+        with ``rng`` among those consistent with the history (an opponent holds every card it
+        later plays from its hand).  Raise :class:`DealError` (naming the field) or
+        :class:`IllegalMoveError` (naming ``moves[i]``) when no such deal exists.
+        """
+        raise NotImplementedError
+
+    # -- moves ---------------------------------------------------------------------------
+    def move_to_text(self, move: Move) -> str:
+        """Canonical text of a move (shared/rules/README.md notation)."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str) -> Move:
+        """Parse move text (case-insensitive); raise :class:`MoveParseError` naming the text."""
+        raise NotImplementedError
+
+    def describe_move(self, move: Move) -> MoveInfo:
+        """Structured form of a move."""
+        raise NotImplementedError
+
+    def heuristic_move(self, state: "State", rng: random.Random) -> Move:
+        """The rule-based club-player policy's move for the seat to act (uses only that seat's
+        information)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        diff = self.options_diff()
+        return f"{type(self).__name__}(players={self.num_players}, options={diff})"
+
+
+class State:
+    """A mutable position.  ``apply`` mutates in place; use ``clone`` to branch.
+
+    Subclasses implement every method below.
+    """
+
+    game: Game
+
+    @property
+    def current_player(self) -> int:
+        """Seat to act, or :data:`TERMINAL` (-1) when the game is over."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves of the seat to act, in a deterministic order; empty iff terminal."""
+        raise NotImplementedError
+
+    def apply(self, move: Move) -> None:
+        """Play ``move`` for the seat to act.  An illegal move raises :class:`IllegalMoveError`
+        and leaves the state unchanged."""
+        raise NotImplementedError
+
+    def apply_unchecked(self, move: Move) -> None:
+        """Apply a move known to come from ``legal_moves()`` (search fast path)."""
+        self.apply(move)
+
+    def clone(self) -> "State":
+        """An independent copy."""
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        """Payoff per seat in bets at the end of the game (zeros before the end); sums to zero."""
+        raise NotImplementedError
+
+    def settlement(self) -> list[tuple[int, int, float]]:
+        """The end-of-game transfers ``(payer, payee, amount)`` in bets (empty before the end)."""
+        raise NotImplementedError
+
+    @property
+    def deal(self) -> Deal:
+        raise NotImplementedError
+
+    @property
+    def history(self) -> list[tuple[int, Move]]:
+        """Every ``(seat, move)`` applied so far, in order."""
+        raise NotImplementedError
+
+    def observation(self, seat: int) -> Hashable:
+        """Everything ``seat`` may know, as a hashable immutable value (game-specific).
+
+        Two states that ``seat`` cannot tell apart have equal observations.
+        """
+        raise NotImplementedError
+
+    def information_state_key(self, seat: int) -> Hashable:
+        """A hashable key equal for states that ``seat`` cannot tell apart."""
+        return self.observation(seat)
+
+    def determinize(self, seat: int, rng: random.Random) -> "State":
+        """A new state drawn with ``rng`` that ``seat`` cannot tell from this one: same
+        observation for ``seat``, every card whose place ``seat`` knows stays there, and the
+        cards ``seat`` cannot locate are redrawn among the hidden places with the same counts."""
+        raise NotImplementedError
+
+    def zones(self) -> dict[str, int]:
+        """Where every card is: zone name -> card mask.  Masks are disjoint and cover all 52
+        cards.  Seat s's hand is the zone ``f"hand{s}"``; other names are the game's own
+        (``"stock"``, ``"table"``, ``"discard"``, ``"set_aside"``, ...)."""
+        raise NotImplementedError
+
+    def known_cards(self, seat: int) -> dict[str, int]:
+        """Zone name -> mask of the cards of that zone whose place ``seat`` knows."""
+        raise NotImplementedError
+
+    def render(self, seat: int) -> str:
+        """Multi-line human-readable text of what ``seat`` sees (its hand sorted, the table,
+        hand sizes, whose turn), for the terminal game and debugging."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return f"<{self.game.name} state, {len(self.history)} moves>"
+

@@ -1,0 +1,162 @@
+"""Cards as ints 0..51 and card sets as 52-bit int masks.
+
+A card id is ``4 * rank_index + suit_index`` with
+
+* ``rank_index``: ``3 4 5 6 7 8 9 T J Q K A 2`` -> 0..12 (the Tiến lên / Sâm order), and
+* ``suit_index``: ``S C D H`` (♠ ♣ ♦ ♥) -> 0..3.
+
+So ``3S`` is 0 and ``2H`` is 51, and in Tiến lên the id *is* the card's strength.  Games with
+another rank order (Phỏm: A low; Tấn: 2 low, A high) map ids through their own tables
+(:data:`PHOM_RANK`, :data:`TAN_RANK`).
+
+A card set is an ``int`` whose bit ``c`` is set when card ``c`` is in the set.  Parsing is
+case-insensitive and accepts ``10`` for ``T`` and the suit symbols ♠ ♣ ♦ ♥ (and ♤ ♧ ♢ ♡).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+RANKS = "3456789TJQKA2"
+SUITS = "SCDH"
+SUIT_SYMBOLS = "♠♣♦♥"
+NUM_CARDS = 52
+FULL_DECK = (1 << NUM_CARDS) - 1
+
+_SUIT_ALIASES = {
+    "S": 0, "C": 1, "D": 2, "H": 3,
+    "♠": 0, "♣": 1, "♦": 2, "♥": 3,
+    "♤": 0, "♧": 1, "♢": 2, "♡": 3,
+}
+_RANK_ALIASES = {ch: i for i, ch in enumerate(RANKS)}
+_RANK_ALIASES["10"] = RANKS.index("T")
+
+#: Rank of each rank_index in Phỏm order (A=1, 2=2, ..., K=13).
+PHOM_RANK = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2)
+#: Rank of each rank_index in Tấn order (2=2 < ... < K=13 < A=14).
+TAN_RANK = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 2)
+
+
+class CardError(ValueError):
+    """A card or card list could not be parsed; the message names the bad text."""
+
+
+def make_card(rank_index: int, suit_index: int) -> int:
+    """Card id from a rank index (3=0 .. 2=12) and a suit index (S=0 .. H=3)."""
+    return 4 * rank_index + suit_index
+
+
+def rank_of(card: int) -> int:
+    """Rank index 0..12 (3 .. A, 2) of a card id."""
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    """Suit index 0..3 (S C D H) of a card id."""
+    return card & 3
+
+
+def parse_card(text: str) -> int:
+    """Parse one card such as ``"3S"``, ``"th"``, ``"10H"``, ``"A♦"``; raise :class:`CardError`."""
+    if not isinstance(text, str):
+        raise CardError(f"bad card {text!r}: expected a string like '3S'")
+    t = text.strip().upper()
+    if len(t) < 2:
+        raise CardError(f"bad card {text!r}: expected rank + suit, like '3S' or '10H'")
+    rank_txt, suit_txt = t[:-1], t[-1]
+    rank = _RANK_ALIASES.get(rank_txt)
+    suit = _SUIT_ALIASES.get(suit_txt)
+    if rank is None:
+        raise CardError(f"bad card {text!r}: unknown rank {rank_txt!r} (use 2-9, T or 10, J, Q, K, A)")
+    if suit is None:
+        raise CardError(f"bad card {text!r}: unknown suit {suit_txt!r} (use S C D H or ♠ ♣ ♦ ♥)")
+    return make_card(rank, suit)
+
+
+def card_str(card: int) -> str:
+    """Canonical text of a card id, e.g. ``0 -> "3S"``."""
+    if not 0 <= card < NUM_CARDS:
+        raise CardError(f"bad card id {card!r}: expected 0..51")
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def parse_cards(text: str | Sequence[str]) -> list[int]:
+    """Parse space/comma separated cards (or a list of card strings) into ids, in the given order.
+
+    Raises :class:`CardError` on a bad card or a card named twice.
+    """
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    out: list[int] = []
+    seen = 0
+    for p in parts:
+        c = parse_card(p)
+        if seen >> c & 1:
+            raise CardError(f"card {card_str(c)} named twice in {text!r}")
+        seen |= 1 << c
+        out.append(c)
+    return out
+
+
+def parse_mask(text: str | Sequence[str]) -> int:
+    """Parse cards into a card-set mask (see :func:`parse_cards`)."""
+    return mask_of(parse_cards(text))
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """Card-set mask of an iterable of card ids."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card ids of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def popcount(mask: int) -> int:
+    """Number of cards in a mask."""
+    return mask.bit_count()
+
+
+def format_cards(cards: Iterable[int] | int, key=None) -> str:
+    """Cards as canonical text separated by single spaces.
+
+    ``cards`` is a mask or an iterable of ids.  Sorted by ``key`` (a function of the card id;
+    default: id order, i.e. Tiến lên strength, which orders equal ranks S C D H).
+    """
+    ids = cards_of(cards) if isinstance(cards, int) else list(cards)
+    if key is not None:
+        ids.sort(key=key)
+    else:
+        ids.sort()
+    return " ".join(card_str(c) for c in ids)
+
+
+def phom_key(card: int) -> tuple[int, int]:
+    """Sort key for Phỏm order (A low ... K high, then S C D H)."""
+    return (PHOM_RANK[card >> 2], card & 3)
+
+
+def tan_key(card: int) -> tuple[int, int]:
+    """Sort key for Tấn order (2 low ... A high, then S C D H)."""
+    return (TAN_RANK[card >> 2], card & 3)
+
+
+def rank_mask(rank_index: int) -> int:
+    """Mask of the four cards of one rank index."""
+    return 0xF << (4 * rank_index)
+
+
+def suit_mask(suit_index: int) -> int:
+    """Mask of the thirteen cards of one suit."""
+    m = 0
+    for r in range(13):
+        m |= 1 << (4 * r + suit_index)
+    return m

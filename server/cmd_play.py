@@ -1,0 +1,107 @@
+"""``quansu play``: a terminal game for one human seat against bot seats.
+
+Commands at the prompt: a move in canonical notation (``3S 4S 5H``, ``pass``, ``draw``, ...),
+its number in the listed legal moves, ``moves`` to list them again, ``help``, ``quit``.
+Bad input is answered with a message and a new prompt, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from games import GameError, make
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="tienlen", help="tienlen, phom, samloc or tan")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option (JSON value), repeatable")
+
+
+def parse_options(pairs: list[str]) -> dict:
+    import json
+
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise GameError(f"bad --option {pair!r}: expected NAME=VALUE")
+        name, value = pair.split("=", 1)
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
+
+
+def _bot_move(game, state, rng):
+    return rng.choice(state.legal_moves())
+
+
+def run(args, input_fn=input, out=sys.stdout) -> int:
+    try:
+        game = make(args.game, args.players, parse_options(args.option))
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if not 0 <= args.seat < game.num_players:
+        print(f"error: --seat {args.seat} out of range 0..{game.num_players - 1}", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    state = game.new_initial_state(rng)
+    me = args.seat
+    print(f"quansu play: {game.title or game.name}, {game.num_players} players, you are seat {me}",
+          file=out)
+    while not state.is_terminal():
+        seat = state.current_player
+        if seat != me:
+            move = _bot_move(game, state, rng)
+            state.apply(move)
+            print(f"seat {seat}: {game.move_to_text(move)}", file=out)
+            continue
+        legal = state.legal_moves()
+        texts = sorted(game.move_to_text(m) for m in legal)
+        print("", file=out)
+        print(state.render(me), file=out)
+        print("your moves: " + ", ".join(f"[{i}] {t}" for i, t in enumerate(texts)), file=out)
+        while True:
+            try:
+                line = input_fn("your move> ").strip()
+            except EOFError:
+                print("\nbye", file=out)
+                return 0
+            if line in ("quit", "exit"):
+                return 0
+            if line in ("", "help"):
+                print("type a move (e.g. '3S 4S 5H' or 'pass'), its number, 'moves' or 'quit'", file=out)
+                continue
+            if line == "moves":
+                print(", ".join(f"[{i}] {t}" for i, t in enumerate(texts)), file=out)
+                continue
+            if line.isdigit():
+                if int(line) >= len(texts):
+                    print(f"no move number {line}; choose 0..{len(texts) - 1}", file=out)
+                    continue
+                line = texts[int(line)]
+            try:
+                move = game.parse_move(line)
+            except GameError as e:
+                print(f"not a move: {e}", file=out)
+                continue
+            if move not in legal:
+                print(f"{game.move_to_text(move)!r} is not legal now", file=out)
+                continue
+            state.apply(move)
+            print(f"seat {me} (you): {game.move_to_text(move)}", file=out)
+            break
+    print("", file=out)
+    print("game over. settlement (payer -> payee: bets):", file=out)
+    for payer, payee, amount in state.settlement():
+        print(f"  seat {payer} -> seat {payee}: {amount:g}", file=out)
+    ret = state.returns()
+    print("net: " + ", ".join(f"seat {s}: {r:+g}" for s, r in enumerate(ret)), file=out)
+    return 0
