@@ -248,20 +248,22 @@ class LegalMovesRequest(_message.Message):
     def __init__(self, record: _Optional[_Union[_records_pb2.Record, _Mapping]] = ..., view: _Optional[_Union[_records_pb2.View, _Mapping]] = ...) -> None: ...
 
 class LegalMovesResponse(_message.Message):
-    __slots__ = ("game", "to_act", "moves", "terminal", "history_length", "result")
+    __slots__ = ("game", "to_act", "moves", "terminal", "history_length", "result", "hidden")
     GAME_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
     TERMINAL_FIELD_NUMBER: _ClassVar[int]
     HISTORY_LENGTH_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_FIELD_NUMBER: _ClassVar[int]
     game: str
     to_act: int
     moves: _containers.RepeatedCompositeFieldContainer[Move]
     terminal: bool
     history_length: int
     result: _records_pb2.Result
-    def __init__(self, game: _Optional[str] = ..., to_act: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., terminal: _Optional[bool] = ..., history_length: _Optional[int] = ..., result: _Optional[_Union[_records_pb2.Result, _Mapping]] = ...) -> None: ...
+    hidden: bool
+    def __init__(self, game: _Optional[str] = ..., to_act: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., terminal: _Optional[bool] = ..., history_length: _Optional[int] = ..., result: _Optional[_Union[_records_pb2.Result, _Mapping]] = ..., hidden: _Optional[bool] = ...) -> None: ...
 
 class DescribeGamesRequest(_message.Message):
     __slots__ = ()

@@ -1,0 +1,164 @@
+"""Domain errors -> gRPC status codes, in one place.
+
+Every exception that leaves a servicer method goes through :func:`to_rpc_status`:
+
+* rules-layer errors (:class:`games.base.GameError` and its subclasses, :class:`games.cards.CardError`,
+  the record errors of ``games.record``) and :class:`RequestError` (a bad request field found by
+  the service itself) -> ``INVALID_ARGUMENT`` with a ``google.rpc.BadRequest`` detail holding one
+  field violation: the request field path (``view.moves[17]``, ``record.deal.hands[1]``,
+  ``budget.iterations``) and the message;
+* :class:`Busy` -> ``RESOURCE_EXHAUSTED`` (every worker busy and the queue full);
+* :class:`Unauthenticated` -> ``UNAUTHENTICATED``;
+* :class:`Unavailable` -> ``UNAVAILABLE`` (the server is draining or a worker died);
+* anything else -> ``INTERNAL`` with a generic message (the traceback goes to the server log).
+
+The field path of a rules error comes from the prefix the rules layer puts on its messages
+(``"moves[17]: ..."``, ``"deal.hands[1]: ..."``), or else from the error's class.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from games.base import DealError, GameError, IllegalMoveError, MoveParseError, OptionError
+from games.cards import CardError
+
+log = logging.getLogger("quansu.server")
+
+
+class ServiceError(Exception):
+    """Base of the errors the service raises itself."""
+
+    code: grpc.StatusCode = grpc.StatusCode.INTERNAL
+
+
+class RequestError(ServiceError):
+    """A bad request field: ``field`` is the request field path, ``message`` says what is wrong."""
+
+    code = grpc.StatusCode.INVALID_ARGUMENT
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+        self.message = message
+
+
+class Busy(ServiceError):
+    """Every worker is busy and the wait queue is full."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+class Unauthenticated(ServiceError):
+    code = grpc.StatusCode.UNAUTHENTICATED
+
+
+class Unavailable(ServiceError):
+    code = grpc.StatusCode.UNAVAILABLE
+
+
+#: A leading field path such as ``moves[17]``, ``deal.hands[1]``, ``options.trump_swap``,
+#: ``result.net``, followed by ``": "``.
+_FIELD_RE = re.compile(r"^([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*): ")
+_OPTION_NAME_RE = re.compile(r"option '([A-Za-z0-9_]+)'")
+
+#: Top-level fields of a record or view: a rules message naming one of these is a field path.
+_TOP_FIELDS = {"format", "game", "players", "options", "seat", "deal", "drawn", "moves", "result"}
+
+
+def rules_field(exc: BaseException) -> str:
+    """The record/view field a rules-layer error points at ("" when it names none)."""
+    field = getattr(exc, "field", None)
+    if isinstance(field, str) and field:
+        return field
+    msg = str(exc)
+    m = _FIELD_RE.match(msg)
+    if m and m.group(1).split(".")[0].split("[")[0] in _TOP_FIELDS:
+        return m.group(1)
+    if isinstance(exc, OptionError):
+        m = _OPTION_NAME_RE.search(msg)
+        if m:
+            return f"options.{m.group(1)}"
+        return "options"
+    if isinstance(exc, (IllegalMoveError, MoveParseError)):
+        return "moves"
+    if isinstance(exc, (DealError, CardError)):
+        return "deal"
+    if isinstance(exc, GameError):
+        low = msg.lower()
+        if "unknown game" in low:
+            return "game"
+        if "player" in low:
+            return "players"
+    return ""
+
+
+def join_field(prefix: str, field: str) -> str:
+    if not prefix:
+        return field
+    if not field:
+        return prefix
+    return f"{prefix}.{field}"
+
+
+def is_rules_error(exc: BaseException) -> bool:
+    if isinstance(exc, (GameError, CardError)):
+        return True
+    # games.record's errors, whatever their base, carry a field path.
+    return type(exc).__module__.startswith("games.") and isinstance(exc, ValueError)
+
+
+def bad_request(field: str, message: str) -> status_pb2.Status:
+    """An INVALID_ARGUMENT status with one BadRequest field violation."""
+    detail = error_details_pb2.BadRequest(
+        field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)])
+    packed = any_pb2.Any()
+    packed.Pack(detail)
+    text = f"{field}: {message}" if field and not message.startswith(field) else message
+    return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=text, details=[packed])
+
+
+def to_rpc_status(exc: BaseException, prefix: str = "") -> status_pb2.Status:
+    """The ``google.rpc.Status`` for an exception; ``prefix`` is the request field that held the
+    record or view (``"view"``, ``"record"``) for rules-layer errors."""
+    if isinstance(exc, RequestError):
+        return bad_request(exc.field, exc.message)
+    if is_rules_error(exc):
+        field = rules_field(exc)
+        msg = str(exc)
+        m = _FIELD_RE.match(msg)
+        if m and m.group(1) == field:
+            msg = msg[m.end():]
+        full = join_field(prefix, field)
+        return bad_request(full, msg)
+    if isinstance(exc, ServiceError):
+        return status_pb2.Status(code=exc.code.value[0], message=str(exc))
+    log.exception("internal error", exc_info=exc)
+    return status_pb2.Status(code=code_pb2.INTERNAL,
+                             message=f"internal error ({type(exc).__name__}); see the server log")
+
+
+def abort(context: grpc.ServicerContext, exc: BaseException, prefix: str = "") -> Any:
+    """End the call with the status of ``exc`` (raises, as ``context.abort`` does)."""
+    context.abort_with_status(rpc_status.to_status(to_rpc_status(exc, prefix)))
+
+
+def field_violations(err: grpc.RpcError) -> list[tuple[str, str]]:
+    """Client side: the ``(field, description)`` pairs of an error's BadRequest detail."""
+    status = rpc_status.from_call(err)
+    out: list[tuple[str, str]] = []
+    if status is None:
+        return out
+    for d in status.details:
+        if d.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            br = error_details_pb2.BadRequest()
+            d.Unpack(br)
+            out += [(v.field, v.description) for v in br.field_violations]
+    return out
