@@ -1,0 +1,71 @@
+"""``quansu view RECORD.json --seat S [--at K]``: cut the view of one seat from a record.
+
+Prints (or writes with ``--out``) the ``quansu-view/1`` JSON of seat S after the first K moves of the
+record (default: all of them), ready for ``quansu hint``: its own hand as dealt, the other seats'
+card counts, the face-up trump, the cards S drew from the stock, and the public moves.  The record is
+replayed up to move K, so an invalid record is rejected with its error.
+
+Exit status: 0 done, 1 invalid record, 2 unreadable file or bad ``--seat`` / ``--at``.
+``-`` reads the record from standard input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from games import GameError
+from games import record as records
+from server.cmd_replay import read_input
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", metavar="RECORD.json", help="a quansu-record/1 file ('-': standard input)")
+    p.add_argument("--seat", type=int, required=True, help="the seat whose view to cut (0-based)")
+    p.add_argument("--at", type=int, default=None, metavar="K",
+                   help="cut after the first K moves (default: all moves)")
+    p.add_argument("--out", "-o", default=None, metavar="FILE", help="write the view here (default: stdout)")
+
+
+def run(args, out=None, err=None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        obj = read_input(args.record)
+    except OSError as e:
+        print(f"quansu view: cannot read {args.record}: {e.strerror or e}", file=err)
+        return 2
+    except GameError as e:
+        print(f"quansu view: invalid record: {e}", file=err)
+        return 1
+    try:
+        rec = records.parse_record(obj)
+    except GameError as e:
+        print(f"quansu view: invalid record: {e}", file=err)
+        return 1
+    n = rec.game.num_players
+    if not 0 <= args.seat < n:
+        print(f"quansu view: --seat {args.seat} is out of range 0..{n - 1}", file=err)
+        return 2
+    at = getattr(args, "at", None)
+    if at is not None and not 0 <= at <= len(rec.moves):
+        print(f"quansu view: --at {at} is out of range 0..{len(rec.moves)} (the record has "
+              f"{len(rec.moves)} moves)", file=err)
+        return 2
+    try:
+        view = records.view_at(rec, args.seat, at)
+    except GameError as e:
+        print(f"quansu view: invalid record: {e}", file=err)
+        return 1
+    text = records.dumps(view)
+    target = getattr(args, "out", None)
+    if target:
+        try:
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            print(f"quansu view: cannot write {target}: {e.strerror or e}", file=err)
+            return 2
+    else:
+        out.write(text)
+    return 0
