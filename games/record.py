@@ -27,10 +27,12 @@ Errors are :class:`games.base.GameError` subclasses whose message starts with th
 * ``result: ...`` (:class:`ResultError`): a result that disagrees with the engine's settlement;
 * any other malformed field (:class:`RecordError`).
 
-Written files use a canonical form: ``options`` always present (only the options that differ from the
-defaults), ``deal.stock`` / ``deal.set_aside`` only when not empty, ``deal.trump`` only when the game
-has one, a view's ``drawn`` always present, ``result`` only when the game is over.  Readers accept an
-absent optional field as empty (and an absent ``deal.first`` as 0).
+Written files use a canonical form, the one the protobuf JSON mapping of ``proto/quansu/v1/records.proto``
+prints (so a file and its message's JSON are equal): ``options`` always present (only the options that
+differ from the defaults, maybe ``{}``); empty lists left out (``moves``, ``deal.stock``,
+``deal.set_aside``, a view's ``drawn``, ``result.transfers``); ``deal.trump`` only when the game has
+one; ``result`` only when the game is over.  Readers accept an absent list as empty and an absent
+``deal.first`` as 0.
 """
 
 from __future__ import annotations
@@ -399,7 +401,7 @@ def _result_obj(result: dict | None) -> dict | None:
     out: dict[str, Any] = {}
     if result.get("net") is not None:
         out["net"] = [_num(x) for x in result["net"]]
-    if result.get("transfers") is not None:
+    if result.get("transfers"):
         out["transfers"] = [{"payer": p, "payee": q, "amount": _num(a)}
                             for p, q, a in result["transfers"]]
     return out
@@ -433,8 +435,9 @@ def record_to_json(record: Record) -> dict:
     _check_deal_writable(record.deal)
     game = record.game
     out: dict[str, Any] = {"format": RECORD_FORMAT, "game": game.name, "players": game.num_players,
-                           "options": _options_json(game), "deal": deal_json(record.deal),
-                           "moves": _moves_json(game, record.moves)}
+                           "options": _options_json(game), "deal": deal_json(record.deal)}
+    if record.moves:
+        out["moves"] = _moves_json(game, record.moves)
     if record.result is not None:
         out["result"] = _result_obj(record.result)
     return out
@@ -450,9 +453,11 @@ def view_to_json(view: View) -> dict:
         deal["trump"] = card_str(view.trump)
     deal["first"] = view.first
     out: dict[str, Any] = {"format": VIEW_FORMAT, "game": game.name, "players": game.num_players,
-                           "seat": view.seat, "options": _options_json(game), "deal": deal,
-                           "drawn": [card_str(c) for c in view.drawn],
-                           "moves": _moves_json(game, view.moves)}
+                           "seat": view.seat, "options": _options_json(game), "deal": deal}
+    if view.drawn:
+        out["drawn"] = [card_str(c) for c in view.drawn]
+    if view.moves:
+        out["moves"] = _moves_json(game, view.moves)
     if view.result is not None:
         out["result"] = _result_obj(view.result)
     return out
