@@ -1,0 +1,54 @@
+"""Per-game feature encoders (versioned).  ``encoder_for(game)`` gives the encoder of a game.
+
+Each game's module (``models/encoders/<game>.py``) defines ``SPEC`` (an
+:class:`~models.encoders.base.EncoderSpec`); bump its ``version`` whenever the features change.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from games.base import Game
+from models.encoders.base import (KINDS, MAX_SEATS, Encoder, EncoderError, EncoderSpec,
+                                  masks_to_bits)
+
+#: game name -> module holding its SPEC
+ENCODER_MODULES = {
+    "tienlen": "models.encoders.tienlen",
+    "samloc": "models.encoders.samloc",
+    "phom": "models.encoders.phom",
+    "tan": "models.encoders.tan",
+}
+
+_cache: dict = {}
+_registered: dict[str, EncoderSpec] = {}
+
+
+def register_spec(spec: EncoderSpec) -> None:
+    """Register the encoder spec of a game outside the four shipped ones (tests, new games)."""
+    _registered[spec.game] = spec
+
+
+def spec_for(game_name: str) -> EncoderSpec:
+    if game_name in _registered:
+        return _registered[game_name]
+    mod = ENCODER_MODULES.get(game_name)
+    if mod is None:
+        raise EncoderError(f"no encoder for game {game_name!r}; known: {', '.join(ENCODER_MODULES)}")
+    return importlib.import_module(mod).SPEC
+
+
+def encoder_for(game: Game) -> Encoder:
+    """The encoder of ``game`` (one per game, player count and options; cached)."""
+    key = (game.name, game.num_players, tuple(sorted(game.options.items(), key=lambda kv: kv[0])))
+    try:
+        enc = _cache.get(key)
+    except TypeError:  # unhashable option value
+        return Encoder(spec_for(game.name), game)
+    if enc is None:
+        enc = _cache[key] = Encoder(spec_for(game.name), game)
+    return enc
+
+
+__all__ = ["KINDS", "MAX_SEATS", "Encoder", "EncoderError", "EncoderSpec", "encoder_for",
+           "masks_to_bits", "register_spec", "spec_for"]

@@ -1,0 +1,287 @@
+"""Feature encoders: a seat's information state -> one float vector, a legal move -> one float
+vector (DouZero style: the network scores one ``(state, move)`` row per legal move, so
+combinatorial move spaces need no fixed action index).
+
+The encoders use only the public game interface (:mod:`games.base`): ``known_cards(seat)``,
+``zones()`` (for zone *sizes* only, which are public in all four games), ``history`` with
+``game.describe_move``, ``deal.trump`` (Tấn's face-up card, public), ``game.options`` and
+``game.num_players``.  Two states that a seat cannot tell apart get the same features.
+
+Seats are *relative*: slot 0 is the encoded seat (normally the seat to act), slot r is the seat
+``(seat + r) % num_players``; slots ``>= num_players`` are zeros.  :data:`MAX_SEATS` is 4.
+
+State features, in order (``E.state_dim`` floats, float32):
+
+==========================  ======  =========================================================
+block                       size    content
+==========================  ======  =========================================================
+own hand                    52      cards of ``hand{seat}``
+known opponent cards        3*52    cards ``seat`` knows are in ``hand{seat+r}``, r = 1..3
+cards moved, per seat       4*52    cards of every move made by relative seat r (history)
+public zones                Z*52    known cards of each of the game's other zones
+recent moves                K*(52+k+c+4)  the last K moves, newest first: cards, kind one-hot,
+                                    combo one-hot, relative seat one-hot
+last carded move            52+c+4+1  newest move that moved cards: cards, combo, seat,
+                                    moves since it (scaled /4)
+trump                       52+4    Tấn's trump card and suit (zeros in other games)
+hand sizes                  4       per relative seat, /13
+zone sizes                  Z       per public zone, /52
+player count                3       one-hot of 2, 3, 4
+move number                 1       len(history) / 100
+options                     O       the game's options as numbers (bool 0/1, choice one-hot,
+                                    numbers as given, tuples element-wise)
+==========================  ======  =========================================================
+
+Move features (``E.move_dim`` floats): cards (52), kind one-hot (:data:`KINDS` + other),
+combo one-hot (the game's combos + other), target (52 card one-hot when the game's target is a
+card, else a meld-id one-hot of 16), number of cards / 13, number of melds / 4.
+
+Encoders are versioned: :attr:`Encoder.version` names the layout; :meth:`Encoder.fingerprint`
+is a digest of every layout fact, stored with the version in each ONNX model's metadata.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from games.base import Game, GameError, State
+
+MAX_SEATS = 4
+NUM_CARDS = 52
+
+#: Move kinds of :class:`games.base.MoveInfo` (all games); unknown kinds map to the last slot.
+KINDS = ("play", "pass", "draw", "eat", "lay", "send", "discard", "u", "swap", "done", "attack",
+         "defend", "throw", "take", "declare", "decline")
+
+
+class EncoderError(GameError):
+    """A game the encoder cannot encode (wrong game, too many seats, unknown zone layout)."""
+
+
+@dataclass(frozen=True)
+class EncoderSpec:
+    """Static facts of one game's encoder.
+
+    ``zones``: the game's non-hand zone names encoded as card planes, in order.  ``combos``:
+    combination names of ``MoveInfo.combo`` (unknown ones map to an "other" slot).
+    ``target_is_card``: ``MoveInfo.target`` is a card id (Tấn defend) rather than a meld id.
+    ``recent``: how many recent moves are encoded.
+    """
+
+    game: str
+    version: int
+    zones: tuple[str, ...]
+    combos: tuple[str, ...] = ()
+    target_is_card: bool = False
+    recent: int = 4
+    has_trump: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def _option_layout(game: Game) -> list[tuple[str, str, Any]]:
+    """(name, kind, info) per option: kind in bool/choice/num/tuple."""
+    out = []
+    for s in game.option_specs:
+        t = s.type if s.type is not object else type(s.default)
+        if s.choices is not None:
+            out.append((s.name, "choice", tuple(s.choices)))
+        elif t is bool:
+            out.append((s.name, "bool", None))
+        elif t is tuple:
+            out.append((s.name, "tuple", len(s.default)))
+        elif t in (int, float):
+            out.append((s.name, "num", None))
+        else:  # free strings cannot be encoded as numbers: leave them out
+            continue
+    return out
+
+
+def _option_vector(layout, options: dict) -> list[float]:
+    vec: list[float] = []
+    for name, kind, info in layout:
+        v = options[name]
+        if kind == "bool":
+            vec.append(1.0 if v else 0.0)
+        elif kind == "choice":
+            vec.extend(1.0 if v == c else 0.0 for c in info)
+        elif kind == "tuple":
+            vec.extend(float(x) for x in v)
+        else:
+            vec.append(float(v))
+    return vec
+
+
+def masks_to_bits(masks: Sequence[int]) -> np.ndarray:
+    """Card masks -> ``(len(masks), 52)`` float32 array of 0/1 (bit c = card c)."""
+    arr = np.asarray(masks, dtype=np.uint64)
+    bits = np.unpackbits(arr.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    return bits[:, :NUM_CARDS].astype(np.float32)
+
+
+class Encoder:
+    """State and move features for one game at one player count with fixed options.
+
+    ``encode_state(state, seat) -> float32[state_dim]``;
+    ``encode_moves(state, moves) -> float32[len(moves), move_dim]``.
+    """
+
+    def __init__(self, spec: EncoderSpec, game: Game):
+        if game.name != spec.game:
+            raise EncoderError(f"encoder for {spec.game!r} cannot encode game {game.name!r}")
+        if game.num_players > MAX_SEATS:
+            raise EncoderError(f"encoders support at most {MAX_SEATS} seats, got {game.num_players}")
+        self.spec = spec
+        self.game = game
+        self.n = game.num_players
+        self.version = spec.version
+        self._opt_layout = _option_layout(game)
+        self._opt_vec = _option_vector(self._opt_layout, game.options)
+        self._kind_index = {k: i for i, k in enumerate(KINDS)}
+        self._combo_index = {c: i for i, c in enumerate(spec.combos)}
+        self._nk = len(KINDS) + 1
+        self._nc = len(spec.combos) + 1
+        self._ntarget = NUM_CARDS if spec.target_is_card else 16
+        # move -> (mask, kind index, combo index, target, n cards, n melds)
+        self._desc: dict = {}
+        z = len(spec.zones)
+        self._n_masks = 1 + 3 + 4 + z
+        rec = 52 + self._nk + self._nc + 4
+        self.state_dim = (52 * self._n_masks + spec.recent * rec + (52 + self._nc + 4 + 1)
+                          + (52 + 4) + 4 + z + 3 + 1 + len(self._opt_vec))
+        self.move_dim = 52 + self._nk + self._nc + self._ntarget + 2
+
+    # -- layout --------------------------------------------------------------------------
+    def layout(self) -> dict:
+        """Every layout fact (JSON-able); :meth:`fingerprint` digests it."""
+        return {"game": self.spec.game, "version": self.spec.version, "zones": list(self.spec.zones),
+                "combos": list(self.spec.combos), "kinds": list(KINDS),
+                "target_is_card": self.spec.target_is_card, "recent": self.spec.recent,
+                "options": [[n, k, list(i) if isinstance(i, tuple) else i]
+                            for n, k, i in self._opt_layout],
+                "state_dim": self.state_dim, "move_dim": self.move_dim}
+
+    def fingerprint(self) -> str:
+        """Short digest of :meth:`layout` (16 hex digits)."""
+        text = json.dumps(self.layout(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    # -- moves ---------------------------------------------------------------------------
+    def _describe(self, move):
+        d = self._desc.get(move)
+        if d is None:
+            info = self.game.describe_move(move)
+            mask = 0
+            for c in info.cards:
+                mask |= 1 << c
+            for meld in info.melds:
+                for c in meld:
+                    mask |= 1 << c
+            d = (mask, self._kind_index.get(info.kind, len(KINDS)),
+                 self._combo_index.get(info.combo, len(self.spec.combos)) if info.combo is not None
+                 else -1, info.target, mask.bit_count(), len(info.melds))
+            if len(self._desc) > 200_000:
+                self._desc.clear()
+            self._desc[move] = d
+        return d
+
+    def encode_moves(self, state: State, moves: Sequence) -> np.ndarray:
+        """``float32[len(moves), move_dim]`` features of ``moves`` (legal in ``state``)."""
+        m = len(moves)
+        out = np.zeros((m, self.move_dim), dtype=np.float32)
+        if m == 0:
+            return out
+        descs = [self._describe(mv) for mv in moves]
+        out[:, :52] = masks_to_bits([d[0] for d in descs])
+        rows = np.arange(m)
+        off = 52
+        out[rows, off + np.fromiter((d[1] for d in descs), np.int64, m)] = 1.0
+        off += self._nk
+        for i, d in enumerate(descs):
+            if d[2] >= 0:
+                out[i, off + d[2]] = 1.0
+            t = d[3]
+            if t is not None and 0 <= t < self._ntarget:
+                out[i, off + self._nc + t] = 1.0
+        off += self._nc + self._ntarget
+        out[:, off] = np.fromiter((d[4] for d in descs), np.float32, m) / 13.0
+        out[:, off + 1] = np.fromiter((d[5] for d in descs), np.float32, m) / 4.0
+        return out
+
+    # -- states --------------------------------------------------------------------------
+    def encode_state(self, state: State, seat: int) -> np.ndarray:
+        """``float32[state_dim]`` features of ``state`` as ``seat`` knows it."""
+        n = self.n
+        spec = self.spec
+        known = state.known_cards(seat)
+        zones = state.zones()
+        masks = [known.get(f"hand{seat}", 0)]
+        for r in range(1, MAX_SEATS):
+            masks.append(known.get(f"hand{(seat + r) % n}", 0) if r < n else 0)
+        moved = [0] * n
+        hist = state.history
+        for s, mv in hist:
+            moved[s] |= self._describe(mv)[0]
+        for r in range(MAX_SEATS):
+            masks.append(moved[(seat + r) % n] if r < n else 0)
+        for z in spec.zones:
+            masks.append(known.get(z, 0))
+        recent_cards = []
+        nk, nc = self._nk, self._nc
+        rec_block = nk + nc + 4
+        rec = [0.0] * (spec.recent * rec_block)
+        h = len(hist)
+        for i in range(spec.recent):
+            if i < h:
+                s, mv = hist[h - 1 - i]
+                d = self._describe(mv)
+                recent_cards.append(d[0])
+                base = i * rec_block
+                rec[base + d[1]] = 1.0
+                if d[2] >= 0:
+                    rec[base + nk + d[2]] = 1.0
+                rec[base + nk + nc + (s - seat) % n] = 1.0
+            else:
+                recent_cards.append(0)
+        masks.extend(recent_cards)
+        last = [0.0] * (nc + 4 + 1)
+        last_mask = 0
+        for i in range(h - 1, -1, -1):
+            s, mv = hist[i]
+            d = self._describe(mv)
+            if d[0]:
+                last_mask = d[0]
+                if d[2] >= 0:
+                    last[d[2]] = 1.0
+                last[nc + (s - seat) % n] = 1.0
+                last[nc + 4] = (h - 1 - i) / 4.0
+                break
+        masks.append(last_mask)
+        trump = state.deal.trump if spec.has_trump else None
+        masks.append(1 << trump if trump is not None else 0)
+        bits = masks_to_bits(masks)
+        tsuit = [0.0] * 4
+        if trump is not None:
+            tsuit[trump & 3] = 1.0
+        sizes = [0.0] * MAX_SEATS
+        for r in range(n):
+            sizes[r] = zones.get(f"hand{(seat + r) % n}", 0).bit_count() / 13.0
+        zsizes = [zones.get(z, 0).bit_count() / 52.0 for z in spec.zones]
+        pc = [0.0, 0.0, 0.0]
+        pc[n - 2] = 1.0
+        nb = self._n_masks
+        k = spec.recent
+        parts = [bits[:nb].ravel()]
+        rec_arr = np.asarray(rec, dtype=np.float32).reshape(k, rec_block)
+        parts.append(np.concatenate([bits[nb:nb + k], rec_arr], axis=1).ravel())
+        parts.append(bits[nb + k])
+        parts.append(np.asarray(last, dtype=np.float32))
+        parts.append(bits[nb + k + 1])
+        parts.append(np.asarray(tsuit + sizes + zsizes + pc + [h / 100.0] + self._opt_vec,
+                                dtype=np.float32))
+        out = np.concatenate(parts)
+        return out

@@ -1,0 +1,216 @@
+"""Policy-value networks in ONNX, run with onnxruntime (no torch here).
+
+:class:`PolicyValueModel` wraps one ``.onnx`` file: it checks the metadata (game, encoder
+version and layout fingerprint) against the code's encoder and refuses a mismatch with
+:class:`ModelError`, and runs the graph on encoded rows.  :class:`NetworkEvaluator` turns a game
+state into move priors and per-seat values for the search.
+
+ONNX graph contract (see ``models/training/net.py``): inputs ``states`` float32 ``[B, S]``,
+``moves`` float32 ``[M, F]``, ``move_state`` int64 ``[M]``; outputs ``logits`` float32 ``[M]``
+and ``values`` float32 ``[B, 4]`` = expected payoff in bets per relative seat (slot 0 = the seat
+whose view was encoded).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from games.base import Game, GameError, State
+from search.evaluator import Evaluation, Evaluator
+from models.encoders import encoder_for
+from models.encoders.base import Encoder
+
+MODEL_FORMAT = "quansu-pv/1"
+MODELS_DIR = Path(__file__).resolve().parent
+
+
+class ModelError(GameError):
+    """A model file that is missing, unreadable, or built for another game or encoder."""
+
+
+def default_model_path(game_name: str) -> Path:
+    """Where the shipped model of a game lives: ``models/<game>.onnx``."""
+    return MODELS_DIR / f"{game_name}.onnx"
+
+
+def _session_options(threads: int):
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.log_severity_level = 3
+    return so
+
+
+class PolicyValueModel:
+    """One ONNX policy-value network and its metadata.
+
+    ``source``: a path or the model's bytes.  ``threads``: onnxruntime intra-op threads (1 is
+    fastest for the small batches of a search on this machine; see ``bench/models.py``).
+    """
+
+    def __init__(self, source: str | os.PathLike | bytes, *, threads: int = 1):
+        import onnxruntime as ort
+
+        if isinstance(source, (str, os.PathLike)):
+            path = Path(source)
+            if not path.is_file():
+                raise ModelError(f"model file {str(path)!r} not found")
+            data = path.read_bytes()
+            self.name = str(path)
+        else:
+            data = bytes(source)
+            self.name = "<bytes>"
+        try:
+            self.session = ort.InferenceSession(data, _session_options(threads),
+                                                providers=["CPUExecutionProvider"])
+        except Exception as e:  # onnxruntime raises its own exception types
+            raise ModelError(f"model {self.name}: cannot be loaded by onnxruntime: {e}") from None
+        self.metadata: dict[str, str] = dict(self.session.get_modelmeta().custom_metadata_map)
+        if self.metadata.get("quansu.format") != MODEL_FORMAT:
+            raise ModelError(f"model {self.name}: not a quansu policy-value model "
+                             f"(format {self.metadata.get('quansu.format')!r}, "
+                             f"expected {MODEL_FORMAT!r})")
+        self.game = self.metadata["quansu.game"]
+        self.encoder_version = int(self.metadata["quansu.encoder_version"])
+        self.encoder_fingerprint = self.metadata["quansu.encoder_fingerprint"]
+        self.state_dim = int(self.metadata["quansu.state_dim"])
+        self.move_dim = int(self.metadata["quansu.move_dim"])
+
+    def options(self) -> dict:
+        """The rule options the model was trained with."""
+        return json.loads(self.metadata.get("quansu.options", "{}"))
+
+    def training(self) -> dict:
+        """The training run's summary stored in the model."""
+        return json.loads(self.metadata.get("quansu.training", "{}"))
+
+    def check_encoder(self, encoder: Encoder) -> None:
+        """Raise :class:`ModelError` unless this model was trained on ``encoder``'s layout."""
+        if self.game != encoder.spec.game:
+            raise ModelError(f"model {self.name} is for game {self.game!r}, "
+                             f"not {encoder.spec.game!r}")
+        if self.encoder_version != encoder.version:
+            raise ModelError(
+                f"model {self.name} was trained with {self.game} encoder version "
+                f"{self.encoder_version}, but the code's encoder is version {encoder.version}; "
+                f"retrain it with `quansu train --game {self.game}`")
+        if self.encoder_fingerprint != encoder.fingerprint():
+            raise ModelError(
+                f"model {self.name}: encoder layout fingerprint {self.encoder_fingerprint} differs "
+                f"from the code's {encoder.fingerprint()} (same version {encoder.version}: the "
+                f"encoder changed without a version bump)")
+
+    def run(self, states: np.ndarray, moves: np.ndarray,
+            move_state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(logits[M], values[B, 4])`` for encoded rows (shapes in the module docstring)."""
+        logits, values = self.session.run(
+            None, {"states": np.ascontiguousarray(states, dtype=np.float32),
+                   "moves": np.ascontiguousarray(moves, dtype=np.float32),
+                   "move_state": np.ascontiguousarray(move_state, dtype=np.int64)})
+        return logits, values
+
+
+def load_model(game: Game, path: str | os.PathLike | None = None, *,
+               threads: int = 1) -> PolicyValueModel:
+    """Load and check the model for ``game`` (default: the shipped ``models/<game>.onnx``)."""
+    model = PolicyValueModel(path or default_model_path(game.name), threads=threads)
+    model.check_encoder(encoder_for(game))
+    return model
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+class NetworkEvaluator(Evaluator):
+    """The search's :class:`~search.evaluator.Evaluator` backed by a policy-value network.
+
+    ``evaluate(states, moves, rng)`` encodes every state from the view of its seat to act,
+    runs all states' legal moves through the network in one onnxruntime call, and answers
+    ``Evaluation(priors, values)``: ``priors[i]`` the softmax probability of ``moves[i]``
+    (sums to 1), ``values[s]`` the expected payoff in bets of absolute seat ``s`` (length
+    ``num_players``, projected to sum to zero) as the seat to act estimates it from its own
+    information.  Answers are cached by the acting seat's information-state key (LRU of
+    ``cache_size`` entries; 0 disables).  ``temperature`` divides the logits.
+    """
+
+    def __init__(self, game: Game, model: PolicyValueModel | None = None, *,
+                 cache_size: int = 20000, temperature: float = 1.0):
+        self.game = game
+        self.encoder = encoder_for(game)
+        self.model = model if model is not None else load_model(game)
+        self.model.check_encoder(self.encoder)
+        self.name = f"network:{game.name}"
+        self.cache_size = cache_size
+        self.temperature = temperature
+        self._cache: OrderedDict = OrderedDict()
+        self.calls = 0
+        self.hits = 0
+
+    def evaluate(self, states: Sequence[State], moves: Sequence[Sequence] | None = None,
+                 rng=None, *, values: bool = True, stop=None) -> list[Evaluation]:
+        """One :class:`~search.evaluator.Evaluation` per state (``moves[i]`` = the state's
+        ``legal_moves()``, computed when ``moves`` is None).  ``rng`` and ``stop`` are unused:
+        the network is deterministic and one call is short."""
+        if moves is None:
+            moves = [st.legal_moves() for st in states]
+        out: list = [None] * len(states)
+        todo = []
+        for i, st in enumerate(states):
+            seat = st.current_player
+            if seat < 0:
+                raise GameError("cannot evaluate a terminal state")
+            legal = moves[i]
+            key = None
+            if self.cache_size:
+                key = (seat, st.information_state_key(seat))
+                hit = self._cache.get(key)
+                if hit is not None and hit[0] == legal:
+                    self._cache.move_to_end(key)
+                    self.hits += 1
+                    out[i] = hit[1]
+                    continue
+            todo.append((i, st, seat, legal, key))
+        if todo:
+            enc = self.encoder
+            srows = np.stack([enc.encode_state(st, seat) for _, st, seat, _, _ in todo])
+            mrows = np.concatenate([enc.encode_moves(st, mv) for _, st, _, mv, _ in todo])
+            idx = np.concatenate([np.full(len(mv), j, dtype=np.int64)
+                                  for j, (_, _, _, mv, _) in enumerate(todo)])
+            logits, vals_rel = self.model.run(srows, mrows, idx)
+            self.calls += 1
+            pos = 0
+            n = self.game.num_players
+            for j, (i, st, seat, legal, key) in enumerate(todo):
+                lg = logits[pos:pos + len(legal)].astype(np.float64)
+                pos += len(legal)
+                pri = softmax(lg / self.temperature).tolist()
+                rel = vals_rel[j]
+                vals = [0.0] * n
+                for r in range(n):
+                    vals[(seat + r) % n] = float(rel[r])
+                mean = sum(vals) / n  # payoffs are zero-sum: project onto that plane
+                ev = Evaluation(pri, [v - mean for v in vals])
+                out[i] = ev
+                if key is not None:
+                    self._cache[key] = (list(legal), ev)
+                    if len(self._cache) > self.cache_size:
+                        self._cache.popitem(last=False)
+        return out
+
+    def policy_move(self, state: State):
+        """The policy's top move (no search)."""
+        legal = state.legal_moves()
+        ev = self.evaluate([state], [legal])[0]
+        return legal[int(np.argmax(ev.priors))]
