@@ -64,6 +64,19 @@ class Unavailable(ServiceError):
     code = grpc.StatusCode.UNAVAILABLE
 
 
+class DeadlineExceeded(ServiceError):
+    code = grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+class RemoteError(ServiceError):
+    """An error whose status was computed elsewhere (in a search worker): ``status`` is the
+    ``google.rpc.Status`` to answer with."""
+
+    def __init__(self, status: status_pb2.Status):
+        super().__init__(status.message)
+        self.status = status
+
+
 #: A leading field path such as ``moves[17]``, ``deal.hands[1]``, ``options.trump_swap``,
 #: ``result.net``, followed by ``": "``.
 _FIELD_RE = re.compile(r"^([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*): ")
@@ -71,6 +84,17 @@ _OPTION_NAME_RE = re.compile(r"option '([A-Za-z0-9_]+)'")
 
 #: Top-level fields of a record or view: a rules message naming one of these is a field path.
 _TOP_FIELDS = {"format", "game", "players", "options", "seat", "deal", "drawn", "moves", "result"}
+
+
+def as_request_error(exc: BaseException, prefix: str) -> RequestError:
+    """A rules-layer error about a record or view held in request field ``prefix``, as a
+    :class:`RequestError` naming the full field path."""
+    field = rules_field(exc)
+    msg = str(exc)
+    m = _FIELD_RE.match(msg)
+    if m and m.group(1) == field:
+        msg = msg[m.end():]
+    return RequestError(join_field(prefix, field), msg)
 
 
 def rules_field(exc: BaseException) -> str:
@@ -128,16 +152,13 @@ def bad_request(field: str, message: str) -> status_pb2.Status:
 def to_rpc_status(exc: BaseException, prefix: str = "") -> status_pb2.Status:
     """The ``google.rpc.Status`` for an exception; ``prefix`` is the request field that held the
     record or view (``"view"``, ``"record"``) for rules-layer errors."""
+    if isinstance(exc, RemoteError):
+        return exc.status
     if isinstance(exc, RequestError):
         return bad_request(exc.field, exc.message)
     if is_rules_error(exc):
-        field = rules_field(exc)
-        msg = str(exc)
-        m = _FIELD_RE.match(msg)
-        if m and m.group(1) == field:
-            msg = msg[m.end():]
-        full = join_field(prefix, field)
-        return bad_request(full, msg)
+        err = as_request_error(exc, prefix)
+        return bad_request(err.field, err.message)
     if isinstance(exc, ServiceError):
         return status_pb2.Status(code=exc.code.value[0], message=str(exc))
     log.exception("internal error", exc_info=exc)

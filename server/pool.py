@@ -24,27 +24,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-import grpc
 from google.rpc import status_pb2
 
-from server.errors import Busy, ServiceError, Unavailable
+from server.errors import Busy, DeadlineExceeded, RemoteError, Unavailable
 
 log = logging.getLogger("quansu.server")
 
 #: How often a waiting handler checks whether its call is still alive (seconds).
 POLL_S = 0.02
-
-
-class RemoteError(Exception):
-    """A job ended with an error status computed in the worker (``status``: google.rpc.Status)."""
-
-    def __init__(self, status: status_pb2.Status):
-        super().__init__(status.message)
-        self.status = status
-
-
-class DeadlineExceeded(ServiceError):
-    code = grpc.StatusCode.DEADLINE_EXCEEDED
 
 
 def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
@@ -73,9 +60,12 @@ def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
         if job is None:
             return
         kind, payload, seconds_left = job
+
+        def emit(msg: bytes) -> None:
+            conn.send(("item", msg))
+
         try:
-            for msg in engine.run_job(kind, payload, should_stop, seconds_left):
-                conn.send(("item", msg))
+            engine.run_job(kind, payload, emit, should_stop, seconds_left)
             conn.send(("done", None))
         except BaseException as e:  # every error goes back as a status
             status = to_rpc_status(e, getattr(e, "field_prefix", ""))
@@ -99,7 +89,12 @@ class _Worker:
     def wait_ready(self, timeout: float) -> None:
         if not self.conn.poll(timeout):
             raise RuntimeError(f"worker {self.index} did not start within {timeout:g} s")
-        tag, info = self.conn.recv()
+        try:
+            tag, info = self.conn.recv()
+        except (EOFError, OSError):
+            self.proc.join(timeout=5)
+            raise RuntimeError(f"worker {self.index} exited while starting "
+                               f"(exit code {self.proc.exitcode}); see its error above") from None
         if tag != "ready":
             raise RuntimeError(f"worker {self.index} failed to start: {info}")
         self.models = info

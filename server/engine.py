@@ -1,0 +1,502 @@
+"""The service's data plane: every RPC as a plain function of protobuf messages.
+
+:class:`Engine` validates requests (raising :class:`server.errors.RequestError` with the request
+field path), replays records and views through :mod:`games.record`, runs the ISMCTS search of
+:mod:`search.ismcts` with the evaluator chosen for the game at startup
+(:class:`server.evaluators.EvaluatorSet`) and builds the responses.  It knows nothing about
+gRPC: the servicer runs it in worker processes, ``quansu hint`` / ``quansu analyze`` run it in
+process, and ``bench/service.py`` times it directly.
+
+Units: every value is in bets from the point of view of the seat named in the message.  Budgets
+are iterations and milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from games import record as rec
+from games.base import GameError, State
+from games.registry import game_classes
+from search.config import SearchConfig
+from search.ismcts import search
+from search.result import MoveStats, SearchResult
+from server import convert
+from server.errors import RequestError, as_request_error, is_rules_error
+from server.evaluators import UNIFORM, EvaluatorSet
+from server.reasons import move_reasons
+from server.v1 import records_pb2
+from server.v1 import service_pb2 as pb
+
+API_VERSION = "quansu.v1"
+
+Emit = Callable[[bytes], None]
+StopFn = Callable[[], bool]
+
+#: Typical stake of one game, in bets: default Analyze thresholds are fractions of it.
+STAKE = {"tienlen": 1.0, "phom": 1.0, "samloc": 10.0, "tan": 1.0}
+#: Default (good, inaccuracy, mistake) thresholds as fractions of the stake.
+THRESHOLD_FRACTIONS = (0.05, 0.15, 0.4)
+
+MARK_NAMES = {pb.MARK_BEST: "best", pb.MARK_GOOD: "good", pb.MARK_INACCURACY: "inaccuracy",
+              pb.MARK_MISTAKE: "mistake", pb.MARK_BLUNDER: "blunder"}
+
+#: strength level -> (share of the budget's iterations, choice temperature)
+STRENGTH = {1: (0.05, 1.0), 2: (0.1, 0.7), 3: (0.25, 0.4), 4: (0.5, 0.15), 5: (1.0, 0.0)}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Server defaults and maximums.
+
+    Budgets: a request's zero fields take the defaults (``default_ms`` 0 = no time limit);
+    values above the maximums are rejected.  ``default_interval_ms`` / ``min_interval_ms``:
+    SuggestStream's partial-ranking period.  ``max_analyze_decisions``: the most decisions one
+    Analyze call judges.
+    """
+
+    default_iterations: int = 200
+    default_ms: int = 0
+    max_iterations: int = 50_000
+    max_ms: int = 60_000
+    default_top_k: int = 5
+    max_top_k: int = 64
+    default_interval_ms: int = 250
+    min_interval_ms: int = 20
+    max_analyze_decisions: int = 2000
+
+
+class _Flag:
+    """``is_set()`` over a stop function (the search's cancel interface)."""
+
+    def __init__(self, stop: StopFn):
+        self._stop = stop
+
+    def is_set(self) -> bool:
+        return self._stop()
+
+
+def default_thresholds(game_name: str) -> pb.Thresholds:
+    stake = STAKE.get(game_name, 1.0)
+    g, i, m = (f * stake for f in THRESHOLD_FRACTIONS)
+    return pb.Thresholds(good=g, inaccuracy=i, mistake=m)
+
+
+def mark_of(loss: float, is_best: bool, th: pb.Thresholds) -> int:
+    """The mark of a decision with ``loss`` bets (``is_best``: the played move is the best)."""
+    if is_best:
+        return pb.MARK_BEST
+    if loss <= th.good:
+        return pb.MARK_GOOD
+    if loss <= th.inaccuracy:
+        return pb.MARK_INACCURACY
+    if loss <= th.mistake:
+        return pb.MARK_MISTAKE
+    return pb.MARK_BLUNDER
+
+
+def _rules(prefix: str):
+    """Context: re-raise rules-layer errors as RequestErrors under the request field ``prefix``."""
+
+    class _Ctx:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, et, e, tb):
+            if e is not None and is_rules_error(e) and not isinstance(e, RequestError):
+                raise as_request_error(e, prefix) from None
+            return False
+
+    return _Ctx()
+
+
+class Engine:
+    """Runs the RPCs.  ``evaluators``: None in the server process (validation and the cheap
+    calls only; ``model_names`` then says what the workers loaded).  ``workers``: reported in
+    DescribeGames."""
+
+    def __init__(self, limits: Limits | None = None, evaluators: EvaluatorSet | None = None,
+                 model_names: dict[str, str] | None = None, workers: int = 0):
+        self.limits = limits or Limits()
+        self.evaluators = evaluators
+        self._model_names = dict(model_names or (evaluators.model_names() if evaluators else {}))
+        self.workers = workers
+
+    def model_names(self) -> dict[str, str]:
+        return dict(self._model_names)
+
+    def model_name(self, game_name: str) -> str:
+        return self._model_names.get(game_name, UNIFORM)
+
+    # -- DescribeGames ------------------------------------------------------------------------
+    def describe_games(self, request: pb.DescribeGamesRequest | None = None) -> pb.DescribeGamesResponse:
+        lim = self.limits
+        out = pb.DescribeGamesResponse(api_version=API_VERSION)
+        for name, cls in game_classes().items():
+            g = out.games.add(name=name, title=cls.title or name, min_players=cls.min_players,
+                              max_players=cls.max_players, model=self.model_name(name),
+                              rules_version=cls.rules_version)
+            g.options.extend(convert.option_message(s) for s in cls.option_specs)
+            g.thresholds.CopyFrom(default_thresholds(name))
+        out.limits.default_budget.iterations = lim.default_iterations
+        out.limits.default_budget.milliseconds = lim.default_ms
+        out.limits.max_budget.iterations = lim.max_iterations
+        out.limits.max_budget.milliseconds = lim.max_ms
+        out.limits.default_top_k = lim.default_top_k
+        out.limits.max_top_k = lim.max_top_k
+        out.limits.workers = self.workers
+        return out
+
+    # -- LegalMoves ---------------------------------------------------------------------------
+    def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
+        which, msg = convert.source_of(request)
+        with _rules(which):
+            parsed = convert.parse_record(msg) if which == "record" else convert.parse_view(msg)
+            state = convert.replay(parsed, random.Random(0))
+        game = parsed.game
+        out = pb.LegalMovesResponse(game=game.name, history_length=len(parsed.moves))
+        if state.is_terminal():
+            out.terminal = True
+            out.to_act = -1
+            if which == "record":
+                out.result.CopyFrom(convert.result_message(state))
+            return out
+        out.to_act = state.current_player
+        if which == "view" and state.current_player != parsed.seat:
+            out.hidden = True
+            return out
+        moves = [convert.move_message(game, m) for m in state.legal_moves()]
+        moves.sort(key=lambda m: m.text)
+        out.moves.extend(moves)
+        return out
+
+    # -- validation -----------------------------------------------------------------------------
+    def _budget(self, budget: pb.Budget, field: str, scale: float = 1.0) -> tuple[int | None, int | None]:
+        """(iterations, milliseconds) after defaults; None = no limit of that kind."""
+        lim = self.limits
+        it, ms = budget.iterations, budget.milliseconds
+        if it < 0:
+            raise RequestError(f"{field}.iterations", f"{it} is negative")
+        if ms < 0:
+            raise RequestError(f"{field}.milliseconds", f"{ms} is negative")
+        if it > lim.max_iterations:
+            raise RequestError(f"{field}.iterations",
+                               f"{it} is over the server's maximum of {lim.max_iterations}")
+        if ms > lim.max_ms:
+            raise RequestError(f"{field}.milliseconds",
+                               f"{ms} is over the server's maximum of {lim.max_ms}")
+        if it == 0 and ms == 0:
+            it, ms = lim.default_iterations, lim.default_ms
+        iterations = max(1, int(round(it * scale))) if it else None
+        return iterations, (ms or None)
+
+    def _parse_suggest(self, request: pb.SuggestRequest, prefix: str):
+        p = f"{prefix}." if prefix else ""
+        if not request.HasField("view"):
+            raise RequestError(f"{p}view", "missing: Suggest takes a seat's view")
+        lim = self.limits
+        if request.top_k < 0 or request.top_k > lim.max_top_k:
+            raise RequestError(f"{p}top_k", f"{request.top_k} is out of range 0..{lim.max_top_k}")
+        if not 0 <= request.strength <= 5:
+            raise RequestError(f"{p}strength", f"{request.strength} is out of range 1..5 (0: 5)")
+        self._budget(request.budget, f"{p}budget")
+        with _rules(f"{p}view"):
+            view = convert.parse_view(request.view)
+            seed = request.seed if request.HasField("seed") else 0
+            state = rec.replay_view(view, random.Random(seed))
+        if state.is_terminal():
+            raise RequestError(f"{p}view.moves", "the game is over: there is no move to suggest")
+        if state.current_player != view.seat:
+            raise RequestError(f"{p}view.seat", f"seat {view.seat} is not to act "
+                               f"(seat {state.current_player} is)")
+        return view, state
+
+    def check_suggest(self, request: pb.SuggestRequest) -> None:
+        """Raise :class:`RequestError` for a bad Suggest request."""
+        self._parse_suggest(request, "")
+
+    def check_suggest_stream(self, request: pb.SuggestStreamRequest) -> None:
+        if not request.HasField("request"):
+            raise RequestError("request", "missing: the Suggest request to stream")
+        if request.interval_ms < 0:
+            raise RequestError("interval_ms", f"{request.interval_ms} is negative")
+        self._parse_suggest(request.request, "request")
+
+    # -- search -------------------------------------------------------------------------------
+    def _search(self, state: State, iterations: int | None, ms: int | None, seed: int,
+                stop: StopFn | None, seconds_left: float | None, progress=None,
+                interval_s: float | None = None, evaluator=None) -> SearchResult:
+        if self.evaluators is None:
+            raise RuntimeError("this engine has no evaluators (server process)")
+        ev, base = self.evaluators.for_game(state.game)
+        if evaluator is not None:
+            ev = evaluator(ev)
+        changes: dict = {"iterations": iterations, "time_s": (ms / 1000.0) if ms else None}
+        if interval_s:
+            changes["progress_interval_s"] = interval_s
+        cfg = base.replace(**changes)
+        deadline = None
+        if seconds_left is not None:
+            margin = min(0.1, 0.1 * seconds_left) + 0.005
+            deadline = time.monotonic() + max(0.0, seconds_left - margin)
+        cancel = _Flag(stop) if stop is not None else None
+        if cfg.iterations is None and cfg.time_s is None and deadline is None:
+            cfg = cfg.replace(iterations=self.limits.default_iterations)
+        return search(state, cfg, ev, seed=seed, deadline=deadline, cancel=cancel,
+                      progress=progress)
+
+    def _suggestions(self, state: State, result: SearchResult, k: int) -> list[pb.Suggestion]:
+        game = state.game
+        seat = result.observer
+        total = sum(m.visits for m in result.moves) or 1
+        visited = [m for m in result.moves if m.visits >= 2]
+        safest = max(visited, key=lambda m: m.lcb).move if visited else None
+        out = []
+        for rank, m in enumerate(result.moves[:k]):
+            s = pb.Suggestion(move=convert.move_message(game, m.move), visit_share=m.visits / total,
+                              visits=m.visits, expected_payoff=m.mean, prior=m.prior,
+                              lower_bound=m.lcb)
+            for st, mv in m.line:
+                s.principal_line.add(seat=st, move=game.move_to_text(mv))
+            for code, cards, combo, text in move_reasons(state, seat, m.move, rank=rank,
+                                                         legal_count=len(result.moves),
+                                                         safest=(m.move == safest)):
+                s.reasons.add(code=code, cards=convert.cards_text(cards), combo=combo, text=text)
+            out.append(s)
+        return out
+
+    def _suggest_response(self, state: State, result: SearchResult, k: int, chosen,
+                          final: bool) -> pb.SuggestResponse:
+        game = state.game
+        out = pb.SuggestResponse(game=game.name, seat=result.observer, final=final,
+                                 model=self.model_name(game.name))
+        out.moves.extend(self._suggestions(state, result, k))
+        out.chosen.CopyFrom(convert.move_message(game, chosen))
+        out.stats.iterations = result.iterations
+        out.stats.elapsed_ms = result.elapsed_s * 1000.0
+        out.stats.nodes = result.tree_size
+        out.stats.stopped_by = result.stopped
+        out.stats.legal_moves = len(result.moves)
+        out.stats.max_depth = max((len(m.line) for m in result.moves), default=0)
+        return out
+
+    def suggest(self, request: pb.SuggestRequest, *, stop: StopFn | None = None,
+                seconds_left: float | None = None, emit: Callable[[pb.SuggestResponse], None] | None = None,
+                interval_ms: int = 0, prefix: str = "") -> pb.SuggestResponse:
+        """Run a Suggest; with ``emit``, partial rankings go to it every ``interval_ms``."""
+        view, state = self._parse_suggest(request, prefix)
+        p = f"{prefix}." if prefix else ""
+        level = request.strength or 5
+        share, temperature = STRENGTH[level]
+        iterations, ms = self._budget(request.budget, f"{p}budget", share)
+        seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
+        k = request.top_k or self.limits.default_top_k
+        progress = None
+        interval_s = None
+        if emit is not None:
+            interval_s = max(interval_ms or self.limits.default_interval_ms,
+                             self.limits.min_interval_ms) / 1000.0
+
+            def progress(partial: SearchResult) -> None:
+                if partial.moves and partial.iterations:
+                    emit(self._suggest_response(state, partial, k, partial.best.move, False))
+
+        result = self._search(state, iterations, ms, seed, stop, seconds_left, progress, interval_s)
+        chosen = result.choose(random.Random(seed ^ 0x5EED), temperature) if level < 5 else result.best.move
+        return self._suggest_response(state, result, k, chosen, True)
+
+    # -- Analyze ------------------------------------------------------------------------------
+    def _parse_analyze(self, request: pb.AnalyzeRequest):
+        which, msg = convert.source_of(request)
+        with _rules(which):
+            parsed = convert.parse_record(msg) if which == "record" else convert.parse_view(msg)
+            seed = request.seed if request.HasField("seed") else 0
+            rng = random.Random(seed)
+            state = convert.replay(parsed, rng)
+        n = parsed.game.num_players
+        seats = list(request.seats)
+        for i, s in enumerate(seats):
+            if not 0 <= s < n:
+                raise RequestError(f"seats[{i}]", f"seat {s} is out of range 0..{n - 1}")
+            if which == "view" and s != parsed.seat:
+                raise RequestError(f"seats[{i}]", f"a view of seat {parsed.seat} can only judge "
+                                   f"seat {parsed.seat}'s decisions")
+            if s in seats[:i]:
+                raise RequestError(f"seats[{i}]", f"seat {s} is named twice")
+        if not seats:
+            seats = [parsed.seat] if which == "view" else list(range(n))
+        self._budget(request.budget, "budget")
+        th = self._thresholds(request, parsed.game.name)
+        decisions = [i for i, (s, _) in enumerate(parsed.moves) if s in seats]
+        if len(decisions) > self.limits.max_analyze_decisions:
+            raise RequestError("seats", f"{len(decisions)} decisions to judge, over the server's "
+                               f"maximum of {self.limits.max_analyze_decisions}")
+        if which == "view":
+            # The replayed state is one deal consistent with the view: as a record it gives the
+            # view's seat exactly the view's information at every point.
+            parsed = rec.Record(game=parsed.game, deal=state.deal, moves=parsed.moves)
+            full = False
+        else:
+            full = True
+        return parsed, state, seats, decisions, th, full
+
+    def _thresholds(self, request: pb.AnalyzeRequest, game_name: str) -> pb.Thresholds:
+        th = default_thresholds(game_name)
+        given = request.thresholds
+        for name in ("good", "inaccuracy", "mistake"):
+            v = getattr(given, name)
+            if v < 0 or not math.isfinite(v):
+                raise RequestError(f"thresholds.{name}", f"{v} must be a finite number >= 0")
+            if v:
+                setattr(th, name, v)
+        if not th.good <= th.inaccuracy <= th.mistake:
+            raise RequestError("thresholds", f"expected good <= inaccuracy <= mistake, got "
+                               f"{th.good:g}, {th.inaccuracy:g}, {th.mistake:g}")
+        return th
+
+    def check_analyze(self, request: pb.AnalyzeRequest) -> None:
+        self._parse_analyze(request)
+
+    def analyze(self, request: pb.AnalyzeRequest, emit: Callable[[pb.AnalyzeResponse], None], *,
+                stop: StopFn | None = None, seconds_left: float | None = None) -> None:
+        """Judge every decision of the requested seats; ``emit`` gets one message per decision
+        (game order) and then one summary per seat.  Stops early (without summaries) when
+        ``stop()`` turns true or the time runs out."""
+        start = time.monotonic()
+        record, final_state, seats, decisions, th, full = self._parse_analyze(request)
+        game = record.game
+        iterations, ms = self._budget(request.budget, "budget")
+        seed = request.seed if request.HasField("seed") else 0
+        model = self.model_name(game.name)
+        total = len(decisions)
+        judged: dict[int, list[pb.Decision]] = {s: [] for s in seats}
+        for done, index in enumerate(decisions):
+            if stop is not None and stop():
+                return
+            left = None if seconds_left is None else seconds_left - (time.monotonic() - start)
+            if left is not None and left <= 0:
+                return
+            seat, played = record.moves[index]
+            view = rec.view_at(record, seat, index)
+            rng = random.Random(seed * 1_000_003 + index)
+            state = rec.replay_view(view, rng)
+            d = self._decision(state, index, seat, played, iterations, ms, seed + index, stop, left, th)
+            judged[seat].append(d)
+            emit(pb.AnalyzeResponse(decision=d, done=done + 1, total=total, thresholds=th, model=model))
+        for seat in seats:
+            emit(pb.AnalyzeResponse(summary=self._summary(seat, judged[seat], final_state, full),
+                                    done=total, total=total, thresholds=th, model=model))
+
+    def _decision(self, state: State, index: int, seat: int, played, iterations, ms, seed, stop,
+                  left, th) -> pb.Decision:
+        game = state.game
+        legal = state.legal_moves()
+        d = pb.Decision(index=index, seat=seat, played=convert.move_message(game, played),
+                        legal_moves=len(legal))
+        if len(legal) == 1:
+            d.forced = True
+            d.best.CopyFrom(d.played)
+            d.mark = pb.MARK_BEST
+            return d
+        result = self._search(state, iterations, ms, seed, stop, left,
+                              evaluator=lambda ev: _FocusEvaluator(ev, played))
+        floor = max(4, int(0.05 * result.iterations))
+        by_move = {m.move: m for m in result.moves}
+        candidates = [m for m in result.moves if m.visits >= floor] or [result.best]
+        best = max(candidates, key=lambda m: m.mean)
+        mine: MoveStats | None = by_move.get(played)
+        played_value = mine.mean if mine is not None and mine.visits else best.mean
+        loss = max(0.0, best.mean - played_value)
+        is_best = best.move == played or loss == 0.0
+        d.best.CopyFrom(convert.move_message(game, played if is_best else best.move))
+        d.best_value = best.mean
+        d.played_value = played_value
+        d.loss = 0.0 if is_best else loss
+        d.mark = mark_of(d.loss, is_best, th)
+        ranked = sorted(candidates, key=lambda m: -m.mean)
+        fake = SearchResult(observer=result.observer, moves=tuple(ranked), iterations=result.iterations,
+                            determinizations=result.determinizations, elapsed_s=result.elapsed_s,
+                            tree_size=result.tree_size, stopped=result.stopped)
+        d.top.extend(self._suggestions(state, fake, 3))
+        return d
+
+    @staticmethod
+    def _summary(seat: int, decisions: list[pb.Decision], final_state: State, full: bool) -> pb.SeatSummary:
+        out = pb.SeatSummary(seat=seat, decisions=len(decisions))
+        chosen = [d for d in decisions if not d.forced]
+        out.total_loss = sum(d.loss for d in decisions)
+        out.average_loss = out.total_loss / len(chosen) if chosen else 0.0
+        good = sum(1 for d in chosen if d.mark in (pb.MARK_BEST, pb.MARK_GOOD))
+        out.accuracy = good / len(chosen) if chosen else 1.0
+        for name in MARK_NAMES.values():
+            out.marks[name] = 0
+        for d in decisions:
+            out.marks[MARK_NAMES[d.mark]] += 1
+        worst = sorted((d for d in chosen if d.loss > 0), key=lambda d: (-d.loss, d.index))[:3]
+        out.worst.extend(worst)
+        if full and final_state.is_terminal():
+            out.payoff = float(final_state.returns()[seat])
+        return out
+
+    # -- worker entry -------------------------------------------------------------------------
+    def run_job(self, kind: str, payload: bytes, emit: Emit, stop: StopFn,
+                seconds_left: float | None) -> None:
+        """Run one serialized request in a worker; serialized responses go to ``emit``."""
+        if kind == "suggest":
+            req = pb.SuggestRequest.FromString(payload)
+            emit(self.suggest(req, stop=stop, seconds_left=seconds_left).SerializeToString())
+        elif kind == "suggest_stream":
+            req = pb.SuggestStreamRequest.FromString(payload)
+            final = self.suggest(req.request, stop=stop, seconds_left=seconds_left,
+                                 emit=lambda m: emit(m.SerializeToString()),
+                                 interval_ms=req.interval_ms, prefix="request")
+            emit(final.SerializeToString())
+        elif kind == "analyze":
+            req = pb.AnalyzeRequest.FromString(payload)
+            self.analyze(req, lambda m: emit(m.SerializeToString()), stop=stop,
+                         seconds_left=seconds_left)
+        else:
+            raise RequestError("", f"unknown job kind {kind!r}")
+
+
+class _FocusEvaluator:
+    """Wraps an evaluator so that ``move`` gets at least a third of the prior wherever it is
+    legal for the seat to act at the root's information set: Analyze needs the played move's
+    value measured, not only the best move's."""
+
+    def __init__(self, base, move):
+        self.base = base
+        self.move = move
+        self.name = getattr(base, "name", "evaluator")
+        self._root_seat = None
+
+    def evaluate(self, states, moves, rng, *, values=True, stop=None):
+        out = self.base.evaluate(states, moves, rng, values=values, stop=stop)
+        if self._root_seat is None and states:
+            self._root_seat = (states[0].current_player, len(states[0].history))
+        res = []
+        from search.evaluator import Evaluation
+
+        for st, legal, ev in zip(states, moves, out):
+            pri = list(ev.priors)
+            if (st.current_player, len(st.history)) == self._root_seat and self.move in legal:
+                i = legal.index(self.move)
+                total = sum(pri) or 1.0
+                rest = total - pri[i]
+                want = max(pri[i], total / 3.0)
+                pri[i] = want
+                scale = (total - want) / rest if rest > 0 else 0.0
+                pri = [p if j == i else p * scale for j, p in enumerate(pri)]
+            res.append(Evaluation(pri, ev.values))
+        return res
+
+
+def build_engine(limits: Limits | None = None, uniform: bool = False,
+                 models: Iterable[tuple[str, str]] = ()) -> Engine:
+    """An engine with its evaluators loaded (what each worker process runs)."""
+    return Engine(limits, EvaluatorSet(uniform=uniform, paths=dict(models)))
