@@ -1,0 +1,143 @@
+"""Search settings as a frozen dataclass, checked on construction.
+
+Every bad value raises :class:`SearchOptionError` (an :class:`games.base.OptionError`, hence a
+:class:`games.base.GameError`) naming the field, so the service can answer "invalid argument".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from games.base import OptionError
+
+
+class SearchOptionError(OptionError):
+    """A bad search setting (unknown name, wrong type or out of range)."""
+
+
+LEAF_VALUES = ("rollout", "evaluator", "mix")
+PLAYOUTS = ("random", "heuristic")
+OPPONENT_KEYS = ("own", "observer")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How one ISMCTS search runs.
+
+    Budget (the search stops at the first one reached; at least one of ``iterations``,
+    ``time_s`` must be set unless the caller passes a deadline or a cancel event):
+
+    * ``iterations``: iterations (one determinization and one leaf value each); ``None`` = no limit.
+    * ``time_s``: wall-clock seconds from the start of the search; ``None`` = no limit.
+
+    Tree policy:
+
+    * ``c_puct``: exploration weight of PUCT, ``Q/scale + c_puct * P * sqrt(A) / (1 + n)`` where
+      ``A`` is how often the move was available (moves that exist only in some determinizations
+      are judged by their availability, not the parent's visits).
+    * ``fpu_reduction``: an unvisited move's Q is its node's mean value minus this (in units of
+      the value scale).
+    * ``opponent_keys``: how the nodes where an opponent acts are keyed.  ``"own"``: by what that
+      opponent knows in the current determinization (its own information-state key), so the
+      opponent's choices depend on its (sampled) hand.  ``"observer"``: by the observer's
+      information-state key (single-observer ISMCTS: one node per public situation, with move
+      availability handling the hands that differ).  The observer's own nodes are always keyed by
+      the observer's information-state key.
+    * ``value_scale``: payoffs (bets) are divided by this before entering PUCT; ``None`` = the
+      game's ``payoff_bound()``.
+
+    Leaf values (payoffs per seat, in bets):
+
+    * ``leaf_value``: ``"rollout"`` (play the determinization to the end with ``playout``),
+      ``"evaluator"`` (the evaluator's value), or ``"mix"``
+      (``mix_lambda * rollout + (1 - mix_lambda) * evaluator``).
+    * ``playout``: ``"random"`` (uniform over legal moves) or ``"heuristic"`` (the game's
+      rule-based policy for every seat, from that seat's information in the determinization).
+
+    Engineering:
+
+    * ``batch_size``: leaves sent to the evaluator per call (virtual loss spreads the batch).
+    * ``virtual_loss``: the loss, in units of the value scale, charged to a path while its leaf
+      waits in a batch.
+    * ``progress_interval_s``: seconds between progress callbacks.
+    * ``line_length``: moves in each root move's principal line (including the root move).
+    * ``lcb_z``: z of the lower confidence bound (1.96 = 95 % two-sided normal).
+    * ``temperature``: final move choice; 0 = most visits, else sample visits ** (1/temperature).
+    """
+
+    iterations: int | None = 1000
+    time_s: float | None = None
+    c_puct: float = 1.5
+    fpu_reduction: float = 0.0
+    opponent_keys: str = "own"
+    value_scale: float | None = None
+    leaf_value: str = "rollout"
+    playout: str = "random"
+    mix_lambda: float = 0.5
+    batch_size: int = 1
+    virtual_loss: float = 1.0
+    progress_interval_s: float = 0.1
+    line_length: int = 8
+    lcb_z: float = 1.96
+    temperature: float = 0.0
+
+    def __post_init__(self) -> None:
+        def number(name: str, lo: float, hi: float = math.inf, *, integer: bool = False,
+                   optional: bool = False, open_lo: bool = False) -> None:
+            v = getattr(self, name)
+            if v is None and optional:
+                return
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or \
+                    (integer and not isinstance(v, int)) or not math.isfinite(v):
+                kind = "a whole number" if integer else "a finite number"
+                raise SearchOptionError(f"search option {name!r}: expected {kind}, got {v!r}")
+            if v < lo or v > hi or (open_lo and v == lo):
+                bound = f"> {lo}" if open_lo else f">= {lo}"
+                if hi != math.inf:
+                    bound += f" and <= {hi}"
+                raise SearchOptionError(f"search option {name!r}: {v!r} must be {bound}")
+
+        def choice(name: str, allowed: tuple[str, ...]) -> None:
+            v = getattr(self, name)
+            if v not in allowed:
+                raise SearchOptionError(
+                    f"search option {name!r}: {v!r} is not one of {', '.join(allowed)}")
+
+        number("iterations", 1, integer=True, optional=True)
+        number("time_s", 0, optional=True, open_lo=True)
+        number("c_puct", 0)
+        number("fpu_reduction", 0)
+        choice("opponent_keys", OPPONENT_KEYS)
+        number("value_scale", 0, optional=True, open_lo=True)
+        choice("leaf_value", LEAF_VALUES)
+        choice("playout", PLAYOUTS)
+        number("mix_lambda", 0, 1)
+        number("batch_size", 1, 4096, integer=True)
+        number("virtual_loss", 0)
+        number("progress_interval_s", 0, open_lo=True)
+        number("line_length", 1, 1000, integer=True)
+        number("lcb_z", 0)
+        number("temperature", 0)
+
+    def replace(self, **changes: Any) -> "SearchConfig":
+        """A copy with some fields changed (checked like the constructor)."""
+        return from_dict(changes, base=self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+FIELDS = tuple(f.name for f in dataclasses.fields(SearchConfig))
+
+
+def from_dict(values: Mapping[str, Any], base: SearchConfig | None = None) -> SearchConfig:
+    """A config from ``base`` (default: the defaults) with ``values`` applied; unknown names raise
+    :class:`SearchOptionError` listing the known ones."""
+    for name in values:
+        if name not in FIELDS:
+            raise SearchOptionError(
+                f"unknown search option {name!r}; known options: {', '.join(FIELDS)}")
+    return dataclasses.replace(base or SearchConfig(), **dict(values))

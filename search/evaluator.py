@@ -1,0 +1,129 @@
+"""Leaf evaluators for the search: priors over a state's legal moves and a value per seat.
+
+An :class:`Evaluator` answers for a *batch* of states at once, so that a network evaluator
+(ONNX, in ``models/``) can run one forward pass per batch.  The search sends states taken from
+one determinization each; an evaluator must read only what the seat to act may know in that
+state (its observation) for the priors, and must not mutate the states it is given.
+
+:class:`UniformEvaluator` is the network-free baseline: uniform priors, and values from random
+rollouts to the end of the game.  :func:`playout` is the rollout used by both the evaluator and
+the search's own ``leaf_value="rollout"`` mode.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from games.base import Move, State
+
+#: ``stop()`` -> True when the search must give up (deadline or cancel); polled during playouts.
+StopFn = Callable[[], bool]
+
+_STOP_EVERY = 8  # playout moves between two stop() polls
+
+
+class Aborted(Exception):
+    """Raised inside a playout or an evaluator when ``stop()`` turned true; the search discards
+    the unfinished iteration."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The evaluator's answer for one state.
+
+    ``priors``: one non-negative float per legal move, in the order of the ``moves`` the
+    evaluator was given (the state's ``legal_moves()``); they need not sum to one (the search
+    normalises over the moves available).  ``values``: the expected final payoff of every seat, in
+    bets, each from that seat's own point of view (length = number of players), or ``None`` when
+    values were not asked for.
+    """
+
+    priors: Sequence[float]
+    values: Sequence[float] | None = None
+
+
+class Evaluator:
+    """The interface: batch evaluation of states.
+
+    Subclasses implement :meth:`evaluate`.  ``name`` identifies the evaluator in results.
+    """
+
+    name: str = "evaluator"
+
+    def evaluate(self, states: Sequence[State], moves: Sequence[Sequence[Move]],
+                 rng: random.Random, *, values: bool = True,
+                 stop: StopFn | None = None) -> list[Evaluation]:
+        """Evaluate a batch.
+
+        ``states[i]``: a non-terminal state; ``moves[i]``: its ``legal_moves()`` (same order).
+        ``rng``: randomness for stochastic evaluators (rollouts).  ``values``: whether values are
+        needed (a priors-only call may skip them).  ``stop``: poll it during long work and raise
+        :class:`Aborted` when it returns True.  Returns one :class:`Evaluation` per state.
+        """
+        raise NotImplementedError
+
+
+def playout(state: State, rng: random.Random, policy: str = "random",
+            stop: StopFn | None = None) -> list[float]:
+    """Play ``state`` (mutated in place) to the end and return its payoffs per seat, in bets.
+
+    ``policy``: ``"random"`` (uniform over legal moves) or ``"heuristic"`` (the game's
+    ``heuristic_move`` for the seat to act).  ``stop`` is polled every few moves; when it returns
+    True the playout raises :class:`Aborted`.
+    """
+    rand = rng.random
+    k = 0
+    if policy == "random":
+        while True:
+            moves = state.legal_moves()
+            if not moves:
+                return state.returns()
+            state.apply_unchecked(moves[int(rand() * len(moves))])
+            k += 1
+            if stop is not None and k % _STOP_EVERY == 0 and stop():
+                raise Aborted()
+    heuristic = state.game.heuristic_move
+    while not state.is_terminal():
+        state.apply_unchecked(heuristic(state, rng))
+        k += 1
+        if stop is not None and k % _STOP_EVERY == 0 and stop():
+            raise Aborted()
+    return state.returns()
+
+
+class UniformEvaluator(Evaluator):
+    """Uniform priors; values are the mean payoff of ``rollouts`` playouts with ``policy``.
+
+    The network-free evaluator.  Priors are ``1 / len(moves)`` each; values (bets, per seat)
+    come from playing clones of the state to the end.
+    """
+
+    name = "uniform"
+
+    def __init__(self, rollouts: int = 1, policy: str = "random"):
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+            from search.config import SearchOptionError
+            raise SearchOptionError(f"UniformEvaluator: rollouts must be a whole number >= 1, "
+                                    f"got {rollouts!r}")
+        if policy not in ("random", "heuristic"):
+            from search.config import SearchOptionError
+            raise SearchOptionError(f"UniformEvaluator: policy {policy!r} is not random or heuristic")
+        self.rollouts = rollouts
+        self.policy = policy
+
+    def evaluate(self, states, moves, rng, *, values=True, stop=None):
+        out = []
+        for state, legal in zip(states, moves):
+            k = len(legal)
+            priors = [1.0 / k] * k
+            if not values:
+                out.append(Evaluation(priors))
+                continue
+            total = None
+            for _ in range(self.rollouts):
+                r = playout(state.clone(), rng, self.policy, stop)
+                total = list(r) if total is None else [a + b for a, b in zip(total, r)]
+            out.append(Evaluation(priors, [t / self.rollouts for t in total]))
+        return out

@@ -1,0 +1,362 @@
+"""Information-set Monte Carlo tree search (ISMCTS) from one seat's information.
+
+Each iteration draws a fresh determinization of the hidden cards with
+``state.determinize(observer, rng)`` and walks the tree with it:
+
+* A node belongs to the seat to act and is found, below each (node, move) edge, by that seat's
+  information-state key: the observer's nodes by the observer's key; an opponent's nodes by the
+  opponent's own key in the current determinization (``opponent_keys="own"``) or by the
+  observer's key (``"observer"``, single-observer ISMCTS).
+* Selection is PUCT with the evaluator's priors, normalised over the moves available in this
+  determinization; the exploration term uses each move's availability count, so moves that exist
+  only in some determinizations are not starved or over-explored.
+* Each seat maximises its own payoff: an edge stores the payoff (bets) of the seat that chose it,
+  divided by the value scale (``payoff_bound()`` by default) inside PUCT.
+* A new node is a leaf: its value per seat comes from a rollout, from the evaluator, or a mix.
+  Leaves are evaluated in batches of ``batch_size`` (virtual loss spreads a batch).
+
+The search reads the true state only through ``determinize(observer, ...)``, the observer's legal
+moves and ``current_player``, so it plays from the observer's information only (tested by
+permuting the opponents' hidden cards).
+
+Budgets: iterations, wall time, an absolute deadline (``clock()`` units, ``time.monotonic`` by
+default) and a ``threading.Event`` to cancel; the stop conditions are polled every iteration and
+every few playout moves, and the best result so far is returned.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from typing import Callable
+
+from games.base import TERMINAL, GameError, State
+from search.config import SearchConfig
+from search.evaluator import Aborted, Evaluator, UniformEvaluator, playout
+from search.result import MoveStats, SearchResult
+
+ProgressFn = Callable[[SearchResult], None]
+
+
+class SearchError(GameError):
+    """A search that cannot run (terminal state, no budget)."""
+
+
+class _Node:
+    """One information set of the seat ``seat`` to act.
+
+    Lists are indexed by move number ``i`` (``moves[i]``): ``prior`` (evaluator, unnormalised),
+    ``n`` (visits), ``w`` / ``w2`` (sum / sum of squares of ``seat``'s payoff in bets), ``avail``
+    (iterations in which the move was legal), ``kids`` (child key -> node, or None).
+    ``visits`` / ``value_sum``: the node's own visit count and sum of ``seat``'s payoff, leaf
+    value included.  ``moves`` is None until priors are known; ``index`` is None until the
+    node is first selected from.
+    """
+
+    __slots__ = ("seat", "visits", "value_sum", "moves", "prior", "index", "n", "w", "w2", "avail",
+                 "kids")
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.visits = 0
+        self.value_sum = 0.0
+        self.moves = None
+        self.prior = None
+        self.index = None
+
+    def open(self) -> None:
+        k = len(self.moves)
+        self.index = {m: i for i, m in enumerate(self.moves)}
+        self.n = [0] * k
+        self.w = [0.0] * k
+        self.w2 = [0.0] * k
+        self.avail = [0] * k
+        self.kids = [None] * k
+
+    def add_moves(self, moves, priors) -> None:
+        for m, p in zip(moves, priors):
+            if m not in self.index:
+                self.index[m] = len(self.moves)
+                self.moves.append(m)
+                self.prior.append(float(p))
+                self.n.append(0)
+                self.w.append(0.0)
+                self.w2.append(0.0)
+                self.avail.append(0)
+                self.kids.append(None)
+
+
+def search(state: State, config: SearchConfig | None = None, evaluator: Evaluator | None = None,
+           *, seed: int = 0, rng: random.Random | None = None, deadline: float | None = None,
+           cancel: threading.Event | None = None, progress: ProgressFn | None = None,
+           clock: Callable[[], float] = time.monotonic,
+           assume_state_known: bool = False) -> SearchResult:
+    """Search ``state`` from the information of the seat to act; return statistics per root move.
+
+    ``config``: settings and budget (default :class:`SearchConfig`).  ``evaluator``: priors and
+    leaf values (default :class:`UniformEvaluator`).  ``seed`` / ``rng``: all randomness
+    (determinizations, rollouts, evaluator); the same state, seed and iteration budget give the
+    same result.  ``deadline``: absolute time in ``clock()`` units.  ``cancel``: stops the search
+    when set.  ``progress``: called with a partial :class:`SearchResult` every
+    ``config.progress_interval_s`` seconds (from the searching thread).
+    ``assume_state_known``: treat ``state`` as the true world (no determinization; a perfect-
+    information search) -- only for searching a determinization, as PIMC does.
+
+    Raises :class:`SearchError` for a terminal state or a search with no budget at all.
+    """
+    cfg = config or SearchConfig()
+    if state.is_terminal():
+        raise SearchError("cannot search a terminal state: the game is over")
+    if cfg.iterations is None and cfg.time_s is None and deadline is None and cancel is None:
+        raise SearchError("search has no budget: set iterations, time_s, a deadline or a cancel event")
+    return _Search(state, cfg, evaluator or UniformEvaluator(), rng or random.Random(seed), deadline,
+                   cancel, progress, clock, assume_state_known).run()
+
+
+class _Search:
+    def __init__(self, state, cfg, evaluator, rng, deadline, cancel, progress, clock, known):
+        self.root_state = state
+        self.cfg = cfg
+        self.evaluator = evaluator
+        self.rng = rng
+        self.cancel = cancel
+        self.progress = progress
+        self.clock = clock
+        self.known = known
+        self.observer = state.current_player
+        self.game = state.game
+        self.bound = float(self.game.payoff_bound())
+        self.scale = float(cfg.value_scale or self.bound)
+        self.start = clock()
+        ends = [t for t in (deadline, None if cfg.time_s is None else self.start + cfg.time_s)
+                if t is not None]
+        self.stop_at = min(ends) if ends else None
+        self.deadline = deadline
+        self.iterations = 0
+        self.determinizations = 0
+        self.tree_size = 1
+        self.root = _Node(self.observer)
+        self.root_moves = list(state.legal_moves())
+        self.stopped = "running"
+
+    # -- budget ---------------------------------------------------------------------------------
+    def _stop_reason(self) -> str | None:
+        if self.cancel is not None and self.cancel.is_set():
+            return "cancelled"
+        if self.stop_at is not None and self.clock() >= self.stop_at:
+            return "deadline" if self.deadline is not None and self.stop_at == self.deadline else "time"
+        if self.cfg.iterations is not None and self.iterations >= self.cfg.iterations:
+            return "iterations"
+        return None
+
+    def _stop_now(self) -> bool:
+        if self.cancel is not None and self.cancel.is_set():
+            return True
+        return self.stop_at is not None and self.clock() >= self.stop_at
+
+    def _world(self) -> State:
+        self.determinizations += 1
+        if self.known:
+            return self.root_state.clone()
+        return self.root_state.determinize(self.observer, self.rng)
+
+    # -- main loop ------------------------------------------------------------------------------
+    def run(self) -> SearchResult:
+        cfg = self.cfg
+        stop = self._stop_now if (self.cancel is not None or self.stop_at is not None) else None
+        # Root priors come from a determinization, never from the true state.
+        try:
+            first = self._world()
+            ev = self.evaluator.evaluate([first], [self.root_moves], self.rng, values=False,
+                                         stop=stop)[0]
+            self.root.moves = list(self.root_moves)
+            self.root.prior = [float(p) for p in ev.priors]
+            self.root.open()
+        except Aborted:
+            self.root.moves = list(self.root_moves)
+            self.root.prior = [1.0] * len(self.root_moves)
+            self.root.open()
+        next_progress = self.start + cfg.progress_interval_s if self.progress else math.inf
+        batch = cfg.batch_size
+        vlb = cfg.virtual_loss * self.scale if batch > 1 else 0.0
+        while True:
+            reason = self._stop_reason()
+            if reason is not None:
+                self.stopped = reason
+                break
+            pending = []
+            room = batch if cfg.iterations is None else min(batch, cfg.iterations - self.iterations)
+            for _ in range(room):
+                leaf = self._descend(self._world(), vlb)
+                if leaf is None:
+                    self.iterations += 1
+                else:
+                    pending.append(leaf)
+                if batch > 1 and stop is not None and stop():
+                    break
+            if pending:
+                try:
+                    self._evaluate(pending, vlb, stop)
+                except Aborted:
+                    for _node, _det, _legal, path in pending:
+                        self._revert(path, vlb)
+            if self.progress is not None and self.clock() >= next_progress:
+                self.progress(self.result())
+                next_progress = self.clock() + cfg.progress_interval_s
+        return self.result()
+
+    def _descend(self, det: State, vlb: float):
+        """Walk one determinization down the tree.  Returns None when the walk ended in a
+        terminal state (already backed up), else the leaf ``(node, det, legal, path)``."""
+        cfg = self.cfg
+        node = self.root
+        legal = self.root_moves
+        path = []
+        obs = self.observer
+        own = cfg.opponent_keys == "own"
+        c = cfg.c_puct
+        scale = self.scale
+        while True:
+            if node.index is None:
+                if node.moves is None:
+                    ev = self.evaluator.evaluate([det], [legal], self.rng, values=False)[0]
+                    node.moves = list(legal)
+                    node.prior = [float(p) for p in ev.priors]
+                node.open()
+            index = node.index
+            ids = []
+            missing = False
+            for m in legal:
+                i = index.get(m)
+                if i is None:
+                    missing = True
+                    break
+                ids.append(i)
+            if missing:
+                ev = self.evaluator.evaluate([det], [legal], self.rng, values=False)[0]
+                node.add_moves(legal, ev.priors)
+                ids = [index[m] for m in legal]
+            n, w, prior, avail = node.n, node.w, node.prior, node.avail
+            psum = 0.0
+            for i in ids:
+                avail[i] += 1
+                psum += prior[i]
+            if psum <= 0.0:
+                psum = 1.0
+                flat = 1.0 / len(ids)
+            else:
+                flat = None
+            fpu = (node.value_sum / node.visits / scale if node.visits else 0.0) - cfg.fpu_reduction
+            best = -math.inf
+            bi = ids[0]
+            for i in ids:
+                ni = n[i]
+                q = w[i] / ni / scale if ni else fpu
+                p = flat if flat is not None else prior[i] / psum
+                s = q + c * p * math.sqrt(avail[i]) / (1 + ni)
+                if s > best:
+                    best = s
+                    bi = i
+            n[bi] += 1
+            node.visits += 1
+            if vlb:
+                w[bi] -= vlb
+                node.value_sum -= vlb
+            path.append((node, bi))
+            det.apply_unchecked(node.moves[bi])
+            p = det.current_player
+            if p == TERMINAL:
+                self._backup(path, det.returns(), vlb)
+                return None
+            key = (p, det.information_state_key(p if (own or p == obs) else obs))
+            kids = node.kids[bi]
+            if kids is None:
+                kids = node.kids[bi] = {}
+            child = kids.get(key)
+            if child is None:
+                child = kids[key] = _Node(p)
+                self.tree_size += 1
+            node = child
+            legal = det.legal_moves()
+            if node.visits == 0:
+                return node, det, legal, path
+
+    def _evaluate(self, pending, vlb, stop) -> None:
+        cfg = self.cfg
+        mode = cfg.leaf_value
+        dets = [p[1] for p in pending]
+        legals = [p[2] for p in pending]
+        evs = None
+        if mode != "rollout":
+            evs = self.evaluator.evaluate(dets, legals, self.rng, values=True, stop=stop)
+        if mode != "evaluator":
+            rolls = [playout(d, self.rng, cfg.playout, stop) for d in dets]
+        for k, (node, _det, legal, path) in enumerate(pending):
+            if mode == "rollout":
+                values = rolls[k]
+            elif mode == "evaluator":
+                values = evs[k].values
+            else:
+                lam = cfg.mix_lambda
+                values = [lam * r + (1 - lam) * e for r, e in zip(rolls[k], evs[k].values)]
+            if evs is not None and node.moves is None:
+                node.moves = list(legal)
+                node.prior = [float(p) for p in evs[k].priors]
+            node.visits += 1
+            node.value_sum += values[node.seat]
+            self._backup(path, values, vlb)
+            self.iterations += 1
+
+    @staticmethod
+    def _backup(path, values, vlb) -> None:
+        for node, i in path:
+            v = values[node.seat]
+            node.w[i] += v + vlb
+            node.w2[i] += v * v
+            node.value_sum += v + vlb
+
+    @staticmethod
+    def _revert(path, vlb) -> None:
+        for node, i in path:
+            node.n[i] -= 1
+            node.visits -= 1
+            node.w[i] += vlb
+            node.value_sum += vlb
+
+    # -- result ---------------------------------------------------------------------------------
+    def _line(self, i: int) -> tuple:
+        root = self.root
+        line = [(self.observer, root.moves[i])]
+        kids = root.kids[i]
+        while kids and len(line) < self.cfg.line_length:
+            child = max(kids.values(), key=lambda nd: nd.visits)
+            if child.index is None:
+                break
+            j = max(range(len(child.moves)), key=lambda k: child.n[k])
+            if child.n[j] == 0:
+                break
+            line.append((child.seat, child.moves[j]))
+            kids = child.kids[j]
+        return tuple(line)
+
+    def result(self) -> SearchResult:
+        root = self.root
+        z = self.cfg.lcb_z
+        psum = sum(root.prior) or 1.0
+        stats = []
+        for i, m in enumerate(root.moves):
+            n = root.n[i]
+            mean = root.w[i] / n if n else 0.0
+            if n >= 2:
+                var = max(0.0, (root.w2[i] - n * mean * mean) / (n - 1))
+                lcb = mean - z * math.sqrt(var / n)
+            else:
+                lcb = -self.bound
+            stats.append((MoveStats(m, n, mean, root.prior[i] / psum, lcb, self._line(i)), i))
+        stats.sort(key=lambda t: (-t[0].visits, -t[0].mean, -t[0].prior, t[1]))
+        return SearchResult(observer=self.observer, moves=tuple(s for s, _ in stats),
+                            iterations=self.iterations, determinizations=self.determinizations,
+                            elapsed_s=self.clock() - self.start, tree_size=self.tree_size,
+                            stopped=self.stopped)
