@@ -1,0 +1,948 @@
+"""Tiến lên miền Nam: the :class:`Game` and :class:`State` of ``shared/rules/tienlen.md``.
+
+Moves are ints: a play is the mask of its cards (card id == strength, :mod:`games.cards`),
+``0`` is a pass.  Rules decisions are written down in ``docs/rules/tienlen.md``.
+
+Speed notes (search calls clone / determinize / legal_moves / apply thousands of times per
+second): the state is a flat ``__slots__`` object of ints, small lists and shared immutable
+tuples; every seat keeps the combinations of its hand grouped by shape
+(:func:`games.tienlen.rules.generate`) and, when its hand shrinks, filters them instead of
+regenerating; the legal moves of a state are computed once and cached until the next move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Hashable, Sequence
+
+from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
+                        MoveParseError, OptionError, OptionSpec, State)
+from games.cards import CardError, card_str, cards_of, format_cards, parse_cards
+from games.tienlen import rules as R
+
+NUM_DEALT = 13
+_BIT = tuple(1 << s for s in range(4))
+
+
+def _options() -> tuple[OptionSpec, ...]:
+    return (
+        OptionSpec("first_game", True,
+                   "this game is the first of its session: first-game instant wins apply and, "
+                   "with first_lead_requires_3_spades, the holder of 3S leads"),
+        OptionSpec("first_lead_requires_3_spades", False,
+                   "first game: the holder of 3S (else the lowest dealt card) leads and must play "
+                   "it; false: a random seat leads freely"),
+        OptionSpec("four_of_a_kind_chops_pair_of_twos", True,
+                   "a four of a kind may chop a pair of 2s"),
+        OptionSpec("four_pairs_ignore_pass", "pair_of_twos",
+                   "seats that passed this round may still play a 4 pair sequence when the top is "
+                   "a pair of 2s (or any 2s / bomb, or never)",
+                   choices=("pair_of_twos", "twos_and_bombs", "none")),
+        OptionSpec("long_pair_sequence_is_bomb", True,
+                   "a pair sequence of 5+ pairs (only possible without instant wins) is a bomb "
+                   "stronger than a 4 pair sequence"),
+        OptionSpec("instant_win_enabled", True, "instant wins (tới trắng) are checked after the deal"),
+        OptionSpec("instant_win_first_game_extra", True,
+                   "in the first game, four 3s and a 3 pair sequence holding 3S also win instantly"),
+        OptionSpec("instant_win_flush_rule", "12_same_suit",
+                   "which one-suit hand wins instantly: 12 cards of one suit, 13 of one color, or none",
+                   choices=("12_same_suit", "13_same_color", "off")),
+        OptionSpec("settlement_mode", "ranking",
+                   "ranking: play until one seat holds cards, pay by rank; count: the game ends at "
+                   "the first finisher, losers pay per card left",
+                   choices=("ranking", "count")),
+        OptionSpec("rank_payments", (1.0, 0.5),
+                   "ranking mode, in bets: last pays first, and (4 players) third pays second",
+                   type=tuple),
+        OptionSpec("penalty_unit", "bet",
+                   "value table of 2s and bombs for chops and thối: bet (black 2 0.5, red 2 1, "
+                   "3 pairs 1.5, four 2, 4 pairs 2.5) or points (2S 1, 2C 2, 2D 3, 2H 4, bombs 4)",
+                   choices=("bet", "points")),
+        OptionSpec("chop_chain_last_victim_pays_all", True,
+                   "a chop chain is paid at round end by its last victim to its last chopper "
+                   "(false: each victim pays his own chopper at once)"),
+        OptionSpec("chop_void_if_victim_finished", True,
+                   "a chop pays nothing when the chopped play was the victim's last cards"),
+        OptionSpec("thoi_enabled", True, "2s and bombs left in a loser's hand are paid for (thối)"),
+        OptionSpec("thoi_payee", "previous_finisher",
+                   "ranking mode: who is paid the last player's thối",
+                   choices=("previous_finisher", "winner")),
+        OptionSpec("cong_enabled", True,
+                   "a seat still holding all 13 cards when the first seat finishes is cóng"),
+        OptionSpec("cong_multiplier", 2.0,
+                   "a cóng seat pays the winner this many bets (count mode: 13 cards times this)",
+                   type=float),
+        OptionSpec("instant_win_payment", 2.0, "bets each opponent pays an instant winner", type=float),
+        OptionSpec("dut_mu_enabled", True,
+                   "the first finisher ending with a play holding 3S makes every other seat lose"),
+        OptionSpec("dut_mu_single_only", False, "đút mù only when the last play is the single 3S"),
+        OptionSpec("count_unit", 1.0, "count mode: bets per card left in a loser's hand", type=float),
+    )
+
+
+class TienLenGame(Game):
+    """Tiến lên miền Nam for 2-4 players (13 cards each), every option of rules §12.
+
+    Moves: ``int`` masks (a play) or ``0`` (pass).  Payoffs in bets (rules §7).
+    """
+
+    name = "tienlen"
+    title = "Tiến lên miền Nam"
+    min_players = 2
+    max_players = 4
+    option_specs = _options()
+    rules_version = 1
+
+    def __init__(self, num_players: int = 4, options=None):
+        super().__init__(num_players, options)
+        o = self.options
+        n = num_players
+        #: every play moves >= 1 card and is followed by at most n-1 passes.
+        self.max_moves = NUM_DEALT * n * n
+        self._table = R.PENALTY_TABLES[o["penalty_unit"]]
+        self._lpsb = o["long_pair_sequence_is_bomb"]
+        self._bombs = frozenset((R.QUAD, R.PS3, R.PS4) + ((R.PS5, R.PS6) if self._lpsb else ()))
+        self._ranking = o["settlement_mode"] == "ranking"
+        self._require_first = o["first_game"] and o["first_lead_requires_3_spades"]
+        self._instant = o["instant_win_enabled"]
+        self._next = tuple((s + 1) % n for s in range(n))
+        # follow info per top: index shape + 64 * (top holds a 2)
+        # -> (any-shapes for unlocked seats, passed seats are offered a turn,
+        #     any-shapes for passed seats, same-shape allowed for passed seats)
+        mode = o["four_pairs_ignore_pass"]
+        quad_pair = o["four_of_a_kind_chops_pair_of_twos"]
+        info: list[Any] = [None] * 128
+        long_seqs = (R.PS4, R.PS5, R.PS6) if self._lpsb else (R.PS4,)
+        for shape in R.ALL_SHAPES:
+            for two in (0, 1):
+                if two and shape > R.TRIPLE:
+                    continue
+                top_probe = (1 << 48) if two else 1
+                anys = R.chop_shapes(top_probe, shape, quad_pair, self._lpsb)
+                is_two = bool(two)
+                if mode == "pair_of_twos":
+                    exc = shape == R.PAIR and is_two
+                elif mode == "twos_and_bombs":
+                    exc = is_two or shape in self._bombs
+                else:
+                    exc = False
+                exc_any = tuple(s for s in anys if s in long_seqs)
+                exc_same = shape in long_seqs
+                info[shape + 64 * two] = (anys, exc, exc_any, exc_same)
+        self._finfo = tuple(info)
+        self._rank_pay = tuple(float(x) for x in o["rank_payments"])
+
+    def check_options(self) -> None:
+        o = self.options
+        if len(o["rank_payments"]) != 2:
+            raise OptionError("option 'rank_payments': expected 2 numbers (last->first, third->second)")
+        for name in ("cong_multiplier", "instant_win_payment", "count_unit"):
+            if o[name] < 0:
+                raise OptionError(f"option {name!r}: must be >= 0, got {o[name]!r}")
+        if any(x < 0 for x in o["rank_payments"]):
+            raise OptionError(f"option 'rank_payments': amounts must be >= 0, got {o['rank_payments']!r}")
+
+    # -- facts ---------------------------------------------------------------------------
+    def payoff_bound(self) -> float:
+        """A true bound on |returns()[s]| in bets (loose: every opponent at the worst price plus
+        every chop of the game; typical payoffs are a few bets)."""
+        o = self.options
+        t = self._table
+        twos = sum(t["twos"])
+        bomb_max = max(t[R.QUAD], t[R.PS3], t[R.PS4])
+        # at most 12 bombs can be cut from the 48 non-2 cards (a four is the smallest bomb),
+        # and a 13-card hand holds its 2s plus at most 3 fours' worth of bombs.
+        thoi_max = twos + 3 * bomb_max if o["thoi_enabled"] else 0.0
+        chops = twos + 12 * bomb_max
+        per_opp = max(
+            o["instant_win_payment"],
+            max(self._rank_pay) + thoi_max,
+            o["cong_multiplier"] + thoi_max,
+            (NUM_DEALT * o["count_unit"] * max(1.0, o["cong_multiplier"]) + thoi_max)
+            if not self._ranking else 0.0,
+        )
+        return float((self.num_players - 1) * per_opp + chops)
+
+    # -- deals ---------------------------------------------------------------------------
+    def random_deal(self, rng: random.Random) -> Deal:
+        """Shuffle with ``rng``; 13 cards per seat, the rest set aside.  The first seat is
+        random, or (first game with ``first_lead_requires_3_spades``) the holder of the lowest
+        dealt card."""
+        deck = list(range(52))
+        rng.shuffle(deck)
+        n = self.num_players
+        hands = tuple(tuple(sorted(deck[NUM_DEALT * s:NUM_DEALT * (s + 1)])) for s in range(n))
+        aside = tuple(sorted(deck[NUM_DEALT * n:]))
+        if self._require_first:
+            low = min(deck[:NUM_DEALT * n])
+            first = next(s for s in range(n) if low in hands[s])
+        else:
+            first = rng.randrange(n)
+        return Deal(hands=hands, first=first, set_aside=aside)
+
+    def _check_deal(self, deal: Deal) -> tuple[list[int], int]:
+        if not isinstance(deal, Deal):
+            raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+        n = self.num_players
+        if len(deal.hands) != n:
+            raise DealError(f"deal.hands: {len(deal.hands)} hands for {n} players")
+        if deal.stock:
+            raise DealError("deal.stock: Tiến lên has no stock")
+        if deal.trump is not None:
+            raise DealError("deal.trump: Tiến lên has no trump")
+        if deal.extra:
+            raise DealError(f"deal.extra: Tiến lên uses no extra fields (got {deal.extra[0][0]!r})")
+        seen = 0
+        masks = []
+
+        def take(c, where):
+            nonlocal seen
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+                raise DealError(f"{where}: bad card id {c!r} (expected 0..51)")
+            if seen >> c & 1:
+                raise DealError(f"card {card_str(c)} dealt twice")
+            seen |= 1 << c
+
+        for s, hand in enumerate(deal.hands):
+            if len(hand) != NUM_DEALT:
+                raise DealError(f"deal.hands[{s}]: {len(hand)} cards, Tiến lên deals {NUM_DEALT}")
+            m0 = seen
+            for i, c in enumerate(hand):
+                take(c, f"deal.hands[{s}][{i}]")
+            masks.append(seen & ~m0)
+        dealt = seen
+        if deal.set_aside:
+            for i, c in enumerate(deal.set_aside):
+                take(c, f"deal.set_aside[{i}]")
+            if seen != (1 << 52) - 1:
+                missing = (1 << 52) - 1 & ~seen
+                raise DealError(f"deal.set_aside: {len(deal.set_aside)} cards, expected "
+                                f"{52 - NUM_DEALT * n} (missing {format_cards(missing)})")
+        aside = ((1 << 52) - 1) & ~dealt
+        first = deal.first
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
+            raise DealError(f"deal.first: seat {first!r} out of range 0..{n - 1}")
+        if self._require_first:
+            low = dealt & -dealt
+            if not masks[first] & low:
+                holder = next(s for s in range(n) if masks[s] & low)
+                raise DealError(
+                    f"deal.first: seat {first} leads but the lowest dealt card "
+                    f"{card_str(low.bit_length() - 1)} is held by seat {holder} "
+                    f"(first_lead_requires_3_spades)")
+        return masks, aside
+
+    def state_from_deal(self, deal: Deal) -> "TienLenState":
+        masks, aside = self._check_deal(deal)
+        st = TienLenState.__new__(TienLenState)
+        st._init(self, masks, aside, deal.first, deal)
+        return st
+
+    def new_initial_state(self, rng: random.Random) -> "TienLenState":
+        """A random deal (see :meth:`random_deal`) without re-validating it."""
+        deck = list(range(52))
+        rng.shuffle(deck)
+        n = self.num_players
+        masks = []
+        dealt = 0
+        for s in range(n):
+            m = 0
+            for c in deck[NUM_DEALT * s:NUM_DEALT * (s + 1)]:
+                m |= 1 << c
+            masks.append(m)
+            dealt |= m
+        if self._require_first:
+            low = dealt & -dealt
+            first = next(s for s in range(n) if masks[s] & low)
+        else:
+            first = rng.randrange(n)
+        st = TienLenState.__new__(TienLenState)
+        st._init(self, masks, ((1 << 52) - 1) & ~dealt, first, None)
+        return st
+
+    def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
+                      moves: Sequence[tuple[int, Any]], rng: random.Random, *, first: int = 0,
+                      drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+        """A full deal consistent with ``seat``'s view (see :meth:`Game.deal_for_view`).
+
+        Opponents get every card they played in ``moves`` plus random unseen cards; the rest is
+        set aside.  Deals where a hand would have won instantly (the game would not have been
+        played) are redrawn, and the first-lead rule is respected.  The result is checked by
+        replaying ``moves``.
+        """
+        n = self.num_players
+        if drawn:
+            raise DealError("drawn: Tiến lên has no stock to draw from")
+        if trump is not None:
+            raise DealError("trump: Tiến lên has no trump")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise DealError(f"seat: {seat!r} out of range 0..{n - 1}")
+        if len(counts) != n:
+            raise DealError(f"counts: {len(counts)} entries for {n} players")
+        for s, c in enumerate(counts):
+            if c != NUM_DEALT:
+                raise DealError(f"counts[{s}]: {c} cards, Tiến lên deals {NUM_DEALT}")
+        if len(hand) != NUM_DEALT:
+            raise DealError(f"hand: {len(hand)} cards, Tiến lên deals {NUM_DEALT}")
+        own = 0
+        for i, c in enumerate(hand):
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+                raise DealError(f"hand[{i}]: bad card id {c!r} (expected 0..51)")
+            if own >> c & 1:
+                raise DealError(f"card {card_str(c)} dealt twice")
+            own |= 1 << c
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
+            raise DealError(f"deal.first: seat {first!r} out of range 0..{n - 1}")
+        played = [0] * n
+        allp = 0
+        for i, item in enumerate(moves):
+            try:
+                s, m = item
+            except (TypeError, ValueError):
+                raise IllegalMoveError(f"moves[{i}]: expected (seat, move), got {item!r}") from None
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+                raise IllegalMoveError(f"moves[{i}]: seat {s!r} out of range 0..{n - 1}")
+            if isinstance(m, bool) or not isinstance(m, int) or m < 0 or m >> 52:
+                raise IllegalMoveError(f"moves[{i}]: {m!r} is not a Tiến lên move")
+            if not m:
+                continue
+            if s == seat:
+                if m & ~own:
+                    raise IllegalMoveError(
+                        f"moves[{i}]: {format_cards(m & ~own)} is not in seat {s}'s hand")
+            elif m & own:
+                raise IllegalMoveError(
+                    f"moves[{i}]: {format_cards(m & own)} is in seat {seat}'s hand, not seat {s}'s")
+            dup = m & allp
+            if dup:
+                raise IllegalMoveError(f"moves[{i}]: {format_cards(dup)} was already played")
+            played[s] |= m
+            allp |= m
+            if played[s].bit_count() > NUM_DEALT:
+                raise IllegalMoveError(f"moves[{i}]: seat {s} has played more than {NUM_DEALT} cards")
+        forced_aside = 0
+        if self._require_first:
+            if moves:
+                m0 = next((m for s, m in moves if m), 0)
+                if m0:
+                    forced_aside = (m0 & -m0) - 1  # everything below the first play's lowest card
+            elif first == seat:
+                forced_aside = (own & -own) - 1
+            if forced_aside & own:
+                raise DealError(f"deal.first: seat {first} cannot lead: seat {seat} holds a lower "
+                                f"card ({format_cards(forced_aside & own)})")
+        known = own | forced_aside
+        for s in range(n):
+            known |= played[s]
+        pool = cards_of(((1 << 52) - 1) & ~known)
+        need = [0 if s == seat else NUM_DEALT - played[s].bit_count() for s in range(n)]
+        if sum(need) > len(pool):
+            raise DealError("moves: more cards played than the view allows")
+        full = (1 << 52) - 1
+        last = None
+        for _ in range(400):
+            rng.shuffle(pool)
+            hands = []
+            k = 0
+            for s in range(n):
+                if s == seat:
+                    hands.append(own)
+                    continue
+                m = played[s]
+                for c in pool[k:k + need[s]]:
+                    m |= 1 << c
+                k += need[s]
+                hands.append(m)
+            last = hands
+            if self._consistent(hands, first):
+                break
+        else:
+            raise DealError("no deal is consistent with this view (instant wins or first lead)")
+        dealt = 0
+        for m in last:
+            dealt |= m
+        return Deal(hands=tuple(tuple(cards_of(m)) for m in last), first=first,
+                    set_aside=tuple(cards_of(full & ~dealt)))
+
+    def _consistent(self, hands: Sequence[int], first: int) -> bool:
+        """A full deal that could have been played: no instant win, first-lead rule kept."""
+        if self._instant:
+            o = self.options
+            for m in hands:
+                if R.instant_win(m, o["first_game"], o["instant_win_first_game_extra"],
+                                 o["instant_win_flush_rule"]):
+                    return False
+        if self._require_first:
+            dealt = 0
+            for m in hands:
+                dealt |= m
+            if not hands[first] & dealt & -dealt:
+                return False
+        return True
+
+    # -- moves ---------------------------------------------------------------------------
+    def move_to_text(self, move: Any) -> str:
+        if isinstance(move, bool) or not isinstance(move, int) or move < 0 or move >> 52:
+            raise MoveParseError(f"{move!r} is not a Tiến lên move (a card mask or 0 for pass)")
+        if move == 0:
+            return "pass"
+        return format_cards(move)
+
+    def parse_move(self, text: str) -> int:
+        """``"pass"`` -> 0; cards such as ``"3S 4S 5H"`` -> their mask.  The cards must form a
+        Tiến lên combination."""
+        if not isinstance(text, str):
+            raise MoveParseError(f"bad move {text!r}: expected text like '3S 4S 5H' or 'pass'")
+        t = text.strip()
+        if t.lower() == "pass":
+            return 0
+        if not t:
+            raise MoveParseError("empty move: expected cards like '9D 9H' or 'pass'")
+        try:
+            cards = parse_cards(t)
+        except CardError as e:
+            raise MoveParseError(f"bad move {text!r}: {e}") from None
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if not R.classify(m):
+            raise MoveParseError(f"bad move {text!r}: {format_cards(m)} is not a Tiến lên combination")
+        return m
+
+    def describe_move(self, move: Any) -> MoveInfo:
+        text = self.move_to_text(move)  # validates
+        if move == 0:
+            return MoveInfo(kind="pass")
+        shape = R.classify(move)
+        if not shape:
+            raise MoveParseError(f"{text} is not a Tiến lên combination")
+        return MoveInfo(kind="play", cards=tuple(cards_of(move)), combo=R.combo_kind(shape))
+
+    def heuristic_move(self, state: "TienLenState", rng: random.Random) -> int:
+        from games.tienlen.heuristic import choose
+
+        return choose(self, state, rng)
+
+
+class TienLenState(State):
+    """A Tiến lên position.
+
+    Public fields (read-only for callers): ``hands[s]`` (mask), ``played[s]`` (mask of cards
+    seat s played), ``top`` (mask of the combination to beat, 0 when the seat to act leads),
+    ``owner`` (seat that played ``top``), ``passed`` (bitmask of seats that passed this round),
+    ``finish`` (seats in finishing order), ``cong`` (cóng seats).
+    """
+
+    __slots__ = ("game", "hands", "played", "cur", "top", "top_shape", "owner", "passed",
+                 "active", "finfo", "req", "aside", "first", "finish", "cong", "chain",
+                 "transfers", "end", "instant", "_hist", "_gen", "_legal", "_deal", "_result")
+
+    # -- construction --------------------------------------------------------------------
+    def _init(self, game: TienLenGame, masks: list[int], aside: int, first: int,
+              deal: Deal | None) -> None:
+        n = game.num_players
+        self.game = game
+        self.hands = masks
+        self.played = [0] * n
+        self.aside = aside
+        self.first = first
+        self.top = 0
+        self.top_shape = 0
+        self.owner = first
+        self.passed = 0
+        self.active = (1 << n) - 1
+        self.finfo = None
+        self.req = 0
+        self.finish = ()
+        self.cong = ()
+        self.chain = None
+        self.transfers = ()
+        self.end = ""
+        self.instant = -1
+        self._hist = []
+        self._gen = [None] * n
+        self._legal = None
+        self._deal = deal
+        self._result = None
+        self.cur = first
+        if game._require_first:
+            dealt = ((1 << 52) - 1) & ~aside
+            self.req = dealt & -dealt
+        if game._instant:
+            o = game.options
+            fg, extra, flush = o["first_game"], o["instant_win_first_game_extra"], o["instant_win_flush_rule"]
+            for k in range(n):
+                s = (first + k) % n
+                if R.instant_win(masks[s], fg, extra, flush):
+                    self.instant = s
+                    self.finish = (s,)
+                    self._finish_game("instant")
+                    break
+
+    def clone(self) -> "TienLenState":
+        c = TienLenState.__new__(TienLenState)
+        c.game = self.game
+        c.hands = self.hands[:]
+        c.played = self.played[:]
+        c.cur = self.cur
+        c.top = self.top
+        c.top_shape = self.top_shape
+        c.owner = self.owner
+        c.passed = self.passed
+        c.active = self.active
+        c.finfo = self.finfo
+        c.req = self.req
+        c.aside = self.aside
+        c.first = self.first
+        c.finish = self.finish
+        c.cong = self.cong
+        c.chain = self.chain
+        c.transfers = self.transfers
+        c.end = self.end
+        c.instant = self.instant
+        c._hist = self._hist[:]
+        c._gen = self._gen[:]
+        c._legal = self._legal
+        c._deal = self._deal
+        c._result = self._result
+        return c
+
+    # -- basic queries -------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self.cur
+
+    def is_terminal(self) -> bool:
+        return self.cur < 0
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        return list(self._hist)
+
+    @property
+    def deal(self) -> Deal:
+        d = self._deal
+        if d is None:
+            n = self.game.num_players
+            d = Deal(hands=tuple(tuple(cards_of(self.hands[s] | self.played[s])) for s in range(n)),
+                     first=self.first, set_aside=tuple(cards_of(self.aside)))
+            self._deal = d
+        return d
+
+    # -- move generation -----------------------------------------------------------------
+    def _groups(self, seat: int) -> list:
+        """Per-seat cache ``[hand, groups, lead list or None]`` for the seat's current hand."""
+        g = self._gen[seat]
+        hand = self.hands[seat]
+        if g is not None:
+            if g[0] == hand:
+                return g
+            if g[0] & hand == hand:
+                g = [hand, R.filter_groups(g[1], g[0] ^ hand), None]
+                self._gen[seat] = g
+                return g
+        g = [hand, R.generate(hand), None]
+        self._gen[seat] = g
+        return g
+
+    def legal_moves(self) -> list[int]:
+        """Legal moves of the seat to act: a leader's plays (by shape, then ascending), or
+        ``0`` (pass) followed by the plays that beat the top.  Empty iff terminal."""
+        lg = self._legal
+        if lg is None:
+            lg = self._legal = self._compute_legal()
+        return list(lg)
+
+    def _compute_legal(self) -> tuple:
+        seat = self.cur
+        if seat < 0:
+            return ()
+        g = self._gen[seat]
+        if g is None or g[0] != self.hands[seat]:
+            g = self._groups(seat)
+        top = self.top
+        if not top:
+            lead = g[2]
+            if lead is None:
+                lead = g[2] = tuple(R.lead_list(g[1]))
+            if self.req:
+                req = self.req
+                return tuple(m for m in lead if m & req)
+            return lead
+        groups = g[1]
+        anys, exc, exc_any, exc_same = self.finfo
+        res = [0]
+        if not self.passed >> seat & 1:
+            same = groups.get(self.top_shape)
+            if same:
+                if same[-1] > top:
+                    res += R.higher_of(same, top)
+            for sh in anys:
+                b = groups.get(sh)
+                if b:
+                    res += b
+        else:  # offered a turn by the four_pairs_ignore_pass exception
+            if exc_same:
+                same = groups.get(self.top_shape)
+                if same and same[-1] > top:
+                    res += R.higher_of(same, top)
+            for sh in exc_any:
+                b = groups.get(sh)
+                if b:
+                    res += b
+        return tuple(res)
+
+    # -- applying moves ------------------------------------------------------------------
+    def apply(self, move: Any) -> None:
+        if self.cur < 0:
+            raise IllegalMoveError("the game is over")
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise IllegalMoveError(f"{move!r} is not a Tiến lên move (a card mask or 0 for pass)")
+        lg = self._legal
+        if lg is None:
+            lg = self._legal = self._compute_legal()
+        if move not in lg:
+            raise IllegalMoveError(self._why_illegal(move))
+        self.apply_unchecked(move)
+
+    def _why_illegal(self, move: int) -> str:
+        seat = self.cur
+        if move < 0 or move >> 52:
+            return f"{move!r} is not a Tiến lên move (a card mask or 0 for pass)"
+        if move == 0:
+            return f"seat {seat} leads and cannot pass"
+        text = format_cards(move)
+        missing = move & ~self.hands[seat]
+        if missing:
+            return f"{format_cards(missing)} is not in seat {seat}'s hand"
+        shape = R.classify(move)
+        if not shape:
+            return f"{text} is not a Tiến lên combination"
+        if not self.top:
+            if self.req and not move & self.req:
+                return (f"the first lead must contain {format_cards(self.req)} "
+                        f"(first_lead_requires_3_spades)")
+            return f"{text} is not legal now"
+        top_text = format_cards(self.top)
+        if self.passed >> seat & 1:
+            return (f"seat {seat} passed this round and may only pass"
+                    + (" or play a 4 pair sequence that beats the top" if self.finfo[1] else ""))
+        if shape == self.top_shape:
+            return f"{text} does not beat {top_text} (its top card is lower)"
+        return (f"{text} ({R.shape_name(shape)}) cannot be played on {top_text} "
+                f"({R.shape_name(self.top_shape)})")
+
+    def apply_unchecked(self, move: int) -> None:
+        seat = self.cur
+        self._hist.append((seat, move))
+        self._legal = None
+        game = self.game
+        if not move:
+            self.passed |= 1 << seat
+            self._advance(seat, game)
+            return
+        hand = self.hands[seat] ^ move
+        self.hands[seat] = hand
+        self.played[seat] |= move
+        self.req = 0
+        shape = R.shape_of(move)
+        top = self.top
+        if top and shape in game._bombs:
+            self._chop(seat, shape, game)
+        self.top = move
+        self.top_shape = shape
+        self.owner = seat
+        self.passed &= ~(1 << seat)
+        self.finfo = game._finfo[shape + 64] if move >> 48 else game._finfo[shape]
+        if not hand:
+            self._finished(seat, move, game)
+            if self.cur < 0:
+                return
+        self._advance(seat, game)
+
+    def _chop(self, seat: int, shape: int, game: TienLenGame) -> None:
+        """A chop event: ``seat`` plays a bomb on the top (a 2-combination or a bomb)."""
+        victim = self.owner
+        v = R.combo_value(self.top, self.top_shape, game._table)
+        if game.options["chop_chain_last_victim_pays_all"]:
+            ch = self.chain
+            self.chain = (v if ch is None else ch[0] + v, victim, seat)
+        else:
+            if not (game.options["chop_void_if_victim_finished"] and not self.hands[victim]):
+                self.transfers += ((victim, seat, v),)
+
+    def _settle_chain(self) -> None:
+        ch = self.chain
+        if ch is not None:
+            self.chain = None
+            v, victim, chopper = ch
+            if self.game.options["chop_void_if_victim_finished"] and not self.hands[victim]:
+                return
+            if v:
+                self.transfers += ((victim, chopper, v),)
+
+    def _advance(self, seat: int, game: TienLenGame) -> None:
+        nxt = game._next
+        owner = self.owner
+        active = self.active
+        passed = self.passed
+        exc = self.finfo[1]
+        s = seat
+        while True:
+            s = nxt[s]
+            if s == owner:
+                break
+            if active >> s & 1 and (exc or not passed >> s & 1):
+                self.cur = s
+                return
+        # the round ends: the top's owner leads, or the next seat with cards (hưởng sái)
+        if self.chain is not None:
+            self._settle_chain()
+        while not active >> s & 1:
+            s = nxt[s]
+        self.cur = s
+        self.top = 0
+        self.top_shape = 0
+        self.passed = 0
+        self.finfo = None
+
+    def _finished(self, seat: int, move: int, game: TienLenGame) -> None:
+        """``seat`` played its last card with ``move``."""
+        self.active &= ~(1 << seat)
+        first = not self.finish
+        self.finish += (seat,)
+        o = game.options
+        if first:
+            if o["cong_enabled"]:
+                n = game.num_players
+                cong = []
+                for k in range(1, n):
+                    s = (seat + k) % n
+                    if self.hands[s].bit_count() == NUM_DEALT:
+                        cong.append(s)
+                        self.active &= ~(1 << s)
+                self.cong = tuple(cong)
+            if not game._ranking:
+                self._finish_game("count")
+                return
+            if o["dut_mu_enabled"] and move & R.SPADE3 and (not o["dut_mu_single_only"] or move == R.SPADE3):
+                self._finish_game("dut_mu")
+                return
+        if self.active & (self.active - 1) == 0:  # at most one seat still plays
+            self._finish_game("ranking")
+
+    # -- end of game and settlement ------------------------------------------------------
+    def _finish_game(self, reason: str) -> None:
+        self.end = reason
+        self.cur = TERMINAL
+        self._legal = ()
+        game = self.game
+        o = game.options
+        n = game.num_players
+        table = game._table
+        thoi = o["thoi_enabled"]
+        out = []
+        if reason == "instant":
+            w = self.instant
+            pay = o["instant_win_payment"]
+            for s in range(n):
+                if s != w and pay:
+                    out.append((s, w, pay))
+            self.transfers = tuple(out)
+        else:
+            self._settle_chain()
+            out = list(self.transfers)
+            w = self.finish[0]
+            cong = self.cong
+            mult = o["cong_multiplier"]
+            if reason == "count":
+                unit = o["count_unit"]
+                for k in range(1, n):
+                    s = (w + k) % n
+                    h = self.hands[s]
+                    amt = (NUM_DEALT * mult if s in cong else h.bit_count()) * unit
+                    if thoi:
+                        amt += R.thoi_value(h, table)
+                    if amt:
+                        out.append((s, w, amt))
+            elif reason == "dut_mu":
+                for k in range(1, n):
+                    s = (w + k) % n
+                    h = self.hands[s]
+                    amt = mult if s in cong else game._rank_pay[0]
+                    if thoi:
+                        amt += R.thoi_value(h, table)
+                    if amt:
+                        out.append((s, w, amt))
+            else:  # ranking
+                remaining = [s for s in range(n) if self.active >> s & 1]
+                ranks = list(self.finish) + remaining + list(cong)
+                pairs = [(ranks[-1], ranks[0], game._rank_pay[0])]
+                if n == 4:
+                    pairs.append((ranks[2], ranks[1], game._rank_pay[1]))
+                for payer, payee, amt in pairs:
+                    if payer not in cong and amt:
+                        out.append((payer, payee, amt))
+                for s in cong:
+                    amt = mult + (R.thoi_value(self.hands[s], table) if thoi else 0.0)
+                    if amt:
+                        out.append((s, w, amt))
+                if thoi and remaining:
+                    last = remaining[0]
+                    v = R.thoi_value(self.hands[last], table)
+                    if v:
+                        payee = self.finish[-1] if o["thoi_payee"] == "previous_finisher" else w
+                        out.append((last, payee, v))
+            self.transfers = tuple(out)
+        ret = [0.0] * n
+        for payer, payee, amt in self.transfers:
+            ret[payer] -= amt
+            ret[payee] += amt
+        self._result = ret
+
+    def returns(self) -> list[float]:
+        if self._result is None:
+            return [0.0] * self.game.num_players
+        return list(self._result)
+
+    def settlement(self) -> list[tuple[int, int, float]]:
+        if self.cur >= 0:
+            return []
+        return list(self.transfers)
+
+    def next_first(self) -> int:
+        """The seat that leads the next game of the session: the first finisher (nhất) or
+        the instant winner (rules §1); -1 before the end."""
+        return self.finish[0] if self.cur < 0 and self.finish else -1
+
+    def ranking(self) -> list[int]:
+        """Seats from first to last place at the end of a ranking-mode game (finishers, the
+        seat left holding cards, then cóng seats); before the end, the finishers so far."""
+        if self.cur >= 0 or self.end != "ranking":
+            return list(self.finish)
+        n = self.game.num_players
+        return list(self.finish) + [s for s in range(n) if self.active >> s & 1] + list(self.cong)
+
+    # -- information ---------------------------------------------------------------------
+    def observation(self, seat: int) -> Hashable:
+        """``(seat, own hand mask, first seat, moves in order, instant winner or -1)``: the
+        public history (every play and pass; the order of moves fixes who made each) plus the
+        seat's own cards.  Everything else a seat knows follows from these."""
+        return (seat, self.hands[seat], self.first, tuple(m for _, m in self._hist), self.instant)
+
+    def information_state_key(self, seat: int) -> Hashable:
+        return self.observation(seat)
+
+    def zones(self) -> dict[str, int]:
+        """``hand0..hand{N-1}``, ``played`` (every card played so far), ``set_aside``."""
+        z = {f"hand{s}": h for s, h in enumerate(self.hands)}
+        pl = 0
+        for m in self.played:
+            pl |= m
+        z["played"] = pl
+        z["set_aside"] = self.aside
+        return z
+
+    def _known_aside(self) -> int:
+        """Set-aside cards whose place everybody knows: with the first-lead rule, every card
+        below the first play's lowest card was not dealt."""
+        if not self.game._require_first:
+            return 0
+        for _, m in self._hist:
+            if m:
+                return (m & -m) - 1
+        return 0
+
+    def known_cards(self, seat: int) -> dict[str, int]:
+        """The seat's own hand, every played card, the set-aside cards implied by the first-lead
+        rule, and (4 players, before the first play under that rule) 3♠ in the leader's hand."""
+        n = self.game.num_players
+        z = {f"hand{s}": 0 for s in range(n)}
+        z[f"hand{seat}"] = self.hands[seat]
+        if self.req and n == 4:
+            z[f"hand{self.first}"] |= self.req
+        pl = 0
+        for m in self.played:
+            pl |= m
+        z["played"] = pl
+        z["set_aside"] = self._known_aside()
+        return z
+
+    def determinize(self, seat: int, rng: random.Random) -> "TienLenState":
+        """Redraw the cards ``seat`` cannot locate (other hands and the set-aside pile) with the
+        same counts.  Draws whose deal would have been an instant win, or would break the
+        first-lead rule, are redrawn (up to 100 tries, then the last draw is kept)."""
+        game = self.game
+        n = game.num_players
+        det = self.clone()
+        fixed = [0] * n
+        if self.req and n == 4:
+            fixed[self.first] = self.req
+        fixed_aside = self._known_aside()
+        pool = 0
+        sizes = []
+        for s in range(n):
+            if s != seat:
+                pool |= self.hands[s]
+                sizes.append((s, self.hands[s].bit_count()))
+        pool |= self.aside
+        for m in fixed:
+            pool &= ~m
+        pool &= ~fixed_aside
+        cards = cards_of(pool)
+        check = (game._instant or game._require_first) and self.cur >= 0
+        hands = det.hands
+        played = self.played
+        for _ in range(100):
+            rng.shuffle(cards)
+            k = 0
+            for s, size in sizes:
+                m = fixed[s]
+                for c in cards[k:k + size - m.bit_count()]:
+                    m |= 1 << c
+                k += size - fixed[s].bit_count()
+                hands[s] = m
+            if not check:
+                break
+            if game._consistent([hands[s] | played[s] for s in range(n)], self.first):
+                break
+        dealt = 0
+        for s in range(n):
+            dealt |= hands[s] | played[s]
+        det.aside = ((1 << 52) - 1) & ~dealt
+        for s, _ in sizes:
+            det._gen[s] = None
+        if det.cur != seat:
+            det._legal = None
+        det._deal = None
+        return det
+
+    # -- text ----------------------------------------------------------------------------
+    def render(self, seat: int) -> str:
+        game = self.game
+        n = game.num_players
+        lines = [f"{game.title}, {n} players; you are seat {seat}"]
+        lines.append("your hand: " + (format_cards(self.hands[seat]) or "(empty)"))
+        counts = ", ".join(f"seat {s}: {self.hands[s].bit_count()}" for s in range(n))
+        lines.append(f"cards left: {counts}")
+        if self.top:
+            lines.append(f"table: {format_cards(self.top)} ({R.shape_name(self.top_shape)}) "
+                         f"played by seat {self.owner}")
+        else:
+            lines.append("table: empty (new round)")
+        if self.passed:
+            lines.append("passed this round: " + ", ".join(
+                f"seat {s}" for s in range(n) if self.passed >> s & 1))
+        if self.finish:
+            lines.append("finished: " + ", ".join(f"seat {s}" for s in self.finish))
+        if self.cong:
+            lines.append("cóng: " + ", ".join(f"seat {s}" for s in self.cong))
+        if self.chain is not None:
+            v, victim, chopper = self.chain
+            lines.append(f"chop chain: {v:g} bets, seat {victim} chopped by seat {chopper}")
+        if self.cur >= 0:
+            who = "you" if self.cur == seat else f"seat {self.cur}"
+            lines.append(f"to act: {who}" + (" (leads)" if not self.top else ""))
+        else:
+            lines.append(f"game over ({self.end})")
+        return "\n".join(lines)

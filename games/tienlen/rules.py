@@ -1,0 +1,403 @@
+"""Pure Tiến lên miền Nam rules on card masks (no state): classify / generate / filter.
+
+Cards are ids 0..51 (:mod:`games.cards`); in Tiến lên the id *is* the card's strength
+(``4 * rank_index + suit_index``, 3♠ = 0 ... 2♥ = 51).  A combination is an ``int`` mask of its
+cards, and ``0`` is a pass.  Because strength == id, two combinations of the same shape compare
+by their masks as integers: the higher top card decides (see :func:`beats_same_shape`), and a
+list of same-shape masks sorted ascending is sorted by top card.
+
+Shapes are small ints (``shape_of``):
+
+* ``SINGLE`` (1), ``PAIR`` (2), ``TRIPLE`` (3), ``QUAD`` (4) - cards of one rank;
+* ``STRAIGHT + k`` (16 + k, k = 3..12) - k consecutive ranks within 3..A, no 2;
+* ``PAIRSEQ + k`` (32 + k, k = 3..6 with 13-card hands) - k consecutive pairs within 3..A.
+
+Move generation is split three ways:
+
+* **classify** - :func:`classify` (full validity check of any mask) and :func:`shape_of` (shape
+  of a mask known to be a valid combination);
+* **generate** - :func:`generate` lists every combination in a hand, grouped by shape, each
+  group sorted ascending (= by top card), built from per-rank nibble tables;
+* **filter** - :func:`filter_groups` drops combinations that use removed cards (the groups of a
+  sub-hand are the groups of the hand restricted to it) and :func:`beaters_after` /
+  :func:`higher_of` pick the plays that beat a top.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+SINGLE, PAIR, TRIPLE, QUAD = 1, 2, 3, 4
+STRAIGHT = 16
+PAIRSEQ = 32
+PS3, PS4, PS5, PS6 = PAIRSEQ + 3, PAIRSEQ + 4, PAIRSEQ + 5, PAIRSEQ + 6
+
+#: Mask of the four 2s (heo).
+TWOS = 0xF << 48
+#: Mask of the cards that may be in a straight / pair sequence (ranks 3..A).
+NON_TWOS = (1 << 48) - 1
+#: 3♠.
+SPADE3 = 1
+
+#: Every shape a 13-card hand can hold, in the order lead moves are listed.
+ALL_SHAPES = (SINGLE, PAIR, TRIPLE, QUAD) + tuple(STRAIGHT + k for k in range(3, 13)) + (PS3, PS4, PS5, PS6)
+
+_POP = tuple(bin(v).count("1") for v in range(16))
+
+
+def shape_name(shape: int) -> str:
+    """Human name of a shape code, e.g. ``"straight of 5"``, ``"4 pair sequence"``."""
+    if shape == SINGLE:
+        return "single"
+    if shape == PAIR:
+        return "pair"
+    if shape == TRIPLE:
+        return "triple"
+    if shape == QUAD:
+        return "four of a kind"
+    if STRAIGHT + 3 <= shape <= STRAIGHT + 12:
+        return f"straight of {shape - STRAIGHT}"
+    if PAIRSEQ + 3 <= shape <= PAIRSEQ + 12:
+        return f"{shape - PAIRSEQ} pair sequence"
+    return f"shape {shape}"
+
+
+def combo_kind(shape: int) -> str:
+    """MoveInfo.combo string of a shape: single, pair, triple, four_of_a_kind, straight,
+    pair_sequence."""
+    if shape <= QUAD:
+        return ("", "single", "pair", "triple", "four_of_a_kind")[shape]
+    return "straight" if shape < PAIRSEQ else "pair_sequence"
+
+
+# --------------------------------------------------------------------------------------------
+# classify
+
+def shape_of(mask: int) -> int:
+    """Shape of a mask that is known to be a valid non-empty combination (fast path).
+
+    Same-rank sets span one rank; a straight of n cards spans n ranks; a pair sequence of n
+    cards spans n/2 ranks, so the card count and the rank span decide.
+    """
+    n = mask.bit_count()
+    if n == 1:
+        return SINGLE
+    span = ((mask.bit_length() - 1) >> 2) - (((mask & -mask).bit_length() - 1) >> 2) + 1
+    if span == 1:
+        return n
+    if span == n:
+        return STRAIGHT + n
+    return PAIRSEQ + span
+
+
+def classify(mask: int) -> int:
+    """Shape of ``mask`` if it is a legal Tiến lên combination, else 0.
+
+    ``mask``: a card-set mask (any int).  Checks everything: non-empty, within the deck, one
+    rank for 1-4 cards, consecutive distinct ranks without a 2 for straights (k >= 3), exactly
+    two cards of each of k >= 3 consecutive ranks without a 2 for pair sequences.
+    """
+    if mask <= 0 or mask >> 52:
+        return 0
+    n = mask.bit_count()
+    lo_rank = ((mask & -mask).bit_length() - 1) >> 2
+    hi_rank = (mask.bit_length() - 1) >> 2
+    if lo_rank == hi_rank:
+        return n  # 1..4 cards of one rank
+    if n < 3 or mask & TWOS:
+        return 0
+    counts = [_POP[(mask >> (4 * r)) & 15] for r in range(lo_rank, hi_rank + 1)]
+    if all(c == 1 for c in counts) and len(counts) >= 3:
+        return STRAIGHT + len(counts)
+    if all(c == 2 for c in counts) and len(counts) >= 3:
+        return PAIRSEQ + len(counts)
+    return 0
+
+
+def is_bomb_shape(shape: int, long_pair_sequence_is_bomb: bool = True) -> bool:
+    """Whether a shape is a bomb (hàng): four of a kind, 3 or 4 pair sequence, and k >= 5 pair
+    sequences when ``long_pair_sequence_is_bomb``."""
+    if shape == QUAD or shape == PS3 or shape == PS4:
+        return True
+    return shape > PS4 and long_pair_sequence_is_bomb
+
+
+def is_two_combo(mask: int, shape: int) -> bool:
+    """A single, pair or triple of 2s."""
+    return shape <= TRIPLE and mask >> 48 != 0
+
+
+# --------------------------------------------------------------------------------------------
+# beating (the rules text of §3, used by the engine and by the tests' cross-checks)
+
+def beats_same_shape(x: int, t: int) -> bool:
+    """``x`` beats ``t`` when both have the same shape: its top card is stronger."""
+    return x > t  # same shape: the highest differing card is in the higher-topped mask
+
+
+def chop_shapes(top: int, top_shape: int, quad_chops_pair_of_twos: bool,
+                long_pair_sequence_is_bomb: bool) -> tuple[int, ...]:
+    """Bomb shapes of which **any** member may be played on ``top`` (the chop table, §3.2),
+    besides the same-shape-higher rule.  Empty when only same-shape plays beat it."""
+    longs = (PS5, PS6) if long_pair_sequence_is_bomb else ()
+    if top_shape == SINGLE:
+        return (QUAD, PS3, PS4) + longs if top >> 48 else ()
+    if top_shape == PAIR:
+        if not top >> 48:
+            return ()
+        return ((QUAD,) if quad_chops_pair_of_twos else ()) + (PS4,) + longs
+    if top_shape == PS3:
+        return (QUAD, PS4) + longs
+    if top_shape == QUAD:
+        return (PS4,) + longs
+    if top_shape == PS4:
+        return longs
+    return ()
+
+
+def beats(x: int, top: int, quad_chops_pair_of_twos: bool = True,
+          long_pair_sequence_is_bomb: bool = True) -> bool:
+    """Whether the combination ``x`` may be played on the current top ``top`` (§3).
+
+    Both are valid combination masks.  Same shape and higher top card, or a bomb allowed by the
+    chop table.
+    """
+    xs, ts = shape_of(x), shape_of(top)
+    if xs == ts:
+        return x > top
+    return xs in chop_shapes(top, ts, quad_chops_pair_of_twos, long_pair_sequence_is_bomb)
+
+
+# --------------------------------------------------------------------------------------------
+# generate
+
+def _subsets(v: int, k: int) -> tuple[int, ...]:
+    out = []
+    for s in range(16):
+        if s & v == s and _POP[s] == k:
+            out.append(s)
+    return tuple(sorted(out))
+
+
+#: ``_AT[k][r][v]``: the k-card subsets of nibble ``v`` at rank ``r`` as absolute masks, ascending.
+_AT = [[[tuple(s << (4 * r) for s in _subsets(v, k)) for v in range(16)] for r in range(13)]
+       for k in range(5)]
+_SINGLES_AT = _AT[1]
+_PAIRS_AT = _AT[2]
+_TRIPLES_AT = _AT[3]
+_SHIFTS = tuple(range(0, 52, 4))
+
+
+def generate(hand: int) -> dict[int, list[int]]:
+    """Every combination in ``hand``: shape -> list of masks sorted ascending (= by top card).
+
+    ``hand``: a card mask (any size).  Only shapes present are keys.  Every suit choice of a
+    straight or pair sequence is listed; 2s never appear in straights or pair sequences.
+    """
+    nibs = [(hand >> s) & 15 for s in _SHIFTS]
+    groups: dict[int, list[int]] = {}
+    singles: list[int] = []
+    pairs: list[int] = []
+    triples: list[int] = []
+    quads: list[int] = []
+    for r in range(13):
+        v = nibs[r]
+        if v:
+            singles += _SINGLES_AT[r][v]
+            if _POP[v] >= 2:
+                pairs += _PAIRS_AT[r][v]
+                if _POP[v] >= 3:
+                    triples += _TRIPLES_AT[r][v]
+                    if v == 15:
+                        quads.append(15 << (4 * r))
+    if singles:
+        groups[SINGLE] = singles
+    if pairs:
+        groups[PAIR] = pairs
+    if triples:
+        groups[TRIPLE] = triples
+    if quads:
+        groups[QUAD] = quads
+    # straights: extend runs of present ranks 3..A; products listed with the new (higher) rank
+    # outermost keep every list ascending.
+    r = 0
+    while r < 10:
+        if not nibs[r] or not nibs[r + 1] or not nibs[r + 2]:
+            r += 1
+            continue
+        partial = _SINGLES_AT[r][nibs[r]]
+        j = r + 1
+        while j < 12:
+            vj = nibs[j]
+            if not vj:
+                break
+            partial = [a | b for b in _SINGLES_AT[j][vj] for a in partial]
+            k = j - r + 1
+            if k >= 3:
+                g = groups.get(STRAIGHT + k)
+                if g is None:
+                    groups[STRAIGHT + k] = list(partial)
+                else:
+                    g += partial
+            j += 1
+        r += 1
+    # pair sequences
+    r = 0
+    while r < 10:
+        if _POP[nibs[r]] < 2 or _POP[nibs[r + 1]] < 2 or _POP[nibs[r + 2]] < 2:
+            r += 1
+            continue
+        partial = _PAIRS_AT[r][nibs[r]]
+        j = r + 1
+        while j < 12:
+            vj = nibs[j]
+            if _POP[vj] < 2:
+                break
+            partial = [a | b for b in _PAIRS_AT[j][vj] for a in partial]
+            k = j - r + 1
+            if k >= 3:
+                g = groups.get(PAIRSEQ + k)
+                if g is None:
+                    groups[PAIRSEQ + k] = list(partial)
+                else:
+                    g += partial
+            j += 1
+        r += 1
+    return groups
+
+
+def filter_groups(groups: dict[int, list[int]], removed: int) -> dict[int, list[int]]:
+    """The groups of ``hand & ~removed`` from the groups of ``hand`` (order kept)."""
+    out = {}
+    for sh, lst in groups.items():
+        f = [m for m in lst if not m & removed]
+        if f:
+            out[sh] = f
+    return out
+
+
+def lead_list(groups: dict[int, list[int]]) -> list[int]:
+    """All combinations of the groups in the canonical lead order: by shape (singles, pairs,
+    triples, fours, straights by length, pair sequences by length), then ascending."""
+    out: list[int] = []
+    for sh in sorted(groups):
+        out += groups[sh]
+    return out
+
+
+def higher_of(group: list[int], top: int) -> list[int]:
+    """The members of a sorted same-shape ``group`` that beat ``top`` (a new list)."""
+    return group[bisect_left(group, 1 << top.bit_length()):]
+
+
+# --------------------------------------------------------------------------------------------
+# instant wins (§5) and penalty values (§7)
+
+def rank_counts(hand: int) -> list[int]:
+    """Number of cards of each rank index 0..12 (3 .. A, 2) in ``hand``."""
+    return [_POP[(hand >> s) & 15] for s in _SHIFTS]
+
+
+_SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+_BLACK = _SUIT_MASKS[0] | _SUIT_MASKS[1]
+_RED = _SUIT_MASKS[2] | _SUIT_MASKS[3]
+
+
+def instant_win(hand: int, first_game: bool, first_game_extra: bool = True,
+                flush_rule: str = "12_same_suit") -> str | None:
+    """The name of the instant-win (tới trắng) hand ``hand`` holds, or ``None`` (§5).
+
+    ``hand``: a dealt 13-card mask.  ``first_game``: the game is the first of its session (the
+    first-game-only hands apply when ``first_game_extra`` too).  ``flush_rule``:
+    ``"12_same_suit"``, ``"13_same_color"`` or ``"off"``.  Checked in the order of §5's table.
+    """
+    counts = rank_counts(hand)
+    if counts[12] == 4:
+        return "four 2s"
+    if all(counts[r] for r in range(12)):
+        return "dragon straight"
+    run = 0
+    for r in range(12):
+        run = run + 1 if counts[r] >= 2 else 0
+        if run >= 5:
+            return "5 pair sequence"
+    if sum(c >> 1 for c in counts) >= 6:
+        return "six pairs"
+    if flush_rule == "12_same_suit":
+        if any((hand & m).bit_count() >= 12 for m in _SUIT_MASKS):
+            return "12 of one suit"
+    elif flush_rule == "13_same_color":
+        if hand & _BLACK == hand or hand & _RED == hand:
+            return "13 of one color"
+    if sum(1 for c in counts if c >= 3) >= 4:
+        return "four triples"
+    if first_game and first_game_extra:
+        if counts[0] == 4:
+            return "four 3s"
+        if hand & SPADE3 and counts[0] >= 2 and counts[1] >= 2 and counts[2] >= 2:
+            return "3 pair sequence with 3S"
+    return None
+
+
+#: Penalty values of the single 2s (2♠ 2♣ 2♦ 2♥) and of bombs, per ``penalty_unit``.
+PENALTY_TABLES = {
+    "bet": {"twos": (0.5, 0.5, 1.0, 1.0), PS3: 1.5, QUAD: 2.0, PS4: 2.5},
+    "points": {"twos": (1.0, 2.0, 3.0, 4.0), PS3: 4.0, QUAD: 4.0, PS4: 4.0},
+}
+
+
+def combo_value(mask: int, shape: int, table: dict) -> float:
+    """Chop value of the chopped combination (a single/pair of 2s or a bomb), in bets.
+
+    A pair sequence of 5+ pairs is priced as a 4 đôi thông."""
+    if shape == QUAD or shape == PS3:
+        return table[shape]
+    if shape >= PS4:
+        return table[PS4]
+    twos = table["twos"]
+    v = 0.0
+    m = mask >> 48
+    for s in range(4):
+        if m >> s & 1:
+            v += twos[s]
+    return v
+
+
+def _best_runs(length: int, v3: float, v4: float) -> float:
+    """Best total value of pieces of 3 or 4 pairs cut from a run of ``length`` pair-ranks."""
+    best = [0.0] * (length + 1)
+    for i in range(1, length + 1):
+        b = best[i - 1]
+        if i >= 3:
+            b = max(b, best[i - 3] + v3)
+        if i >= 4:
+            b = max(b, best[i - 4] + v4)
+        best[i] = b
+    return best[length]
+
+
+def thoi_value(hand: int, table: dict) -> float:
+    """Thối value of a hand (§7.4): its 2s, plus its four-of-a-kinds (ranks 3..A), plus the
+    best split of each maximal run of remaining pair-ranks into 3- and 4-pair sequences."""
+    v = 0.0
+    twos = table["twos"]
+    m = hand >> 48
+    for s in range(4):
+        if m >> s & 1:
+            v += twos[s]
+    counts = rank_counts(hand)
+    run = 0
+    for r in range(12):
+        c = counts[r]
+        if c == 4:
+            v += table[QUAD]
+            c = 0
+        if c >= 2:
+            run += 1
+        else:
+            if run >= 3:
+                v += _best_runs(run, table[PS3], table[PS4])
+            run = 0
+    if run >= 3:
+        v += _best_runs(run, table[PS3], table[PS4])
+    return v
