@@ -9,33 +9,16 @@ its :class:`models.evaluator.ModelError` rather than silently serving without it
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Mapping
 
-from games.base import Game, GameError, Move, State
+from games.base import Game, GameError
 from games.registry import game_classes, make
 from search.config import SearchConfig
-from search.evaluator import Evaluation, Evaluator, UniformEvaluator
+from search.evaluator import Evaluator, UniformEvaluator
 
 UNIFORM = "uniform"
-
-
-class NetworkSearchEvaluator(Evaluator):
-    """The search's batch :class:`Evaluator` interface over a :class:`models.evaluator.NetworkEvaluator`
-    (priors over ``state.legal_moves()``; values per seat in bets)."""
-
-    def __init__(self, network, name: str):
-        self.network = network
-        self.name = name
-
-    def evaluate(self, states: Sequence[State], moves: Sequence[Sequence[Move]],
-                 rng: random.Random, *, values: bool = True, stop=None) -> list[Evaluation]:
-        out = []
-        for (priors, vals) in self.network.evaluate_many(list(states)):
-            out.append(Evaluation(priors, vals if values else None))
-        return out
 
 
 @dataclass
@@ -96,6 +79,5 @@ class EvaluatorSet:
         if ev is None:
             from models.evaluator import NetworkEvaluator
 
-            ev = self._networks[key] = NetworkSearchEvaluator(
-                NetworkEvaluator(game, entry.model), entry.model_name)
+            ev = self._networks[key] = NetworkEvaluator(game, entry.model)
         return ev, SearchConfig(leaf_value="evaluator")

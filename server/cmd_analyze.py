@@ -1,0 +1,114 @@
+"""``quansu analyze GAME.json``: judge every decision of a game.
+
+GAME is a ``quansu-record/1`` file (every seat can be judged) or a ``quansu-view/1`` file (the
+view's seat only).  Each decision is searched from the deciding seat's information at that time;
+the table shows the move played, the best move, the expected loss in bets and the mark, then a
+summary per seat.  ``--plot out.png`` draws the judged seat's expected payoff and losses over the
+game.  In process, or on a server with ``--server HOST:PORT``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from google.protobuf import json_format
+
+from server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
+                               read_game_file, report_error)
+
+MARK_TEXT = {1: "best", 2: "good", 3: "inaccuracy", 4: "mistake", 5: "blunder"}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="GAME.json", help="a quansu-record/1 or quansu-view/1 file")
+    p.add_argument("--seat", type=int, action="append", default=[],
+                   help="judge this seat (repeatable; default: every seat of a record)")
+    p.add_argument("--good", type=float, default=0.0, help="loss threshold of 'good', in bets")
+    p.add_argument("--inaccuracy", type=float, default=0.0, help="loss threshold of 'inaccuracy'")
+    p.add_argument("--mistake", type=float, default=0.0,
+                   help="loss threshold of 'mistake' (above it: blunder)")
+    p.add_argument("--plot", metavar="OUT.png", help="draw expected payoff and losses per decision")
+    add_budget_arguments(p)
+    add_connection_arguments(p)
+    p.add_argument("--json", action="store_true", help="print each AnalyzeResponse as JSON lines")
+
+
+def decision_line(d) -> str:
+    mark = MARK_TEXT.get(d.mark, "?") + (" (forced)" if d.forced else "")
+    value = f"{'':>8}" if d.forced else f"{d.best_value:>+8.3f}"
+    return (f"{d.index:>4} {d.seat:>4}  {d.played.text:<24} {d.best.text:<24} "
+            f"{d.loss:>7.3f} {value}  {mark}")
+
+
+def summary_lines(s) -> list[str]:
+    marks = ", ".join(f"{k} {s.marks[k]}" for k in ("best", "good", "inaccuracy", "mistake", "blunder"))
+    out = [f"seat {s.seat}: {s.decisions} decisions, total loss {s.total_loss:.3f} bets, "
+           f"average {s.average_loss:.3f}, accuracy {s.accuracy:.0%} ({marks})"
+           + (f"; result {s.payoff:+g}" if s.HasField("payoff") else "")]
+    for d in s.worst:
+        out.append(f"  worst: move {d.index}: played {d.played.text}, best {d.best.text}, "
+                   f"loss {d.loss:.3f}")
+    return out
+
+
+def plot(decisions: list, path: str) -> None:
+    from models.training.plot import line_plot_png
+
+    seat = decisions[0].seat
+    mine = [d for d in decisions if d.seat == seat]
+    values = []
+    for d in mine:  # a forced decision is not searched: keep the last value
+        values.append(values[-1] if d.forced and values else d.best_value)
+    line_plot_png({"expected payoff": values,
+                   "loss": [d.loss for d in mine],
+                   "total loss": [sum(x.loss for x in mine[:i + 1]) for i in range(len(mine))]}, path)
+
+
+def run(args, out=sys.stdout) -> int:
+    from server.client import Client
+
+    decisions = []
+    header_done = [False]
+
+    def show(msg) -> None:
+        if args.json:
+            print(json_format.MessageToJson(msg, preserving_proto_field_name=True, indent=None), file=out)
+        which = msg.WhichOneof("item")
+        if which == "decision":
+            decisions.append(msg.decision)
+            if not args.json:
+                if not header_done[0]:
+                    header_done[0] = True
+                    th = msg.thresholds
+                    print(f"model {msg.model}; marks: good <= {th.good:g}, inaccuracy <= "
+                          f"{th.inaccuracy:g}, mistake <= {th.mistake:g} bets, else blunder", file=out)
+                    print(f"{'move':>4} {'seat':>4}  {'played':<24} {'best':<24} {'loss':>7} "
+                          f"{'value':>8}  mark", file=out)
+                print(decision_line(msg.decision), file=out, flush=True)
+        elif which == "summary" and not args.json:
+            for line in summary_lines(msg.summary):
+                print(line, file=out)
+
+    try:
+        obj = read_game_file(args.file)
+        thresholds = {"good": args.good, "inaccuracy": args.inaccuracy, "mistake": args.mistake}
+        req = Client.analyze_request(obj, seats=args.seat, iterations=args.iterations,
+                                     milliseconds=args.ms, thresholds=thresholds, seed=args.seed)
+        if args.server:
+            with make_client(args) as client:
+                for msg in client.stub.Analyze(req, **client._kw(None)):
+                    show(msg)
+        else:
+            from server.engine import build_engine
+
+            build_engine(uniform=args.uniform).analyze(req, show, seconds_left=args.timeout)
+    except Exception as e:  # noqa: BLE001 - report_error re-raises what it does not know
+        return report_error(e, req.WhichOneof("game") if "req" in locals() else "record")
+    if args.plot:
+        if not decisions:
+            print("error: --plot: no decision to draw", file=sys.stderr)
+            return 2
+        plot(decisions, args.plot)
+        print(f"plot written to {args.plot}", file=out)
+    return 0

@@ -1,0 +1,73 @@
+"""Shared pieces of the ``quansu hint`` / ``quansu analyze`` commands: reading a record or view
+file, connecting to a server, printing errors."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import grpc
+
+from games import record as rec
+from games.base import GameError
+from server import convert
+from server.errors import RequestError, field_violations
+
+
+def add_connection_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--server", metavar="HOST:PORT",
+                   help="ask a running quansu server instead of searching in this process")
+    p.add_argument("--token", help="the server's token (default: $QUANSU_TOKEN)")
+    p.add_argument("--tls-ca", metavar="PEM", help="connect with TLS, trusting this certificate")
+    p.add_argument("--server-name", help="name to check in the server's TLS certificate")
+    p.add_argument("--timeout", type=float, default=None, help="deadline of the call in seconds")
+    p.add_argument("--uniform", action="store_true",
+                   help="in process: use the uniform evaluator instead of the shipped models")
+
+
+def add_budget_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--iterations", type=int, default=0, help="search iterations (0: default)")
+    p.add_argument("--ms", type=int, default=0, help="search milliseconds (0: no time limit)")
+    p.add_argument("--seed", type=int, default=None, help="seed for a reproducible answer")
+
+
+def read_game_file(path: str) -> dict:
+    """The JSON object of a record or view file (RecordError for bad JSON, OSError if missing)."""
+    return rec.read_json(path)
+
+
+def make_client(args):
+    import os
+
+    from server.client import Client
+
+    token = args.token or os.environ.get("QUANSU_TOKEN") or None
+    return Client(args.server, token=token, tls_ca=args.tls_ca, server_name=args.server_name,
+                  timeout=args.timeout)
+
+
+def report_error(e: BaseException, prefix: str = "") -> int:
+    """Print an error for a person; return the exit code (2: bad input, 1: other)."""
+    if isinstance(e, grpc.RpcError):
+        fields = field_violations(e)
+        if fields:
+            for field, msg in fields:
+                print(f"error: {field}: {msg}", file=sys.stderr)
+        else:
+            print(f"error: {e.code().name}: {e.details()}", file=sys.stderr)
+        return 2 if e.code() == grpc.StatusCode.INVALID_ARGUMENT else 1
+    if isinstance(e, RequestError):
+        print(f"error: {e.field}: {e.message}" if e.field else f"error: {e.message}", file=sys.stderr)
+        return 2
+    if isinstance(e, GameError):
+        from server.errors import as_request_error
+
+        return report_error(as_request_error(e, prefix))
+    if isinstance(e, OSError):
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    raise e
+
+
+def message_of(obj: dict):
+    return convert.record_message(obj)

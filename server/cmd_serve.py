@@ -1,0 +1,106 @@
+"""``quansu serve``: run the gRPC service (quansu.v1.QuansuService, health, reflection).
+
+Searches run in a pool of worker processes (one per core by default).  SIGTERM or Ctrl-C
+drains: in-flight calls get ``--drain`` seconds to finish, then the process exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from games.base import GameError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from server.engine import Limits
+
+    d = Limits()
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=50051, help="port (0: any free port; default 50051)")
+    p.add_argument("--workers", type=int, default=None,
+                   help=f"search worker processes (default: one per core, {os.cpu_count()} here)")
+    p.add_argument("--queue", type=int, default=None,
+                   help="calls that may wait for a busy worker before RESOURCE_EXHAUSTED "
+                        "(default: 4 per worker)")
+    p.add_argument("--tls-cert", help="PEM certificate chain: serve TLS only")
+    p.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    p.add_argument("--token", default=None,
+                   help="require 'authorization: Bearer TOKEN' on every call but health "
+                        "(default: $QUANSU_TOKEN if set)")
+    p.add_argument("--drain", type=float, default=10.0, help="seconds in-flight calls get at shutdown")
+    p.add_argument("--model", action="append", default=[], metavar="GAME=PATH",
+                   help="serve this .onnx model for GAME instead of the shipped one (repeatable)")
+    p.add_argument("--uniform", action="store_true",
+                   help="use the network-free uniform evaluator for every game")
+    p.add_argument("--default-iterations", type=int, default=d.default_iterations)
+    p.add_argument("--default-ms", type=int, default=d.default_ms, help="0: no time limit")
+    p.add_argument("--max-iterations", type=int, default=d.max_iterations)
+    p.add_argument("--max-ms", type=int, default=d.max_ms)
+    p.add_argument("--max-top-k", type=int, default=d.max_top_k)
+    p.add_argument("--no-reflection", action="store_true", help="do not serve gRPC reflection")
+    p.add_argument("--log-level", default="INFO")
+
+
+def config_from_args(args) -> "ServerConfig":
+    from server.app import ServerConfig
+    from server.engine import Limits
+
+    models = {}
+    for item in args.model:
+        if "=" not in item:
+            raise GameError(f"bad --model {item!r}: expected GAME=PATH")
+        name, path = item.split("=", 1)
+        models[name] = path
+    for name in ("default_iterations", "max_iterations", "max_ms", "max_top_k"):
+        if getattr(args, name) < 1:
+            raise GameError(f"--{name.replace('_', '-')} must be at least 1")
+    if args.default_ms < 0:
+        raise GameError("--default-ms must be at least 0")
+    if args.default_iterations > args.max_iterations or args.default_ms > args.max_ms:
+        raise GameError("the default budget is above the maximum")
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise GameError("--tls-cert and --tls-key go together")
+    limits = Limits(default_iterations=args.default_iterations, default_ms=args.default_ms,
+                    max_iterations=args.max_iterations, max_ms=args.max_ms,
+                    max_top_k=args.max_top_k)
+    return ServerConfig(host=args.host, port=args.port, workers=args.workers, queue_size=args.queue,
+                        tls_cert=args.tls_cert, tls_key=args.tls_key,
+                        token=args.token or os.environ.get("QUANSU_TOKEN") or None,
+                        drain_s=args.drain, limits=limits, uniform=args.uniform, models=models,
+                        reflection=not args.no_reflection)
+
+
+def run(args) -> int:
+    from server.app import serve
+
+    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = config_from_args(args)
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+    def ready(port: int) -> None:
+        scheme = "TLS" if config.tls_cert else "plaintext"
+        print(f"quansu serving on {config.host}:{port} ({scheme}, {config.workers or os.cpu_count()} "
+              f"workers{', token required' if config.token else ''})", flush=True)
+
+    try:
+        return serve(config, ready=ready)
+    except (OSError, GameError, RuntimeError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="quansu serve", description=__doc__.splitlines()[0])
+    add_arguments(p)
+    return run(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
