@@ -1,0 +1,10 @@
+"""Tấn (Vietnamese Durak) for 2-4 players: ``games.make("tan", players, options)``.
+
+Rules: ``shared/rules/tan.md``; this engine's decisions: ``docs/rules/tan.md``.
+"""
+
+from games.tan.game import TanGame, TanState
+
+GAME = TanGame
+
+__all__ = ["GAME", "TanGame", "TanState"]

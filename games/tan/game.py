@@ -1,0 +1,843 @@
+"""Tấn (Vietnamese Durak): the game and its state on the common interface of :mod:`games.base`.
+
+Rules: ``shared/rules/tan.md``; every decision this engine takes where the rules leave a choice,
+and how a turn is split into moves, is written in ``docs/rules/tan.md``.
+
+Seats are positions around the table, 0..N-1.  With ``direction = "counterclockwise"`` (default)
+play goes 0 -> 1 -> 2 -> 3 -> 0; with ``"clockwise"`` it goes 0 -> 3 -> 2 -> 1 -> 0.  All chance is
+in the :class:`~games.base.Deal`: ``hands`` (8 cards each), ``stock`` (the face-down stock, top
+card first), ``trump`` (the face-up card lying under the stock, drawn last) and ``first`` (the
+first attacker: the dealer, or a randomly chosen seat).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Hashable, Sequence
+
+from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo, OptionError,
+                        OptionSpec, State)
+from games.cards import SUIT_SYMBOLS, card_str, format_cards, tan_key
+
+from games.tan import rules as R
+from games.tan.rules import (_C0, _C1, _C2, _C3, _T0, _T1, _T2, _T3, BEATERS, DEFEND_BASE,
+                             DONE, HAND_SIZE, LOWER_TRUMPS, RANKBIT, RANKSET_CARDS, SUIT_MASK,
+                             SWAP_BASE, TAKE, THROW_BASE, TWO_OF, cards_of)
+
+SETUP, ATTACK, DEFEND, THROW, OVER = range(5)
+_PHASE_NAMES = ("setup", "attack", "defend", "throw", "over")
+
+_SWAP_NONE, _SWAP_ANY_LOWER, _SWAP_TWO_ONLY = range(3)
+
+OPTION_SPECS = (
+    OptionSpec("direction", "counterclockwise",
+               "play (and deal) direction: counterclockwise plays 0->1->2->3, clockwise 0->3->2->1",
+               choices=("counterclockwise", "clockwise"), type=str),
+    OptionSpec("trump_swap", "any_lower",
+               "swap of the face-up trump (đổi chủ): any lower trump, only the 2 of trumps "
+               "(đổi 2 chủ: the seat after the swapper then attacks first), or none",
+               choices=("any_lower", "two_only", "none"), type=str),
+    OptionSpec("swap_timing", "setup",
+               "when a player may swap: once in a setup round before the first attack, or at any "
+               "of his own decisions while the face-up card is still in the stock (once per player)",
+               choices=("setup", "while_in_stock"), type=str),
+    OptionSpec("first_attacker", "dealer",
+               "who attacks first in a random deal: the dealer (seat 0 in a random deal) or a "
+               "random seat; a given deal names it in deal.first",
+               choices=("dealer", "random"), type=str),
+    OptionSpec("defender_empty", "draw_and_continue",
+               "a defender who beats with his last card: draws up to 8 at once and the bout goes "
+               "on, or the bout ends as a successful defence",
+               choices=("draw_and_continue", "end_bout"), type=str),
+    OptionSpec("refill_order", "attacker_then_reverse",
+               "refill order after a bout: the attacker, then against the play direction "
+               "(defender last), or the attacker, the others in play order, defender last",
+               choices=("attacker_then_reverse", "attacker_then_play_order_defender_last"),
+               type=str),
+    OptionSpec("end_condition", "first_out_wins",
+               "the first player out wins at once, or play on until one player holds cards "
+               "(he loses)",
+               choices=("first_out_wins", "until_one_left"), type=str),
+    OptionSpec("loss_amount", 1.0,
+               "bets each loser pays the winner (until_one_left: the last player pays each "
+               "other player)", type=float),
+    OptionSpec("instant_win_eight_trumps", False,
+               "thắng trắng: a player dealt 8 trumps wins at once, before any move", type=bool),
+    OptionSpec("repeat_trump_loss", False,
+               "thua trắng (same trump turned three times in a row): not defined by the rules "
+               "file; only false is accepted", type=bool),
+    OptionSpec("cung_chu", False,
+               "luật cúng chủ: not defined by the rules file; only false is accepted", type=bool),
+    OptionSpec("xa_chu", False,
+               "luật xả chủ: not defined by the rules file; only false is accepted", type=bool),
+)
+
+
+class TanGame(Game):
+    """Tấn for 2..4 players.  Moves are ints (:mod:`games.tan.rules`)."""
+
+    name = "tan"
+    title = "Tấn"
+    min_players = 2
+    max_players = 4
+    option_specs = OPTION_SPECS
+    #: Hard bound on the moves of one game: a game still running after this many moves ends at
+    #: once as a draw with no payment (Tấn can cycle forever when nobody defends; see
+    #: docs/rules/tan.md "Termination").
+    max_moves = 1000
+    rules_version = 1
+
+    def check_options(self) -> None:
+        o = self.options
+        amount = o["loss_amount"]
+        if not (math.isfinite(amount) and amount > 0):
+            raise OptionError(f"option 'loss_amount': expected a positive number, got {amount!r}")
+        for name in ("repeat_trump_loss", "cung_chu", "xa_chu"):
+            if o[name]:
+                raise OptionError(
+                    f"option {name!r}: true is not supported; shared/rules/tan.md §6 names this "
+                    f"house rule without defining it, so only false is accepted")
+        n = self.num_players
+        if o["direction"] == "counterclockwise":
+            self._nxt = tuple((s + 1) % n for s in range(n))
+        else:
+            self._nxt = tuple((s - 1) % n for s in range(n))
+        prv = [0] * n
+        for s in range(n):
+            prv[self._nxt[s]] = s
+        self._prv = tuple(prv)
+        orders = []
+        for a in range(n):
+            if o["refill_order"] == "attacker_then_reverse":
+                order = [a]
+                s = a
+                for _ in range(n - 1):
+                    s = prv[s]
+                    order.append(s)
+            else:
+                d = self._nxt[a]
+                order = [a]
+                s = self._nxt[d]
+                while s != a:
+                    order.append(s)
+                    s = self._nxt[s]
+                order.append(d)
+            orders.append(tuple(order))
+        #: _refill[a]: the refill order after a bout attacked by seat a.
+        self._refill = tuple(orders)
+        self._swap_mode = {"none": _SWAP_NONE, "any_lower": _SWAP_ANY_LOWER,
+                           "two_only": _SWAP_TWO_ONLY}[o["trump_swap"]]
+        self._anytime = self._swap_mode != _SWAP_NONE and o["swap_timing"] == "while_in_stock"
+        self._end_bout = o["defender_empty"] == "end_bout"
+        self._until_one = o["end_condition"] == "until_one_left"
+        self._amount = float(amount)
+        self._stock_len = 52 - HAND_SIZE * n - 1
+
+    # -- facts ---------------------------------------------------------------------------
+    def payoff_bound(self) -> float:
+        """The winner (first_out_wins) or the loser (until_one_left) moves loss_amount * (N-1)."""
+        return self._amount * (self.num_players - 1)
+
+    # -- deals ---------------------------------------------------------------------------
+    def random_deal(self, rng: random.Random) -> Deal:
+        n = self.num_players
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = tuple(tuple(deck[HAND_SIZE * s:HAND_SIZE * s + HAND_SIZE]) for s in range(n))
+        k = HAND_SIZE * n
+        first = rng.randrange(n) if self.options["first_attacker"] == "random" else 0
+        return Deal(hands=hands, first=first, stock=tuple(deck[k + 1:]), trump=deck[k])
+
+    def new_initial_state(self, rng: random.Random) -> "TanState":
+        return TanState(self, self.random_deal(rng))
+
+    def state_from_deal(self, deal: Deal) -> "TanState":
+        self.check_deal(deal)
+        return TanState(self, deal)
+
+    def check_deal(self, deal: Deal) -> None:
+        """Raise :class:`DealError` naming the field when ``deal`` is impossible for this game."""
+        if not isinstance(deal, Deal):
+            raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+        n = self.num_players
+        if len(deal.hands) != n:
+            raise DealError(f"deal.hands: {len(deal.hands)} hands for {n} players")
+        seen: dict[int, str] = {}
+
+        def add(card, where):
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+                raise DealError(f"{where}: bad card id {card!r} (expected 0..51)")
+            if card in seen:
+                raise DealError(f"card {card_str(card)} dealt twice ({seen[card]} and {where})")
+            seen[card] = where
+
+        for s, hand in enumerate(deal.hands):
+            if len(hand) != HAND_SIZE:
+                raise DealError(f"deal.hands[{s}]: {len(hand)} cards, Tấn deals {HAND_SIZE}")
+            for c in hand:
+                add(c, f"deal.hands[{s}]")
+        if deal.trump is None:
+            raise DealError("deal.trump: missing; Tấn needs the face-up trump card")
+        add(deal.trump, "deal.trump")
+        if len(deal.stock) != self._stock_len:
+            raise DealError(f"deal.stock: {len(deal.stock)} cards; with {n} players the stock "
+                            f"above the face-up trump holds {self._stock_len}")
+        for c in deal.stock:
+            add(c, "deal.stock")
+        if deal.set_aside:
+            raise DealError(f"deal.set_aside: {len(deal.set_aside)} cards; Tấn sets none aside")
+        first = deal.first
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
+            raise DealError(f"deal.first: {first!r} is not a seat of {n} players")
+
+    def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
+                      moves: Sequence[tuple[int, int]], rng: random.Random, *, first: int = 0,
+                      drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+        from games.tan.view import deal_for_view
+        return deal_for_view(self, seat, hand, counts, moves, rng, first=first, drawn=drawn,
+                             trump=trump)
+
+    # -- moves ---------------------------------------------------------------------------
+    def move_to_text(self, move: int) -> str:
+        return R.move_to_text(move)
+
+    def parse_move(self, text: str) -> int:
+        return R.parse_move(text)
+
+    def describe_move(self, move: int) -> MoveInfo:
+        return R.describe_move(move)
+
+    def heuristic_move(self, state: "TanState", rng: random.Random) -> int:
+        from games.tan.heuristic import heuristic_move
+        return heuristic_move(state, rng)
+
+
+class TanState(State):
+    """A Tấn position.
+
+    Public fields (read them, never write them): ``hands[s]`` (card mask of seat s),
+    ``known[s]`` (the cards of ``hands[s]`` everybody can locate: picked up, received in a
+    swap, or the drawn face-up card), ``stock`` / ``sp`` (face-down stock, top first, and the
+    index of its next card), ``faceup`` (the face-up trump card while it lies under the stock,
+    else -1), ``trump`` (trump suit 0..3), ``table`` (mask of this bout's cards), ``uncovered``
+    (the attack card waiting for an answer, or -1), ``discard`` (mask), ``phase``, ``attacker``,
+    ``defender``, ``pointer`` (the seat asked to throw in, or to swap in the setup round).
+    """
+
+    __slots__ = ("game", "n", "hands", "known", "stock", "sp", "faceup", "trump", "table",
+                 "tranks", "uncovered", "discard", "phase", "cur", "attacker", "defender",
+                 "pointer", "passes", "nthrow", "swapped", "opened", "anytime", "cap", "hist",
+                 "empty_at", "winner", "loser", "bout_start", "_deal", "_perm", "_draw_log")
+
+    def __init__(self, game: TanGame, deal: Deal):
+        n = game.num_players
+        self.game = game
+        self.n = n
+        self.hands = [sum(1 << c for c in h) for h in deal.hands]
+        self.known = [0] * n
+        self.stock = tuple(deal.stock)
+        self.sp = 0
+        self.faceup = deal.trump
+        self.trump = deal.trump & 3
+        self.table = 0
+        self.tranks = 0
+        self.uncovered = -1
+        self.discard = 0
+        self.passes = 0
+        self.nthrow = n - 1
+        self.swapped = 0
+        self.opened = False
+        self.anytime = game._anytime
+        self.cap = game.max_moves
+        self.hist: list[tuple[int, int]] = []
+        self.empty_at = [0] * n
+        self.winner = -1
+        self.loser = -1
+        self.bout_start = 0
+        self._deal = deal
+        self._perm = None
+        self._draw_log = None
+        first = deal.first
+        self.phase = ATTACK
+        self.cur = first
+        self.attacker = first
+        self.defender = game._nxt[first]
+        self.pointer = first
+        if game.options["instant_win_eight_trumps"]:
+            suit = SUIT_MASK[self.trump]
+            for s in range(n):
+                if self.hands[s] & suit == self.hands[s]:
+                    self.winner = s
+                    self._over()
+                    return
+        if (game._swap_mode != _SWAP_NONE and not game._anytime
+                and self.faceup != TWO_OF[self.trump]):
+            self.phase = SETUP
+            self.cur = first
+            self.pointer = first
+            self.attacker = first
+            self.defender = game._nxt[first]
+        else:
+            self._start_bout(first)
+
+    # -- basic facts -----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self.cur
+
+    @property
+    def deal(self) -> Deal:
+        if self._perm is None:
+            return self._deal
+        d = self._deal
+        hands = [list(h) for h in d.hands]
+        stock = list(d.stock)
+        for old, new in self._perm:
+            mp = dict(zip(old, new))
+            hands = [[mp.get(c, c) for c in h] for h in hands]
+            stock = [mp.get(c, c) for c in stock]
+        return Deal(hands=tuple(tuple(h) for h in hands), first=d.first, stock=tuple(stock),
+                    trump=d.trump, set_aside=d.set_aside, extra=d.extra)
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        return self.hist
+
+    def stock_count(self) -> int:
+        """Cards left to draw, the face-up trump included."""
+        return len(self.stock) - self.sp + (self.faceup >= 0)
+
+    # -- moves -----------------------------------------------------------------------------
+    def _swap_candidates(self, seat: int) -> int:
+        """Mask of the cards ``seat`` may give for the face-up card now (0 when none)."""
+        g = self.game
+        f = self.faceup
+        if f < 0 or self.swapped >> seat & 1:
+            return 0
+        if g._swap_mode == _SWAP_ANY_LOWER:
+            return self.hands[seat] & LOWER_TRUMPS[f]
+        if g._swap_mode == _SWAP_TWO_ONLY:
+            return self.hands[seat] & (1 << TWO_OF[self.trump])
+        return 0
+
+    def legal_moves(self) -> list[int]:
+        ph = self.phase
+        h = self.hands[self.cur]
+        if ph == THROW:
+            m = h & RANKSET_CARDS[self.tranks]
+            moves = [*_T0[m & 8191], *_T1[(m >> 13) & 8191], *_T2[(m >> 26) & 8191],
+                     *_T3[m >> 39], DONE]
+        elif ph == DEFEND:
+            a = self.uncovered
+            base = DEFEND_BASE + 64 * a
+            m = h & BEATERS[self.trump][a]
+            if m:
+                moves = [base + d for d in cards_of(m)]
+                moves.append(TAKE)
+            else:
+                moves = [TAKE]
+        elif ph == ATTACK:
+            moves = [*_C0[h & 8191], *_C1[(h >> 13) & 8191], *_C2[(h >> 26) & 8191],
+                     *_C3[h >> 39]]
+        elif ph == SETUP:
+            moves = [SWAP_BASE + c for c in cards_of(self._swap_candidates(self.cur))]
+            moves.append(DONE)
+            return moves
+        else:
+            return []
+        if self.anytime and self.faceup >= 0:
+            cand = self._swap_candidates(self.cur)
+            if cand:
+                moves.extend(SWAP_BASE + c for c in cards_of(cand))
+        return moves
+
+    def apply(self, move) -> None:
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise IllegalMoveError(f"{move!r} is not a Tấn move (moves are ints; see parse_move)")
+        if self.phase == OVER:
+            raise IllegalMoveError(f"the game is over; {self._move_text(move)} is not legal")
+        if move not in self.legal_moves():
+            raise IllegalMoveError(self._why_illegal(move))
+        self.apply_unchecked(move)
+
+    def _move_text(self, move) -> str:
+        try:
+            return repr(R.move_to_text(move))
+        except Exception:
+            return repr(move)
+
+    def _why_illegal(self, move) -> str:
+        seat = self.cur
+        text = self._move_text(move)
+        try:
+            R.move_to_text(move)
+        except Exception:
+            return f"{text} is not a Tấn move"
+        card = R.played_card(move)
+        if card >= 0 and not self.hands[seat] >> card & 1:
+            return f"{text}: {card_str(card)} is not in seat {seat}'s hand"
+        ph = self.phase
+        if SWAP_BASE <= move < TAKE:
+            return f"{text}: seat {seat} may not swap for the face-up card now"
+        if ph == ATTACK:
+            return f"{text}: seat {seat} must open the bout with 'attack <card>'"
+        if ph == DEFEND:
+            a = self.uncovered
+            if DEFEND_BASE <= move < SWAP_BASE:
+                if (move - DEFEND_BASE) >> 6 != a:
+                    return f"{text}: the card to beat is {card_str(a)}"
+                return (f"{text}: {card_str(card)} does not beat {card_str(a)} "
+                        f"(trump {SUIT_SYMBOLS[self.trump]})")
+            return f"{text}: seat {seat} must defend {card_str(a)} or take"
+        if ph == THROW:
+            if THROW_BASE <= move < DEFEND_BASE:
+                return f"{text}: the rank of {card_str(card)} is not on the table"
+            return f"{text}: seat {seat} may throw in a card of a rank on the table, or 'done'"
+        if ph == SETUP:
+            return f"{text}: in the swap round seat {seat} may only 'swap <card>' or 'done'"
+        return f"{text} is not legal now"
+
+    def apply_unchecked(self, move) -> None:
+        seat = self.cur
+        hist = self.hist
+        hist.append((seat, move))
+        ph = self.phase
+        if ph == THROW:
+            if move == DONE:
+                self.passes += 1
+                if self.passes >= self.nthrow:
+                    self._end_bout(True)
+                else:
+                    # ask the next thrower in play order (not the defender, holding cards)
+                    d = self.defender
+                    hands = self.hands
+                    nxt = self.game._nxt
+                    s = nxt[seat]
+                    while s == d or not hands[s]:
+                        s = nxt[s]
+                    self.pointer = s
+                    self.cur = s
+            elif move < DEFEND_BASE:
+                c = move - THROW_BASE
+                bit = 1 << c
+                h = self.hands[seat] ^ bit
+                self.hands[seat] = h
+                self.known[seat] &= ~bit
+                self.table |= bit
+                self.tranks |= RANKBIT[c]
+                self.uncovered = c
+                self.passes = 0
+                self.phase = DEFEND
+                self.cur = self.defender
+                if not h:
+                    self.nthrow -= 1
+                    self._emptied(seat)
+            else:
+                self._swap(seat, move - SWAP_BASE)
+        elif ph == DEFEND:
+            if move < SWAP_BASE:
+                d = seat
+                c = (move - DEFEND_BASE) & 63
+                bit = 1 << c
+                h = self.hands[d] ^ bit
+                self.hands[d] = h
+                self.known[d] &= ~bit
+                self.table |= bit
+                self.tranks |= RANKBIT[c]
+                self.uncovered = -1
+                if h:
+                    p = self.pointer
+                    if self.hands[p]:
+                        self.phase = THROW
+                        self.cur = p
+                    else:
+                        self._ask_thrower(p)
+                elif self.faceup < 0:
+                    self._emptied(d)
+                    if self.phase != OVER:
+                        self._end_bout(True)
+                elif self.game._end_bout:
+                    self.empty_at[d] = len(hist)
+                    self._end_bout(True)
+                else:
+                    self._draw(d, HAND_SIZE)
+                    if self.faceup < 0:
+                        self._outs_after_stock_ran_out()
+                    if self.phase != OVER:
+                        self._ask_thrower(self.pointer)
+            elif move == TAKE:
+                d = seat
+                self.hands[d] |= self.table
+                self.known[d] |= self.table
+                self._end_bout(False)
+            else:
+                self._swap(seat, move - SWAP_BASE)
+        elif ph == ATTACK:
+            if move < 52:
+                bit = 1 << move
+                h = self.hands[seat] ^ bit
+                self.hands[seat] = h
+                self.known[seat] &= ~bit
+                self.table = bit
+                self.tranks = RANKBIT[move]
+                self.uncovered = move
+                self.pointer = seat
+                self.passes = 0
+                self.opened = True
+                self.phase = DEFEND
+                self.cur = self.defender
+                if not h:
+                    self.nthrow -= 1
+                    self._emptied(seat)
+            else:
+                self._swap(seat, move - SWAP_BASE)
+        elif ph == SETUP:
+            if move == DONE:
+                self._setup_next(seat)
+            else:
+                self._swap(seat, move - SWAP_BASE)
+        if len(hist) >= self.cap and self.phase != OVER:
+            self._over()
+
+    # -- rules steps -----------------------------------------------------------------------
+    def _swap(self, seat: int, card: int) -> None:
+        """``seat`` gives ``card`` and takes the face-up trump; ``card`` becomes face-up."""
+        f = self.faceup
+        fb = 1 << f
+        bit = 1 << card
+        self.hands[seat] = (self.hands[seat] ^ bit) | fb
+        self.known[seat] = (self.known[seat] & ~bit) | fb
+        self.faceup = card
+        self.swapped |= 1 << seat
+        g = self.game
+        if self.phase == SETUP:
+            if g._swap_mode == _SWAP_TWO_ONLY:
+                self._start_bout(g._nxt[seat])
+            else:
+                self._setup_next(seat)
+        elif g._swap_mode == _SWAP_TWO_ONLY and not self.opened:
+            # đổi 2 chủ before the first attack: the seat after the swapper attacks first
+            self._start_bout(g._nxt[seat])
+
+    def _setup_next(self, seat: int) -> None:
+        """After ``seat``'s decision in the swap round: the next seat, or the first bout."""
+        self.passes += 1
+        if self.passes >= self.n or self.faceup == TWO_OF[self.trump]:
+            self._start_bout(self.attacker)
+        else:
+            nxt = self.game._nxt[seat]
+            self.pointer = nxt
+            self.cur = nxt
+
+    def _start_bout(self, a: int) -> None:
+        hands = self.hands
+        nxt = self.game._nxt
+        d = nxt[a]
+        while not hands[d]:
+            d = nxt[d]
+        self.attacker = a
+        self.defender = d
+        self.pointer = a
+        self.passes = 0
+        nthrow = -1
+        for h in hands:
+            if h:
+                nthrow += 1
+        self.nthrow = nthrow
+        self.phase = ATTACK
+        self.cur = a
+        self.bout_start = len(self.hist)
+
+    def _over(self) -> None:
+        self.phase = OVER
+        self.cur = TERMINAL
+
+    def _emptied(self, seat: int) -> None:
+        """``seat`` has just played his last card."""
+        if self.faceup < 0:
+            # no cards and an empty stock: out
+            if not self.game._until_one:
+                self.winner = seat
+                self._over()
+        else:
+            self.empty_at[seat] = len(self.hist)
+
+    def _outs_after_stock_ran_out(self) -> None:
+        """The stock has just run out: every empty hand is out now (first out wins: the one
+        who emptied his hand first)."""
+        if self.game._until_one:
+            return
+        best = -1
+        for s in range(self.n):
+            if not self.hands[s] and (best < 0 or self.empty_at[s] < self.empty_at[best]):
+                best = s
+        if best >= 0:
+            self.winner = best
+            self._over()
+
+    def _draw(self, seat: int, upto: int) -> None:
+        """``seat`` draws from the top of the stock until he holds ``upto`` cards."""
+        need = upto - self.hands[seat].bit_count()
+        if need <= 0:
+            return
+        st = self.stock
+        sp = self.sp
+        take = min(need, len(st) - sp)
+        m = 0
+        for i in range(sp, sp + take):
+            m |= 1 << st[i]
+        self.sp = sp + take
+        got = st[sp:sp + take] if self._draw_log is not None else ()
+        if need > take and self.faceup >= 0:
+            f = self.faceup
+            m |= 1 << f
+            self.known[seat] |= 1 << f
+            self.faceup = -1
+            got = got + (f,) if self._draw_log is not None else ()
+        self.hands[seat] |= m
+        if self._draw_log is not None:
+            for c in got:
+                self._draw_log.append((seat, c))
+
+    def _ask_thrower(self, start: int) -> None:
+        """Ask the first thrower from ``start`` on (play order, not the defender, holding
+        cards); end the bout when there is none or the defender has no card."""
+        d = self.defender
+        hands = self.hands
+        if not hands[d]:
+            self._end_bout(True)
+            return
+        nxt = self.game._nxt
+        s = start
+        for _ in range(self.n):
+            if s != d and hands[s]:
+                self.pointer = s
+                self.cur = s
+                self.phase = THROW
+                return
+            s = nxt[s]
+        self._end_bout(True)
+
+    def _end_bout(self, defended: bool) -> None:
+        g = self.game
+        a = self.attacker
+        d = self.defender
+        if defended:
+            self.discard |= self.table
+        self.table = 0
+        self.tranks = 0
+        self.uncovered = -1
+        hands = self.hands
+        if self.faceup >= 0:
+            for s in g._refill[a]:
+                if hands[s].bit_count() < HAND_SIZE:
+                    self._draw(s, HAND_SIZE)
+                    if self.faceup < 0:
+                        break
+            if self.faceup < 0:
+                self._outs_after_stock_ran_out()
+                if self.phase == OVER:
+                    return
+        n = self.n
+        holders = 0
+        last = -1
+        for s in range(n):
+            if hands[s]:
+                holders += 1
+                last = s
+        if holders <= 1:
+            if g._until_one:
+                self.loser = last
+            else:
+                self._outs_after_stock_ran_out()
+            self._over()
+            return
+        nxt = g._nxt
+        if defended and hands[d]:
+            x = d
+        else:
+            x = nxt[d]
+            while not hands[x]:
+                x = nxt[x]
+        self._start_bout(x)
+
+    # -- results -----------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        n = self.n
+        amt = self.game._amount
+        if self.phase != OVER:
+            return [0.0] * n
+        if self.winner >= 0:
+            return [amt * (n - 1) if s == self.winner else -amt for s in range(n)]
+        if self.loser >= 0:
+            return [-amt * (n - 1) if s == self.loser else amt for s in range(n)]
+        return [0.0] * n
+
+    def settlement(self) -> list[tuple[int, int, float]]:
+        amt = self.game._amount
+        if self.phase != OVER:
+            return []
+        if self.winner >= 0:
+            return [(s, self.winner, amt) for s in range(self.n) if s != self.winner]
+        if self.loser >= 0:
+            return [(self.loser, s, amt) for s in range(self.n) if s != self.loser]
+        return []
+
+    # -- copying and information ---------------------------------------------------------------
+    def clone(self) -> "TanState":
+        c = TanState.__new__(TanState)
+        c.game = self.game
+        c.n = self.n
+        c.hands = self.hands[:]
+        c.known = self.known[:]
+        c.stock = self.stock
+        c.sp = self.sp
+        c.faceup = self.faceup
+        c.trump = self.trump
+        c.table = self.table
+        c.tranks = self.tranks
+        c.uncovered = self.uncovered
+        c.discard = self.discard
+        c.phase = self.phase
+        c.cur = self.cur
+        c.attacker = self.attacker
+        c.defender = self.defender
+        c.pointer = self.pointer
+        c.passes = self.passes
+        c.nthrow = self.nthrow
+        c.anytime = self.anytime
+        c.cap = self.cap
+        c.swapped = self.swapped
+        c.opened = self.opened
+        c.hist = self.hist[:]
+        c.empty_at = self.empty_at[:]
+        c.winner = self.winner
+        c.loser = self.loser
+        c.bout_start = self.bout_start
+        c._deal = self._deal
+        c._perm = self._perm
+        c._draw_log = None
+        return c
+
+    def observation(self, seat: int) -> Hashable:
+        """``(seat, seat's hand mask, initial face-up trump card, first attacker, history)``.
+
+        Every move is public, so the history (with the public deal facts) fixes everything on
+        the table, every hand size and every publicly located card; the hand mask adds what only
+        ``seat`` sees.
+        """
+        return (seat, self.hands[seat], self._deal.trump, self._deal.first, tuple(self.hist))
+
+    def information_state_key(self, seat: int) -> Hashable:
+        return self.observation(seat)
+
+    def determinize(self, seat: int, rng: random.Random) -> "TanState":
+        """Redeal the cards ``seat`` cannot locate: the other hands' unknown cards and the
+        face-down stock.  Picked-up, swapped and drawn face-up cards stay with their holders,
+        the face-up trump stays under the stock, all hand and stock sizes are kept."""
+        hands = self.hands
+        known = self.known
+        pool: list[int] = []
+        sizes = [0] * self.n
+        for o in range(self.n):
+            if o != seat:
+                hidden = cards_of(hands[o] & ~known[o])
+                pool.extend(hidden)
+                sizes[o] = len(hidden)
+        sp = self.sp
+        pool.extend(self.stock[sp:])
+        new = pool[:]
+        rng.shuffle(new)
+        det = self.clone()
+        i = 0
+        dh = det.hands
+        for o in range(self.n):
+            k = sizes[o]
+            if k:
+                m = 0
+                for c in new[i:i + k]:
+                    m |= 1 << c
+                dh[o] = known[o] | m
+                i += k
+        det.stock = self.stock[:sp] + tuple(new[i:])
+        step = ((tuple(pool), tuple(new)),)
+        det._perm = step if self._perm is None else self._perm + step
+        return det
+
+    def zones(self) -> dict[str, int]:
+        z = {f"hand{s}": self.hands[s] for s in range(self.n)}
+        stock = 0
+        for c in self.stock[self.sp:]:
+            stock |= 1 << c
+        if self.faceup >= 0:
+            stock |= 1 << self.faceup
+        z["stock"] = stock
+        z["table"] = self.table
+        z["discard"] = self.discard
+        return z
+
+    def known_cards(self, seat: int) -> dict[str, int]:
+        z = {f"hand{s}": (self.hands[s] if s == seat else self.known[s]) for s in range(self.n)}
+        z["stock"] = (1 << self.faceup) if self.faceup >= 0 else 0
+        z["table"] = self.table
+        z["discard"] = self.discard
+        return z
+
+    def table_pairs(self) -> list[tuple[int, int]]:
+        """This bout's cards as ``(attack card, defence card or -1)``, in play order."""
+        pairs: list[list[int]] = []
+        if self.phase in (SETUP, OVER) and not self.table:
+            return []
+        for _, m in self.hist[self.bout_start:]:
+            if m < DEFEND_BASE:
+                pairs.append([m if m < 52 else m - THROW_BASE, -1])
+            elif m < SWAP_BASE and pairs:
+                pairs[-1][1] = (m - DEFEND_BASE) & 63
+        return [tuple(p) for p in pairs]
+
+    def render(self, seat: int) -> str:
+        g = self.game
+        key = tan_key
+        lines = []
+        tr = SUIT_SYMBOLS[self.trump]
+        if self.faceup >= 0:
+            lines.append(f"trump {tr}; face-up {card_str(self.faceup)} under the stock; "
+                         f"stock {self.stock_count()} cards")
+        else:
+            lines.append(f"trump {tr}; the stock is empty")
+        for s in range(self.n):
+            h = self.hands[s]
+            tag = " (you)" if s == seat else ""
+            role = ""
+            if self.phase in (ATTACK, DEFEND, THROW):
+                role = " attacker" if s == self.attacker else (" defender" if s == self.defender
+                                                              else "")
+            if s == seat:
+                lines.append(f"seat {s}{tag}{role}: {format_cards(h, key=key)}")
+            else:
+                kn = self.known[s]
+                extra = f" (known: {format_cards(kn, key=key)})" if kn else ""
+                lines.append(f"seat {s}{role}: {h.bit_count()} cards{extra}")
+        pairs = self.table_pairs() if self.table else []
+        if pairs:
+            lines.append("table: " + "  ".join(
+                card_str(a) + "/" + (card_str(d) if d >= 0 else "-") for a, d in pairs))
+        lines.append(f"discard: {self.discard.bit_count()} cards")
+        if self.phase == OVER:
+            if self.winner >= 0:
+                lines.append(f"game over: seat {self.winner} wins")
+            elif self.loser >= 0:
+                lines.append(f"game over: seat {self.loser} loses")
+            else:
+                lines.append("game over: draw")
+        else:
+            what = {SETUP: "may swap for the face-up card", ATTACK: "attacks",
+                    DEFEND: f"defends against {card_str(self.uncovered)}" if self.uncovered >= 0
+                    else "defends", THROW: "may throw in"}[self.phase]
+            lines.append(f"to act: seat {self.cur} {what}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"<tan state: {_PHASE_NAMES[self.phase]}, seat {self.cur} to act, "
+                f"{len(self.hist)} moves>")
