@@ -39,8 +39,11 @@ def parse_json_message(obj: Any, message: Message, field: str = "") -> Message:
 
 
 def record_message(obj: dict) -> records_pb2.Record | records_pb2.View:
-    """A record or view JSON object as its message (by its ``format``)."""
-    if isinstance(obj, dict) and obj.get("format") == rec.VIEW_FORMAT:
+    """A record or view JSON object as its message: by its ``format``, or, when that is not a
+    known one, by its shape (a view has a ``seat``)."""
+    is_view = isinstance(obj, dict) and (obj.get("format") == rec.VIEW_FORMAT or (
+        obj.get("format") != rec.RECORD_FORMAT and "seat" in obj))
+    if is_view:
         return parse_json_message(obj, records_pb2.View(), "view")
     return parse_json_message(obj, records_pb2.Record(), "record")
 

@@ -1,0 +1,79 @@
+"""Helpers for the service tests (no tests here): games played at random into records and
+views, and a server started on an ephemeral loopback port."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+from games import record as rec
+from games.registry import make
+from server.app import QuansuServer, ServerConfig
+from server.client import Client
+from server import convert
+
+TLS_DIR = __import__("pathlib").Path(__file__).parent / "data" / "tls"
+
+
+def played_state(game_name: str, players: int, seed: int, moves: int | None = None):
+    """A game played with random moves from a seeded deal: all the way (``moves`` None) or
+    ``moves`` moves, stopping early at the end.  Returns the state."""
+    game = make(game_name, players)
+    state = game.new_initial_state(random.Random(seed))
+    rng = random.Random(seed + 1)
+    k = 0
+    while not state.is_terminal() and (moves is None or k < moves):
+        state.apply(rng.choice(state.legal_moves()))
+        k += 1
+    return state
+
+
+def _with_lists(obj: dict) -> dict:
+    """The record/view with its (optional) ``moves`` list present, for the tests' indexing."""
+    obj.setdefault("moves", [])
+    return obj
+
+
+def record_json(game_name: str, players: int = 4, seed: int = 0, moves: int | None = None) -> dict:
+    return _with_lists(rec.record_from_state(played_state(game_name, players, seed, moves)))
+
+
+def long_record(game_name: str, players: int = 4, min_moves: int = 6, seed: int = 0) -> dict:
+    """A finished record with at least ``min_moves`` moves (tries seeds from ``seed``)."""
+    for s in range(seed, seed + 200):
+        state = played_state(game_name, players, s)
+        if len(state.history) >= min_moves:
+            return _with_lists(rec.record_from_state(state))
+    raise AssertionError(f"no {game_name} game of {min_moves}+ moves")
+
+
+def view_to_act(game_name: str, players: int = 4, seed: int = 0, moves: int = 5) -> dict:
+    """The view of the seat to act after about ``moves`` random moves of a running game."""
+    for s in range(seed, seed + 200):
+        state = played_state(game_name, players, s, moves)
+        if not state.is_terminal():
+            return _with_lists(rec.view_from_state(state, state.current_player))
+    raise AssertionError(f"no running {game_name} game after {moves} moves")
+
+
+def view_message(obj: dict):
+    return convert.record_message(obj)
+
+
+@contextlib.contextmanager
+def running_server(**kw):
+    """A started QuansuServer on 127.0.0.1 (ephemeral port) with the uniform evaluator; yields
+    ``(server, target)``."""
+    kw.setdefault("workers", 2)
+    kw.setdefault("uniform", True)
+    server = QuansuServer(ServerConfig(host="127.0.0.1", port=0, drain_s=2.0, **kw))
+    port = server.start()
+    try:
+        yield server, f"127.0.0.1:{port}"
+    finally:
+        server.stop(grace=1.0)
+
+
+def client(target: str, **kw) -> Client:
+    kw.setdefault("timeout", 60.0)
+    return Client(target, **kw)
