@@ -1,0 +1,13 @@
+"""Phỏm (Tá lả), the northern Vietnamese rummy, for 2-4 players (``shared/rules/phom.md``).
+
+``GAME`` registers the game as ``"phom"``.  Modules: :mod:`games.phom.rules` (pure functions on
+card masks), :mod:`games.phom.game` (the Game and State, one move per decision of a turn),
+:mod:`games.phom.view` (determinization and rebuilding a deal from a seat's view),
+:mod:`games.phom.heuristic` (the rule-based club player).
+"""
+
+from games.phom.game import PhomGame, PhomState
+
+GAME = PhomGame
+
+__all__ = ["GAME", "PhomGame", "PhomState"]

@@ -1,0 +1,1013 @@
+"""Phỏm (Tá lả) on the common game interface: :class:`PhomGame` and :class:`PhomState`.
+
+Rules: ``shared/rules/phom.md`` (every option of its §13 table); the engine's own decisions are in
+``docs/rules/phom.md``.
+
+A turn as moves
+---------------
+Every decision of a turn is its own move of the seat to act (canonical text in brackets):
+
+1. **take** (phase ``TAKE``): ``draw`` (top stock card, seen only by the drawer) or ``eat C``
+   (the previous seat's last discard, when the eaten-cover invariant holds afterwards).  The first
+   player's opening turn has no take.
+2. **Ù** is checked right after the take (and after each send): with ``auto_declare_u`` (default)
+   the engine declares it inside that move and the game ends; otherwise ``u`` is offered beside
+   the other moves.  Ù khan is checked when a seat's first turn begins (before taking).
+3. **lay** (phase ``LAY``; the lay-down turn, once the stock holds ``<= N-1`` cards after taking,
+   and every tái turn): one move per distinct legal arrangement, ``lay 4D 5D 6D / 7S 7C 7H``;
+   ``lay`` alone lays nothing (móm, or no new meld in a tái turn).
+4. **send** (phase ``SEND``; after laying at least one meld in the game, when sending is allowed
+   in this turn and a target meld exists): ``send 8H to 3`` (one card to one laid meld, meld ids
+   in the order laid from 0), repeated, then ``done`` to stop sending.
+5. **discard** (phase ``DISCARD``): ``discard KC`` (never an eaten or tied card).
+
+Which phases occur depends only on public facts (stock size, who has laid down, the table, hand
+sizes), never on a hidden card, so observers learn only what the moves show.
+
+Move values (internal card index ``x`` of :mod:`games.phom.rules`): ``x`` = discard,
+``64 + x`` = eat, ``256 + 64 * i + x`` = send to meld ``i``, :data:`DRAW`, :data:`DONE`,
+:data:`U`, and a tuple of internal meld masks (sorted by lowest card) = lay.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Hashable, Sequence
+
+from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
+                        MoveParseError, OptionError, OptionSpec, State)
+from games.cards import CardError, card_str, parse_card
+from games.phom import rules as R
+
+TAKE, LAY, SEND, DISCARD, OVER = 0, 1, 2, 3, 4
+PHASE_NAMES = ("take", "lay", "send", "discard", "over")
+NORMAL, LAYDOWN, TAI = 0, 1, 2
+EAT = 64
+DRAW = 200
+DONE = 201
+U = 202
+SEND_BASE = 256
+#: Turn flags: something was laid or sent this turn / a card was sent this turn.
+F_ACTED, F_SENT = 1, 2
+
+_TO_INT = R.TO_INT
+_TO_EXT = R.TO_EXT
+
+
+def _opt_specs() -> tuple[OptionSpec, ...]:
+    return (
+        OptionSpec("send_all_counts_as_u", True,
+                   "sending away all trash but at most one card in a lay-down or tái turn is Ù "
+                   "(seed 000); false: seed 001", type=bool),
+        OptionSpec("u_khan_enabled", True,
+                   "a dealt hand with no phỏm and no cạ wins at once (Ù khan)", type=bool),
+        OptionSpec("u_khan_payment", 5, "bets each other player pays for Ù khan", type=float),
+        OptionSpec("u_tron_enabled", False,
+                   "Ù tròn (all 10 cards in phỏm after taking) pays 10 per loser (seed 001)",
+                   type=bool),
+        OptionSpec("dong_hoa_trang_enabled", False,
+                   "Ù with every melded card of one suit pays 10 per loser (seed 001)", type=bool),
+        OptionSpec("u_thong_enabled", False,
+                   "Ù in consecutive games pays +2 per loser (seed 001; needs the deal's "
+                   "'previous_u_winner')", type=bool),
+        OptionSpec("dong_hoa_enabled", False,
+                   "5 consecutive natural cards of one suit inside one's laid phỏm earn 2 from "
+                   "each player without (seed 001)", type=bool),
+        OptionSpec("u_k_enabled", False,
+                   "a laid set of 3 / 4 natural kings earns 5 / 10 from each other player "
+                   "(seed 001)", type=bool),
+        OptionSpec("ca_k_enabled", False,
+                   "an eaten king pays 2 / 4 / 6 by round, 10 if a chốt card (seed 001)",
+                   type=bool),
+        OptionSpec("den_an_chot", False,
+                   "the last player to eat a chốt card pays the whole Ù of anyone else (seed "
+                   "001, incl. chốt hạ ù đền)", type=bool),
+        OptionSpec("one_eaten_card_per_meld", True,
+                   "each phỏm holds exactly one eaten card (false: at least one)", type=bool),
+        OptionSpec("chot_payment_mode", "replace",
+                   "a chốt card eaten pays the chốt amount ('replace') or the eat amount plus it "
+                   "('add')", choices=("replace", "add"), type=str),
+        OptionSpec("eat_payments", (1, 2, 3, 4),
+                   "bets the victim pays for the eater's 1st, 2nd, 3rd eat and for a chốt card",
+                   type=tuple),
+        OptionSpec("last_place_pays", "by_position",
+                   "with fewer than 4 players the last place pays by position or always 3",
+                   choices=("by_position", "always_3"), type=str),
+        OptionSpec("mom_payment", 4, "bets a móm (cháy) player pays the winner", type=float),
+        OptionSpec("u_payment", 5, "bets each other player pays the Ù player", type=float),
+        OptionSpec("tai_turn_can_send", True,
+                   "in a tái turn the player may send cards (tái gửi)", type=bool),
+        OptionSpec("tai_tiebreak", True,
+                   "on equal points a player without a tái turn ranks above one with",
+                   type=bool),
+        OptionSpec("all_mom_first_layer_wins", True,
+                   "when everybody is móm the first to lay down wins (false: no ranking money)",
+                   type=bool),
+        OptionSpec("auto_declare_u", True,
+                   "the engine declares Ù as soon as it is possible (false: a 'u' move)",
+                   type=bool),
+        OptionSpec("first_game_first_player", "seat0",
+                   "first player of a random deal: seat 0 (table owner) or a random seat",
+                   choices=("seat0", "random"), type=str),
+    )
+
+
+def _meld_text(m: int) -> str:
+    return R.mask_text(m)
+
+
+class PhomGame(Game):
+    """Phỏm for 2-4 players.  Options: ``shared/rules/phom.md`` §13 (see :attr:`option_specs`).
+
+    Deal (:class:`games.base.Deal`, ext card ids): ``hands[first]`` 10 cards, the others 9;
+    ``stock`` exactly 4N-1 cards, top first; ``set_aside`` the other 52-13N cards; ``first`` the
+    first player (table owner / previous winner).  ``extra`` may hold ``("previous_u_winner",
+    seat)`` for Ù thông.
+    """
+
+    name = "phom"
+    title = "Phỏm (Tá lả)"
+    min_players = 2
+    max_players = 4
+    option_specs = _opt_specs()
+    max_moves = 400
+    rules_version = 1
+
+    def check_options(self) -> None:
+        o = self.options
+        for k, v in (("u_khan_payment", o["u_khan_payment"]), ("mom_payment", o["mom_payment"]),
+                     ("u_payment", o["u_payment"])):
+            if v < 0:
+                raise OptionError(f"option {k!r}: must not be negative, got {v!r}")
+        if any(v < 0 for v in o["eat_payments"]):
+            raise OptionError(f"option 'eat_payments': must not be negative, got {o['eat_payments']!r}")
+        self._one = o["one_eaten_card_per_meld"]
+        self._auto = o["auto_declare_u"]
+        self._send_all = o["send_all_counts_as_u"]
+        self._khan = o["u_khan_enabled"]
+        self._tai_send = o["tai_turn_can_send"]
+
+    # -- facts ---------------------------------------------------------------------------------
+    def payoff_bound(self) -> float:
+        """Largest possible |net| of one seat in bets: 3 eats at the highest eat price plus
+        N-1 opponents each paying the largest end amount with every bonus."""
+        o = self.options
+        ep = o["eat_payments"]
+        max_eat = max(ep[:3]) + (ep[3] if o["chot_payment_mode"] == "add" else 0)
+        max_eat = max(max_eat, ep[3])
+        if o["ca_k_enabled"]:
+            max_eat = max(max_eat, 10)
+        per = max(o["u_payment"], o["u_khan_payment"] if o["u_khan_enabled"] else 0,
+                  10 if o["u_tron_enabled"] or o["dong_hoa_trang_enabled"] else 0,
+                  o["mom_payment"], 3)
+        per += (2 if o["u_thong_enabled"] else 0) + (2 if o["dong_hoa_enabled"] else 0)
+        per += 10 if o["u_k_enabled"] else 0
+        return float(3 * max_eat + (self.num_players - 1) * per)
+
+    # -- deals ---------------------------------------------------------------------------------
+    def random_deal(self, rng: random.Random) -> Deal:
+        n = self.num_players
+        deck = list(range(52))
+        rng.shuffle(deck)
+        first = 0 if self.options["first_game_first_player"] == "seat0" else rng.randrange(n)
+        hands = []
+        pos = 0
+        for s in range(n):
+            k = 10 if s == first else 9
+            hands.append(tuple(deck[pos:pos + k]))
+            pos += k
+        stock = tuple(deck[pos:pos + 4 * n - 1])
+        pos += 4 * n - 1
+        return Deal(hands=tuple(hands), first=first, stock=stock, set_aside=tuple(deck[pos:]))
+
+    def check_deal(self, deal: Deal) -> None:
+        """Raise :class:`DealError` naming the field when ``deal`` is impossible for this game."""
+        n = self.num_players
+        if not isinstance(deal, Deal):
+            raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+        first = deal.first
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
+            raise DealError(f"deal.first: {first!r} is not a seat 0..{n - 1}")
+        if len(deal.hands) != n:
+            raise DealError(f"deal.hands: {len(deal.hands)} hands for {n} players")
+        seen: dict[int, str] = {}
+
+        def note(c: Any, where: str) -> None:
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+                raise DealError(f"{where}: bad card id {c!r}")
+            if c in seen:
+                raise DealError(f"card {card_str(c)} dealt twice ({seen[c]} and {where})")
+            seen[c] = where
+
+        for s, hand in enumerate(deal.hands):
+            want = 10 if s == first else 9
+            if len(hand) != want:
+                raise DealError(f"deal.hands[{s}]: {len(hand)} cards, Phỏm deals {want}"
+                                f" to {'the first player' if s == first else 'this seat'}")
+            for c in hand:
+                note(c, f"deal.hands[{s}]")
+        if len(deal.stock) != 4 * n - 1:
+            raise DealError(f"deal.stock: {len(deal.stock)} cards, Phỏm's stock holds "
+                            f"{4 * n - 1} with {n} players")
+        for c in deal.stock:
+            note(c, "deal.stock")
+        if len(deal.set_aside) != 52 - 13 * n:
+            raise DealError(f"deal.set_aside: {len(deal.set_aside)} cards, expected "
+                            f"{52 - 13 * n} with {n} players")
+        for c in deal.set_aside:
+            note(c, "deal.set_aside")
+        if deal.trump is not None:
+            raise DealError("deal.trump: Phỏm has no trump card")
+        prev = deal.get("previous_u_winner")
+        if prev is not None and (isinstance(prev, bool) or not isinstance(prev, int)
+                                 or not 0 <= prev < n):
+            raise DealError(f"deal.extra previous_u_winner: {prev!r} is not a seat 0..{n - 1}")
+
+    def state_from_deal(self, deal: Deal) -> "PhomState":
+        self.check_deal(deal)
+        return PhomState(self, deal)
+
+    def deal_for_view(self, seat, hand, counts, moves, rng, *, first=0, drawn=(), trump=None):
+        from games.phom.view import deal_for_view
+        return deal_for_view(self, seat, hand, counts, moves, rng, first=first, drawn=drawn,
+                             trump=trump)
+
+    # -- moves ---------------------------------------------------------------------------------
+    def move_to_text(self, move) -> str:
+        if isinstance(move, tuple):
+            if not move:
+                return "lay"
+            return "lay " + " / ".join(_meld_text(m) for m in move)
+        if not isinstance(move, int) or isinstance(move, bool):
+            raise MoveParseError(f"not a Phỏm move: {move!r}")
+        if 0 <= move < 52:
+            return "discard " + R.card_text(move)
+        if EAT <= move < EAT + 52:
+            return "eat " + R.card_text(move - EAT)
+        if move == DRAW:
+            return "draw"
+        if move == DONE:
+            return "done"
+        if move == U:
+            return "u"
+        if move >= SEND_BASE and (move - SEND_BASE) % 64 < 52:
+            i, x = divmod(move - SEND_BASE, 64)
+            return f"send {R.card_text(x)} to {i}"
+        raise MoveParseError(f"not a Phỏm move: {move!r}")
+
+    def parse_move(self, text: str):
+        if not isinstance(text, str):
+            raise MoveParseError(f"bad Phỏm move {text!r}: expected text")
+        t = text.strip().lower()
+        parts = t.split()
+        if not parts:
+            raise MoveParseError(f"bad Phỏm move {text!r}: empty")
+        head = parts[0]
+
+        def card(s: str) -> int:
+            try:
+                return _TO_INT[parse_card(s)]
+            except CardError as e:
+                raise MoveParseError(f"bad Phỏm move {text!r}: {e}") from None
+
+        if head in ("draw", "done", "u") and len(parts) == 1:
+            return {"draw": DRAW, "done": DONE, "u": U}[head]
+        if head in ("eat", "discard") and len(parts) == 2:
+            x = card(parts[1])
+            return x if head == "discard" else EAT + x
+        if head == "send" and len(parts) == 4 and parts[2] == "to":
+            x = card(parts[1])
+            if not parts[3].isdigit():
+                raise MoveParseError(f"bad Phỏm move {text!r}: meld id {parts[3]!r} is not a number")
+            i = int(parts[3])
+            if i > 1000:
+                raise MoveParseError(f"bad Phỏm move {text!r}: meld id {i} out of range")
+            return SEND_BASE + 64 * i + x
+        if head == "lay":
+            rest = t[3:].strip()
+            if not rest:
+                return ()
+            melds = []
+            used = 0
+            for grp in rest.split("/"):
+                cards = grp.split()
+                if not cards:
+                    raise MoveParseError(f"bad Phỏm move {text!r}: empty meld between '/'")
+                m = 0
+                for s in cards:
+                    x = card(s)
+                    if m >> x & 1:
+                        raise MoveParseError(f"bad Phỏm move {text!r}: {R.card_text(x)} named twice")
+                    m |= 1 << x
+                if not R.is_meld(m):
+                    raise MoveParseError(f"bad Phỏm move {text!r}: {_meld_text(m)} is not a phỏm")
+                if m & used:
+                    raise MoveParseError(f"bad Phỏm move {text!r}: melds share a card")
+                used |= m
+                melds.append(m)
+            melds.sort(key=R.meld_key)
+            return tuple(melds)
+        raise MoveParseError(
+            f"bad Phỏm move {text!r}: expected draw, eat C, lay [melds], send C to N, done, "
+            f"discard C or u")
+
+    def describe_move(self, move) -> MoveInfo:
+        if isinstance(move, tuple):
+            melds = tuple(tuple(_TO_EXT[x] for x in sorted(R.bits(m), key=R.card_key)) for m in move)
+            return MoveInfo("lay", cards=tuple(c for m in melds for c in m), melds=melds)
+        self.move_to_text(move)  # validates
+        if move < 52:
+            return MoveInfo("discard", cards=(_TO_EXT[move],))
+        if move < EAT + 52:
+            return MoveInfo("eat", cards=(_TO_EXT[move - EAT],))
+        if move == DRAW:
+            return MoveInfo("draw")
+        if move == DONE:
+            return MoveInfo("done")
+        if move == U:
+            return MoveInfo("u")
+        i, x = divmod(move - SEND_BASE, 64)
+        return MoveInfo("send", cards=(_TO_EXT[x],), target=i)
+
+    def heuristic_move(self, state: "PhomState", rng: random.Random):
+        from games.phom.heuristic import heuristic_move
+        return heuristic_move(state, rng)
+
+
+class PhomState(State):
+    """A Phỏm position.  All masks are internal (:mod:`games.phom.rules`); :meth:`zones` and
+    :meth:`known_cards` give project card ids.
+
+    Public per seat: eaten cards still in hand (``eaten``), hand sizes, discard rows (``rows``,
+    after card shifting), laid melds (``table``: ``(owner, mask, owner's own cards, eaten cards
+    in it)``), lay-down order, tái turns, eat counts, stock size.  Hidden: the other hands' other
+    cards, the stock order, the set-aside cards.
+    """
+
+    __slots__ = ("game", "n", "hands", "eaten", "rows", "stock", "sp", "aside", "table", "cur",
+                 "phase", "kind", "tflags", "s_now", "laid", "lay_order", "tai", "acted", "eats",
+                 "last", "starter", "pay", "liable", "hist", "result", "u_info", "_legal",
+                 "_deal_src")
+
+    def __init__(self, game: PhomGame, deal: Deal | None):
+        self.game = game
+        if deal is None:
+            return
+        n = game.num_players
+        self.n = n
+        self.hands = [R.mask_to_int(sum(1 << c for c in h)) for h in deal.hands]
+        self.eaten = [0] * n
+        self.rows = [()] * n
+        self.stock = tuple(_TO_INT[c] for c in deal.stock)
+        self.sp = 0
+        self.aside = R.mask_to_int(sum(1 << c for c in deal.set_aside))
+        self.table = []
+        self.cur = deal.first
+        self.phase = DISCARD
+        self.kind = NORMAL
+        self.tflags = 0
+        self.s_now = len(self.stock)
+        self.laid = 0
+        self.lay_order = ()
+        self.tai = 0
+        self.acted = 1 << deal.first
+        self.eats = [0] * n
+        self.last = None
+        self.starter = deal.first
+        self.pay = []
+        self.liable = -1
+        self.hist = []
+        self.result = None
+        self.u_info = None
+        self._legal = None
+        self._deal_src = deal
+        if game._auto:
+            h = self.hands[self.cur]
+            if game._khan and R.is_u_khan(h):
+                self._finish_u(self.cur, "khan")
+            elif R.can_u(h, 0, game._one):
+                self._finish_u(self.cur, "take")
+
+    # -- basic facts ---------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == OVER else self.cur
+
+    @property
+    def deal(self) -> Deal:
+        src = self._deal_src
+        if isinstance(src, Deal):
+            return src
+        deal = _resolve_deal(src)
+        self._deal_src = deal
+        return deal
+
+    @property
+    def history(self) -> list:
+        return self.hist
+
+    @property
+    def stock_left(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock) - self.sp
+
+    def clone(self) -> "PhomState":
+        c = PhomState.__new__(PhomState)
+        c.game = self.game
+        c.n = self.n
+        c.hands = self.hands[:]
+        c.eaten = self.eaten[:]
+        c.rows = self.rows[:]
+        c.stock = self.stock
+        c.sp = self.sp
+        c.aside = self.aside
+        c.table = self.table[:]
+        c.cur = self.cur
+        c.phase = self.phase
+        c.kind = self.kind
+        c.tflags = self.tflags
+        c.s_now = self.s_now
+        c.laid = self.laid
+        c.lay_order = self.lay_order
+        c.tai = self.tai
+        c.acted = self.acted
+        c.eats = self.eats[:]
+        c.last = self.last
+        c.starter = self.starter
+        c.pay = self.pay[:]
+        c.liable = self.liable
+        c.hist = self.hist[:]
+        c.result = self.result
+        c.u_info = self.u_info
+        c._legal = self._legal
+        c._deal_src = self._deal_src
+        return c
+
+    # -- legal moves ---------------------------------------------------------------------------
+    def legal_moves(self) -> list:
+        lm = self._legal
+        if lm is None:
+            lm = self._gen()
+            self._legal = lm
+        return list(lm)
+
+    def _gen(self) -> list:
+        ph = self.phase
+        p = self.cur
+        g = self.game
+        if ph == DISCARD:
+            h = self.hands[p]
+            e = self.eaten[p]
+            out = R.bits(h if not e else R.legal_discards(h, e, g._one))
+            if not g._auto and self._u_available():
+                out.append(U)
+            return out
+        if ph == TAKE:
+            out = [DRAW]
+            last = self.last
+            if last is not None and R.can_eat(self.hands[p], self.eaten[p], last[0], g._one):
+                out.append(EAT + last[0])
+            if not g._auto and self._u_available():
+                out.append(U)
+            return out
+        if ph == LAY:
+            out = list(R.arrangements(self.hands[p], self.eaten[p], g._one, 1))
+            if not g._auto and self._u_available():
+                out.append(U)
+            return out
+        if ph == SEND:
+            out = []
+            h = self.hands[p]
+            if h.bit_count() >= 2:
+                own_ok = self.kind == TAI
+                for i, (owner, m, _own, _e) in enumerate(self.table):
+                    if owner == p and not own_ok:
+                        continue
+                    acc = R.meld_accepts(m) & h
+                    while acc:
+                        low = acc & -acc
+                        out.append(SEND_BASE + 64 * i + low.bit_length() - 1)
+                        acc ^= low
+            out.append(DONE)
+            if not g._auto and self._u_available():
+                out.append(U)
+            return out
+        return []
+
+    def _u_available(self) -> bool:
+        """Whether a ``u`` declaration is legal now (only used when auto_declare_u is off)."""
+        return self._u_kind() is not None
+
+    def _u_kind(self) -> str | None:
+        """The kind of Ù the seat to act could declare now ('khan', 'take', 'send', 'lay'), or
+        None.  'take': the hand right after taking (or the opening hand) fits into melds with at
+        most one card left; 'send' / 'lay': at most one card is left after laying and sending."""
+        p = self.cur
+        g = self.game
+        h = self.hands[p]
+        khan_ok = g._khan and R.is_u_khan(h)
+        if self.phase == TAKE:
+            return "khan" if khan_ok and not self.acted >> p & 1 else None
+        if not self.tflags:
+            if self.phase == SEND:
+                return None
+            if R.can_u(h, self.eaten[p], g._one):
+                return "take"
+            if khan_ok and not self.hist:
+                return "khan"
+            return None
+        if h.bit_count() > 1:
+            return None
+        if self.tflags & F_SENT:
+            return "send" if g._send_all else None
+        return "lay"
+
+    # -- applying ------------------------------------------------------------------------------
+    def apply(self, move) -> None:
+        if self.phase == OVER:
+            raise IllegalMoveError("the game is over")
+        legal = self._legal if self._legal is not None else self.legal_moves()
+        try:
+            ok = move in legal
+        except TypeError:
+            ok = False
+        if not ok:
+            raise IllegalMoveError(self._why_illegal(move))
+        self.apply_unchecked(move)
+
+    def apply_unchecked(self, move) -> None:
+        p = self.cur
+        if move == U:
+            how = self._u_kind() or "take"
+            self.hist.append((p, move))
+            self._legal = None
+            self._finish_u(p, how)
+            return
+        self.hist.append((p, move))
+        self._legal = None
+        if isinstance(move, tuple):
+            self._do_lay(p, move)
+        elif move < 52:
+            self._do_discard(p, move)
+        elif move == DRAW:
+            x = self.stock[self.sp]
+            self.sp += 1
+            self.hands[p] |= 1 << x
+            self._after_take(p)
+        elif move < EAT + 52:
+            self._do_eat(p, move - EAT)
+        elif move == DONE:
+            self.phase = DISCARD
+        else:
+            i, x = divmod(move - SEND_BASE, 64)
+            self._do_send(p, i, x)
+
+    def _do_eat(self, p: int, x: int) -> None:
+        g = self.game
+        bit = 1 << x
+        n = self.n
+        v = (p - 1) % n
+        _card, _seat, chot, rnd = self.last
+        self.hands[p] |= bit
+        self.eaten[p] |= bit
+        k = self.eats[p] + 1
+        self.eats[p] = k
+        o = g.options
+        ep = o["eat_payments"]
+        if o["ca_k_enabled"] and x % 13 == R.K_RANK:
+            amount = 10 if chot else (2, 4, 6)[min(rnd, 3) - 1]
+        elif chot:
+            amount = ep[3] + (ep[min(k, 3) - 1] if o["chot_payment_mode"] == "add" else 0)
+        else:
+            amount = ep[min(k, 3) - 1]
+        if amount:
+            self.pay.append((v, p, amount))
+        if chot and o["den_an_chot"]:
+            self.liable = p
+        rows = self.rows
+        rows[v] = rows[v][:-1]
+        st = self.starter
+        if v != st and rows[st]:
+            moved = rows[st][-1]
+            rows[st] = rows[st][:-1]
+            rows[v] = rows[v] + (moved,)
+        self.starter = (st + 1) % n
+        self.last = None
+        self._after_take(p)
+
+    def _after_take(self, p: int) -> None:
+        g = self.game
+        self.acted |= 1 << p
+        self.s_now = s = len(self.stock) - self.sp
+        self.tflags = 0
+        if g._auto and R.can_u(self.hands[p], self.eaten[p], g._one):
+            self._finish_u(p, "take")
+            return
+        if self.laid >> p & 1:
+            self.kind = TAI
+            self.tai |= 1 << p
+            self.phase = LAY
+        elif s <= self.n - 1:
+            self.kind = LAYDOWN
+            self.phase = LAY
+        else:
+            self.kind = NORMAL
+            self.phase = DISCARD
+
+    def _do_lay(self, p: int, melds: tuple) -> None:
+        h = self.hands[p]
+        e = self.eaten[p]
+        for m in melds:
+            self.table.append((p, m, m, m & e))
+            h &= ~m
+        self.hands[p] = h
+        self.eaten[p] = e & h
+        if melds:
+            self.tflags |= F_ACTED
+        if self.kind == LAYDOWN:
+            self.laid |= 1 << p
+            self.lay_order = self.lay_order + (p,)
+        self.phase = SEND if self._can_enter_send(p) else DISCARD
+
+    def _can_enter_send(self, p: int) -> bool:
+        if self.hands[p].bit_count() < 2:
+            return False
+        if self.kind == TAI:
+            if not self.game._tai_send:
+                return False
+            has_own = False
+            for t in self.table:
+                if t[0] == p:
+                    has_own = True
+                    break
+            return has_own
+        has_own = False
+        has_other = False
+        for t in self.table:
+            if t[0] == p:
+                has_own = True
+            else:
+                has_other = True
+        return has_own and has_other
+
+    def _do_send(self, p: int, i: int, x: int) -> None:
+        bit = 1 << x
+        self.hands[p] ^= bit
+        owner, m, own, em = self.table[i]
+        self.table[i] = (owner, m | bit, own, em)
+        self.tflags |= F_ACTED | F_SENT
+        g = self.game
+        left = self.hands[p].bit_count()
+        if g._auto and g._send_all and left <= 1:
+            self._finish_u(p, "send")
+            return
+        if left < 2:
+            self.phase = DISCARD
+
+    def _do_discard(self, p: int, x: int) -> None:
+        self.hands[p] ^= 1 << x
+        row = self.rows[p] + (x,)
+        self.rows[p] = row
+        n = self.n
+        s = self.s_now
+        self.last = (x, p, s <= n, len(row))
+        if s == 0:
+            self._finish_normal()
+            return
+        q = (p + 1) % n
+        self.cur = q
+        self.phase = TAKE
+        self.kind = NORMAL
+        self.tflags = 0
+        g = self.game
+        if g._auto and g._khan and not self.acted >> q & 1 and R.is_u_khan(self.hands[q]):
+            self._finish_u(q, "khan")
+
+    # -- settlement ----------------------------------------------------------------------------
+    def _laid_natural(self, p: int) -> int:
+        nat = 0
+        for owner, _m, own, em in self.table:
+            if owner == p:
+                nat |= own & ~em
+        return nat
+
+    def _uk_of_table(self, p: int) -> int:
+        """Ù K amount of seat p's laid melds (0, 5 or 10)."""
+        best = 0
+        for owner, _m, own, em in self.table:
+            if owner == p and own & R.RANK_MASK[R.K_RANK] == own:
+                k = (own & ~em).bit_count()
+                best = max(best, 10 if k >= 4 else 5 if k == 3 else 0)
+        return best
+
+    def _finish_u(self, w: int, how: str) -> None:
+        """Game over by Ù of seat w.  ``how``: 'take' (hand arrangement after taking or at the
+        opening), 'send' (gửi hết), 'lay' (laid all but one card), 'khan'."""
+        g = self.game
+        o = g.options
+        n = self.n
+        h = self.hands[w]
+        e = self.eaten[w]
+        one = g._one
+        laid_before = bool(self.laid >> w & 1) or any(t[0] == w for t in self.table)
+        if how == "khan":
+            amount = o["u_khan_payment"]
+        else:
+            amount = o["u_payment"]
+            if how == "take" and not laid_before:
+                if o["u_tron_enabled"] and R.can_fill(h, e, one):
+                    amount = max(amount, 10)
+                if o["dong_hoa_trang_enabled"]:
+                    for s in range(4):
+                        hs = h & R.SUIT_MASK[s]
+                        out = (h & ~hs).bit_count()
+                        if out <= 1 and not e & ~hs and R._fit(hs, e, 1 - out, one):
+                            amount = max(amount, 10)
+                            break
+        # bonuses of the Ù player from his melds: (đồng hoa, Ù K)
+        dh = False
+        uk = self._uk_of_table(w) if o["u_k_enabled"] else 0
+        nat_laid = self._laid_natural(w)
+        if o["dong_hoa_enabled"] and R.five_in_row(nat_laid):
+            dh = True
+        u_melds = ()
+        if how == "take":
+            best = None
+            for arr in R.arrangements(h, e, one, 0):
+                used = 0
+                for m in arr:
+                    used |= m
+                if (h & ~used).bit_count() > 1:
+                    continue
+                a_dh = dh or (o["dong_hoa_enabled"] and R.five_in_row(nat_laid | (used & ~e)))
+                a_uk = uk
+                if o["u_k_enabled"]:
+                    for m in arr:
+                        if m & R.RANK_MASK[R.K_RANK] == m:
+                            k = (m & ~e).bit_count()
+                            a_uk = max(a_uk, 10 if k >= 4 else 5 if k == 3 else 0)
+                score = (2 if a_dh else 0) + a_uk
+                if best is None or score > best[0]:
+                    best = (score, arr, a_dh, a_uk)
+            if best is not None:
+                _s, u_melds, dh, uk = best
+        liable = -1
+        if self.eats[w] >= 3:
+            liable = (w - 1) % n
+        elif o["den_an_chot"] and self.liable >= 0 and self.liable != w:
+            liable = self.liable
+        per = amount
+        if o["u_thong_enabled"] and self.deal_previous_u() == w:
+            per += 2
+        if dh:
+            per += 2
+        ends = []
+        if liable >= 0:
+            ends.append((liable, w, per * (n - 1)))
+        else:
+            for s in range(n):
+                if s != w:
+                    ends.append((s, w, per))
+        if o["u_k_enabled"]:
+            for s in range(n):
+                amt = uk if s == w else self._uk_of_table(s)
+                if amt and s != liable:
+                    for t in range(n):
+                        if t != s:
+                            ends.append((t, s, amt))
+        self.u_info = (w, how, amount, liable, u_melds)
+        self._end(ends)
+
+    def deal_previous_u(self):
+        src = self._deal_src
+        while not isinstance(src, Deal):
+            src = src[0]
+        return src.get("previous_u_winner")
+
+    def points(self, seat: int) -> int:
+        """Card points of the cards in ``seat``'s hand now (A=1 .. K=13)."""
+        return R.points(self.hands[seat])
+
+    def ranking(self) -> list[int]:
+        """Seats from nhất to bét by the §9 rules (meaningful once everybody has laid down)."""
+        g = self.game
+        o = g.options
+        order = {s: i for i, s in enumerate(self.lay_order)}
+        nm = [0] * self.n
+        for t in self.table:
+            nm[t[0]] += 1
+        big = len(order) + self.n
+        good = [s for s in range(self.n) if nm[s]]
+        mom = [s for s in range(self.n) if not nm[s]]
+        tie_tai = o["tai_tiebreak"]
+        good.sort(key=lambda s: (R.points(self.hands[s]), (self.tai >> s & 1) if tie_tai else 0,
+                                 order.get(s, big + s)))
+        mom.sort(key=lambda s: order.get(s, big + s))
+        return good + mom
+
+    def _finish_normal(self) -> None:
+        g = self.game
+        o = g.options
+        n = self.n
+        nm = [0] * n
+        for t in self.table:
+            nm[t[0]] += 1
+        rank = self.ranking()
+        ends = []
+        all_mom = not any(nm)
+        if not all_mom or o["all_mom_first_layer_wins"]:
+            top = rank[0]
+            for pos in range(1, n):
+                s = rank[pos]
+                if not nm[s]:
+                    amt = o["mom_payment"]
+                elif o["last_place_pays"] == "always_3" and pos == n - 1:
+                    amt = 3
+                else:
+                    amt = pos
+                if amt:
+                    ends.append((s, top, amt))
+        if o["dong_hoa_enabled"]:
+            holders = [s for s in range(n) if R.five_in_row(self._laid_natural(s))]
+            for hs in holders:
+                for t in range(n):
+                    if t not in holders:
+                        ends.append((t, hs, 2))
+        if o["u_k_enabled"]:
+            for s in range(n):
+                amt = self._uk_of_table(s)
+                if amt:
+                    for t in range(n):
+                        if t != s:
+                            ends.append((t, s, amt))
+        self.u_info = None
+        self._end(ends)
+
+    def _end(self, ends: list) -> None:
+        self.phase = OVER
+        self.result = tuple(self.pay) + tuple(ends)
+        self._legal = None
+
+    def returns(self) -> list[float]:
+        out = [0.0] * self.n
+        if self.phase != OVER:
+            return out
+        for payer, payee, amt in self.result:
+            out[payer] -= amt
+            out[payee] += amt
+        return out
+
+    def settlement(self) -> list[tuple[int, int, float]]:
+        if self.phase != OVER:
+            return []
+        return [(a, b, float(x)) for a, b, x in self.result]
+
+    # -- information ---------------------------------------------------------------------------
+    def observation(self, seat: int) -> Hashable:
+        return (seat, self.cur, self.phase, self.kind, self.tflags, self.hands[seat],
+                tuple(self.eaten), tuple(h.bit_count() for h in self.hands), tuple(self.rows),
+                tuple(self.table), len(self.stock) - self.sp, self.starter, self.laid,
+                self.lay_order, self.tai, self.acted, tuple(self.eats), self.last, self.liable,
+                self.result)
+
+    def information_state_key(self, seat: int) -> Hashable:
+        return self.observation(seat)
+
+    def zones(self) -> dict[str, int]:
+        ext = R.mask_to_ext
+        z = {f"hand{s}": ext(self.hands[s]) for s in range(self.n)}
+        stock = 0
+        for x in self.stock[self.sp:]:
+            stock |= 1 << x
+        z["stock"] = ext(stock)
+        z["set_aside"] = ext(self.aside)
+        for s in range(self.n):
+            m = 0
+            for x in self.rows[s]:
+                m |= 1 << x
+            z[f"discard{s}"] = ext(m)
+        tab = 0
+        for t in self.table:
+            tab |= t[1]
+        z["table"] = ext(tab)
+        return z
+
+    def known_cards(self, seat: int) -> dict[str, int]:
+        z = self.zones()
+        out = {}
+        for name, m in z.items():
+            if name.startswith("hand"):
+                s = int(name[4:])
+                out[name] = m if s == seat else R.mask_to_ext(self.eaten[s])
+            elif name in ("stock", "set_aside"):
+                out[name] = 0
+            else:
+                out[name] = m
+        return out
+
+    def determinize(self, seat: int, rng: random.Random) -> "PhomState":
+        from games.phom.view import determinize
+        return determinize(self, seat, rng)
+
+    # -- text ----------------------------------------------------------------------------------
+    def render(self, seat: int) -> str:
+        g = self.game
+        n = self.n
+        lines = [f"Phỏm, {n} players, you are seat {seat}; stock {self.stock_left} cards"]
+        for s in range(n):
+            tag = []
+            if self.laid >> s & 1:
+                tag.append("laid down")
+            if self.tai >> s & 1:
+                tag.append("tái")
+            if self.eats[s]:
+                tag.append(f"ate {self.eats[s]}")
+            who = "you" if s == seat else f"{self.hands[s].bit_count()} cards"
+            row = " ".join(R.card_text(x) for x in self.rows[s]) or "-"
+            line = f"seat {s} ({who}{', ' + ', '.join(tag) if tag else ''}): discards {row}"
+            if self.eaten[s]:
+                line += f"; eaten (face up) {R.mask_text(self.eaten[s])}"
+            lines.append(line)
+        if self.table:
+            lines.append("table:")
+            for i, (owner, m, own, _e) in enumerate(self.table):
+                sent = m & ~own
+                extra = f" (sent: {R.mask_text(sent)})" if sent else ""
+                lines.append(f"  [{i}] seat {owner}: {R.mask_text(m)}{extra}")
+        lines.append(f"your hand: {R.mask_text(self.hands[seat])}")
+        if self.phase == OVER:
+            lines.append("game over")
+            if self.u_info is not None:
+                lines.append(f"seat {self.u_info[0]} Ù ({self.u_info[1]})")
+        else:
+            lines.append(f"to act: seat {self.cur} ({PHASE_NAMES[self.phase]})")
+            if self.last is not None and self.phase == TAKE:
+                lines.append(f"last discard: {R.card_text(self.last[0])} by seat {self.last[1]}"
+                             f"{' (chốt)' if self.last[2] else ''}")
+        return "\n".join(lines)
+
+    def _why_illegal(self, move) -> str:
+        g = self.game
+        try:
+            text = g.move_to_text(move)
+        except MoveParseError:
+            return f"not a Phỏm move: {move!r}"
+        p = self.cur
+        ph = PHASE_NAMES[self.phase]
+        info = g.describe_move(move)
+        kind = info.kind
+        expected = {TAKE: ("draw", "eat", "u"), LAY: ("lay", "u"), SEND: ("send", "done", "u"),
+                    DISCARD: ("discard", "u")}[self.phase]
+        if kind not in expected:
+            return f"{text!r}: seat {p} must {' / '.join(expected)} now ({ph} phase)"
+        h = self.hands[p]
+        if kind == "eat":
+            x = move - EAT
+            if self.last is None or self.last[0] != x:
+                cur = "no card" if self.last is None else R.card_text(self.last[0])
+                return (f"{text!r}: only the previous seat's last discard can be eaten "
+                        f"({cur} now)")
+            return f"{text!r}: {R.card_text(x)} does not make a phỏm with free cards of the hand"
+        if kind == "discard":
+            if not h >> move & 1:
+                return f"{text!r}: {R.card_text(move)} is not in seat {p}'s hand"
+            if self.eaten[p] >> move & 1:
+                return f"{text!r}: {R.card_text(move)} is an eaten card"
+            return f"{text!r}: {R.card_text(move)} is tied to an eaten card's phỏm"
+        if kind == "send":
+            i, x = divmod(move - SEND_BASE, 64)
+            if not h >> x & 1:
+                return f"{text!r}: {R.card_text(x)} is not in seat {p}'s hand"
+            if i >= len(self.table):
+                return f"{text!r}: there is no meld {i} (melds 0..{len(self.table) - 1})"
+            if h.bit_count() < 2:
+                return f"{text!r}: the last card must be kept for the discard"
+            return f"{text!r}: {R.card_text(x)} does not extend meld {i}"
+        if kind == "lay":
+            used = 0
+            for m in move:
+                used |= m
+            if used & ~h:
+                return f"{text!r}: {R.mask_text(used & ~h)} not in seat {p}'s hand"
+            if self.eaten[p] & ~used:
+                return f"{text!r}: the eaten card(s) {R.mask_text(self.eaten[p] & ~used)} must be laid"
+            return f"{text!r}: each eaten card must lie in its own phỏm and one card must be left"
+        if kind == "u":
+            return f"{text!r}: no Ù is possible now"
+        return f"{text!r} is not legal now"
+
+
+def _resolve_deal(src) -> Deal:
+    """A determinized state's deal: the parent deal with the hidden cards permuted."""
+    if isinstance(src, Deal):
+        return src
+    parent, perm = src
+    base = _resolve_deal(parent)
+
+    def m(c: int) -> int:
+        return perm.get(c, c)
+
+    return Deal(hands=tuple(tuple(m(c) for c in h) for h in base.hands), first=base.first,
+                stock=tuple(m(c) for c in base.stock),
+                set_aside=tuple(m(c) for c in base.set_aside), trump=base.trump,
+                extra=base.extra)

@@ -1,0 +1,130 @@
+"""The rule-based "careful club player" for Phỏm.
+
+It sees only the acting seat's information (its hand and the public table):
+
+* take: eat whenever eating is legal (an eaten card always completes a phỏm and is paid for);
+  otherwise draw;
+* Ù: always declare it when it is offered;
+* lay: the arrangement that leaves the fewest points after sending what can be sent and
+  discarding the highest remaining card;
+* send: the highest card that can be sent, then ``done``;
+* discard: the card whose loss costs least: low deadwood points left, cạ with a live third card
+  kept, and no card the next seat could eat (a live 3-card phỏm through it with both other cards
+  unseen), weighted more for chốt cards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.phom import rules as R
+from games.phom.game import DISCARD, DONE, EAT, LAY, SEND, SEND_BASE, TAKE, U
+
+
+def _unseen(state, seat: int) -> int:
+    """Cards whose place ``seat`` does not know (other hands' hidden cards, stock, set aside)."""
+    known = state.hands[seat]
+    for s in range(state.n):
+        known |= state.eaten[s]
+        for x in state.rows[s]:
+            known |= 1 << x
+    for t in state.table:
+        known |= t[1]
+    return R.FULL & ~known
+
+
+def _potential(h: int, melded: int, unseen: int) -> int:
+    """Number of 3-card phỏm with two cards among the deadwood of ``h`` and the third unseen."""
+    dead = h & ~melded
+    count = 0
+    for x in R.bits(dead):
+        for m in R.MIN_MELDS[x]:
+            rest = m & ~(1 << x)
+            inside = rest & h
+            if inside and inside.bit_count() == 1 and rest & unseen and min(R.bits(m & h)) == x:
+                count += 1
+    return count
+
+
+def _danger(x: int, unseen: int) -> int:
+    """How many 3-card phỏm through ``x`` have both other cards unseen (the next seat may eat)."""
+    d = 0
+    for m in R.MIN_MELDS[x]:
+        rest = m & ~(1 << x)
+        if rest & unseen == rest:
+            d += 1
+    return d
+
+
+def _choose_discard(state, legal: list) -> int:
+    p = state.cur
+    h = state.hands[p]
+    e = state.eaten[p]
+    one = state.game._one
+    unseen = _unseen(state, p)
+    chot = state.s_now <= state.n
+    w = 4.0 if chot else 1.5
+    if state.laid >> p & 1 or state.phase != DISCARD:
+        w = 0.5 if not chot else 3.0
+    best = None
+    for mv in legal:
+        if mv == U or not 0 <= mv < 52:
+            continue
+        h2 = h & ~(1 << mv)
+        dw, melded = R.min_deadwood(h2, e, one)
+        score = dw - 3.0 * _potential(h2, melded, unseen) + w * _danger(mv, unseen)
+        key = (score, -R.POINTS[mv], mv)
+        if best is None or key < best[0]:
+            best = (key, mv)
+    return best[1]
+
+
+def _lay_value(state, arr: tuple) -> float:
+    p = state.cur
+    h = state.hands[p]
+    used = 0
+    for m in arr:
+        used |= m
+    left = h & ~used
+    if arr and state.game._tai_send or state.kind != 2:
+        targets = [t[1] for t in state.table if t[0] != p or state.kind == 2]
+        changed = True
+        while changed and left.bit_count() > 1:
+            changed = False
+            for i, m in enumerate(targets):
+                acc = R.meld_accepts(m) & left
+                if acc and arr:
+                    low = acc & -acc
+                    left ^= low
+                    targets[i] = m | low
+                    changed = True
+                    if left.bit_count() <= 1:
+                        break
+    pts = R.points(left)
+    if left:
+        pts -= max(R.POINTS[x] for x in R.bits(left))
+    return pts + (40 if not arr else 0) - 0.01 * len(arr)
+
+
+def heuristic_move(state, rng: random.Random):
+    """The club player's move for the seat to act."""
+    legal = state.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    if U in legal:
+        return U
+    ph = state.phase
+    if ph == TAKE:
+        for mv in legal:
+            if isinstance(mv, int) and EAT <= mv < EAT + 52:
+                return mv
+        return legal[0]
+    if ph == LAY:
+        return min((mv for mv in legal if isinstance(mv, tuple)),
+                   key=lambda a: (_lay_value(state, a), R.bits(sum(a)) if a else []))
+    if ph == SEND:
+        sends = [mv for mv in legal if isinstance(mv, int) and mv >= SEND_BASE]
+        if not sends:
+            return DONE
+        return max(sends, key=lambda mv: (R.POINTS[(mv - SEND_BASE) % 64], -mv))
+    return _choose_discard(state, legal)
