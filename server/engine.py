@@ -365,8 +365,9 @@ class Engine:
     def analyze(self, request: pb.AnalyzeRequest, emit: Callable[[pb.AnalyzeResponse], None], *,
                 stop: StopFn | None = None, seconds_left: float | None = None) -> None:
         """Judge every decision of the requested seats; ``emit`` gets one message per decision
-        (game order) and then one summary per seat.  Stops early (without summaries) when
-        ``stop()`` turns true or the time runs out."""
+        (game order) and then one summary per seat.  With ``seconds_left`` (the call's deadline)
+        the time left is shared evenly among the decisions still to judge, so the whole
+        analysis ends in time.  Stops early (without summaries) when ``stop()`` turns true."""
         start = time.monotonic()
         record, final_state, seats, decisions, th, full = self._parse_analyze(request)
         game = record.game
@@ -378,9 +379,12 @@ class Engine:
         for done, index in enumerate(decisions):
             if stop is not None and stop():
                 return
-            left = None if seconds_left is None else seconds_left - (time.monotonic() - start)
-            if left is not None and left <= 0:
-                return
+            left = None
+            if seconds_left is not None:
+                # share the time left evenly among the decisions still to judge
+                left = (seconds_left - (time.monotonic() - start)) / (total - done)
+                if left <= 0:
+                    return
             seat, played = record.moves[index]
             view = rec.view_at(record, seat, index)
             rng = random.Random(seed * 1_000_003 + index)
