@@ -128,7 +128,10 @@ class _Search:
         self.observer = state.current_player
         self.game = state.game
         self.bound = float(self.game.payoff_bound())
+        self.fixed_scale = cfg.value_scale
         self.scale = float(cfg.value_scale or self.bound)
+        self.sumsq = 0.0     # leaf payoffs seen (all seats), for the automatic value scale
+        self.nvalues = 0
         self.start = clock()
         ends = [t for t in (deadline, None if cfg.time_s is None else self.start + cfg.time_s)
                 if t is not None]
@@ -180,8 +183,8 @@ class _Search:
             self.root.open()
         next_progress = self.start + cfg.progress_interval_s if self.progress else math.inf
         batch = cfg.batch_size
-        vlb = cfg.virtual_loss * self.scale if batch > 1 else 0.0
         while True:
+            vlb = cfg.virtual_loss * self.scale if batch > 1 else 0.0
             reason = self._stop_reason()
             if reason is not None:
                 self.stopped = reason
@@ -309,8 +312,12 @@ class _Search:
             self._backup(path, values, vlb)
             self.iterations += 1
 
-    @staticmethod
-    def _backup(path, values, vlb) -> None:
+    def _backup(self, path, values, vlb) -> None:
+        if self.fixed_scale is None:
+            self.sumsq += sum(v * v for v in values)
+            self.nvalues += len(values)
+            if self.sumsq > 0.0:
+                self.scale = 2.0 * math.sqrt(self.sumsq / self.nvalues)
         for node, i in path:
             v = values[node.seat]
             node.w[i] += v + vlb

@@ -1,0 +1,85 @@
+"""``quansu arena``: bots play the same deals with their seats rotated; strength with 95 % CIs.
+
+Example::
+
+    quansu arena --game tienlen --players 4 --bots ismcts,heuristic,heuristic,heuristic \\
+        --deals 200 --seed 1 --json result.json
+
+Bot specs (one per seat, comma separated): ``random``, ``heuristic``, ``ismcts`` with optional
+``:field=value`` search settings (``ismcts:iterations=300:opponent_keys=observer``), ``pimc``
+(``pimc:worlds=10:time_s=0.2``) and ``level1`` .. ``level5``.  The table goes to stdout, the
+progress bar to stderr; ``--json [PATH]`` writes the full result (stdout when no path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from games import GameError, make
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="tienlen", help="tienlen, phom, samloc or tan")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bots", required=True,
+                   help="one bot spec per seat, comma separated, e.g. ismcts,heuristic,heuristic,heuristic")
+    p.add_argument("--deals", type=int, default=100, help="deals; each is played once per rotation")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes (default: the number of CPU cores)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option (JSON value), repeatable")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
+                   help="write the full result as JSON to PATH (stdout when no PATH)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _options(pairs: list[str]) -> dict:
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise GameError(f"bad --option {pair!r}: expected NAME=VALUE")
+        name, value = pair.split("=", 1)
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
+
+
+def run(args, out=sys.stdout, err=sys.stderr) -> int:
+    from search.arena import progress_bar, run_arena
+
+    try:
+        game = make(args.game, args.players, _options(args.option))
+        bots = [b.strip() for b in args.bots.split(",")]
+        result = run_arena(game, bots, args.deals, seed=args.seed,
+                           workers=args.workers or os.cpu_count() or 1,
+                           progress=None if args.quiet else progress_bar(err))
+    except GameError as e:
+        print(f"error: {e}", file=err)
+        return 2
+    if args.json != "-":
+        print(result.table(), file=out)
+    if args.json is not None:
+        text = json.dumps(result.to_dict(), indent=1, default=str)
+        if args.json == "-":
+            print(text, file=out)
+        else:
+            with open(args.json, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the subcommand on its own (``python -m server.cmd_arena ...``)."""
+    parser = argparse.ArgumentParser(prog="quansu arena", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
