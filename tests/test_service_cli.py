@@ -1,0 +1,105 @@
+"""``quansu hint`` and ``quansu analyze``: in process and against a server, tables, JSON,
+the plot, and clear errors for bad files."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import pytest
+
+from games import record as rec
+from server import cmd_analyze, cmd_hint, cmd_serve
+from tests.test_service_util import long_record, running_server, view_to_act
+
+
+def _args(module, argv):
+    p = argparse.ArgumentParser()
+    module.add_arguments(p)
+    return p.parse_args(argv)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("games")
+    record = long_record("tienlen", 4, min_moves=12, seed=1)
+    view = view_to_act("tienlen", 4, seed=2)
+    (d / "game.json").write_text(json.dumps(record))
+    (d / "view.json").write_text(json.dumps(view))
+    (d / "bad.json").write_text('{"format": "quansu-view/1", "game": "tienlen", "players": 4,')
+    return d, record, view
+
+
+def test_hint_in_process_table_and_json(files):
+    d, _record, view = files
+    out = io.StringIO()
+    assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--uniform", "--iterations", "40",
+                                         "--seed", "3", "--top", "3"]), out=out) == 0
+    text = out.getvalue()
+    assert "seat" in text and "play:" in text and "40 iterations" in text
+    out = io.StringIO()
+    assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--uniform", "--iterations", "40",
+                                         "--seed", "3", "--json"]), out=out) == 0
+    resp = json.loads(out.getvalue())
+    legal = set(rec.legal_move_texts(rec.replay_view(view, __import__("random").Random(0))))
+    assert resp["chosen"]["text"] in legal
+    assert resp["seat"] == view["seat"]
+
+
+def test_hint_cuts_a_view_from_a_record(files, capsys):
+    d, record, _view = files
+    seat = record["moves"][5]["seat"]
+    out = io.StringIO()
+    assert cmd_hint.run(_args(cmd_hint, [str(d / "game.json"), "--seat", str(seat), "--at", "5",
+                                         "--uniform", "--iterations", "20", "--json"]), out=out) == 0
+    assert json.loads(out.getvalue())["seat"] == seat
+    # a record without --seat, a bad file, a missing file: exit 2 and a message naming the problem
+    assert cmd_hint.run(_args(cmd_hint, [str(d / "game.json"), "--uniform"])) == 2
+    assert "--seat" in capsys.readouterr().err
+    assert cmd_hint.run(_args(cmd_hint, [str(d / "bad.json"), "--uniform"])) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert cmd_hint.run(_args(cmd_hint, [str(d / "nope.json"), "--uniform"])) == 2
+    assert "nope.json" in capsys.readouterr().err
+
+
+def test_analyze_in_process_table_and_plot(files, tmp_path):
+    d, record, _view = files
+    seat = record["moves"][0]["seat"]
+    out = io.StringIO()
+    png = tmp_path / "a.png"
+    assert cmd_analyze.run(_args(cmd_analyze, [str(d / "game.json"), "--uniform", "--seat", str(seat),
+                                               "--iterations", "15", "--plot", str(png)]),
+                           out=out) == 0
+    text = out.getvalue()
+    n = sum(1 for m in record["moves"] if m["seat"] == seat)
+    assert text.count("\n") >= n + 3
+    assert f"seat {seat}: {n} decisions" in text
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_hint_and_analyze_against_a_server(files):
+    d, record, view = files
+    with running_server(workers=1, token="tok") as (_server, target):
+        out = io.StringIO()
+        assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--server", target, "--token",
+                                             "tok", "--iterations", "30", "--json"]), out=out) == 0
+        assert json.loads(out.getvalue())["stats"]["iterations"] == 30
+        out = io.StringIO()
+        assert cmd_analyze.run(_args(cmd_analyze, [str(d / "game.json"), "--server", target,
+                                                   "--token", "tok", "--seat", "0", "--iterations",
+                                                   "8", "--json"]), out=out) == 0
+        lines = [json.loads(x) for x in out.getvalue().splitlines()]
+        assert "summary" in lines[-1]
+        # a bad request is reported with its field, exit 2
+        assert cmd_analyze.run(_args(cmd_analyze, [str(d / "game.json"), "--server", target,
+                                                   "--token", "tok", "--seat", "9"])) == 2
+        # a wrong token: exit 1 with the status
+        assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--server", target])) == 1
+
+
+def test_serve_rejects_bad_settings(capsys):
+    for argv in (["--model", "tienlen"], ["--tls-cert", "x.pem"], ["--max-iterations", "0"],
+                 ["--default-iterations", "900", "--max-iterations", "100"]):
+        assert cmd_serve.run(_args(cmd_serve, argv)) == 2
+        assert "error:" in capsys.readouterr().err
