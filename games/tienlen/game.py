@@ -114,12 +114,10 @@ class TienLenGame(Game):
         info: list[Any] = [None] * 128
         long_seqs = (R.PS4, R.PS5, R.PS6) if self._lpsb else (R.PS4,)
         for shape in R.ALL_SHAPES:
-            for two in (0, 1):
-                if two and shape > R.TRIPLE:
-                    continue
+            for two in (0, 1):  # two: the top holds a 2 (a 2-combination, or four 2s)
                 top_probe = (1 << 48) if two else 1
                 anys = R.chop_shapes(top_probe, shape, quad_pair, self._lpsb)
-                is_two = bool(two)
+                is_two = bool(two) and shape <= R.TRIPLE
                 if mode == "pair_of_twos":
                     exc = shape == R.PAIR and is_two
                 elif mode == "twos_and_bombs":
