@@ -1,0 +1,1088 @@
+"""Sâm lốc on the common interface: :class:`SamlocGame` and :class:`SamlocState`.
+
+Moves are ints: a card play is the mask of its cards (bit ``c`` = card id ``c``), :data:`PASS`
+is 0, and the báo sâm decisions are :data:`DECLARE` (``1 << 52``) and :data:`DECLINE`
+(``1 << 53``).  Rules: ``shared/rules/samloc.md``; every decision the rules leave open is written
+in ``docs/rules/samloc.md``.
+
+A game runs in three phases:
+
+1. the deal and the instant-win check (no moves; an instant win ends the game at once);
+2. the báo sâm decisions: seats 0, 1, ... N-1 are asked in turn (``declare`` / ``decline``); the
+   first declaration ends the asking, except that the previous game's winner, who has priority,
+   is still asked if he comes later in seat order;
+3. play: the declarer (else ``deal.first``) leads; each seat beats the top or passes; a seat
+   that passed is locked out until the round ends.
+
+Payoffs are in bets per seat (``returns()``), zero-sum; ``settlement()`` gives the transfers.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Hashable, Sequence
+
+from games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
+                        MoveParseError, OptionError, OptionSpec, State)
+from games.cards import RANKS, CardError, card_str, cards_of, parse_cards
+
+from . import rules as R
+from .rules import DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
+
+PASS = 0
+DECLARE = 1 << 52
+DECLINE = 1 << 53
+FULL = (1 << 52) - 1
+HAND_SIZE = 10
+
+PH_DECLARE, PH_PLAY, PH_OVER = 0, 1, 2
+
+# how the game ended (``SamlocState.end_kind``)
+END_NORMAL = "normal"
+END_INSTANT = "instant_win"
+END_SAM_SUCCESS = "sam_success"
+END_SAM_BLOCKED = "sam_blocked"
+END_SAM_FAILED = "sam_failed"      # declarer went out on a 2, no blocker
+
+_BIT = R.BIT
+
+
+def _fmt(mask: int) -> str:
+    return " ".join(card_str(c) for c in R.sequence_order(mask))
+
+
+class SamlocGame(Game):
+    """Sâm lốc for 2 to 4 players (10 cards each; the rest is set aside unseen)."""
+
+    name = "samloc"
+    title = "Sâm lốc"
+    min_players = 2
+    max_players = 4
+    rules_version = 1
+    option_specs = (
+        OptionSpec("straight_allows_two", True,
+                   "straights may hold a 2 at the low end (A-2-3.., 2-3-4..); false: no 2 in straights",
+                   type=bool),
+        OptionSpec("single_quad_chops_pair_of_twos", False,
+                   "one four of a kind also chops a pair of 2s", type=bool),
+        OptionSpec("double_quad_enabled", True,
+                   "two fours of a kind played together chop a pair of 2s (or a lower double quad)",
+                   type=bool),
+        OptionSpec("two_in_straight_counts", True,
+                   "going out with a straight that holds a 2 counts as going out on a 2", type=bool),
+        OptionSpec("bao_mot_mode", "penalty",
+                   "last-card rule: 'penalty' (the seat before pays all if he let it out), "
+                   "'forced' (he must play his highest single), 'off'",
+                   choices=("penalty", "forced", "off"), type=str),
+        OptionSpec("bao_mot_pass_liable", False,
+                   "penalty mode: the seat before is also liable when he passed with a card that would stop it",
+                   type=bool),
+        OptionSpec("sam_fail_multiplier", "opponents",
+                   "a blocked Sâm costs sam_amount x (N-1) ('opponents') or x N ('all_players')",
+                   choices=("opponents", "all_players"), type=str),
+        OptionSpec("sam_fail_no_blocker", "each_opponent",
+                   "a Sâm lost by going out on a 2 pays sam_amount to each opponent",
+                   choices=("each_opponent",), type=str),
+        OptionSpec("sam_block_also_pays_chop", True,
+                   "a chop that blocks a Sâm also earns its chop money", type=bool),
+        OptionSpec("sam_amount", 20, "Sâm payment per opponent, in bets", type=int),
+        OptionSpec("instant_win_enabled", True,
+                   "instant wins (sảnh rồng, tứ quý 2, đồng hoa, 3 xám, 5 đôi) are checked after the deal",
+                   type=bool),
+        OptionSpec("instant_win_amount", 20, "paid to an instant winner by each other seat, in bets",
+                   type=int),
+        OptionSpec("cong_amount", 15, "paid by a loser who never played a card, instead of the card count",
+                   type=int),
+        OptionSpec("thoi_two", 10, "per 2 held at the end, or per 2 in a player's going-out play", type=int),
+        OptionSpec("thoi_quad", 20, "per four of a kind held at the end", type=int),
+        OptionSpec("chop_two", 20, "chop money per 2 chopped", type=int),
+        OptionSpec("chop_quad", 30, "chop money per four of a kind chopped", type=int),
+        OptionSpec("chop_chain_last_victim_pays_all", True,
+                   "a chop chain is paid once at round end by the last victim to the last chopper; "
+                   "false: every chop is paid by its own victim", type=bool),
+        OptionSpec("first_game_leader", "lowest_card",
+                   "first game without a Sâm: the holder of the lowest card leads, or a random seat",
+                   choices=("lowest_card", "random"), type=str),
+    )
+
+    def __init__(self, num_players: int = 4, options=None):
+        super().__init__(num_players, options)
+        o = self.options
+        n = num_players
+        #: Most moves of one game: N decisions, <= 10N plays, <= N-1 passes per round.
+        self.max_moves = n + 10 * n * n
+        self._allow_two = o["straight_allows_two"]
+        self._quad_pair = o["single_quad_chops_pair_of_twos"]
+        self._dq = o["double_quad_enabled"]
+        self._two_str = o["two_in_straight_counts"]
+        self._mode = o["bao_mot_mode"]
+        self._forced = o["bao_mot_mode"] == "forced"
+        self._penalty = o["bao_mot_mode"] == "penalty"
+        self._pass_liable = o["bao_mot_pass_liable"]
+        self._sam_mult = (n - 1) if o["sam_fail_multiplier"] == "opponents" else n
+        self._sam_chop = o["sam_block_also_pays_chop"]
+        self._sam = o["sam_amount"]
+        self._iw = o["instant_win_enabled"]
+        self._iw_amount = o["instant_win_amount"]
+        self._cong = o["cong_amount"]
+        self._thoi_two = o["thoi_two"]
+        self._thoi_quad = o["thoi_quad"]
+        self._chop_two = o["chop_two"]
+        self._chop_quad = o["chop_quad"]
+        self._chain_all = o["chop_chain_last_victim_pays_all"]
+        self._lowest = o["first_game_leader"] == "lowest_card"
+        self._after = tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n))
+        self._before = tuple(tuple((s - i) % n for i in range(1, n)) for s in range(n))
+
+    def check_options(self) -> None:
+        for name in ("sam_amount", "instant_win_amount", "cong_amount", "thoi_two", "thoi_quad",
+                     "chop_two", "chop_quad"):
+            if self.options[name] < 0:
+                raise OptionError(f"option {name!r}: must be >= 0, got {self.options[name]!r}")
+
+    # -- facts ---------------------------------------------------------------------------
+    def payoff_bound(self) -> float:
+        """Bound on any seat's |payoff| in bets: all losers' payments (card count or cóng, 2s and
+        quads held) plus every possible chop, or a Sâm / instant-win settlement."""
+        n = self.num_players
+        per_loser = max(self._cong, HAND_SIZE - 1, self._thoi_two * 4) + self._thoi_two * 4 \
+            + self._thoi_quad * 2
+        chops = self._chop_two * 4 + self._chop_quad * 10
+        normal = (n - 1) * per_loser + chops
+        sam = self._sam * max(n, self._sam_mult) + (2 * max(self._chop_two, self._chop_quad)
+                                                     if self._sam_chop else 0)
+        instant = self._iw_amount * (n - 1)
+        return float(max(normal, sam, instant))
+
+    # -- deals ---------------------------------------------------------------------------
+    def random_deal(self, rng: random.Random, previous_winner: int | None = None) -> Deal:
+        """A random deal: 10 cards per seat, the rest set aside.
+
+        ``previous_winner``: the previous game's winner (he leads unless someone declares Sâm);
+        ``None`` for a first game, led by the lowest card's holder (or a random seat with
+        ``first_game_leader = "random"``).
+        """
+        n = self.num_players
+        cards = rng.sample(range(52), 52)
+        hands = tuple(tuple(sorted(cards[HAND_SIZE * s:HAND_SIZE * (s + 1)])) for s in range(n))
+        rest = tuple(sorted(cards[HAND_SIZE * n:]))
+        if previous_winner is not None:
+            if not (isinstance(previous_winner, int) and 0 <= previous_winner < n):
+                raise GameError(f"previous_winner: {previous_winner!r} is not a seat 0..{n - 1}")
+            return Deal(hands=hands, first=previous_winner, set_aside=rest,
+                        extra=(("previous_winner", previous_winner),))
+        if self._lowest:
+            low = min(cards[:HAND_SIZE * n])
+            first = next(s for s in range(n) if low in hands[s])
+        else:
+            first = rng.randrange(n)
+        return Deal(hands=hands, first=first, set_aside=rest)
+
+    def _lowest_holder(self, hands: Sequence[int]) -> int:
+        u = 0
+        for h in hands:
+            u |= h
+        low = u & -u
+        for s, h in enumerate(hands):
+            if h & low:
+                return s
+        return -1
+
+    def state_from_deal(self, deal: Deal) -> "SamlocState":
+        """The initial state of ``deal`` (validated; raises :class:`DealError` naming the field).
+
+        ``deal.first``: the seat that leads if nobody declares Sâm.  ``deal.extra`` may hold
+        ``("previous_winner", seat)`` (a later game: that seat must be ``first``) or
+        ``("first_game", bool)``.  Without them, a deal whose ``first`` does not hold the lowest
+        card under ``first_game_leader = "lowest_card"`` is read as a later game won last by
+        ``first``.
+        """
+        n = self.num_players
+        if not isinstance(deal, Deal):
+            raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+        if not isinstance(deal.hands, (tuple, list)) or len(deal.hands) != n:
+            got = len(deal.hands) if isinstance(deal.hands, (tuple, list)) else deal.hands
+            raise DealError(f"deal.hands: {got} hands for {n} players")
+        seen = 0
+        masks = []
+        for s, hand in enumerate(deal.hands):
+            if not isinstance(hand, (tuple, list)):
+                raise DealError(f"deal.hands[{s}]: expected a list of card ids")
+            if len(hand) != HAND_SIZE:
+                raise DealError(f"deal.hands[{s}]: {len(hand)} cards, Sâm deals {HAND_SIZE}")
+            m = 0
+            for i, c in enumerate(hand):
+                if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+                    raise DealError(f"deal.hands[{s}][{i}]: bad card id {c!r} (expected 0..51)")
+                if seen >> c & 1:
+                    raise DealError(f"deal.hands[{s}]: card {card_str(c)} dealt twice")
+                seen |= 1 << c
+                m |= 1 << c
+            masks.append(m)
+        if deal.stock:
+            raise DealError("deal.stock: Sâm has no stock")
+        if deal.trump is not None:
+            raise DealError("deal.trump: Sâm has no trump card")
+        rest = FULL & ~seen
+        if deal.set_aside:
+            sa = 0
+            for i, c in enumerate(deal.set_aside):
+                if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+                    raise DealError(f"deal.set_aside[{i}]: bad card id {c!r} (expected 0..51)")
+                if (seen | sa) >> c & 1:
+                    raise DealError(f"deal.set_aside: card {card_str(c)} dealt twice")
+                sa |= 1 << c
+            if sa != rest:
+                raise DealError(f"deal.set_aside: {len(deal.set_aside)} cards, expected the "
+                                f"{52 - HAND_SIZE * n} cards not dealt")
+        first = deal.first
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
+            raise DealError(f"deal.first: {first!r} is not a seat 0..{n - 1}")
+        prev = -1
+        fg = None
+        for k, v in deal.extra:
+            if k == "previous_winner":
+                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
+                    raise DealError(f"deal.extra.previous_winner: {v!r} is not a seat 0..{n - 1}")
+                prev = v
+            elif k == "first_game":
+                if not isinstance(v, bool):
+                    raise DealError(f"deal.extra.first_game: expected true or false, got {v!r}")
+                fg = v
+            else:
+                raise DealError(f"deal.extra: unknown key {k!r} (Sâm knows previous_winner, first_game)")
+        if prev >= 0:
+            if fg:
+                raise DealError("deal.extra: first_game is true but a previous_winner is given")
+            if prev != first:
+                raise DealError(f"deal.first: seat {first}, but the previous winner (seat {prev}) leads")
+        elif fg is False:
+            prev = first
+        elif self._lowest:
+            holder = self._lowest_holder(masks)
+            if holder != first:
+                if fg:
+                    low = (seen & -seen).bit_length() - 1
+                    raise DealError(f"deal.first: seat {first}, but the lowest card {card_str(low)} "
+                                    f"is held by seat {holder} (first_game_leader = lowest_card)")
+                prev = first
+        return SamlocState._start(self, masks, rest, first, prev, deal, True)
+
+    def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
+                      moves: Sequence[tuple[int, Any]], rng: random.Random, *, first: int = 0,
+                      drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+        """A full deal consistent with ``seat``'s view (see :meth:`games.base.Game.deal_for_view`).
+
+        Opponents get every card they later play plus random unseen cards, subject to what the
+        history implies: nobody held an instant-win hand (the game started), a first game's
+        leader held the lowest dealt card, and under ``bao_mot_mode = "forced"`` a forced single
+        was the player's highest rank.  The deal says in ``extra`` whether it is a first game.
+        """
+        n = self.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise DealError(f"seat: {seat!r} is not a seat 0..{n - 1}")
+        if len(counts) != n:
+            raise DealError(f"counts: {len(counts)} entries for {n} players")
+        for s, c in enumerate(counts):
+            if c != HAND_SIZE:
+                raise DealError(f"counts[{s}]: {c} cards, Sâm deals {HAND_SIZE}")
+        if len(hand) != HAND_SIZE:
+            raise DealError(f"hand: {len(hand)} cards, Sâm deals {HAND_SIZE}")
+        own = 0
+        for i, c in enumerate(hand):
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+                raise DealError(f"hand[{i}]: bad card id {c!r} (expected 0..51)")
+            if own >> c & 1:
+                raise DealError(f"hand: card {card_str(c)} dealt twice")
+            own |= 1 << c
+        if drawn:
+            raise DealError("drawn: Sâm has no stock to draw from")
+        if trump is not None:
+            raise DealError("trump: Sâm has no trump card")
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
+            raise DealError(f"first: {first!r} is not a seat 0..{n - 1}")
+        moves = list(moves)
+        played = [0] * n
+        allp = 0
+        prev_needed = False
+        last_declare = -1
+        for i, mv in enumerate(moves):
+            try:
+                s, m = mv
+            except (TypeError, ValueError):
+                raise IllegalMoveError(f"moves[{i}]: expected a (seat, move) pair, got {mv!r}") from None
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+                raise IllegalMoveError(f"moves[{i}]: {s!r} is not a seat 0..{n - 1}")
+            if isinstance(m, bool) or not isinstance(m, int):
+                raise IllegalMoveError(f"moves[{i}]: {m!r} is not a Sâm move")
+            if m in (DECLARE, DECLINE):
+                if last_declare >= 0 and i == last_declare + 1:
+                    prev_needed = True
+                if m == DECLARE:
+                    last_declare = i
+                continue
+            if 0 < m <= FULL:
+                if m & allp:
+                    raise IllegalMoveError(f"moves[{i}]: {_fmt(m & allp)} already played")
+                if s != seat:
+                    if m & own:
+                        raise IllegalMoveError(
+                            f"moves[{i}]: seat {s} plays {_fmt(m & own)}, held by seat {seat}")
+                    if (played[s] | m).bit_count() > HAND_SIZE:
+                        raise IllegalMoveError(f"moves[{i}]: seat {s} plays more than {HAND_SIZE} cards")
+                allp |= m
+                played[s] |= m
+        played[seat] = 0
+        # interpretations: a first game (no previous winner) or a later game won last by `first`
+        cands = [first] if prev_needed else [-1, first]
+        last_err: Exception | None = None
+        for prev in cands:
+            fixed = [played[s] for s in range(n)]
+            fixed[seat] = own
+            pool = FULL & ~own & ~allp
+            need = [HAND_SIZE - fixed[s].bit_count() for s in range(n)]
+            # skeleton replay (hidden cards arbitrary, forced-rule checks relaxed for them): public
+            # legality and the caps implied by forced plays
+            sk_hands = list(fixed)
+            pl = cards_of(pool)
+            j = 0
+            for s in range(n):
+                for _ in range(need[s]):
+                    sk_hands[s] |= 1 << pl[j]
+                    j += 1
+            sk_rest = FULL
+            for h in sk_hands:
+                sk_rest &= ~h
+            st = SamlocState._start(self, sk_hands, sk_rest, first, prev, None, False)
+            st._relax = FULL & ~(1 << seat)  # seats whose forced rule is not checked
+            try:
+                for i, (s, m) in enumerate(moves):
+                    if st._cur != s:
+                        raise IllegalMoveError(
+                            f"moves[{i}]: seat {s} moved but seat {st._cur} is to act")
+                    try:
+                        st.apply(m)
+                    except IllegalMoveError as e:
+                        raise IllegalMoveError(f"moves[{i}]: {e}") from None
+            except IllegalMoveError as e:
+                last_err = e
+                continue
+            caps = [12] * n if st._caps is None else list(st._caps)
+            caps[seat] = 12
+            leader = first if (prev < 0 and self._lowest) else -1
+            iw = self._iw and R.instant_win(own, self._allow_two) == 0
+            res = self._sample(rng, fixed, need, pool, caps, leader, iw, strict=True)
+            if res is None:
+                last_err = DealError(
+                    f"first: seat {first} cannot lead a first game here and no deal fits the view")
+                continue
+            drawn_m, rest = res
+            hands = tuple(tuple(cards_of(fixed[s] | drawn_m[s])) for s in range(n))
+            extra = (("previous_winner", prev),) if prev >= 0 else (("first_game", True),)
+            deal = Deal(hands=hands, first=first, set_aside=tuple(cards_of(rest)), extra=extra)
+            self.replay(deal, moves)  # raises IllegalMoveError naming moves[i]
+            return deal
+        assert last_err is not None
+        raise last_err
+
+    def _sample(self, rng: random.Random, fixed: list[int], need: list[int], pool: int,
+                caps: list[int], leader: int, iw: bool, strict: bool = False, tries: int = 200):
+        """Draw hidden cards: seat s gets ``need[s]`` cards of ``pool`` (ranks <= ``caps[s]``), the
+        rest is set aside.  Constraints checked by rejection: ``leader`` (if >= 0) holds the
+        lowest dealt card; with ``iw`` no drawn-into hand is an instant win.  Returns
+        ``(drawn masks per seat, set-aside mask)``; ``None`` if ``strict`` and nothing fits."""
+        n = len(fixed)
+        pl = cards_of(pool)
+        capped = sorted((caps[s], s) for s in range(n) if need[s] and caps[s] < 12)
+        free = [s for s in range(n) if need[s] and caps[s] >= 12]
+        allow_two = self._allow_two
+        drawn = None
+        rest = 0
+        for _ in range(tries):
+            drawn = [0] * n
+            if capped:
+                remaining = pl
+                ok = True
+                for cap, s in capped:
+                    elig = [c for c in remaining if c >> 2 <= cap]
+                    if len(elig) < need[s]:
+                        ok = False
+                        break
+                    pick = rng.sample(elig, need[s])
+                    m = 0
+                    for c in pick:
+                        m |= _BIT[c]
+                    drawn[s] = m
+                    remaining = [c for c in remaining if not m >> c & 1]
+                if not ok:
+                    if strict:
+                        return None
+                    # inconsistent caps (cannot happen for a real history): ignore them
+                    capped = []
+                    free = [s for s in range(n) if need[s]]
+                    continue
+                order = remaining[:]
+            else:
+                order = pl[:]
+            rng.shuffle(order)
+            j = 0
+            for s in free:
+                m = 0
+                for c in order[j:j + need[s]]:
+                    m |= _BIT[c]
+                drawn[s] = m
+                j += need[s]
+            rest = 0
+            for c in order[j:]:
+                rest |= _BIT[c]
+            if leader >= 0:
+                u = 0
+                for s in range(n):
+                    u |= fixed[s] | drawn[s]
+                if not (fixed[leader] | drawn[leader]) & (u & -u):
+                    continue
+            if iw:
+                bad = False
+                for s in range(n):
+                    if need[s] and R.instant_win(fixed[s] | drawn[s], allow_two):
+                        bad = True
+                        break
+                if bad:
+                    continue
+            return drawn, rest
+        if strict:
+            return None
+        return drawn, rest
+
+    # -- moves ---------------------------------------------------------------------------
+    def move_to_text(self, move: Any) -> str:
+        if move == PASS and not isinstance(move, bool) and isinstance(move, int):
+            return "pass"
+        if move == DECLARE:
+            return "declare"
+        if move == DECLINE:
+            return "decline"
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 < move <= FULL:
+            raise GameError(f"not a Sâm move: {move!r}")
+        return _fmt(move)
+
+    def parse_move(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise MoveParseError(f"move text must be a string, got {text!r}")
+        t = text.strip().lower()
+        if t == "pass":
+            return PASS
+        if t == "declare":
+            return DECLARE
+        if t == "decline":
+            return DECLINE
+        if not t:
+            raise MoveParseError("empty move text (use pass, declare, decline or cards like '7S 7H')")
+        try:
+            ids = parse_cards(text)
+        except CardError as e:
+            raise MoveParseError(f"bad move {text!r}: {e}") from None
+        m = 0
+        for c in ids:
+            m |= 1 << c
+        if R.classify(m, self._allow_two, self._dq) is None:
+            raise MoveParseError(f"bad move {text!r}: not a Sâm combination")
+        return m
+
+    def describe_move(self, move: Any) -> MoveInfo:
+        if move == DECLARE:
+            return MoveInfo(kind="declare")
+        if move == DECLINE:
+            return MoveInfo(kind="decline")
+        if move == PASS and isinstance(move, int) and not isinstance(move, bool):
+            return MoveInfo(kind="pass")
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 < move <= FULL:
+            raise GameError(f"not a Sâm move: {move!r}")
+        c = R.classify(move, self._allow_two, self._dq)
+        return MoveInfo(kind="play", cards=tuple(R.sequence_order(move)),
+                        combo=R.COMBO_NAMES[c[0]] if c else None)
+
+    def heuristic_move(self, state: "SamlocState", rng: random.Random) -> int:
+        from .heuristic import heuristic_move
+        return heuristic_move(self, state, rng)
+
+
+class SamlocState(State):
+    """A Sâm lốc position.
+
+    Public attributes (read-only for callers): ``hands[s]`` (card mask of seat s), ``table``
+    (mask of every card played).  ``legal_moves()`` returns a cached list: do not mutate it.
+    """
+
+    __slots__ = ("game", "_n", "_deal", "_first", "_prev", "hands", "played", "table", "set_aside",
+                 "_phase", "_cur", "_cand", "_declarer", "_top", "_ttype", "_tlen", "_tkey",
+                 "_towner", "_tlead", "_passed", "_active", "_moved", "_out2", "_chain_v",
+                 "_chain_victim", "_chain_chopper", "_pay", "_caps", "_hist", "_legal", "_relax",
+                 "_winner", "_next_leader", "_end", "_den", "_iw_seat", "_iw_type", "_returns")
+
+    # -- construction --------------------------------------------------------------------
+    @classmethod
+    def _start(cls, game: SamlocGame, hands: list[int], rest: int, first: int, prev: int,
+               deal: Deal | None, check_instant: bool) -> "SamlocState":
+        st = cls.__new__(cls)
+        n = game.num_players
+        st.game = game
+        st._n = n
+        st._deal = deal
+        st._first = first
+        st._prev = prev
+        st.hands = list(hands)
+        st.played = [0] * n
+        st.table = 0
+        st.set_aside = rest
+        st._phase = PH_DECLARE
+        st._cur = 0
+        st._cand = -1
+        st._declarer = -1
+        st._top = 0
+        st._ttype = 0
+        st._tlen = 0
+        st._tkey = 0
+        st._towner = -1
+        st._tlead = False
+        st._passed = 0
+        st._active = (1 << n) - 1
+        st._moved = 0
+        st._out2 = [0] * n
+        st._chain_v = 0
+        st._chain_victim = -1
+        st._chain_chopper = -1
+        st._pay = []
+        st._caps = [12] * n if game._forced else None
+        st._hist = []
+        st._legal = None
+        st._relax = 0
+        st._winner = -1
+        st._next_leader = -1
+        st._end = None
+        st._den = -1
+        st._iw_seat = -1
+        st._iw_type = 0
+        st._returns = None
+        if check_instant and game._iw:
+            best, who = 0, -1
+            for i in range(n):
+                s = (first + i) % n
+                t = R.instant_win(hands[s], game._allow_two)
+                if t > best:
+                    best, who = t, s
+            if who >= 0:
+                st._iw_seat, st._iw_type = who, best
+                for s in range(n):
+                    if s != who and game._iw_amount:
+                        st._pay.append((s, who, game._iw_amount))
+                st._winner = st._next_leader = who
+                st._finish(END_INSTANT)
+        return st
+
+    def clone(self) -> "SamlocState":
+        st = SamlocState.__new__(SamlocState)
+        st.game = self.game
+        st._n = self._n
+        st._deal = self._deal
+        st._first = self._first
+        st._prev = self._prev
+        st.hands = self.hands[:]
+        st.played = self.played[:]
+        st.table = self.table
+        st.set_aside = self.set_aside
+        st._phase = self._phase
+        st._cur = self._cur
+        st._cand = self._cand
+        st._declarer = self._declarer
+        st._top = self._top
+        st._ttype = self._ttype
+        st._tlen = self._tlen
+        st._tkey = self._tkey
+        st._towner = self._towner
+        st._tlead = self._tlead
+        st._passed = self._passed
+        st._active = self._active
+        st._moved = self._moved
+        st._out2 = self._out2[:]
+        st._chain_v = self._chain_v
+        st._chain_victim = self._chain_victim
+        st._chain_chopper = self._chain_chopper
+        st._pay = self._pay[:]
+        st._caps = None if self._caps is None else self._caps[:]
+        st._hist = self._hist[:]
+        st._legal = self._legal
+        st._relax = self._relax
+        st._winner = self._winner
+        st._next_leader = self._next_leader
+        st._end = self._end
+        st._den = self._den
+        st._iw_seat = self._iw_seat
+        st._iw_type = self._iw_type
+        st._returns = self._returns
+        return st
+
+    # -- public facts --------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self._cur
+
+    def is_terminal(self) -> bool:
+        return self._cur < 0
+
+    @property
+    def deal(self) -> Deal:
+        if self._deal is None:
+            n = self._n
+            hands = tuple(tuple(cards_of(self.hands[s] | self.played[s])) for s in range(n))
+            extra = (("previous_winner", self._prev),) if self._prev >= 0 else (("first_game", True),)
+            self._deal = Deal(hands=hands, first=self._first, set_aside=tuple(cards_of(self.set_aside)),
+                              extra=extra)
+        return self._deal
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        return list(self._hist)
+
+    @property
+    def declarer(self) -> int:
+        """The Sâm declarer's seat, or -1 (none, or the declarations are not over)."""
+        return self._declarer
+
+    @property
+    def winner(self) -> int:
+        """The winner's seat once the game is over (-1 before, or after a Sâm lost on a 2)."""
+        return self._winner
+
+    @property
+    def next_leader(self) -> int | None:
+        """``previous_winner`` for the next game (``None``: the next game is dealt as a first
+        game, after a Sâm lost on a 2 with no blocker); ``None`` before the end."""
+        return self._next_leader if self._next_leader >= 0 else None
+
+    @property
+    def end_kind(self) -> str | None:
+        """How the game ended (``"normal"``, ``"instant_win"``, ``"sam_success"``,
+        ``"sam_blocked"``, ``"sam_failed"``), or ``None`` before the end."""
+        return self._end
+
+    @property
+    def top(self) -> tuple[int, int] | None:
+        """``(owner seat, card mask)`` of the combination to beat, or ``None`` when the seat to
+        act leads a new round."""
+        return None if self._towner < 0 else (self._towner, self._top)
+
+    def transfers_so_far(self) -> list[tuple[int, int, float]]:
+        """Transfers ``(payer, payee, amount)`` settled so far: chop money of finished rounds
+        (and, once the game is over, everything; see :meth:`settlement`).  Public."""
+        return [(a, b, float(v)) for a, b, v in self._pay]
+
+    def open_chop_chain(self) -> tuple[int, int, int] | None:
+        """The chop chain of the current round, ``(victim, chopper, value in bets)``, paid by the
+        victim to the chopper when the round ends; ``None`` when there is none."""
+        if not self._chain_v:
+            return None
+        return (self._chain_victim, self._chain_chopper, self._chain_v)
+
+    def passed_mask(self) -> int:
+        """Bit s set when seat s has passed in the current round."""
+        return self._passed
+
+    def forced_cap(self, seat: int) -> int:
+        """Under ``bao_mot_mode = "forced"``: the highest rank index seat may still hold (public,
+        from his forced single plays); 12 when unconstrained."""
+        return 12 if self._caps is None else self._caps[seat]
+
+    # -- moves ---------------------------------------------------------------------------
+    def _next_active(self, s: int) -> int:
+        act = self._active
+        for t in self.game._after[s]:
+            if act >> t & 1:
+                return t
+        return -1
+
+    def _prev_active(self, s: int) -> int:
+        act = self._active
+        for t in self.game._before[s]:
+            if act >> t & 1:
+                return t
+        return -1
+
+    def _forced_now(self, s: int) -> bool:
+        if not self.game._forced:
+            return False
+        t = self._next_active(s)
+        return t >= 0 and self.hands[t].bit_count() == 1
+
+    def legal_moves(self) -> list[int]:
+        """Legal moves of the seat to act (cached; do not mutate).  Declarations:
+        ``[DECLARE, DECLINE]``.  Leading: every combination (singles, pairs, triples, quads,
+        straights).  Following: ``PASS`` first, then every combination that beats the top."""
+        lm = self._legal
+        if lm is not None:
+            return lm
+        if self._phase == PH_PLAY:
+            g = self.game
+            s = self._cur
+            hand = self.hands[s]
+            forced = g._forced and self._forced_now(s)
+            if self._towner < 0:
+                lm = R.lead_combos(hand, g._allow_two, forced)
+            else:
+                lm = [PASS]
+                lm += R.beating_combos(hand, self._ttype, self._tlen, self._tkey, g._allow_two, g._dq,
+                                       g._quad_pair, forced)
+        elif self._phase == PH_DECLARE:
+            lm = [DECLARE, DECLINE]
+        else:
+            lm = []
+        self._legal = lm
+        return lm
+
+    def apply(self, move: Any) -> None:
+        """Apply ``move`` for the seat to act; an illegal move raises
+        :class:`IllegalMoveError` (naming why) and leaves the state unchanged."""
+        s = self._cur
+        if s < 0:
+            raise IllegalMoveError("the game is over")
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise IllegalMoveError(f"not a Sâm move: {move!r}")
+        if self._phase == PH_DECLARE:
+            if move != DECLARE and move != DECLINE:
+                raise IllegalMoveError(f"seat {s} must declare or decline Sâm first")
+        elif move == DECLARE or move == DECLINE:
+            raise IllegalMoveError("the Sâm declarations are over")
+        elif move == PASS:
+            if self._towner < 0:
+                raise IllegalMoveError(f"seat {s} leads a new round and cannot pass")
+        else:
+            if not 0 < move <= FULL:
+                raise IllegalMoveError(f"not a Sâm move: {move!r}")
+            hand = self.hands[s]
+            if move & ~hand:
+                raise IllegalMoveError(f"{_fmt(move & ~hand)} is not in seat {s}'s hand")
+            g = self.game
+            c = R.classify(move, g._allow_two, g._dq)
+            if c is None:
+                raise IllegalMoveError(f"{_fmt(move)} is not a Sâm combination")
+            if self._towner < 0:
+                if c[0] == DQUAD:
+                    raise IllegalMoveError(
+                        f"{_fmt(move)}: a double quad may only answer a pair of 2s or a lower double quad")
+            elif not R.beats(c, (self._ttype, self._tlen, self._tkey), g._dq, g._quad_pair):
+                raise IllegalMoveError(f"{_fmt(move)} does not beat {_fmt(self._top)}")
+            if c[0] == SINGLE and g._forced and not self._relax >> s & 1 and self._forced_now(s):
+                hr = (hand.bit_length() - 1) >> 2
+                if c[2] != hr:
+                    raise IllegalMoveError(
+                        f"báo một: seat {self._next_active(s)} has one card, so seat {s} may only "
+                        f"play a single of his highest rank ({RANKS[hr]})")
+        self.apply_unchecked(move)
+
+    def apply_unchecked(self, move: int) -> None:
+        """Apply a move taken from ``legal_moves()`` (no checks)."""
+        s = self._cur
+        self._legal = None
+        if move == PASS:
+            self._hist.append((s, move))
+            self._do_pass(s)
+        elif move > FULL:
+            self._hist.append((s, move))
+            self._do_declaration(s, move == DECLARE)
+        else:
+            self._do_play(s, move)
+            self._hist.append((s, move))
+
+    # -- internals -----------------------------------------------------------------------
+    def _start_play(self, leader: int) -> None:
+        self._phase = PH_PLAY
+        self._cur = leader
+
+    def _do_declaration(self, s: int, declare: bool) -> None:
+        prev = self._prev
+        if declare:
+            if s == prev or self._cand >= 0:
+                self._declarer = s
+                self._start_play(s)
+                return
+            if prev > s:      # the previous winner, later in seat order, keeps his priority
+                self._cand = s
+                self._cur = prev
+                return
+            self._declarer = s
+            self._start_play(s)
+            return
+        if self._cand >= 0:   # s is the previous winner, asked out of turn, and declined
+            self._declarer = self._cand
+            self._start_play(self._cand)
+            return
+        if s + 1 < self._n:
+            self._cur = s + 1
+            return
+        self._start_play(self._first)
+
+    def _combo_value(self) -> int:
+        """Chop money of the current top (it is being chopped)."""
+        g = self.game
+        t = self._ttype
+        if t == QUAD:
+            return g._chop_quad
+        if t == DQUAD:
+            return 2 * g._chop_quad
+        return g._chop_two * (self._top & TWOS).bit_count()
+
+    def _end_round(self, leader: int) -> None:
+        if self._chain_v:
+            self._pay.append((self._chain_victim, self._chain_chopper, self._chain_v))
+            self._chain_v = 0
+        self._passed = 0
+        self._towner = -1
+        self._top = 0
+        self._cur = leader
+
+    def _do_pass(self, s: int) -> None:
+        self._passed |= 1 << s
+        owner = self._towner
+        elig = self._active & ~self._passed & ~(1 << owner)
+        if not elig:
+            self._end_round(owner if self._active >> owner & 1 else self._next_active(owner))
+            return
+        for t in self.game._after[s]:
+            if elig >> t & 1:
+                self._cur = t
+                return
+
+    def _do_play(self, s: int, mask: int) -> None:
+        g = self.game
+        c = R.classify(mask, g._allow_two, g._dq)
+        ct, ln, key = c
+        owner = self._towner
+        hand_before = self.hands[s]
+        if g._forced and ct == SINGLE and self._forced_now(s):
+            if key < self._caps[s]:
+                self._caps[s] = key
+        hand = hand_before ^ mask
+        self.hands[s] = hand
+        self.table |= mask
+        self.played[s] |= mask
+        self._moved |= 1 << s
+        declarer = self._declarer
+        if declarer >= 0 and s != declarer:
+            # any play by another seat beats the declarer: the Sâm is blocked
+            if (ct == QUAD or ct == DQUAD) and g._sam_chop:
+                v = self._combo_value()
+                if v:
+                    self._pay.append((declarer, s, v))
+            self._pay.append((declarer, s, g._sam * g._sam_mult))
+            self._set_top(s, mask, ct, ln, key, owner)
+            self._winner = self._next_leader = s
+            self._finish(END_SAM_BLOCKED)
+            return
+        if owner >= 0 and (ct == QUAD or ct == DQUAD):
+            v = self._combo_value()
+            if g._chain_all:
+                self._chain_v += v
+                self._chain_victim = owner
+                self._chain_chopper = s
+            elif v:
+                self._pay.append((owner, s, v))
+        if hand == 0:
+            twos = (mask & TWOS).bit_count() if (ct != STRAIGHT or g._two_str) else 0
+            if s == declarer:
+                self._set_top(s, mask, ct, ln, key, owner)
+                if twos:
+                    for t in range(self._n):
+                        if t != s and g._sam:
+                            self._pay.append((s, t, g._sam))
+                    self._finish(END_SAM_FAILED)
+                else:
+                    for t in range(self._n):
+                        if t != s and g._sam:
+                            self._pay.append((t, s, g._sam))
+                    self._winner = self._next_leader = s
+                    self._finish(END_SAM_SUCCESS)
+                return
+            if twos:
+                self._out2[s] = twos
+                self._active &= ~(1 << s)
+                self._set_top(s, mask, ct, ln, key, owner)
+                if self._active.bit_count() == 1:
+                    self._end_normal(self._active.bit_length() - 1)
+                    return
+            else:
+                den = -1
+                if g._penalty and owner >= 0 and self._ttype == SINGLE and ct == SINGLE:
+                    den = self._liable(s, key)
+                self._set_top(s, mask, ct, ln, key, owner)
+                self._den = den
+                self._end_normal(s)
+                return
+        else:
+            self._set_top(s, mask, ct, ln, key, owner)
+        elig = self._active & ~self._passed & ~(1 << s)
+        if not elig:
+            self._end_round(s if self._active >> s & 1 else self._next_active(s))
+            return
+        for t in g._after[s]:
+            if elig >> t & 1:
+                self._cur = t
+                return
+
+    def _set_top(self, s: int, mask: int, ct: int, ln: int, key: int, owner: int) -> None:
+        self._tlead = owner < 0
+        self._top = mask
+        self._ttype = ct
+        self._tlen = ln
+        self._tkey = key
+        self._towner = s
+
+    def _liable(self, a: int, rank: int) -> int:
+        """Báo một: the seat liable for letting seat ``a`` go out with a single of ``rank`` on
+        the current single top, or -1.  Called before the top is replaced."""
+        p = self._prev_active(a)
+        if p < 0 or p == a:
+            return -1
+        g = self.game
+        if self._towner == p:
+            then = self.hands[p] | self._top
+            if then >> (4 * rank):
+                return p
+            if self._tlead and R.has_multi_card_combo(then, g._allow_two):
+                return p
+            return -1
+        if g._pass_liable and self._hist and self._hist[-1] == (p, PASS):
+            if self.hands[p] >> (4 * rank):
+                return p
+        return -1
+
+    def _end_normal(self, w: int) -> None:
+        g = self.game
+        if self._chain_v:
+            self._pay.append((self._chain_victim, self._chain_chopper, self._chain_v))
+            self._chain_v = 0
+        owed = []
+        for l in range(self._n):
+            if l == w:
+                continue
+            if self._out2[l]:
+                amt = g._thoi_two * self._out2[l]
+            else:
+                h = self.hands[l]
+                amt = (h.bit_count() if self._moved >> l & 1 else g._cong) \
+                    + g._thoi_two * (h & TWOS).bit_count() \
+                    + g._thoi_quad * R.ranks_with_at_least(h, 4).bit_count()
+            owed.append((l, amt))
+        if self._den >= 0:
+            total = sum(a for _, a in owed)
+            if total:
+                self._pay.append((self._den, w, total))
+        else:
+            for l, amt in owed:
+                if amt:
+                    self._pay.append((l, w, amt))
+        self._winner = self._next_leader = w
+        self._finish(END_NORMAL)
+
+    def _finish(self, kind: str) -> None:
+        self._end = kind
+        self._phase = PH_OVER
+        self._cur = TERMINAL
+        ret = [0.0] * self._n
+        for payer, payee, amt in self._pay:
+            ret[payer] -= amt
+            ret[payee] += amt
+        self._returns = ret
+
+    # -- results -------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        """Payoff per seat in bets (zeros before the end), zero-sum."""
+        if self._returns is None:
+            return [0.0] * self._n
+        return list(self._returns)
+
+    def settlement(self) -> list[tuple[int, int, float]]:
+        """Transfers ``(payer, payee, amount in bets)``: settled chop money in order, then the
+        end-of-game payments.  Empty before the end."""
+        if self._phase != PH_OVER:
+            return []
+        return [(a, b, float(v)) for a, b, v in self._pay]
+
+    # -- information ---------------------------------------------------------------------
+    def observation(self, seat: int) -> Hashable:
+        """``(seat, seat's hand mask, previous winner or -1, public history, instant win)``:
+        everything ``seat`` may know (hand sizes, the top, passes follow from the history)."""
+        return (seat, self.hands[seat], self._prev, tuple(self._hist), self._iw_seat, self._iw_type)
+
+    def zones(self) -> dict[str, int]:
+        z = {f"hand{s}": self.hands[s] for s in range(self._n)}
+        z["table"] = self.table
+        z["set_aside"] = self.set_aside
+        return z
+
+    def known_cards(self, seat: int) -> dict[str, int]:
+        return {f"hand{seat}": self.hands[seat], "table": self.table}
+
+    def determinize(self, seat: int, rng: random.Random) -> "SamlocState":
+        """Redraw every card ``seat`` cannot locate (opponents' hands and the set-aside pile) with
+        the same counts, respecting what the public history implies (see ``_sample``)."""
+        det = self.clone()
+        if self._phase == PH_OVER:
+            return det
+        g = self.game
+        n = self._n
+        fixed = [self.played[s] for s in range(n)]
+        fixed[seat] |= self.hands[seat]
+        need = [0 if s == seat else self.hands[s].bit_count() for s in range(n)]
+        pool = self.set_aside
+        for s in range(n):
+            if s != seat:
+                pool |= self.hands[s]
+        caps = [12] * n if self._caps is None else self._caps[:]
+        first_game_lowest = self._prev < 0 and g._lowest
+        revealed = self._phase == PH_PLAY and self._declarer < 0
+        leader = self._first if (first_game_lowest and revealed) else -1
+        drawn, rest = g._sample(rng, fixed, need, pool, caps, leader, g._iw)
+        for s in range(n):
+            if s != seat:
+                det.hands[s] = drawn[s]
+        det.set_aside = rest
+        det._deal = None
+        det._legal = self._legal if self._cur == seat else None
+        if first_game_lowest and not revealed:
+            det._first = g._lowest_holder([det.hands[s] | det.played[s] for s in range(n)])
+        return det
+
+    # -- text ----------------------------------------------------------------------------
+    def render(self, seat: int) -> str:
+        g = self.game
+        n = self._n
+        lines = [f"Sâm lốc, {n} players - seat {seat}'s view"]
+        lines.append(f"your hand: {_fmt(self.hands[seat]) or '(empty)'}")
+        sizes = []
+        for s in range(n):
+            tag = []
+            if s == self._declarer:
+                tag.append("Sâm")
+            if self._out2[s]:
+                tag.append("out on a 2")
+            if self._passed >> s & 1:
+                tag.append("passed")
+            if self.hands[s].bit_count() == 1:
+                tag.append("báo một")
+            sizes.append(f"seat {s}: {self.hands[s].bit_count()} cards" + (f" ({', '.join(tag)})" if tag else ""))
+        lines.extend(sizes)
+        if self._towner >= 0:
+            c = R.classify(self._top, g._allow_two, g._dq)
+            lines.append(f"top: {_fmt(self._top)} ({R.COMBO_NAMES[c[0]]}) by seat {self._towner}")
+        if self._phase == PH_DECLARE:
+            lines.append(f"báo sâm: seat {self._cur} to declare or decline")
+        elif self._phase == PH_PLAY:
+            lead = "leads a new round" if self._towner < 0 else "to beat the top or pass"
+            lines.append(f"seat {self._cur} {lead}")
+        else:
+            lines.append(f"game over ({self._end}); winner: seat {self._winner}" if self._winner >= 0
+                         else f"game over ({self._end})")
+            if self._iw_seat >= 0:
+                lines.append(f"instant win: {R.INSTANT_WIN_NAMES[self._iw_type]} (seat {self._iw_seat})")
+            lines.append("returns: " + ", ".join(f"seat {s} {r:+g}" for s, r in enumerate(self.returns())))
+        return "\n".join(lines)
