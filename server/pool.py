@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import multiprocessing as mp
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -75,6 +76,34 @@ def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
                 return
 
 
+_START_LOCK = threading.Lock()
+
+
+def _start_without_main(proc) -> None:
+    """Start a spawn process without re-running the parent's ``__main__`` in it.
+
+    ``spawn`` normally imports the parent's main script in the child, which runs a script's
+    top-level code again when it has no ``if __name__ == "__main__"`` guard (and imports pytest
+    under pytest).  The workers need nothing from ``__main__``, so its name and path are hidden
+    while the child is prepared."""
+    main = sys.modules.get("__main__")
+    with _START_LOCK:
+        saved_spec = getattr(main, "__spec__", None)
+        has_file = hasattr(main, "__file__")
+        saved_file = getattr(main, "__file__", None)
+        try:
+            if main is not None:
+                main.__spec__ = None
+                if has_file:
+                    del main.__file__
+            proc.start()
+        finally:
+            if main is not None:
+                main.__spec__ = saved_spec
+                if has_file:
+                    main.__file__ = saved_file
+
+
 class _Worker:
     def __init__(self, ctx, engine_factory, index: int):
         self.index = index
@@ -82,7 +111,7 @@ class _Worker:
         self.conn, child = ctx.Pipe(duplex=True)
         self.proc = ctx.Process(target=_worker_main, args=(child, self.cancel, engine_factory),
                                 name=f"quansu-worker-{index}", daemon=True)
-        self.proc.start()
+        _start_without_main(self.proc)
         child.close()
         self.models: dict[str, str] = {}
 

@@ -1,0 +1,164 @@
+"""Benchmark of the gRPC service (issue 8's figures).
+
+    python bench/service.py [--calls 48] [--iterations 200] [--clients 8] [--workers 1 2]
+
+For each worker count it starts ``quansu serve`` (uniform evaluator) in a separate process on a
+loopback port and measures, with Tiến lên 4-player views where the viewing seat is to act:
+
+* Suggest at a fixed iteration budget, sequential (one client) and with ``--clients`` concurrent
+  clients: latency p50 / p99 (ms) and calls per second;
+* the service's overhead per call: sequential Suggest latency minus the same requests (same
+  seeds, hence the same search) run in this process with :class:`server.engine.Engine`;
+* LegalMoves: sequential latency p50 / p99 and calls per second.
+
+Then the speedup of calls/s with the most workers over one worker.  Figures depend on the
+machine: run it on an otherwise idle machine (2 cores here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games import record as rec  # noqa: E402
+from server.client import Client  # noqa: E402
+from server.engine import build_engine  # noqa: E402
+from tests.test_service_util import view_to_act  # noqa: E402
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
+
+
+def start_server(workers: int) -> tuple[subprocess.Popen, str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "server.cmd_serve", "--host", "127.0.0.1",
+                             "--port", "0", "--workers", str(workers), "--queue", "64", "--uniform",
+                             "--log-level", "WARNING"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if "serving on" not in line:
+        proc.kill()
+        raise RuntimeError(f"server did not start: {line!r}")
+    port = int(line.split(":")[1].split()[0])
+    return proc, f"127.0.0.1:{port}"
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def timed(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t) * 1000.0
+
+
+def concurrent(target: str, requests: list, clients: int) -> tuple[list[float], float]:
+    """Run ``requests`` from ``clients`` threads (one channel each); (latencies ms, wall s)."""
+    lat: list[float] = []
+    lock = threading.Lock()
+    chunks = [requests[i::clients] for i in range(clients)]
+    barrier = threading.Barrier(clients + 1)
+
+    def work(chunk):
+        with Client(target, timeout=120) as c:
+            c.describe_games()  # connect before the clock starts
+            barrier.wait()
+            for req in chunk:
+                ms = timed(lambda: c.stub.Suggest(req, timeout=120))
+                with lock:
+                    lat.append(ms)
+
+    threads = [threading.Thread(target=work, args=(ch,)) for ch in chunks]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    t0 = time.perf_counter()
+    for t in threads:
+        t.join()
+    return lat, time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--calls", type=int, default=48, help="Suggest calls per measurement")
+    ap.add_argument("--iterations", type=int, default=200)
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--legal-calls", type=int, default=300)
+    ap.add_argument("--json", help="also write the figures to this file")
+    args = ap.parse_args(argv)
+
+    views = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(args.calls)]
+    requests = [Client.suggest_request(v, iterations=args.iterations, seed=i)
+                for i, v in enumerate(views)]
+    legal_reqs = [Client.legal_moves_request(rec.view_at(long, s % 4, 8))
+                  for s, long in enumerate([rec.record_from_state(__import__(
+                      "tests.test_service_util", fromlist=["played_state"]).played_state(
+                          "tienlen", 4, 100 + k)) for k in range(10)])
+                  if len(long.get("moves", [])) >= 8]
+
+    engine = build_engine(uniform=True)
+    engine.suggest(requests[0])  # warm up
+    inproc = [timed(lambda r=r: engine.suggest(r)) for r in requests]
+    figures: dict = {"iterations": args.iterations, "calls": args.calls, "clients": args.clients,
+                     "in_process_ms_mean": statistics.mean(inproc), "workers": {}}
+    print(f"in process: Suggest {args.iterations} iterations: mean {statistics.mean(inproc):.1f} ms, "
+          f"p50 {pct(inproc, 50):.1f} ms")
+
+    for w in args.workers:
+        proc, target = start_server(w)
+        try:
+            with Client(target, timeout=120) as c:
+                c.stub.Suggest(requests[0])
+                seq = [timed(lambda r=r: c.stub.Suggest(r)) for r in requests]
+                overhead = [a - b for a, b in zip(seq, inproc)]
+                legal = [timed(lambda r=r: c.stub.LegalMoves(r)) for r in legal_reqs
+                         for _ in range(max(1, args.legal_calls // max(1, len(legal_reqs))))]
+            lat, wall = concurrent(target, requests, args.clients)
+        finally:
+            stop_server(proc)
+        f = {"sequential_p50_ms": pct(seq, 50), "sequential_p99_ms": pct(seq, 99),
+             "sequential_calls_s": len(seq) / (sum(seq) / 1000.0),
+             "overhead_ms_mean": statistics.mean(overhead), "overhead_ms_p50": pct(overhead, 50),
+             "concurrent_p50_ms": pct(lat, 50), "concurrent_p99_ms": pct(lat, 99),
+             "concurrent_calls_s": len(lat) / wall,
+             "legal_p50_ms": pct(legal, 50), "legal_p99_ms": pct(legal, 99),
+             "legal_calls_s": len(legal) / (sum(legal) / 1000.0)}
+        figures["workers"][w] = f
+        print(f"{w} worker(s): sequential p50 {f['sequential_p50_ms']:.1f} ms, p99 "
+              f"{f['sequential_p99_ms']:.1f} ms, {f['sequential_calls_s']:.1f} calls/s; overhead "
+              f"mean {f['overhead_ms_mean']:.2f} ms (p50 {f['overhead_ms_p50']:.2f}); "
+              f"{args.clients} clients: p50 {f['concurrent_p50_ms']:.1f} ms, p99 "
+              f"{f['concurrent_p99_ms']:.1f} ms, {f['concurrent_calls_s']:.1f} calls/s; "
+              f"LegalMoves p50 {f['legal_p50_ms']:.2f} ms, p99 {f['legal_p99_ms']:.2f} ms, "
+              f"{f['legal_calls_s']:.0f} calls/s")
+    ws = sorted(figures["workers"])
+    if len(ws) > 1:
+        speedup = (figures["workers"][ws[-1]]["concurrent_calls_s"]
+                   / figures["workers"][ws[0]]["concurrent_calls_s"])
+        figures["speedup"] = speedup
+        print(f"speedup of {ws[-1]} workers over {ws[0]} ({args.clients} clients): {speedup:.2f}x")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
