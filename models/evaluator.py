@@ -85,6 +85,8 @@ class PolicyValueModel:
         self.encoder_fingerprint = self.metadata["quansu.encoder_fingerprint"]
         self.state_dim = int(self.metadata["quansu.state_dim"])
         self.move_dim = int(self.metadata["quansu.move_dim"])
+        #: bets per unit of the raw value output: the payoff scale the model was trained with
+        self.value_scale = float(self.metadata.get("quansu.value_scale", "1.0"))
 
     def options(self) -> dict:
         """The rule options the model was trained with."""

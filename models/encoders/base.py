@@ -18,7 +18,8 @@ block                       size    content
 own hand                    52      cards of ``hand{seat}``
 known opponent cards        3*52    cards ``seat`` knows are in ``hand{seat+r}``, r = 1..3
 cards moved, per seat       4*52    cards of every move made by relative seat r (history)
-public zones                Z*52    known cards of each of the game's other zones
+public zones                Z*52    known cards of each of the game's other zones (per-seat
+                                    zones such as Phỏm's ``discard{s}`` as 4 relative planes)
 recent moves                K*(52+k+c+4)  the last K moves, newest first: cards, kind one-hot,
                                     combo one-hot, relative seat one-hot
 last carded move            52+c+4+1  newest move that moved cards: cards, combo, seat,
@@ -28,6 +29,9 @@ hand sizes                  4       per relative seat, /13
 zone sizes                  Z       per public zone, /52
 player count                3       one-hot of 2, 3, 4
 move number                 1       len(history) / 100
+legal moves                 3       seat is to act; a ``pass`` is legal; legal moves / 50
+                                    (zeros unless ``seat`` is the seat to act: the legal
+                                    moves are the acting seat's information)
 options                     O       the game's options as numbers (bool 0/1, choice one-hot,
                                     numbers as given, tuples element-wise)
 ==========================  ======  =========================================================
@@ -70,7 +74,9 @@ class EncoderSpec:
     ``zones``: the game's non-hand zone names encoded as card planes, in order.  ``combos``:
     combination names of ``MoveInfo.combo`` (unknown ones map to an "other" slot).
     ``target_is_card``: ``MoveInfo.target`` is a card id (Tấn defend) rather than a meld id.
-    ``recent``: how many recent moves are encoded.
+    ``recent``: how many recent moves are encoded.  ``has_trump``: encode ``deal.trump``.
+    ``seat_zones``: per-seat zone prefixes (``"discard"`` for ``discard0..3``), encoded as
+    4 relative-seat planes each, after ``zones``.
     """
 
     game: str
@@ -80,6 +86,7 @@ class EncoderSpec:
     target_is_card: bool = False
     recent: int = 4
     has_trump: bool = False
+    seat_zones: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
 
 
@@ -148,17 +155,20 @@ class Encoder:
         self._ntarget = NUM_CARDS if spec.target_is_card else 16
         # move -> (mask, kind index, combo index, target, n cards, n melds)
         self._desc: dict = {}
-        z = len(spec.zones)
+        self._mask: dict = {}  # move -> card mask (hot path of encode_state)
+        z = len(spec.zones) + MAX_SEATS * len(spec.seat_zones)
+        self._zone_names = list(spec.zones)
         self._n_masks = 1 + 3 + 4 + z
         rec = 52 + self._nk + self._nc + 4
         self.state_dim = (52 * self._n_masks + spec.recent * rec + (52 + self._nc + 4 + 1)
-                          + (52 + 4) + 4 + z + 3 + 1 + len(self._opt_vec))
+                          + (52 + 4) + 4 + z + 3 + 1 + 3 + len(self._opt_vec))
         self.move_dim = 52 + self._nk + self._nc + self._ntarget + 2
 
     # -- layout --------------------------------------------------------------------------
     def layout(self) -> dict:
         """Every layout fact (JSON-able); :meth:`fingerprint` digests it."""
         return {"game": self.spec.game, "version": self.spec.version, "zones": list(self.spec.zones),
+                "seat_zones": list(self.spec.seat_zones), "has_trump": self.spec.has_trump,
                 "combos": list(self.spec.combos), "kinds": list(KINDS),
                 "target_is_card": self.spec.target_is_card, "recent": self.spec.recent,
                 "options": [[n, k, list(i) if isinstance(i, tuple) else i]
@@ -186,7 +196,9 @@ class Encoder:
                  else -1, info.target, mask.bit_count(), len(info.melds))
             if len(self._desc) > 200_000:
                 self._desc.clear()
+                self._mask.clear()
             self._desc[move] = d
+            self._mask[move] = mask
         return d
 
     def encode_moves(self, state: State, moves: Sequence) -> np.ndarray:
@@ -224,12 +236,19 @@ class Encoder:
             masks.append(known.get(f"hand{(seat + r) % n}", 0) if r < n else 0)
         moved = [0] * n
         hist = state.history
+        mask_of = self._mask
         for s, mv in hist:
-            moved[s] |= self._describe(mv)[0]
+            m = mask_of.get(mv)
+            if m is None:
+                m = self._describe(mv)[0]
+            moved[s] |= m
         for r in range(MAX_SEATS):
             masks.append(moved[(seat + r) % n] if r < n else 0)
         for z in spec.zones:
             masks.append(known.get(z, 0))
+        for prefix in spec.seat_zones:
+            for r in range(MAX_SEATS):
+                masks.append(known.get(f"{prefix}{(seat + r) % n}", 0) if r < n else 0)
         recent_cards = []
         nk, nc = self._nk, self._nc
         rec_block = nk + nc + 4
@@ -271,6 +290,10 @@ class Encoder:
         for r in range(n):
             sizes[r] = zones.get(f"hand{(seat + r) % n}", 0).bit_count() / 13.0
         zsizes = [zones.get(z, 0).bit_count() / 52.0 for z in spec.zones]
+        for prefix in spec.seat_zones:
+            for r in range(MAX_SEATS):
+                zsizes.append(zones.get(f"{prefix}{(seat + r) % n}", 0).bit_count() / 52.0
+                              if r < n else 0.0)
         pc = [0.0, 0.0, 0.0]
         pc[n - 2] = 1.0
         nb = self._n_masks
@@ -281,7 +304,16 @@ class Encoder:
         parts.append(bits[nb + k])
         parts.append(np.asarray(last, dtype=np.float32))
         parts.append(bits[nb + k + 1])
-        parts.append(np.asarray(tsuit + sizes + zsizes + pc + [h / 100.0] + self._opt_vec,
+        lg = [0.0, 0.0, 0.0]
+        if state.current_player == seat:
+            legal = state.legal_moves()
+            lg[0] = 1.0
+            lg[2] = min(len(legal), 100) / 50.0
+            for mv in legal:
+                if self._describe(mv)[1] == 1:  # KINDS[1] == "pass"
+                    lg[1] = 1.0
+                    break
+        parts.append(np.asarray(tsuit + sizes + zsizes + pc + [h / 100.0] + lg + self._opt_vec,
                                 dtype=np.float32))
         out = np.concatenate(parts)
         return out

@@ -1,0 +1,40 @@
+"""Bots backed by the shipped networks (search's :class:`~search.bots.Bot` interface)."""
+
+from __future__ import annotations
+
+from games.base import Move, State
+from search.bots import Bot, ISMCTSBot
+from search.config import SearchConfig
+from models.evaluator import NetworkEvaluator
+
+
+class PolicyBot(Bot):
+    """The policy network alone: the move with the highest prior, no search."""
+
+    name = "policy"
+
+    def __init__(self, evaluator: NetworkEvaluator, name: str | None = None):
+        self.evaluator = evaluator
+        if name:
+            self.name = name
+
+    def choose(self, state: State, seat: int) -> Move:
+        legal = self._check(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        ev = self.evaluator.evaluate([state], [legal])[0]
+        best = max(range(len(legal)), key=lambda i: ev.priors[i])
+        return legal[best]
+
+
+def guided_config(evaluator: NetworkEvaluator, base: SearchConfig | None = None) -> SearchConfig:
+    """Search settings for network-guided ISMCTS: priors and leaf values from the network,
+    leaves evaluated in batches of 8, PUCT value scale = the model's payoff scale."""
+    return (base or SearchConfig()).replace(leaf_value="evaluator", batch_size=8,
+                                            value_scale=evaluator.model.value_scale)
+
+
+def guided_bot(evaluator: NetworkEvaluator, config: SearchConfig | None = None, seed: int = 0,
+               name: str = "guided") -> ISMCTSBot:
+    """ISMCTS guided by ``evaluator`` (see :func:`guided_config`)."""
+    return ISMCTSBot(guided_config(evaluator, config), evaluator, seed, name=name)

@@ -1,0 +1,12 @@
+"""Tấn encoder spec (layout in :mod:`models.encoders.base`).
+
+Zones: ``table`` (this bout's attack and defence cards), ``discard`` (finished bouts),
+``stock`` (only the face-up card is known; the size counts).  The trump card and suit come from
+``deal.trump``.  ``MoveInfo.target`` of ``defend`` is the attacked card.
+Version history: 1 - first layout.
+"""
+
+from models.encoders.base import EncoderSpec
+
+SPEC = EncoderSpec(game="tan", version=1, zones=("table", "discard", "stock"), combos=(),
+                   target_is_card=True, recent=4, has_trump=True)

@@ -1,0 +1,13 @@
+"""Tiến lên miền Nam encoder spec (layout in :mod:`models.encoders.base`).
+
+Zones: ``played`` (every card played so far) and ``set_aside`` (cards dealt to nobody when
+N < 4; known only under the first-lead rule).  Combos: the engine's ``MoveInfo.combo`` names.
+Version history: 1 - first layout.
+"""
+
+from models.encoders.base import EncoderSpec
+
+SPEC = EncoderSpec(
+    game="tienlen", version=1, zones=("played", "set_aside"),
+    combos=("single", "pair", "triple", "four_of_a_kind", "straight", "pair_sequence"),
+    target_is_card=False, recent=4)

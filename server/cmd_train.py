@@ -1,0 +1,82 @@
+"""``quansu train``: train a game's policy-value network (needs the ``[train]`` extra).
+
+Example: ``quansu train --game tienlen --players 4 --minutes 30 --seed 1`` writes
+``models/tienlen.onnx``, ``models/tienlen.md`` (model card) and ``models/tienlen.png``
+(training curve).  See ``docs/models.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", required=True, help="tienlen, phom, samloc or tan")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--minutes", type=float, default=30.0, help="wall-time budget of the whole run")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=2, help="game-generation processes")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option (JSON value), repeatable")
+    p.add_argument("--out", default="", help="output .onnx path (default models/<game>.onnx)")
+    p.add_argument("--hidden", type=int, default=256, help="width of the state trunk")
+    p.add_argument("--search-iterations", type=int, default=48,
+                   help="ISMCTS iterations per move in expert iteration")
+    p.add_argument("--games-per-round", type=int, default=16)
+    p.add_argument("--steps-per-round", type=int, default=200)
+    p.add_argument("--heuristic-share", type=float, default=0.4,
+                   help="share of the time spent on the heuristic-bot phase")
+    p.add_argument("--eval-deals", type=int, default=40)
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+
+def run(args) -> int:
+    from games import GameError
+    from server.cmd_play import parse_options
+
+    try:
+        import torch  # noqa: F401
+        import onnx  # noqa: F401
+    except ImportError as e:
+        print(f"error: quansu train needs the [train] extra (torch, onnx): {e}. "
+              f"Install it with: pip install 'quansu[train]'", file=sys.stderr)
+        return 2
+    from models.training.loop import TrainConfig, train
+
+    for name in ("minutes", "heuristic_share"):
+        if getattr(args, name) <= 0:
+            print(f"error: --{name.replace('_', '-')} must be > 0", file=sys.stderr)
+            return 2
+    for name in ("workers", "hidden", "search_iterations", "games_per_round", "steps_per_round",
+                 "eval_deals"):
+        if getattr(args, name) < 1:
+            print(f"error: --{name.replace('_', '-')} must be >= 1", file=sys.stderr)
+            return 2
+    if args.heuristic_share >= 0.9:
+        print("error: --heuristic-share must be < 0.9", file=sys.stderr)
+        return 2
+    try:
+        cfg = TrainConfig(game=args.game, players=args.players, options=parse_options(args.option),
+                          minutes=args.minutes, seed=args.seed, workers=args.workers,
+                          hidden=args.hidden, search_iterations=args.search_iterations,
+                          games_per_round=args.games_per_round,
+                          steps_per_round=args.steps_per_round,
+                          heuristic_share=args.heuristic_share, eval_deals=args.eval_deals,
+                          out=args.out, progress=not args.no_progress)
+        train(cfg)
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m server.cmd_train ...`` = ``quansu train ...``."""
+    p = argparse.ArgumentParser(prog="quansu train", description=__doc__.splitlines()[0])
+    add_arguments(p)
+    return run(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

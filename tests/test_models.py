@@ -1,0 +1,199 @@
+"""Networks layer without torch: encoders (every registered game), shipped models (canaries,
+encoder-version refusal, evaluator for every player count), the policy bot."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+import games
+from games.base import GameError
+from models import ModelError, default_evaluator, has_model, load_model
+from models.canary import canary_inputs, read_canary
+from models.encoders import Encoder, EncoderError, encoder_for, masks_to_bits, spec_for
+from models.evaluator import PolicyValueModel, default_model_path
+
+SHIPPED = ("tienlen", "phom", "samloc", "tan")
+REGISTERED = [g for g in games.game_names() if g in SHIPPED]
+WITH_MODEL = [g for g in REGISTERED if has_model(g)]
+
+
+def _positions(game, n_games=3, seed=0):
+    rng = random.Random(seed)
+    for _ in range(n_games):
+        state = game.new_initial_state(rng)
+        while not state.is_terminal():
+            yield state
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+
+
+def test_masks_to_bits():
+    bits = masks_to_bits([0, 1, 1 << 51, (1 << 52) - 1])
+    assert bits.shape == (4, 52) and bits.dtype == np.float32
+    assert bits[0].sum() == 0 and bits[1, 0] == 1 and bits[1].sum() == 1
+    assert bits[2, 51] == 1 and bits[2].sum() == 1 and bits[3].sum() == 52
+
+
+@pytest.mark.parametrize("name", REGISTERED)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_encoder_shapes_and_information_state(name, players):
+    """Rows have the declared sizes, are finite, and are equal for states the seat cannot tell
+    apart (a determinization for that seat)."""
+    game = games.make(name, players)
+    enc = encoder_for(game)
+    rng = random.Random(players)
+    for i, state in enumerate(_positions(game, 2, seed=players)):
+        seat = state.current_player
+        f = enc.encode_state(state, seat)
+        assert f.shape == (enc.state_dim,) and f.dtype == np.float32 and np.isfinite(f).all()
+        moves = state.legal_moves()
+        m = enc.encode_moves(state, moves)
+        assert m.shape == (len(moves), enc.move_dim) and np.isfinite(m).all()
+        if i % 5 == 0:
+            det = state.determinize(seat, rng)
+            assert np.array_equal(f, enc.encode_state(det, seat))
+            assert np.array_equal(m, enc.encode_moves(det, det.legal_moves()))
+
+
+@pytest.mark.parametrize("name", REGISTERED)
+def test_encoder_sees_own_hand_and_moves_differ(name):
+    game = games.make(name, 4)
+    enc = encoder_for(game)
+    state = game.new_initial_state(random.Random(3))
+    seat = state.current_player
+    f = enc.encode_state(state, seat)
+    hand = state.known_cards(seat)[f"hand{seat}"]
+    assert np.array_equal(f[:52], masks_to_bits([hand])[0])
+    moves = state.legal_moves()
+    rows = enc.encode_moves(state, moves)
+    assert len({r.tobytes() for r in rows}) == len(moves), "two legal moves encode the same"
+
+
+@pytest.mark.parametrize("name", REGISTERED)
+def test_encoder_refuses_other_game(name):
+    other = next((g for g in games.game_names() if g != name), None)
+    if other is None:
+        pytest.skip("only one game registered")
+    with pytest.raises(EncoderError, match="cannot encode"):
+        Encoder(spec_for(name), games.make(other, 4))
+
+
+def test_unknown_game_encoder():
+    with pytest.raises(EncoderError, match="no encoder"):
+        spec_for("chess")
+
+
+def test_fingerprint_tracks_layout():
+    name = REGISTERED[0]
+    game = games.make(name, 4)
+    spec = spec_for(name)
+    a = Encoder(spec, game)
+    b = Encoder(dataclasses.replace(spec, recent=spec.recent + 1), game)
+    assert a.fingerprint() != b.fingerprint()
+    assert a.fingerprint() == Encoder(spec, games.make(name, 3)).fingerprint()
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_registered_game_ships_a_model(name):
+    if name not in REGISTERED:
+        pytest.skip(f"{name} engine not registered")
+    path = default_model_path(name)
+    assert path.is_file(), f"no shipped model {path}"
+    assert path.stat().st_size < 5_000_000
+    assert path.with_suffix(".md").is_file(), "model card missing"
+    assert path.with_suffix(".canary.json").is_file(), "canary missing"
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
+def test_canary_outputs(name):
+    """Stored inputs give the stored outputs; the encoder rebuilds the stored inputs."""
+    path = default_model_path(name)
+    data = read_canary(path.with_suffix(".canary.json"))
+    model = PolicyValueModel(path)
+    logits, values = model.run(data["states"], data["moves"], data["move_state"])
+    np.testing.assert_allclose(logits, data["logits"], atol=1e-4, rtol=1e-4)
+    np.testing.assert_allclose(values, data["values"], atol=1e-4, rtol=1e-4)
+    game = games.make(name, data["players"], data["options"])
+    if game.rules_version == data["rules_version"]:
+        plies, st, mv, idx = canary_inputs(game, data["seed"])
+        assert plies == data["plies"]
+        np.testing.assert_array_equal(st, data["states"])
+        np.testing.assert_array_equal(mv, data["moves"])
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
+def test_model_metadata_and_version_refusal(name):
+    game = games.make(name, 4)
+    model = load_model(game)
+    enc = encoder_for(game)
+    assert model.game == name and model.encoder_version == enc.version
+    assert model.training()["command"].startswith("quansu train --game " + name)
+    newer = Encoder(dataclasses.replace(enc.spec, version=enc.version + 1), game)
+    with pytest.raises(ModelError, match="encoder version"):
+        model.check_encoder(newer)
+    changed = Encoder(dataclasses.replace(enc.spec, recent=enc.spec.recent + 1), game)
+    with pytest.raises(ModelError, match="fingerprint"):
+        model.check_encoder(changed)
+    other = next((g for g in REGISTERED if g != name), None)
+    if other:
+        with pytest.raises(ModelError, match="is for game"):
+            model.check_encoder(encoder_for(games.make(other, 4)))
+
+
+def test_bad_model_files(tmp_path):
+    with pytest.raises(ModelError, match="not found"):
+        PolicyValueModel(tmp_path / "missing.onnx")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not an onnx file")
+    with pytest.raises(ModelError, match="cannot be loaded"):
+        PolicyValueModel(bad)
+    assert isinstance(ModelError("x"), GameError)
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_evaluator_every_player_count(name, players):
+    game = games.make(name, players)
+    ev = default_evaluator(game)
+    states = list(_positions(game, 1, seed=players))[:12]
+    answers = ev.evaluate(states, [s.legal_moves() for s in states], random.Random(0))
+    for state, a in zip(states, answers):
+        assert len(a.priors) == len(state.legal_moves())
+        assert abs(sum(a.priors) - 1.0) < 1e-6 and min(a.priors) >= 0
+        assert len(a.values) == players and abs(sum(a.values)) < 1e-4
+    # cached answers are the same objects' values, batch or single
+    again = ev.evaluate(states[:1], [states[0].legal_moves()])[0]
+    assert list(again.priors) == list(answers[0].priors)
+    assert ev.hits >= 1
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
+def test_evaluator_uses_only_the_acting_seats_information(name):
+    game = games.make(name, 4)
+    ev = default_evaluator(game, cache_size=0)
+    rng = random.Random(5)
+    for i, state in enumerate(_positions(game, 1, seed=9)):
+        if i % 7:
+            continue
+        det = state.determinize(state.current_player, rng)
+        a, b = ev.evaluate([state, det])
+        np.testing.assert_allclose(a.priors, b.priors, atol=1e-6)
+        np.testing.assert_allclose(a.values, b.values, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
+def test_policy_bot_plays_a_game(name):
+    from models.bots import PolicyBot
+    from search.arena import play_game
+
+    game = games.make(name, 4)
+    bot = PolicyBot(default_evaluator(game))
+    deal = game.random_deal(random.Random(2))
+    state, moves, _ = play_game(game, deal, [bot] * 4)
+    assert state.is_terminal() and abs(sum(state.returns())) < 1e-9
+    with pytest.raises(GameError):
+        bot.choose(state, 0)

@@ -1,0 +1,104 @@
+"""Training side (needs the [train] extra; skipped without torch): ONNX export matches torch,
+the sample buffer, the segment softmax, and a tiny end-to-end training run on the toy game."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from models.encoders import EncoderSpec, encoder_for, register_spec  # noqa: E402
+from models.evaluator import NetworkEvaluator, PolicyValueModel  # noqa: E402
+from models.training.data import Buffer, heuristic_policy, play_game  # noqa: E402
+from models.training.net import PolicyValueNet, export_onnx, segment_log_softmax  # noqa: E402
+from tests.test_models_toy import ToyGame  # noqa: E402
+
+pytestmark = pytest.mark.train
+
+register_spec(EncoderSpec("toy", 1, zones=("table", "set_aside"), combos=("single",)))
+
+
+def _meta(game, enc, net):
+    return {"quansu.format": "quansu-pv/1", "quansu.game": game.name,
+            "quansu.encoder_version": str(enc.version),
+            "quansu.encoder_fingerprint": enc.fingerprint(),
+            "quansu.state_dim": str(enc.state_dim), "quansu.move_dim": str(enc.move_dim),
+            "quansu.value_scale": str(float(net.value_scale)),
+            "quansu.training": json.dumps({"command": "test"})}
+
+
+def test_segment_log_softmax():
+    logits = torch.tensor([1.0, 2.0, 3.0, -1.0, 5.0])
+    seg = torch.tensor([0, 0, 0, 1, 1])
+    out = segment_log_softmax(logits, seg, 2)
+    exp = torch.cat([torch.log_softmax(logits[:3], 0), torch.log_softmax(logits[3:], 0)])
+    assert torch.allclose(out, exp, atol=1e-6)
+
+
+def test_onnx_matches_torch_on_random_inputs():
+    game = ToyGame(4)
+    enc = encoder_for(game)
+    torch.manual_seed(0)
+    net = PolicyValueNet(enc.state_dim, enc.move_dim, hidden=64, move_hidden=32, value_scale=3.0)
+    model = PolicyValueModel(export_onnx(net, _meta(game, enc, net)))
+    g = torch.Generator().manual_seed(1)
+    for b, m in ((1, 1), (1, 7), (5, 23)):
+        st = torch.rand(b, enc.state_dim, generator=g)
+        mv = torch.rand(m, enc.move_dim, generator=g)
+        idx = torch.sort(torch.randint(0, b, (m,), generator=g))[0]
+        with torch.no_grad():
+            lt, vt = net.eval()(st, mv, idx)
+        lo, vo = model.run(st.numpy(), mv.numpy(), idx.numpy())
+        np.testing.assert_allclose(lo, lt.numpy(), atol=1e-4, rtol=1e-4)
+        np.testing.assert_allclose(vo, vt.numpy(), atol=1e-4, rtol=1e-4)
+
+
+def test_buffer_gathers_the_right_rows():
+    game = ToyGame(3)
+    enc = encoder_for(game)
+    buf = Buffer(enc.state_dim, enc.move_dim)
+    rng = random.Random(0)
+    games_ = [play_game(game, rng, heuristic_policy(game)) for _ in range(3)]
+    for g in games_:
+        buf.add_game(g, 3)
+    assert buf.size == sum(len(g.states) for g in games_)
+    st, va, mv, tg, ms = buf.batch(np.array([1, 0]))
+    g0 = games_[0]
+    np.testing.assert_allclose(st[1], g0.states[0], atol=1e-3)
+    assert (ms == 0).sum() == len(g0.targets[1]) and (ms == 1).sum() == len(g0.targets[0])
+    np.testing.assert_allclose(tg[ms == 1], g0.targets[0])
+    seat = g0.seats[0]
+    assert va[1, 0] == g0.returns[seat] and va[1, 1] == g0.returns[(seat + 1) % 3]
+    assert va[1, 3] == 0.0
+    assert abs(tg[ms == 0].sum() - 1.0) < 1e-6
+
+
+def test_tiny_training_run_end_to_end(tmp_path):
+    """A few seconds of the whole pipeline: heuristic data, expert iteration with ISMCTS,
+    arena, export with metadata, canary, card and plot."""
+    from models.training.loop import TrainConfig, train
+
+    game = ToyGame(4)
+    out = tmp_path / "toy.onnx"
+    cfg = TrainConfig("toy", minutes=0.12, workers=1, hidden=32, move_hidden=16,
+                      search_iterations=8, games_per_round=2, steps_per_round=20,
+                      eval_deals=3, out=str(out), progress=False)
+    lines = []
+    summary = train(cfg, log=lines.append, game=game)
+    assert out.is_file() and out.with_suffix(".md").is_file()
+    assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert out.with_suffix(".canary.json").is_file()
+    model = PolicyValueModel(out)
+    assert model.game == "toy" and model.training()["command"] == summary["command"]
+    assert summary["heuristic_games"] > 0 and summary["steps"] > 0
+    card = out.with_suffix(".md").read_text()
+    assert summary["command"] in card and "Policy alone" in card
+    ev = NetworkEvaluator(game, model)
+    state = game.new_initial_state(random.Random(1))
+    a = ev.evaluate([state], [state.legal_moves()])[0]
+    assert len(a.priors) == len(state.legal_moves())
