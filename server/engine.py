@@ -310,6 +310,21 @@ class Engine:
         chosen = result.choose(random.Random(seed ^ 0x5EED), temperature) if level < 5 else result.best.move
         return self._suggest_response(state, result, k, chosen, True)
 
+    def suggest_for_state(self, state: State, *, strength: int = 5, iterations: int = 0,
+                          milliseconds: int = 0, top_k: int = 0, seed: int | None = None,
+                          seconds_left: float | None = None) -> pb.SuggestResponse:
+        """Suggest for the seat to act in a running game held in this process (``quansu play``'s
+        bots and hints): the seat's view is cut from the state, so the search sees only what
+        that seat knows."""
+        if state.is_terminal():
+            raise RequestError("state", "the game is over: there is no move to suggest")
+        view = rec.view_from_state(state, state.current_player)
+        req = pb.SuggestRequest(view=convert.record_message(view), top_k=top_k, strength=strength,
+                                budget=pb.Budget(iterations=iterations, milliseconds=milliseconds))
+        if seed is not None:
+            req.seed = seed
+        return self.suggest(req, seconds_left=seconds_left)
+
     # -- Analyze ------------------------------------------------------------------------------
     def _parse_analyze(self, request: pb.AnalyzeRequest):
         which, msg = convert.source_of(request)

@@ -426,3 +426,67 @@ def test_health_and_reflection(target, c):
         resp = list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
             file_containing_symbol="quansu.v1.QuansuService")]), timeout=10))
         assert resp[0].file_descriptor_response.file_descriptor_proto
+
+
+# -- robustness: mutated requests never crash ---------------------------------------------------
+
+def _mutations(obj: dict, rng: random.Random):
+    """Random single-field corruptions of a view (JSON object); call on the unmutated view."""
+    seat = obj["seat"]
+    cards = obj["deal"]["hands"][seat]["cards"]
+    n = obj["players"]
+    choices = [
+        lambda o: o["deal"]["hands"][seat]["cards"].__setitem__(rng.randrange(len(cards)),
+                                                                rng.choice(["ZZ", "", "10H", "3s", "♠A"])),
+        lambda o: o.__setitem__("seat", rng.choice([-1, 4, 99, seat])),
+        lambda o: o.__setitem__("players", rng.choice([0, 1, 5, 2, 3])),
+        lambda o: o["deal"].__setitem__("first", rng.choice([-3, 7, 1, 2])),
+        lambda o: o["deal"]["hands"][(seat + 1) % n].__setitem__("count", rng.choice([0, 1, 60, 12])),
+        lambda o: o["moves"].append({"seat": rng.randrange(4), "move": rng.choice(
+            ["pass", "3S", "draw", "take", "done", "eat 9H", "lay", "2H 2D", "attack 5C", "xyzzy"])}),
+        lambda o: o["moves"].insert(0, {"seat": rng.randrange(4), "move": "pass"}),
+        lambda o: o.__setitem__("drawn", [rng.choice(["3S", "AH", "QQ"])]),
+        lambda o: o.__setitem__("options", {rng.choice(["a", "direction", "trump_swap", "first_game"]):
+                                            rng.choice([1, "x", True, None, [1, 2]])}),
+    ]
+    return rng.choice(choices)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_mutated_views_are_answered_or_rejected_never_crash(game):
+    from server.engine import Engine
+    from server.errors import RequestError
+    from tests.test_service_util import view_message
+
+    engine = Engine()
+    rng = random.Random(game)
+    base = view_to_act(game, 4, seed=9, moves=6)
+    outcomes = {"ok": 0, "invalid": 0}
+    for _ in range(60):
+        v = copy.deepcopy(base)
+        for fn in [_mutations(base, rng) for _ in range(rng.randint(1, 2))]:
+            fn(v)
+        try:
+            msg = view_message(v)
+            engine.legal_moves(pb.LegalMovesRequest(view=msg))
+            engine.check_suggest(pb.SuggestRequest(view=msg))
+            outcomes["ok"] += 1
+        except RequestError as e:
+            assert e.field.startswith(("view", "record")) or e.field == "", e.field
+            outcomes["invalid"] += 1
+    assert outcomes["invalid"] > 0
+
+
+def test_suggest_for_a_state_in_process():
+    from server.engine import build_engine
+    from tests.test_service_util import played_state
+
+    engine = build_engine(uniform=True)
+    for s in range(50):
+        st = played_state("tienlen", 4, s, 3)
+        if not st.is_terminal():
+            break
+    resp = engine.suggest_for_state(st, strength=3, iterations=40, seed=1)
+    assert resp.seat == st.current_player
+    assert resp.chosen.text in rec.legal_move_texts(st)
+    assert resp.stats.iterations == 10

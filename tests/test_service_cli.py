@@ -103,3 +103,31 @@ def test_serve_rejects_bad_settings(capsys):
                  ["--default-iterations", "900", "--max-iterations", "100"]):
         assert cmd_serve.run(_args(cmd_serve, argv)) == 2
         assert "error:" in capsys.readouterr().err
+
+
+def test_evaluator_choice_per_game(tmp_path, capsys):
+    from games.base import GameError
+    from games.registry import game_names
+    from models.evaluator import ModelError, default_model_path
+    from search.evaluator import UniformEvaluator
+    from server.evaluators import EvaluatorSet
+    from games.registry import make
+
+    names = EvaluatorSet().model_names()
+    assert sorted(names) == game_names()
+    for game, name in names.items():
+        assert (name == "uniform") == (not default_model_path(game).is_file())
+    forced = EvaluatorSet(uniform=True)
+    assert set(forced.model_names().values()) == {"uniform"}
+    ev, cfg = forced.for_game(make("tienlen", 4))
+    assert isinstance(ev, UniformEvaluator) and cfg.leaf_value == "rollout"
+    with pytest.raises(GameError, match="unknown game"):
+        EvaluatorSet(paths={"chess": "x.onnx"})
+    with pytest.raises(ModelError, match="not found"):
+        EvaluatorSet(paths={"tienlen": str(tmp_path / "missing.onnx")})
+    # a model that cannot be loaded stops `quansu serve` with the reason, exit 1
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    assert cmd_serve.run(_args(cmd_serve, ["--port", "0", "--host", "127.0.0.1", "--workers", "1",
+                                           "--model", f"tienlen={bad}"])) == 1
+    assert "cannot be loaded" in capsys.readouterr().err
