@@ -8,12 +8,15 @@ Example::
 Bot specs (one per seat, comma separated): ``random``, ``heuristic``, ``ismcts`` with optional
 ``:field=value`` search settings (``ismcts:iterations=300:opponent_keys=observer``), ``pimc``
 (``pimc:worlds=10:time_s=0.2``) and ``level1`` .. ``level5``.  The table goes to stdout, the
-progress bar to stderr; ``--json [PATH]`` writes the full result (stdout when no path).
+progress bar to stderr; ``--json [PATH]`` writes the full result (stdout when no path);
+``--records DIR`` saves every game as a ``quansu-record/1`` file
+(``DIR/deal00012_rot3.json``) plus ``DIR/index.json`` naming the bot in each seat of each file.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -34,7 +37,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a rule option (JSON value), repeatable")
     p.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
                    help="write the full result as JSON to PATH (stdout when no PATH)")
+    p.add_argument("--records", default=None, metavar="DIR",
+                   help="save every game as a quansu-record/1 JSON file in DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def record_name(deal: int, rotation: int) -> str:
+    return f"deal{deal:05d}_rot{rotation}.json"
+
+
+def save_record(directory: str, state, info: dict) -> None:
+    """Arena hook (runs in the worker): write the finished game as a record file."""
+    from games.record import record_from_state, write_json
+
+    write_json(record_from_state(state), os.path.join(directory, record_name(info["deal"], info["rotation"])))
 
 
 def _options(pairs: list[str]) -> dict:
@@ -53,14 +69,27 @@ def _options(pairs: list[str]) -> dict:
 def run(args, out=sys.stdout, err=sys.stderr) -> int:
     from search.arena import progress_bar, run_arena
 
+    hook = None
     try:
         game = make(args.game, args.players, _options(args.option))
         bots = [b.strip() for b in args.bots.split(",")]
+        if args.records:
+            os.makedirs(args.records, exist_ok=True)
+            hook = functools.partial(save_record, args.records)
         result = run_arena(game, bots, args.deals, seed=args.seed,
                            workers=args.workers or os.cpu_count() or 1,
-                           progress=None if args.quiet else progress_bar(err))
+                           progress=None if args.quiet else progress_bar(err), hook=hook)
+        if args.records:
+            index = [{"file": record_name(g["deal"], g["rotation"]), "seats": g["seats"],
+                      "payoffs": g["payoffs"]} for g in result.per_game]
+            with open(os.path.join(args.records, "index.json"), "w", encoding="utf-8") as f:
+                json.dump({"game": result.game, "players": result.players, "seed": result.seed,
+                           "games": index}, f, indent=1)
     except GameError as e:
         print(f"error: {e}", file=err)
+        return 2
+    except OSError as e:
+        print(f"error: --records {args.records}: {e.strerror or e}", file=err)
         return 2
     if args.json != "-":
         print(result.table(), file=out)

@@ -148,3 +148,29 @@ def test_cli_on_registered_games(name):
     bad = cli_args(game=name, players=n, bots="heuristic", deals=2)
     assert cmd_arena.run(bad, out=io.StringIO(), err=(e := io.StringIO())) == 2
     assert "--bots" in e.getvalue()
+
+
+@pytest.mark.parametrize("name", games.game_names()[:2])
+def test_cli_records_every_game(name, tmp_path):
+    from games.record import read_json, replay_record
+
+    n = games.game_classes()[name].min_players
+    args = cli_args(game=name, players=n, bots=",".join(["heuristic"] + ["random"] * (n - 1)),
+                    deals=2, workers=2, quiet=True, records=tmp_path / "rec")
+    assert cmd_arena.run(args, out=io.StringIO(), err=io.StringIO()) == 0
+    index = json.loads((tmp_path / "rec" / "index.json").read_text())
+    assert len(index["games"]) == 2 * n
+    for entry in index["games"]:
+        state = replay_record(read_json(str(tmp_path / "rec" / entry["file"])))
+        assert state.is_terminal()
+        assert state.returns() == pytest.approx(entry["payoffs"])
+
+
+def test_cli_records_into_an_unwritable_place(tmp_path, monkeypatch):
+    monkeypatch.setattr(cmd_arena, "make", lambda name, players, options: toy(players))
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    err = io.StringIO()
+    args = cli_args(players=2, bots="heuristic,random", deals=1, records=blocker / "sub")
+    assert cmd_arena.run(args, out=io.StringIO(), err=err) == 2
+    assert "--records" in err.getvalue()
