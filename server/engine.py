@@ -24,6 +24,7 @@ from games import record as rec
 from games.base import GameError, State
 from games.registry import game_classes
 from search.config import SearchConfig
+from search.levels import LEVELS
 from search.ismcts import search
 from search.result import MoveStats, SearchResult
 from server import convert
@@ -46,8 +47,6 @@ THRESHOLD_FRACTIONS = (0.05, 0.15, 0.4)
 MARK_NAMES = {pb.MARK_BEST: "best", pb.MARK_GOOD: "good", pb.MARK_INACCURACY: "inaccuracy",
               pb.MARK_MISTAKE: "mistake", pb.MARK_BLUNDER: "blunder"}
 
-#: strength level -> (share of the budget's iterations, choice temperature)
-STRENGTH = {1: (0.05, 1.0), 2: (0.1, 0.7), 3: (0.25, 0.4), 4: (0.5, 0.15), 5: (1.0, 0.0)}
 
 
 @dataclass(frozen=True)
@@ -176,7 +175,7 @@ class Engine:
         return out
 
     # -- validation -----------------------------------------------------------------------------
-    def _budget(self, budget: pb.Budget, field: str, scale: float = 1.0) -> tuple[int | None, int | None]:
+    def _budget(self, budget: pb.Budget, field: str) -> tuple[int | None, int | None]:
         """(iterations, milliseconds) after defaults; None = no limit of that kind."""
         lim = self.limits
         it, ms = budget.iterations, budget.milliseconds
@@ -192,8 +191,7 @@ class Engine:
                                f"{ms} is over the server's maximum of {lim.max_ms}")
         if it == 0 and ms == 0:
             it, ms = lim.default_iterations, lim.default_ms
-        iterations = max(1, int(round(it * scale))) if it else None
-        return iterations, (ms or None)
+        return (it or None), (ms or None)
 
     def _parse_suggest(self, request: pb.SuggestRequest, prefix: str):
         p = f"{prefix}." if prefix else ""
@@ -291,9 +289,15 @@ class Engine:
         """Run a Suggest; with ``emit``, partial rankings go to it every ``interval_ms``."""
         view, state = self._parse_suggest(request, prefix)
         p = f"{prefix}." if prefix else ""
-        level = request.strength or 5
-        share, temperature = STRENGTH[level]
-        iterations, ms = self._budget(request.budget, f"{p}budget", share)
+        iterations, ms = self._budget(request.budget, f"{p}budget")
+        temperature = 0.0
+        if request.strength:
+            # bot play: the search layer's strength level (search.levels), the same bots as
+            # in the arena; an explicit budget in the request overrides the level's budget
+            level = LEVELS[request.strength]
+            temperature = level.temperature
+            if not (request.budget.iterations or request.budget.milliseconds):
+                iterations, ms = level.iterations, int(level.time_s * 1000)
         seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
         k = request.top_k or self.limits.default_top_k
         progress = None
@@ -307,7 +311,7 @@ class Engine:
                     emit(self._suggest_response(state, partial, k, partial.best.move, False))
 
         result = self._search(state, iterations, ms, seed, stop, seconds_left, progress, interval_s)
-        chosen = result.choose(random.Random(seed ^ 0x5EED), temperature) if level < 5 else result.best.move
+        chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
         return self._suggest_response(state, result, k, chosen, True)
 
     def suggest_for_state(self, state: State, *, strength: int = 5, iterations: int = 0,
