@@ -22,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", type=int, default=None, help="cut this seat's view from a record")
     p.add_argument("--at", type=int, default=None, help="with --seat: after the first K moves")
     p.add_argument("--top", type=int, default=0, help="how many moves to show (0: server default)")
-    p.add_argument("--strength", type=int, default=0, help="bot strength 1..5 for 'chosen' (0: 5)")
+    p.add_argument("--strength", type=int, default=0, help="bot strength 1..5 (search/levels.py); 0: a hint")
     add_budget_arguments(p)
     add_connection_arguments(p)
     p.add_argument("--json", action="store_true", help="print the response as protobuf JSON")

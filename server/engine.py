@@ -201,7 +201,7 @@ class Engine:
         if request.top_k < 0 or request.top_k > lim.max_top_k:
             raise RequestError(f"{p}top_k", f"{request.top_k} is out of range 0..{lim.max_top_k}")
         if not 0 <= request.strength <= 5:
-            raise RequestError(f"{p}strength", f"{request.strength} is out of range 1..5 (0: 5)")
+            raise RequestError(f"{p}strength", f"{request.strength} is out of range 1..5 (0: a hint)")
         self._budget(request.budget, f"{p}budget")
         with _rules(f"{p}view"):
             view = convert.parse_view(request.view)
