@@ -38,6 +38,7 @@ from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveI
                         MoveParseError, OptionError, OptionSpec, State)
 from games.cards import CardError, card_str, parse_card
 from games.phom import rules as R
+from games.phom import settle as S
 
 TAKE, LAY, SEND, DISCARD, OVER = 0, 1, 2, 3, 4
 PHASE_NAMES = ("take", "lay", "send", "discard", "over")
@@ -573,13 +574,7 @@ class PhomState(State):
         k = self.eats[p] + 1
         self.eats[p] = k
         o = g.options
-        ep = o["eat_payments"]
-        if o["ca_k_enabled"] and x % 13 == R.K_RANK:
-            amount = 10 if chot else (2, 4, 6)[min(rnd, 3) - 1]
-        elif chot:
-            amount = ep[3] + (ep[min(k, 3) - 1] if o["chot_payment_mode"] == "add" else 0)
-        else:
-            amount = ep[min(k, 3) - 1]
+        amount = S.eat_payment(k, chot, x % 13 == R.K_RANK, rnd, o)
         if amount:
             self.pay.append((v, p, amount))
         if chot and o["den_an_chot"]:
@@ -696,8 +691,7 @@ class PhomState(State):
         best = 0
         for owner, _m, own, em in self.table:
             if owner == p and own & R.RANK_MASK[R.K_RANK] == own:
-                k = (own & ~em).bit_count()
-                best = max(best, 10 if k >= 4 else 5 if k == 3 else 0)
+                best = max(best, S.u_k_amount((own & ~em).bit_count()))
         return best
 
     def _finish_u(self, w: int, how: str) -> None:
@@ -744,8 +738,7 @@ class PhomState(State):
                 if o["u_k_enabled"]:
                     for m in arr:
                         if m & R.RANK_MASK[R.K_RANK] == m:
-                            k = (m & ~e).bit_count()
-                            a_uk = max(a_uk, 10 if k >= 4 else 5 if k == 3 else 0)
+                            a_uk = max(a_uk, S.u_k_amount((m & ~e).bit_count()))
                 score = (2 if a_dh else 0) + a_uk
                 if best is None or score > best[0]:
                     best = (score, arr, a_dh, a_uk)
@@ -761,20 +754,10 @@ class PhomState(State):
             per += 2
         if dh:
             per += 2
-        ends = []
-        if liable >= 0:
-            ends.append((liable, w, per * (n - 1)))
-        else:
-            for s in range(n):
-                if s != w:
-                    ends.append((s, w, per))
+        ends = S.u_payments(w, n, per, liable)
         if o["u_k_enabled"]:
-            for s in range(n):
-                amt = uk if s == w else self._uk_of_table(s)
-                if amt and s != liable:
-                    for t in range(n):
-                        if t != s:
-                            ends.append((t, s, amt))
+            uks = [uk if t == w else self._uk_of_table(t) for t in range(n)]
+            ends += S.bonus_payments(uks, exclude=liable)
         self.u_info = (w, how, amount, liable, u_melds)
         self._end(ends)
 
@@ -790,56 +773,26 @@ class PhomState(State):
 
     def ranking(self) -> list[int]:
         """Seats from nhất to bét by the §9 rules (meaningful once everybody has laid down)."""
-        g = self.game
-        o = g.options
-        order = {s: i for i, s in enumerate(self.lay_order)}
-        nm = [0] * self.n
-        for t in self.table:
-            nm[t[0]] += 1
-        big = len(order) + self.n
-        good = [s for s in range(self.n) if nm[s]]
-        mom = [s for s in range(self.n) if not nm[s]]
-        tie_tai = o["tai_tiebreak"]
-        good.sort(key=lambda s: (R.points(self.hands[s]), (self.tai >> s & 1) if tie_tai else 0,
-                                 order.get(s, big + s)))
-        mom.sort(key=lambda s: order.get(s, big + s))
-        return good + mom
-
-    def _finish_normal(self) -> None:
-        g = self.game
-        o = g.options
         n = self.n
         nm = [0] * n
         for t in self.table:
             nm[t[0]] += 1
-        rank = self.ranking()
-        ends = []
-        all_mom = not any(nm)
-        if not all_mom or o["all_mom_first_layer_wins"]:
-            top = rank[0]
-            for pos in range(1, n):
-                s = rank[pos]
-                if not nm[s]:
-                    amt = o["mom_payment"]
-                elif o["last_place_pays"] == "always_3" and pos == n - 1:
-                    amt = 3
-                else:
-                    amt = pos
-                if amt:
-                    ends.append((s, top, amt))
+        return S.rank_seats([R.points(h) for h in self.hands], [not k for k in nm],
+                            [bool(self.tai >> s & 1) for s in range(n)], self.lay_order,
+                            self.game.options["tai_tiebreak"])
+
+    def _finish_normal(self) -> None:
+        o = self.game.options
+        n = self.n
+        nm = [0] * n
+        for t in self.table:
+            nm[t[0]] += 1
+        mom = [not k for k in nm]
+        ends = S.rank_payments(self.ranking(), mom, o)
         if o["dong_hoa_enabled"]:
-            holders = [s for s in range(n) if R.five_in_row(self._laid_natural(s))]
-            for hs in holders:
-                for t in range(n):
-                    if t not in holders:
-                        ends.append((t, hs, 2))
+            ends += S.dong_hoa_payments([R.five_in_row(self._laid_natural(s)) for s in range(n)])
         if o["u_k_enabled"]:
-            for s in range(n):
-                amt = self._uk_of_table(s)
-                if amt:
-                    for t in range(n):
-                        if t != s:
-                            ends.append((t, s, amt))
+            ends += S.bonus_payments([self._uk_of_table(s) for s in range(n)])
         self.u_info = None
         self._end(ends)
 

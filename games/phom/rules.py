@@ -433,10 +433,12 @@ def _best(h: int, e: int, one: bool, memo: dict) -> tuple[int, int]:
     return best
 
 
+_RUN5_START = sum(((1 << 9) - 1) << (13 * s) for s in range(4))
+
+
 def five_in_row(m: int) -> bool:
     """True iff ``m`` holds 5 consecutive ranks of one suit (đồng hoa)."""
-    r = m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4)
-    return bool(r & sum(((1 << 9) - 1) << (13 * s) for s in range(4)))
+    return bool(m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & _RUN5_START)
 
 
 # -- text ---------------------------------------------------------------------------------------

@@ -82,16 +82,20 @@ def determinize(st, seat: int, rng: random.Random):
     new_hidden: dict[int, int] = {}
     constrained = [o for o in opp if eaten[o]]
     if constrained:
-        avail = pool
-        for o in constrained:
-            m = _pick_constrained(avail, hidden[o].bit_count(), eaten[o], one, rng)
-            if m is None:
-                new_hidden = {}
+        for _attempt in range(4):
+            avail = pool
+            new_hidden = {}
+            for o in constrained:
+                m = _pick_constrained(avail, hidden[o].bit_count(), eaten[o], one, rng)
+                if m is None:
+                    break
+                new_hidden[o] = m
+                avail = [x for x in avail if not m >> x & 1]
+            if len(new_hidden) == len(constrained):
                 break
-            new_hidden[o] = m
-            avail = [x for x in avail if not m >> x & 1]
-        if len(new_hidden) != len(constrained):
-            # keep the true hidden cards of the constrained seats (always valid)
+        else:
+            # keep the true hidden cards of the constrained seats (always valid; practically
+            # never reached: rejection and construction both failed 4 times)
             new_hidden = {o: hidden[o] for o in constrained}
             taken = 0
             for o in constrained:
