@@ -8,7 +8,8 @@ loopback port and measures, with Tiến lên 4-player views where the viewing se
 * Suggest at a fixed iteration budget, sequential (one client) and with ``--clients`` concurrent
   clients: latency p50 / p99 (ms) and calls per second;
 * the service's overhead per call: sequential Suggest latency minus the same requests (same
-  seeds, hence the same search) run in this process with :class:`server.engine.Engine`;
+  seeds, hence the same search) run in this process with :class:`server.engine.Engine`, and the
+  same at 1 iteration (best of 3 each way), where the search is negligible;
 * LegalMoves: sequential latency p50 / p99 and calls per second.
 
 Then the speedup of calls/s with the most workers over one worker.  Figures depend on the
@@ -114,9 +115,11 @@ def main(argv: list[str] | None = None) -> int:
                           "tienlen", 4, 100 + k)) for k in range(10)])
                   if len(long.get("moves", [])) >= 8]
 
+    tiny = [Client.suggest_request(v, iterations=1, seed=i) for i, v in enumerate(views)]
     engine = build_engine(uniform=True)
     engine.suggest(requests[0])  # warm up
     inproc = [timed(lambda r=r: engine.suggest(r)) for r in requests]
+    inproc_tiny = [min(timed(lambda r=r: engine.suggest(r)) for _ in range(3)) for r in tiny]
     figures: dict = {"iterations": args.iterations, "calls": args.calls, "clients": args.clients,
                      "in_process_ms_mean": statistics.mean(inproc), "workers": {}}
     print(f"in process: Suggest {args.iterations} iterations: mean {statistics.mean(inproc):.1f} ms, "
@@ -129,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
                 c.stub.Suggest(requests[0])
                 seq = [timed(lambda r=r: c.stub.Suggest(r)) for r in requests]
                 overhead = [a - b for a, b in zip(seq, inproc)]
+                # the overhead alone: 1-iteration searches, best of 3 each way
+                tiny_seq = [min(timed(lambda r=r: c.stub.Suggest(r)) for _ in range(3)) for r in tiny]
+                overhead_tiny = [a - b for a, b in zip(tiny_seq, inproc_tiny)]
                 legal = [timed(lambda r=r: c.stub.LegalMoves(r)) for r in legal_reqs
                          for _ in range(max(1, args.legal_calls // max(1, len(legal_reqs))))]
             lat, wall = concurrent(target, requests, args.clients)
@@ -137,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         f = {"sequential_p50_ms": pct(seq, 50), "sequential_p99_ms": pct(seq, 99),
              "sequential_calls_s": len(seq) / (sum(seq) / 1000.0),
              "overhead_ms_mean": statistics.mean(overhead), "overhead_ms_p50": pct(overhead, 50),
+             "overhead_1_iteration_ms_p50": pct(overhead_tiny, 50),
              "concurrent_p50_ms": pct(lat, 50), "concurrent_p99_ms": pct(lat, 99),
              "concurrent_calls_s": len(lat) / wall,
              "legal_p50_ms": pct(legal, 50), "legal_p99_ms": pct(legal, 99),
@@ -144,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["workers"][w] = f
         print(f"{w} worker(s): sequential p50 {f['sequential_p50_ms']:.1f} ms, p99 "
               f"{f['sequential_p99_ms']:.1f} ms, {f['sequential_calls_s']:.1f} calls/s; overhead "
-              f"mean {f['overhead_ms_mean']:.2f} ms (p50 {f['overhead_ms_p50']:.2f}); "
+              f"mean {f['overhead_ms_mean']:.2f} ms (p50 {f['overhead_ms_p50']:.2f}; at 1 iteration "
+              f"p50 {f['overhead_1_iteration_ms_p50']:.2f}); "
               f"{args.clients} clients: p50 {f['concurrent_p50_ms']:.1f} ms, p99 "
               f"{f['concurrent_p99_ms']:.1f} ms, {f['concurrent_calls_s']:.1f} calls/s; "
               f"LegalMoves p50 {f['legal_p50_ms']:.2f} ms, p99 {f['legal_p99_ms']:.2f} ms, "
