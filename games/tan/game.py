@@ -326,8 +326,11 @@ class TanState(State):
         h = self.hands[self.cur]
         if ph == THROW:
             m = h & RANKSET_CARDS[self.tranks]
-            moves = [*_T0[m & 8191], *_T1[(m >> 13) & 8191], *_T2[(m >> 26) & 8191],
-                     *_T3[m >> 39], DONE]
+            if m:
+                moves = [*_T0[m & 8191], *_T1[(m >> 13) & 8191], *_T2[(m >> 26) & 8191],
+                         *_T3[m >> 39], DONE]
+            else:
+                moves = [DONE]
         elif ph == DEFEND:
             a = self.uncovered
             base = DEFEND_BASE + 64 * a
@@ -635,10 +638,21 @@ class TanState(State):
                     self._draw(s, HAND_SIZE)
                     if self.faceup < 0:
                         break
-            if self.faceup < 0:
-                self._outs_after_stock_ran_out()
-                if self.phase == OVER:
-                    return
+            if self.faceup >= 0:
+                # the stock lasted: every seat holds 8 or more cards
+                x = d if defended else g._nxt[d]
+                self.attacker = x
+                self.defender = g._nxt[x]
+                self.pointer = x
+                self.passes = 0
+                self.nthrow = self.n - 1
+                self.phase = ATTACK
+                self.cur = x
+                self.bout_start = len(self.hist)
+                return
+            self._outs_after_stock_ran_out()
+            if self.phase == OVER:
+                return
         n = self.n
         holders = 0
         last = -1
