@@ -57,7 +57,6 @@ def format_table(resp) -> str:
 
 def run(args, out=sys.stdout) -> int:
     from server.client import Client
-    from server.v1 import service_pb2 as pb
 
     try:
         obj = view_object(args)

@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-level", default="INFO")
 
 
-def config_from_args(args) -> "ServerConfig":
+def config_from_args(args):
     from server.app import ServerConfig
     from server.engine import Limits
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from games import record as rec
-from games.base import GameError, State
+from games.base import State
 from games.registry import game_classes
-from search.config import SearchConfig
+from search.evaluator import Evaluation
 from search.levels import LEVELS
 from search.ismcts import search
 from search.result import MoveStats, SearchResult
@@ -31,7 +31,6 @@ from server import convert
 from server.errors import RequestError, as_request_error, is_rules_error
 from server.evaluators import UNIFORM, EvaluatorSet
 from server.reasons import move_reasons
-from server.v1 import records_pb2
 from server.v1 import service_pb2 as pb
 
 API_VERSION = "quansu.v1"
@@ -306,9 +305,11 @@ class Engine:
             interval_s = max(interval_ms or self.limits.default_interval_ms,
                              self.limits.min_interval_ms) / 1000.0
 
-            def progress(partial: SearchResult) -> None:
+            def send_partial(partial: SearchResult) -> None:
                 if partial.moves and partial.iterations:
                     emit(self._suggest_response(state, partial, k, partial.best.move, False))
+
+            progress = send_partial
 
         result = self._search(state, iterations, ms, seed, stop, seconds_left, progress, interval_s)
         chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
@@ -503,8 +504,6 @@ class _FocusEvaluator:
         if self._root_seat is None and states:
             self._root_seat = (states[0].current_player, len(states[0].history))
         res = []
-        from search.evaluator import Evaluation
-
         for st, legal, ev in zip(states, moves, out):
             pri = list(ev.priors)
             if (st.current_player, len(st.history)) == self._root_seat and self.move in legal:

@@ -13,7 +13,6 @@ import time
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from games import record as rec
@@ -21,7 +20,7 @@ from games.registry import game_classes, game_names, make
 from server.errors import field_violations
 from server.v1 import service_pb2 as pb
 from tests.test_service_util import (client, long_record, record_json, running_server,
-                                     view_message, view_to_act)
+                                     view_to_act)
 
 GAMES = game_names()
 
