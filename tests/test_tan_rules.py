@@ -591,3 +591,20 @@ def test_render_shows_the_seat_view():
     assert "seat 0 (you) attacker: 9D" in text
     assert "known: 7C" in text and "table: 5C/-" in text and "to act: seat 1 defends" in text
     assert "2S" not in st.render(1)
+
+
+@pytest.mark.parametrize("method", ["observation", "known_cards", "render", "determinize"])
+def test_bad_seats_are_named(method):
+    from games import GameError
+    st = make("tan", 3).new_initial_state(random.Random(0))
+    args = (random.Random(0),) if method == "determinize" else ()
+    for bad in (3, -1, "0", True):
+        with pytest.raises(GameError, match="is not a seat of 3 players"):
+            getattr(st, method)(bad, *args)
+
+
+def test_heuristic_on_a_finished_game_is_an_error():
+    st = position(["5C", "6C"], "S")
+    play(st, "attack 5C")
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        st.game.heuristic_move(st, random.Random(0))

@@ -16,8 +16,8 @@ import math
 import random
 from typing import Hashable, Sequence
 
-from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo, OptionError,
-                        OptionSpec, State)
+from games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
+                        OptionError, OptionSpec, State)
 from games.cards import SUIT_SYMBOLS, card_str, format_cards, tan_key
 
 from games.tan import rules as R
@@ -734,6 +734,10 @@ class TanState(State):
         c._draw_log = None
         return c
 
+    def _check_seat(self, seat) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise GameError(f"seat {seat!r} is not a seat of {self.n} players")
+
     def observation(self, seat: int) -> Hashable:
         """``(seat, seat's hand mask, initial face-up trump card, first attacker, history)``.
 
@@ -741,6 +745,8 @@ class TanState(State):
         the table, every hand size and every publicly located card; the hand mask adds what only
         ``seat`` sees.
         """
+        if seat.__class__ is not int or not 0 <= seat < self.n:
+            self._check_seat(seat)
         return (seat, self.hands[seat], self._deal.trump, self._deal.first, tuple(self.hist))
 
     def information_state_key(self, seat: int) -> Hashable:
@@ -750,6 +756,7 @@ class TanState(State):
         """Redeal the cards ``seat`` cannot locate: the other hands' unknown cards and the
         face-down stock.  Picked-up, swapped and drawn face-up cards stay with their holders,
         the face-up trump stays under the stock, all hand and stock sizes are kept."""
+        self._check_seat(seat)
         hands = self.hands
         known = self.known
         pool: list[int] = []
@@ -792,6 +799,7 @@ class TanState(State):
         return z
 
     def known_cards(self, seat: int) -> dict[str, int]:
+        self._check_seat(seat)
         z = {f"hand{s}": (self.hands[s] if s == seat else self.known[s]) for s in range(self.n)}
         z["stock"] = (1 << self.faceup) if self.faceup >= 0 else 0
         z["table"] = self.table
@@ -811,6 +819,7 @@ class TanState(State):
         return [tuple(p) for p in pairs]
 
     def render(self, seat: int) -> str:
+        self._check_seat(seat)
         g = self.game
         key = tan_key
         lines = []

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+from games.base import IllegalMoveError
 from games.tan.rules import (CARD_VALUE, DEFEND_BASE, DONE, SWAP_BASE, TAKE, THROW_BASE)
 
 
@@ -32,7 +33,7 @@ def heuristic_move(state, rng: random.Random) -> int:
     """The policy's move for ``state.current_player`` (a legal move of ``state``)."""
     legal = state.legal_moves()
     if not legal:
-        raise ValueError("heuristic_move: the game is over")
+        raise IllegalMoveError("heuristic_move: the game is over, there is no move to choose")
     if len(legal) == 1:
         return legal[0]
     from games.tan.game import ATTACK, DEFEND, THROW
