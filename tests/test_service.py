@@ -495,3 +495,20 @@ def test_suggest_for_a_state_in_process():
     assert resp.seat == st.current_player
     assert resp.chosen.text in rec.legal_move_texts(st)
     assert resp.stats.iterations == 40
+
+
+def test_a_card_both_in_hand_and_drawn_is_rejected(c):
+    from tests.test_service_util import played_state
+
+    if "phom" not in GAMES:
+        pytest.skip("Phỏm is not registered")
+    for s in range(100):
+        st = played_state("phom", 4, s, 12)
+        v = rec.view_from_state(st, 0)
+        if v.get("drawn"):
+            break
+    v["drawn"][0] = v["deal"]["hands"][0]["cards"][0]
+    with pytest.raises(grpc.RpcError) as ei:
+        c.legal_moves(v)
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field_violations(ei.value)[0][0].startswith("view.drawn")
