@@ -483,7 +483,9 @@ class _DrawTracker:
     """Follows which stock cards enter each seat's hand, in order (the seat's ``drawn`` list).
 
     A card counts as drawn by seat s when it was in the ``"stock"`` zone before a step and is in
-    ``hand{s}`` after it; cards drawn in the same step are ordered by their place in ``deal.stock``.
+    ``hand{s}`` after it, unless in that step seat s also put cards into the stock (an exchange,
+    such as swapping a trump for Tấn's face-up card); cards drawn in the same step are ordered by
+    their place in ``deal.stock``.
     Cards in a hand at the start that were not dealt to it but lie in ``deal.stock`` count as drawn
     before the first move.
     """
@@ -518,8 +520,12 @@ class _DrawTracker:
         if not self._stock:
             return
         zones = state.zones()
+        stock_after = zones.get("stock", 0)
         for s in range(self.n):
-            self._add(s, zones.get(f"hand{s}", 0) & ~self._hands[s] & self._stock)
+            hand = zones.get(f"hand{s}", 0)
+            if self._hands[s] & ~hand & stock_after:
+                continue  # the seat put cards into the stock: an exchange (Tấn swap), not a draw
+            self._add(s, hand & ~self._hands[s] & self._stock)
 
 
 def _apply_moves(game: Game, state: State, moves: Sequence[tuple[int, Move]],
@@ -671,7 +677,10 @@ def replay_view(view: View | Mapping, rng: random.Random) -> State:
 
     The hidden cards (other hands, the stock apart from ``seat``'s own draws) are drawn with ``rng``
     by ``Game.deal_for_view``; the moves are then replayed and ``seat``'s draws during the replay are
-    checked against ``drawn``.  Raises the errors listed in the module doc."""
+    checked against ``drawn``.  A view's ``result`` is not compared with the rebuilt state: whether
+    and how the game ended can depend on hidden cards (an instant win at the deal, cards left in
+    hands), so only views of games in progress rebuild the seat's observation exactly.  Raises the
+    errors listed in the module doc."""
     v = view if isinstance(view, View) else parse_view(view)
     game = v.game
     try:
@@ -691,7 +700,9 @@ def replay_view(view: View | Mapping, rng: random.Random) -> State:
                                 f"{v.seat} {card_str(a)} at that draw")
         raise DealError(f"drawn: {len(v.drawn)} cards given, but seat {v.seat} draws "
                         f"{len(got)} in these moves")
-    check_result(state, v.result, len(v.moves))
+    # A view's result is not compared: the end of the game and its settlement can depend on cards
+    # the seat never saw (an opponent's instant win at the deal, cards left in other hands), which
+    # the rebuilt state holds at random.
     return state
 
 
