@@ -8,7 +8,7 @@ from games import DealError, IllegalMoveError, MoveParseError, OptionError, make
 from games.base import Deal, MoveInfo
 from games.cards import FULL_DECK, SUITS, card_str, parse_card, parse_cards, parse_mask
 from games.tan import rules as R
-from games.tan.game import ATTACK, DEFEND, OVER, SETUP, THROW
+from games.tan.game import ATTACK, SETUP, THROW
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -408,7 +408,8 @@ def test_refill_order_option_in_play():
     hands = ["8C 2H 3H 4H 5H 6H", "9C TS JS QS KS AS 2C 3C", "8H JC QC KC AC TC 7H",
              "2D 3D 4D 5D 6D 8D 9D"]
     kw = dict(stock="JH QH KH AH", faceup="7D")
-    st = position(hands, "D", **kw, options={"refill_order": "attacker_then_play_order_defender_last"})
+    st = position(hands, "D", **kw,
+                  options={"refill_order": "attacker_then_play_order_defender_last"})
     play(st, "attack 8C", "defend 8C with 9C", "done", "done", "done")
     # order 0, 2, 3, 1: seat 0 draws 3, seat 2 one, seat 3 the face-up card, seat 1 nothing
     assert st.hands[2] & mask("AH") and st.hands[3] & mask("7D") and st.hands[1].bit_count() == 7
@@ -480,7 +481,8 @@ def test_loss_amount_scales_payments():
 # -- notation, options, deals -----------------------------------------------------------------
 
 @pytest.mark.parametrize("text,canonical", [
-    ("attack 7S", "attack 7S"), ("ATTACK 10h", "attack TH"), ("defend 7♠ with 9♠", "defend 7S with 9S"),
+    ("attack 7S", "attack 7S"), ("ATTACK 10h", "attack TH"),
+    ("defend 7♠ with 9♠", "defend 7S with 9S"),
     ("throw qd", "throw QD"), ("swap 2H", "swap 2H"), ("  Take ", "take"), ("DONE", "done"),
 ])
 def test_move_text(text, canonical):
@@ -498,7 +500,8 @@ def test_bad_move_text_is_named(text):
 
 def test_every_move_code_round_trips_and_describes():
     g = make("tan", 4)
-    codes = list(range(52)) + [R.THROW_BASE + c for c in range(52)] + [R.SWAP_BASE + c for c in range(52)]
+    codes = list(range(52)) + [R.THROW_BASE + c for c in range(52)]
+    codes += [R.SWAP_BASE + c for c in range(52)]
     codes += [R.DEFEND_BASE + 64 * a + d for a in range(52) for d in range(52)] + [R.TAKE, R.DONE]
     for m in codes:
         assert g.parse_move(g.move_to_text(m)) == m

@@ -40,7 +40,8 @@ OPTION_SPECS = (
                choices=("any_lower", "two_only", "none"), type=str),
     OptionSpec("swap_timing", "setup",
                "when a player may swap: once in a setup round before the first attack, or at any "
-               "of his own decisions while the face-up card is still in the stock (once per player)",
+               "of his own decisions while the face-up card is still in the stock (once per "
+               "player)",
                choices=("setup", "while_in_stock"), type=str),
     OptionSpec("first_attacker", "dealer",
                "who attacks first in a random deal: the dealer (seat 0 in a random deal) or a "
@@ -68,9 +69,11 @@ OPTION_SPECS = (
                "thua trắng (same trump turned three times in a row): not defined by the rules "
                "file; only false is accepted", type=bool),
     OptionSpec("cung_chu", False,
-               "luật cúng chủ: not defined by the rules file; only false is accepted", type=bool),
+               "luật cúng chủ: not defined by the rules file; only false is accepted",
+               type=bool),
     OptionSpec("xa_chu", False,
-               "luật xả chủ: not defined by the rules file; only false is accepted", type=bool),
+               "luật xả chủ: not defined by the rules file; only false is accepted",
+               type=bool),
 )
 
 

@@ -55,7 +55,8 @@ BEATERS = tuple(tuple(_beaters(a, t) for a in range(52)) for t in range(4))
 RANKBIT = tuple(1 << (c >> 2) for c in range(52))
 
 #: RANKSET_CARDS[rs]: mask of every card whose rank is in the 13-bit rank set ``rs``.
-RANKSET_CARDS = tuple(sum(0xF << (4 * r) for r in range(13) if rs >> r & 1) for rs in range(1 << 13))
+RANKSET_CARDS = tuple(sum(0xF << (4 * r) for r in range(13) if rs >> r & 1)
+                      for rs in range(1 << 13))
 
 
 def _chunk_tables(offset: int, add: int) -> tuple[tuple[int, ...], ...]:
