@@ -250,3 +250,45 @@ def test_example_files_load_and_replay(name):
     seat_state = rec.replay_view(v, random.Random(0))
     real = rec.replay_record({**r, "moves": r["moves"][:k], "result": None})
     assert seat_state.observation(v["seat"]) == real.observation(v["seat"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_view_with_wrong_number_of_draws_is_rejected(name):
+    cls = games.game_classes()[name]
+    game = games.make(name, cls.min_players)
+    state, _ = random_game(game, 21)
+    r = rec.record_from_state(state)
+    n = len(r.get("moves", []))
+    views = [rec.view_at(r, s, k) for s in range(cls.min_players) for k in (n // 2, n - 1) if k >= 0]
+    views = [v for v in views if "result" not in v]
+    with_draws = [v for v in views if v.get("drawn")]
+    if not with_draws:
+        for v in views:  # a game without a stock: no draws anywhere, and one given is impossible
+            bad = copy.deepcopy(v)
+            bad["drawn"] = [r["deal"]["hands"][(v["seat"] + 1) % cls.min_players]["cards"][0]]
+            with pytest.raises(DealError, match=r"^drawn"):
+                rec.replay_view(bad, random.Random(0))
+        return
+    v = with_draws[0]
+    fewer = copy.deepcopy(v)
+    fewer["drawn"].pop()
+    with pytest.raises(DealError, match=r"^drawn"):
+        rec.replay_view(fewer, random.Random(0))
+    more = copy.deepcopy(v)
+    known = set(v["deal"]["hands"][v["seat"]]["cards"]) | set(v["drawn"])
+    more["drawn"].append(next(c for c in r["deal"].get("stock", []) if c not in known))
+    with pytest.raises(DealError, match=r"^drawn"):
+        rec.replay_view(more, random.Random(0))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_cli_on_example(name, tmp_path, capsys):
+    from server import cli
+
+    path = os.path.join(EXAMPLES, f"{name}.record.json")
+    assert cli.main(["replay", path, "--legal"]) == 0
+    out = capsys.readouterr().out
+    assert "result: agrees with the settlement" in out
+    target = tmp_path / "v.json"
+    assert cli.main(["view", path, "--seat", "0", "--at", "5", "-o", str(target)]) == 0
+    assert rec.read_json(str(target)) == rec.view_at(rec.read_json(path), 0, 5)
