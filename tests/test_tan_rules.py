@@ -611,3 +611,26 @@ def test_heuristic_on_a_finished_game_is_an_error():
     play(st, "attack 5C")
     with pytest.raises(IllegalMoveError, match="game is over"):
         st.game.heuristic_move(st, random.Random(0))
+
+
+def test_zones_and_known_cards():
+    st = position(["5C 9D 2C 3H 4H 6H 7H 9H", "6C 7C 8H 2H 3D 5D 6D 7D",
+                   "5H 2S TS JS QS KS AS 9S", "8S 3S 4S 5S 6S 7S TH JH"], "D",
+                  stock="4C 3C 8C", faceup="4D")
+    play(st, "attack 5C", "defend 5C with 6C", "done", "throw 5H", "take")
+    # refill 0, 3, 2, 1: seat 0 draws 4C, seat 2 draws 3C; 8C and the face-up 4D are left
+    z = st.zones()
+    assert set(z) == {"hand0", "hand1", "hand2", "hand3", "stock", "table", "discard"}
+    assert z["stock"] == mask("8C 4D") and z["table"] == 0 and z["discard"].bit_count() == 16
+    assert z["hand0"] & mask("4C") and z["hand2"] & mask("3C")
+    assert z["hand1"] == mask("7C 8H 2H 3D 5D 6D 7D 5C 6C 5H")
+    for seat in (0, 2, 3):
+        k = st.known_cards(seat)
+        assert k["hand1"] == mask("5C 6C 5H")  # picked up: public
+        assert k["stock"] == mask("4D")         # the face-up card, not the face-down ones
+        assert k["discard"] == z["discard"]
+        assert k[f"hand{seat}"] == z[f"hand{seat}"]
+    assert st.known_cards(1)["hand1"] == z["hand1"]
+    assert st.known_cards(0)["hand2"] == 0
+    det = st.determinize(0, random.Random(1))
+    assert det.zones()["hand1"] & mask("5C 6C 5H") == mask("5C 6C 5H")
