@@ -176,6 +176,18 @@ def test_determinization_keeps_picked_up_cards_and_the_face_up_card(seed):
     assert moved > 0
 
 
+def test_determinization_depends_only_on_the_seat_information():
+    # two states the seat cannot tell apart give the same determinization for the same seed
+    st, rng = _until_a_take(5)
+    for seat in range(st.n):
+        other = st.determinize(seat, rng)
+        assert other.zones() != st.zones()
+        for k in range(5):
+            a = st.determinize(seat, random.Random(k))
+            b = other.determinize(seat, random.Random(k))
+            assert a.zones() == b.zones() and a.stock[a.sp:] == b.stock[b.sp:]
+
+
 def test_determinization_of_a_determinization_keeps_a_replayable_deal():
     st, rng = _until_a_take(3)
     det = st.determinize(0, rng).determinize(1, rng)

@@ -771,7 +771,8 @@ class TanState(State):
                 sizes[o] = len(hidden)
         sp = self.sp
         pool.extend(self.stock[sp:])
-        new = pool[:]
+        # shuffle a canonical order, so that the result depends only on what ``seat`` knows
+        new = sorted(pool)
         rng.shuffle(new)
         det = self.clone()
         i = 0
