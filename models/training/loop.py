@@ -207,7 +207,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                 curve["value_loss"].append(vl / k)
                 bar.update(k, f"policy {pl / k:.3f} value {vl / k:.4f}")
                 pl = vl = 0.0
-            if time.monotonic() > deadline:
+            if i >= 20 and time.monotonic() > deadline:
                 break
         bar.close()
 
@@ -239,7 +239,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                          value_scale=value_scale)
     trainer = Trainer(net, game.num_players, lr=cfg.lr, seed=cfg.seed)
     steps = 0
-    while time.monotonic() < phase_end:
+    while steps == 0 or time.monotonic() < phase_end:
         train_steps(cfg.steps_per_round, "train (heuristic data)")
         steps += cfg.steps_per_round
         curve["heldout_top1"].append(trainer.evaluate(heldout)[2])

@@ -1,0 +1,189 @@
+"""Benchmarks of the networks layer: encoder speed, inference latency, guided vs uniform ISMCTS
+iterations/s, and the two strength matches of the shipped model.
+
+    python -m bench.models --game tienlen --deals 20 --ms 200 --workers 2 [--json out.json]
+
+Strength matches (fixed deals from ``--seed``, bots rotated through every seat as in
+``search/arena.py``; one seat of the bot under test, the others the baseline):
+
+* ``guided``: ISMCTS guided by the network (priors and leaf values, batches of 8) vs
+  ``uniform``: ISMCTS with uniform priors and random-rollout leaf values; both get ``--ms``
+  milliseconds of wall time per move and the same PUCT value scale (the model's).
+* ``policy``: the policy network alone (top move) vs ``heuristic``: the game's rule-based bot.
+
+The payoff of the tested bot (bets per game, its seat) is reported with its 95 % interval over
+deals (rotations of one deal averaged first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import random
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import games
+from models import default_evaluator
+from models.bots import PolicyBot, guided_config
+from models.encoders import encoder_for
+from search.arena import _mean_ci, play_game
+from search.bots import HeuristicBot, ISMCTSBot
+from search.config import SearchConfig
+from search.ismcts import search
+
+
+def _positions(game, n, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        state = game.new_initial_state(rng)
+        while not state.is_terminal() and len(out) < n:
+            if len(state.legal_moves()) > 1:
+                out.append(state.clone())
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+    return out
+
+
+def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int = 5) -> dict:
+    """Encoder µs per state, inference latency at batch 1 (one state's legal moves), and
+    iterations/s of guided and uniform ISMCTS with ``ms`` per search."""
+    enc = encoder_for(game)
+    pos = _positions(game, n_positions, 11)
+    t = time.perf_counter()
+    for s in pos:
+        enc.encode_state(s, s.current_player)
+    enc_us = (time.perf_counter() - t) / len(pos) * 1e6
+    moves = [s.legal_moves() for s in pos]
+    t = time.perf_counter()
+    for s, m in zip(pos, moves):
+        enc.encode_moves(s, m)
+    mv_us = (time.perf_counter() - t) / len(pos) * 1e6
+    ev = default_evaluator(game, cache_size=0)
+    rows = [(enc.encode_state(s, s.current_player)[None], enc.encode_moves(s, m),
+             np.zeros(len(m), dtype=np.int64)) for s, m in zip(pos, moves)]
+    for r in rows[:20]:
+        ev.model.run(*r)
+    lat = []
+    for r in rows:
+        t = time.perf_counter()
+        ev.model.run(*r)
+        lat.append((time.perf_counter() - t) * 1e6)
+    full = []
+    for s, m in zip(pos, moves):
+        t = time.perf_counter()
+        ev.evaluate([s], [m])
+        full.append((time.perf_counter() - t) * 1e6)
+    base = SearchConfig(iterations=None, time_s=ms / 1000.0, value_scale=ev.model.value_scale)
+    gcfg = guided_config(ev, base)
+    its = {"guided": [], "uniform": []}
+    spos = _positions(game, search_positions, 12)
+    cached = default_evaluator(game)
+    for s in spos:
+        its["guided"].append(search(s, gcfg, cached, seed=1).iterations / (ms / 1000.0))
+        its["uniform"].append(search(s, base, None, seed=1).iterations / (ms / 1000.0))
+    return {"encode_state_us": round(enc_us, 1), "encode_moves_us": round(mv_us, 1),
+            "mean_legal_moves": round(sum(map(len, moves)) / len(moves), 1),
+            "onnx_batch1_us_median": round(statistics.median(lat), 1),
+            "evaluate_batch1_us_median": round(statistics.median(full), 1),
+            "guided_iterations_per_s": round(statistics.mean(its["guided"])),
+            "uniform_iterations_per_s": round(statistics.mean(its["uniform"])),
+            "search_ms": ms}
+
+
+def _bot(kind: str, game, ms: float, seed: int):
+    if kind == "heuristic":
+        return HeuristicBot(seed)
+    ev = default_evaluator(game)
+    base = SearchConfig(iterations=None, time_s=ms / 1000.0, value_scale=ev.model.value_scale)
+    if kind == "policy":
+        return PolicyBot(ev, name="policy")
+    if kind == "guided":
+        return ISMCTSBot(guided_config(ev, base), ev, seed, name="guided")
+    if kind == "uniform":
+        return ISMCTSBot(base, None, seed, name="uniform")
+    raise ValueError(kind)
+
+
+def _deal_task(task):
+    name, players, options, test, baseline, ms, seed, d = task
+    game = games.make(name, players, options)
+    deal = game.random_deal(random.Random(f"{seed}:deal:{d}"))
+    pays = []
+    secs = []
+    for r in range(players):
+        bots = [_bot(test if s == r else baseline, game, ms, hash((seed, d, r, s)) & 0xFFFF)
+                for s in range(players)]
+        state, moves, sec = play_game(game, deal, bots)
+        pays.append(state.returns()[r])
+        secs.append(sec[r] / max(1, moves[r]))
+    return d, sum(pays) / players, sum(secs) / players
+
+
+def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: int,
+          seed: int = 0, players: int = 4, options=None, progress=True) -> dict:
+    """One bot of kind ``test`` vs ``players - 1`` of ``baseline`` on ``deals`` deals x
+    rotations.  Returns the tested bot's mean payoff with its 95 % interval."""
+    tasks = [(name, players, options or {}, test, baseline, ms, seed, d) for d in range(deals)]
+    t0 = time.monotonic()
+    res = []
+    ctx = mp.get_context("fork")
+    with ctx.Pool(workers) as pool:
+        for r in pool.imap_unordered(_deal_task, tasks):
+            res.append(r)
+            if progress:
+                sys.stderr.write(f"\r{test} vs {baseline}: {len(res)}/{deals} deals "
+                                 f"{time.monotonic() - t0:6.0f}s")
+                sys.stderr.flush()
+    if progress:
+        sys.stderr.write("\n")
+    res.sort()
+    m, h = _mean_ci([r[1] for r in res])
+    h = h or 0.0
+    return {"test": test, "baseline": baseline, "deals": deals, "games": deals * players,
+            "ms_per_move": ms if "guided" in (test, baseline) else None,
+            "payoff_mean": round(m, 4), "ci95": [round(m - h, 4), round(m + h, 4)],
+            "above_zero": m - h > 0, "test_s_per_move": round(statistics.mean(r[2] for r in res), 4),
+            "wall_s": round(time.monotonic() - t0, 1), "seed": seed}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.models", description=__doc__.splitlines()[0])
+    p.add_argument("--game", required=True)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--deals", type=int, default=20)
+    p.add_argument("--policy-deals", type=int, default=100)
+    p.add_argument("--ms", type=float, default=200.0, help="search time per move, ms")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--only", choices=("speed", "guided", "policy"), action="append",
+                   help="run only these parts (repeatable)")
+    p.add_argument("--json", default="", help="write the results here")
+    a = p.parse_args(argv)
+    parts = a.only or ["speed", "guided", "policy"]
+    game = games.make(a.game, a.players)
+    out = {"game": a.game, "players": a.players}
+    if "speed" in parts:
+        out["speed"] = speed(game, ms=a.ms)
+        print(json.dumps(out["speed"]))
+    if "policy" in parts:
+        out["policy_vs_heuristic"] = match(a.game, "policy", "heuristic", a.policy_deals, a.ms,
+                                           a.workers, a.seed, a.players)
+        print(json.dumps(out["policy_vs_heuristic"]))
+    if "guided" in parts:
+        out["guided_vs_uniform"] = match(a.game, "guided", "uniform", a.deals, a.ms, a.workers,
+                                         a.seed, a.players)
+        print(json.dumps(out["guided_vs_uniform"]))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
