@@ -23,43 +23,65 @@ from games.phom import rules as R
 _TRIES = 24
 
 
-def _pick_constrained(avail: list[int], k: int, eaten: int, one: bool,
-                      rng: random.Random) -> int | None:
-    """A mask of ``k`` cards from ``avail`` that with ``eaten`` satisfies the cover, or None."""
-    if k > len(avail):
-        return None
+def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: list[int],
+                        one: bool, rng: random.Random) -> tuple[dict, list[int]] | None:
+    """Hidden cards for the seats holding eaten cards, each hand satisfying the cover, drawn
+    from ``pool``; returns (seat -> mask, the unused pool cards) or None.  First by rejection
+    (uniform among valid hands), then by joint construction: a random 3-card meld from the pool
+    around every eaten card, the rest at random."""
     for _ in range(_TRIES):
-        m = 0
-        for x in rng.sample(avail, k):
-            m |= 1 << x
-        if R.cover(m | eaten, eaten, one):
-            return m
-    avail_mask = 0
-    for x in avail:
-        avail_mask |= 1 << x
-    melds_of = R.MIN_MELDS if one else R.MELDS_WITH
-    for _ in range(_TRIES):
-        chosen = 0
-        ok = True
-        es = R.bits(eaten)
-        rng.shuffle(es)
-        for e in es:
-            cands = [m for m in melds_of[e]
-                     if not (m & ~(1 << e)) & ~(avail_mask | chosen | eaten)
-                     and not (one and (m & eaten) != 1 << e)
-                     and not (m & chosen)]
-            if not cands:
-                ok = False
+        avail = pool
+        got = {}
+        for o in seats:
+            m = 0
+            for x in rng.sample(avail, sizes[o]):
+                m |= 1 << x
+            if not R.cover(m | eaten[o], eaten[o], one):
                 break
-            m = rng.choice(cands)
-            chosen |= m & ~eaten
-        if not ok or chosen.bit_count() > k:
+            got[o] = m
+            avail = [x for x in avail if not m >> x & 1]
+        else:
+            return got, avail
+    pool_mask = 0
+    for x in pool:
+        pool_mask |= 1 << x
+    melds_of = R.MIN_MELDS if one else R.MELDS_WITH
+    for _ in range(4 * _TRIES):
+        order = seats[:]
+        rng.shuffle(order)
+        reserved = 0
+        got = {}
+        for o in order:
+            e_all = eaten[o]
+            chosen = 0
+            es = R.bits(e_all)
+            rng.shuffle(es)
+            for e in es:
+                free = pool_mask & ~reserved & ~chosen
+                cands = [m for m in melds_of[e]
+                         if not (m & ~(1 << e)) & ~(free | e_all)
+                         and not (one and (m & e_all) != 1 << e)
+                         and not m & chosen]
+                if not cands:
+                    break
+                chosen |= rng.choice(cands) & ~e_all
+            else:
+                if chosen.bit_count() <= sizes[o]:
+                    got[o] = chosen
+                    reserved |= chosen
+                    continue
+            break
+        if len(got) != len(seats):
             continue
-        rest = [x for x in avail if not chosen >> x & 1]
-        for x in rng.sample(rest, k - chosen.bit_count()):
-            chosen |= 1 << x
-        if R.cover(chosen | eaten, eaten, one):
-            return chosen
+        avail = [x for x in pool if not reserved >> x & 1]
+        pos = 0
+        for o in seats:
+            k = sizes[o] - got[o].bit_count()
+            for x in avail[pos:pos + k]:
+                got[o] |= 1 << x
+            pos += k
+        if all(R.cover(got[o] | eaten[o], eaten[o], one) for o in seats):
+            return got, avail[pos:]
     return None
 
 
@@ -82,26 +104,18 @@ def determinize(st, seat: int, rng: random.Random):
     new_hidden: dict[int, int] = {}
     constrained = [o for o in opp if eaten[o]]
     if constrained:
-        for _attempt in range(4):
-            avail = pool
-            new_hidden = {}
-            for o in constrained:
-                m = _pick_constrained(avail, hidden[o].bit_count(), eaten[o], one, rng)
-                if m is None:
-                    break
-                new_hidden[o] = m
-                avail = [x for x in avail if not m >> x & 1]
-            if len(new_hidden) == len(constrained):
-                break
-        else:
-            # keep the true hidden cards of the constrained seats (always valid; practically
-            # never reached: rejection and construction both failed 4 times)
+        sizes = {o: hidden[o].bit_count() for o in constrained}
+        res = _sample_constrained(pool, constrained, sizes, eaten, one, rng)
+        if res is None:
+            # keep the true hidden cards of these seats (always valid); not reached in practice:
+            # rejection and construction both failed many times
             new_hidden = {o: hidden[o] for o in constrained}
             taken = 0
             for o in constrained:
                 taken |= hidden[o]
-            avail = [x for x in pool if not taken >> x & 1]
-        pool = avail
+            pool = [x for x in pool if not taken >> x & 1]
+        else:
+            new_hidden, pool = res
     pos = 0
     for o in opp:
         if o in new_hidden:
