@@ -512,3 +512,28 @@ def test_a_card_both_in_hand_and_drawn_is_rejected(c):
         c.legal_moves(v)
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert field_violations(ei.value)[0][0].startswith("view.drawn")
+
+
+def test_analyze_judges_from_the_seats_information_only(c):
+    """Two records that differ only in cards that the judged seat never sees (two opponents'
+    unplayed cards swapped) give the same judgement of that seat's decisions."""
+    obj = long_record("tienlen", 4, min_moves=14, seed=8)
+    obj["moves"] = obj["moves"][:12]   # a game in progress: every seat still holds cards
+    obj.pop("result", None)
+    seat = obj["moves"][0]["seat"]
+    state = rec.replay_record(obj)
+    zones = state.zones()
+    from games.cards import card_str, cards_of
+
+    others = [s for s in range(4) if s != seat and zones[f"hand{s}"]]
+    a, b = others[:2]
+    ca, cb = card_str(cards_of(zones[f"hand{a}"])[0]), card_str(cards_of(zones[f"hand{b}"])[0])
+    twin = copy.deepcopy(obj)
+    ha, hb = twin["deal"]["hands"][a]["cards"], twin["deal"]["hands"][b]["cards"]
+    ha[ha.index(ca)], hb[hb.index(cb)] = cb, ca
+    twin.pop("result", None)
+    rec.replay_record(twin)  # still a legal game
+    judge = lambda o: [(m.decision.index, m.decision.best.text, round(m.decision.loss, 12))
+                       for m in c.analyze(o, seats=[seat], iterations=12, seed=4)
+                       if m.WhichOneof("item") == "decision"]
+    assert judge(obj) == judge(twin)
