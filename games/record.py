@@ -247,7 +247,7 @@ def _parse_result(game: Game, value: Any) -> dict | None:
 
 
 def _check_format(obj: Any, expected: str) -> None:
-    _require_dict(obj, "record")
+    _require_dict(obj, "view" if expected == VIEW_FORMAT else "record")
     fmt = obj.get("format")
     if fmt != expected:
         raise RecordError(f"format: expected {json.dumps(expected)}, got {_type_name(fmt)}")
