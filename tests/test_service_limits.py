@@ -176,3 +176,18 @@ def test_sigterm_drains_in_flight_calls_and_exits_cleanly():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_dead_worker_is_replaced():
+    view = view_to_act("tienlen", 4, seed=7)
+    with running_server(workers=1, queue_size=1) as (server, tgt), client(tgt) as c:
+        pid = server.pool._workers[0].proc.pid
+        t, box = _in_thread(lambda: c.suggest(view, milliseconds=3000, iterations=50_000))
+        time.sleep(0.4)
+        os.kill(pid, signal.SIGKILL)
+        t.join(30)
+        assert box["error"].code() == grpc.StatusCode.UNAVAILABLE
+        resp = c.suggest(view, iterations=9)
+        assert resp.stats.iterations == 9
+        assert server.pool._workers[0].proc.pid != pid
+        assert server.pool.stats().restarts == 1
