@@ -13,6 +13,7 @@ regenerating; the legal moves of a state are computed once and cached until the 
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Any, Hashable, Sequence
 
 from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
@@ -422,6 +423,69 @@ class TienLenGame(Game):
         return choose(self, state, rng)
 
 
+_UNSET = object()
+_FAM = tuple(R.family(sh) for sh in range(64))
+_GENERATORS = R.GENERATORS
+_GEN_ITEMS = tuple(sorted(R.GENERATORS.items()))
+
+
+def _group(g: list, shape: int):
+    """The ascending combinations of one shape in the hand of seat cache ``g`` (see
+    ``TienLenState._cache``), or None."""
+    memo = g[4]
+    lst = memo.get(shape, _UNSET)
+    if lst is not _UNSET:
+        return lst
+    fam = _FAM[shape]
+    if not g[5] & fam:  # first use of this family: generate it for the current hand
+        d = _GENERATORS[fam](g[0])
+        g[1] = {**g[1], **d}  # copy: older caches of the seat share the old dict
+        g[5] |= fam
+        memo.update(d)
+        lst = d.get(shape)
+    else:
+        lst = g[1].get(shape)
+        if lst and g[2] != g[0]:
+            rem = g[2] ^ g[0]
+            lst = [m for m in lst if not m & rem] or None
+    memo[shape] = lst
+    return lst
+
+
+def _lead(g: list) -> tuple:
+    """Every combination of the seat cache's hand in lead order (by shape, then ascending);
+    rebases the cache on its hand."""
+    hand = g[0]
+    base = g[1]
+    if g[2] != hand:
+        rem = g[2] ^ hand
+        memo = g[4]
+        new = {}
+        for sh, lst in base.items():
+            f = memo.get(sh, _UNSET)
+            if f is _UNSET:
+                f = [m for m in lst if not m & rem]
+            if f:
+                new[sh] = f
+        base = new
+    missing = 7 & ~g[5]  # R.ALL_FAMS
+    if missing:
+        if base is g[1]:
+            base = dict(base)
+        for fam, gen in _GEN_ITEMS:
+            if missing & fam:
+                base.update(gen(hand))
+        g[5] = 7
+    g[1] = base
+    g[2] = hand
+    g[4] = {}
+    out: list[int] = []
+    for sh in sorted(base):
+        out += base[sh]
+    lead = g[3] = tuple(out)
+    return lead
+
+
 class TienLenState(State):
     """A Tiến lên position.
 
@@ -433,7 +497,7 @@ class TienLenState(State):
 
     __slots__ = ("game", "hands", "played", "cur", "top", "top_shape", "owner", "passed",
                  "active", "finfo", "req", "aside", "first", "finish", "cong", "chain",
-                 "transfers", "end", "instant", "_hist", "_gen", "_legal", "_deal", "_result")
+                 "transfers", "end", "instant", "_hist", "_gen", "_deal", "_result")
 
     # -- construction --------------------------------------------------------------------
     def _init(self, game: TienLenGame, masks: list[int], aside: int, first: int,
@@ -459,7 +523,6 @@ class TienLenState(State):
         self.instant = -1
         self._hist = []
         self._gen = [None] * n
-        self._legal = None
         self._deal = deal
         self._result = None
         self.cur = first
@@ -500,7 +563,6 @@ class TienLenState(State):
         c.instant = self.instant
         c._hist = self._hist[:]
         c._gen = self._gen[:]
-        c._legal = self._legal
         c._deal = self._deal
         c._result = self._result
         return c
@@ -528,67 +590,72 @@ class TienLenState(State):
         return d
 
     # -- move generation -----------------------------------------------------------------
-    def _groups(self, seat: int) -> list:
-        """Per-seat cache ``[hand, groups, lead list or None]`` for the seat's current hand."""
+    # Every seat has a cache g = [hand, base, base_hand, lead, memo, families] for its current
+    # hand.  States with the same hand for that seat (clones) share g; a new g is made when
+    # the hand changes, so filling g in place is safe.
+    #   base: shape -> ascending masks, generated for base_hand or for a later (smaller) hand
+    #         of the same seat; the combinations of `hand` among them are those that avoid
+    #         base_hand ^ hand (a sub-hand's combinations are the hand's that lie within it);
+    #   families: bits of the shape families in base (a shape of a generated family with no
+    #         entry has no combination; other families are generated when first needed);
+    #   memo: shape -> the list for `hand` exactly (or None: no such combination);
+    #   lead: every combination of `hand` in lead order, or None until needed.
+    def _cache(self, seat: int) -> list:
         g = self._gen[seat]
         hand = self.hands[seat]
         if g is not None:
             if g[0] == hand:
                 return g
             if g[0] & hand == hand:
-                g = [hand, R.filter_groups(g[1], g[0] ^ hand), None]
+                g = [hand, g[1], g[2], None, {}, g[5]]
                 self._gen[seat] = g
                 return g
-        g = [hand, R.generate(hand), None]
+        g = [hand, {}, hand, None, {}, 0]
         self._gen[seat] = g
         return g
 
     def legal_moves(self) -> list[int]:
-        """Legal moves of the seat to act: a leader's plays (by shape, then ascending), or
-        ``0`` (pass) followed by the plays that beat the top.  Empty iff terminal."""
-        lg = self._legal
-        if lg is None:
-            lg = self._legal = self._compute_legal()
-        return list(lg)
-
-    def _compute_legal(self) -> tuple:
+        """Legal moves of the seat to act, a new list: a leader's plays (by shape, then
+        ascending), or ``0`` (pass) followed by the plays that beat the top.  Empty iff
+        terminal."""
         seat = self.cur
         if seat < 0:
-            return ()
+            return []
         g = self._gen[seat]
         if g is None or g[0] != self.hands[seat]:
-            g = self._groups(seat)
+            g = self._cache(seat)
         top = self.top
         if not top:
-            lead = g[2]
+            lead = g[3]
             if lead is None:
-                lead = g[2] = tuple(R.lead_list(g[1]))
+                lead = _lead(g)
             if self.req:
                 req = self.req
-                return tuple(m for m in lead if m & req)
-            return lead
-        groups = g[1]
-        anys, exc, exc_any, exc_same = self.finfo
+                return [m for m in lead if m & req]
+            return list(lead)
         res = [0]
+        shape = self.top_shape
         if not self.passed >> seat & 1:
-            same = groups.get(self.top_shape)
-            if same:
-                if same[-1] > top:
-                    res += R.higher_of(same, top)
-            for sh in anys:
-                b = groups.get(sh)
+            same = g[4].get(shape, _UNSET)
+            if same is _UNSET:
+                same = _group(g, shape)
+            if same and same[-1] > top:
+                res += same[bisect_left(same, 1 << top.bit_length()):]
+            for sh in self.finfo[0]:
+                b = _group(g, sh)
                 if b:
                     res += b
         else:  # offered a turn by the four_pairs_ignore_pass exception
+            _, _, exc_any, exc_same = self.finfo
             if exc_same:
-                same = groups.get(self.top_shape)
+                same = _group(g, shape)
                 if same and same[-1] > top:
-                    res += R.higher_of(same, top)
+                    res += same[bisect_left(same, 1 << top.bit_length()):]
             for sh in exc_any:
-                b = groups.get(sh)
+                b = _group(g, sh)
                 if b:
                     res += b
-        return tuple(res)
+        return res
 
     # -- applying moves ------------------------------------------------------------------
     def apply(self, move: Any) -> None:
@@ -596,10 +663,7 @@ class TienLenState(State):
             raise IllegalMoveError("the game is over")
         if isinstance(move, bool) or not isinstance(move, int):
             raise IllegalMoveError(f"{move!r} is not a Tiến lên move (a card mask or 0 for pass)")
-        lg = self._legal
-        if lg is None:
-            lg = self._legal = self._compute_legal()
-        if move not in lg:
+        if move not in self.legal_moves():
             raise IllegalMoveError(self._why_illegal(move))
         self.apply_unchecked(move)
 
@@ -633,30 +697,55 @@ class TienLenState(State):
     def apply_unchecked(self, move: int) -> None:
         seat = self.cur
         self._hist.append((seat, move))
-        self._legal = None
         game = self.game
-        if not move:
-            self.passed |= 1 << seat
-            self._advance(seat, game)
-            return
-        hand = self.hands[seat] ^ move
-        self.hands[seat] = hand
-        self.played[seat] |= move
-        self.req = 0
-        shape = R.shape_of(move)
-        top = self.top
-        if top and shape in game._bombs:
-            self._chop(seat, shape, game)
-        self.top = move
-        self.top_shape = shape
-        self.owner = seat
-        self.passed &= ~(1 << seat)
-        self.finfo = game._finfo[shape + 64] if move >> 48 else game._finfo[shape]
-        if not hand:
-            self._finished(seat, move, game)
-            if self.cur < 0:
+        if move:
+            hand = self.hands[seat] ^ move
+            self.hands[seat] = hand
+            self.played[seat] |= move
+            self.req = 0
+            # shape_of, inlined: card count and rank span decide
+            n = move.bit_count()
+            if n == 1:
+                shape = 1
+            else:
+                span = ((move.bit_length() - 1) >> 2) - (((move & -move).bit_length() - 1) >> 2) + 1
+                shape = n if span == 1 else (R.STRAIGHT + n if span == n else R.PAIRSEQ + span)
+            if self.top and shape in game._bombs:
+                self._chop(seat, shape, game)
+            self.top = move
+            self.top_shape = shape
+            owner = self.owner = seat
+            passed = self.passed = self.passed & ~(1 << seat)
+            finfo = self.finfo = game._finfo[shape + 64] if move >> 48 else game._finfo[shape]
+            if not hand:
+                self._finished(seat, move, game)
+                if self.cur < 0:
+                    return
+        else:
+            passed = self.passed = self.passed | (1 << seat)
+            owner = self.owner
+            finfo = self.finfo
+        # the next seat to act: skip seats out of play and (outside the exception) seats that
+        # passed; reaching the top's owner ends the round
+        nxt = game._next
+        active = self.active
+        exc = finfo[1]
+        s = nxt[seat]
+        while s != owner:
+            if active >> s & 1 and (exc or not passed >> s & 1):
+                self.cur = s
                 return
-        self._advance(seat, game)
+            s = nxt[s]
+        # the round ends: the top's owner leads, or the next seat with cards (hưởng sái)
+        if self.chain is not None:
+            self._settle_chain()
+        while not active >> s & 1:
+            s = nxt[s]
+        self.cur = s
+        self.top = 0
+        self.top_shape = 0
+        self.passed = 0
+        self.finfo = None
 
     def _chop(self, seat: int, shape: int, game: TienLenGame) -> None:
         """A chop event: ``seat`` plays a bomb on the top (a 2-combination or a bomb)."""
@@ -678,31 +767,6 @@ class TienLenState(State):
                 return
             if v:
                 self.transfers += ((victim, chopper, v),)
-
-    def _advance(self, seat: int, game: TienLenGame) -> None:
-        nxt = game._next
-        owner = self.owner
-        active = self.active
-        passed = self.passed
-        exc = self.finfo[1]
-        s = seat
-        while True:
-            s = nxt[s]
-            if s == owner:
-                break
-            if active >> s & 1 and (exc or not passed >> s & 1):
-                self.cur = s
-                return
-        # the round ends: the top's owner leads, or the next seat with cards (hưởng sái)
-        if self.chain is not None:
-            self._settle_chain()
-        while not active >> s & 1:
-            s = nxt[s]
-        self.cur = s
-        self.top = 0
-        self.top_shape = 0
-        self.passed = 0
-        self.finfo = None
 
     def _finished(self, seat: int, move: int, game: TienLenGame) -> None:
         """``seat`` played its last card with ``move``."""
@@ -733,7 +797,6 @@ class TienLenState(State):
     def _finish_game(self, reason: str) -> None:
         self.end = reason
         self.cur = TERMINAL
-        self._legal = ()
         game = self.game
         o = game.options
         n = game.num_players
@@ -910,8 +973,6 @@ class TienLenState(State):
         det.aside = ((1 << 52) - 1) & ~dealt
         for s, _ in sizes:
             det._gen[s] = None
-        if det.cur != seat:
-            det._legal = None
         det._deal = None
         return det
 

@@ -16,11 +16,15 @@ Move generation is split three ways:
 
 * **classify** - :func:`classify` (full validity check of any mask) and :func:`shape_of` (shape
   of a mask known to be a valid combination);
-* **generate** - :func:`generate` lists every combination in a hand, grouped by shape, each
-  group sorted ascending (= by top card), built from per-rank nibble tables;
-* **filter** - :func:`filter_groups` drops combinations that use removed cards (the groups of a
-  sub-hand are the groups of the hand restricted to it) and :func:`beaters_after` /
-  :func:`higher_of` pick the plays that beat a top.
+* **generate** - :func:`generate_sets`, :func:`generate_straights`, :func:`generate_pairseqs`
+  (one family of shapes each; :func:`generate` = all three) list every combination of a hand,
+  grouped by shape, each group sorted ascending (= by top card), built from per-rank nibble
+  tables;
+* **filter** - :func:`filter_groups` keeps the combinations that avoid removed cards (the
+  combinations of a sub-hand are those of the hand that lie within it, so the engine filters its
+  cached groups when a hand shrinks instead of regenerating); :func:`higher_of` keeps the
+  members of a group that beat a top, and :func:`chop_shapes` names the bomb shapes that may be
+  played on it (the chop table).
 """
 
 from __future__ import annotations
@@ -188,20 +192,27 @@ _TRIPLES_AT = _AT[3]
 _SHIFTS = tuple(range(0, 52, 4))
 
 
-def generate(hand: int) -> dict[int, list[int]]:
-    """Every combination in ``hand``: shape -> list of masks sorted ascending (= by top card).
+#: Families of shapes generated together: sets (1-4 cards of a rank), straights, pair sequences.
+FAM_SETS, FAM_STRAIGHTS, FAM_PAIRSEQS = 1, 2, 4
+ALL_FAMS = 7
 
-    ``hand``: a card mask (any size).  Only shapes present are keys.  Every suit choice of a
-    straight or pair sequence is listed; 2s never appear in straights or pair sequences.
-    """
-    nibs = [(hand >> s) & 15 for s in _SHIFTS]
+
+def family(shape: int) -> int:
+    """The family bit of a shape."""
+    return FAM_SETS if shape < STRAIGHT else (FAM_STRAIGHTS if shape < PAIRSEQ else FAM_PAIRSEQS)
+
+
+def generate_sets(hand: int) -> dict[int, list[int]]:
+    """Singles, pairs, triples and fours of ``hand``: shape -> ascending masks (present only)."""
     groups: dict[int, list[int]] = {}
     singles: list[int] = []
     pairs: list[int] = []
     triples: list[int] = []
     quads: list[int] = []
-    for r in range(13):
-        v = nibs[r]
+    r = 0
+    h = hand
+    while h:
+        v = h & 15
         if v:
             singles += _SINGLES_AT[r][v]
             if _POP[v] >= 2:
@@ -210,6 +221,8 @@ def generate(hand: int) -> dict[int, list[int]]:
                     triples += _TRIPLES_AT[r][v]
                     if v == 15:
                         quads.append(15 << (4 * r))
+        h >>= 4
+        r += 1
     if singles:
         groups[SINGLE] = singles
     if pairs:
@@ -218,56 +231,69 @@ def generate(hand: int) -> dict[int, list[int]]:
         groups[TRIPLE] = triples
     if quads:
         groups[QUAD] = quads
-    # straights: extend runs of present ranks 3..A; products listed with the new (higher) rank
-    # outermost keep every list ascending.
+    return groups
+
+
+def _runs(hand: int, at, min_pop: int) -> dict[int, list[int]]:
+    """Straights (``at`` = singles table, min_pop 1) or pair sequences (pairs table, 2) of
+    ``hand`` by extending runs of qualifying ranks 3..A.  Products are listed with the new
+    (higher) rank outermost, which keeps every list ascending."""
+    base = STRAIGHT if min_pop == 1 else PAIRSEQ
+    nibs = [_POP[(hand >> s) & 15] >= min_pop and (hand >> s) & 15 for s in _SHIFTS[:12]]
+    groups: dict[int, list[int]] = {}
     r = 0
     while r < 10:
-        if not nibs[r] or not nibs[r + 1] or not nibs[r + 2]:
+        if not (nibs[r] and nibs[r + 1] and nibs[r + 2]):
             r += 1
             continue
-        partial = _SINGLES_AT[r][nibs[r]]
+        partial = at[r][nibs[r]]
         j = r + 1
         while j < 12:
             vj = nibs[j]
             if not vj:
                 break
-            partial = [a | b for b in _SINGLES_AT[j][vj] for a in partial]
-            k = j - r + 1
-            if k >= 3:
-                g = groups.get(STRAIGHT + k)
+            partial = [a | b for b in at[j][vj] for a in partial]
+            if j - r >= 2:
+                k = base + j - r + 1
+                g = groups.get(k)
                 if g is None:
-                    groups[STRAIGHT + k] = list(partial)
+                    groups[k] = partial
                 else:
-                    g += partial
-            j += 1
-        r += 1
-    # pair sequences
-    r = 0
-    while r < 10:
-        if _POP[nibs[r]] < 2 or _POP[nibs[r + 1]] < 2 or _POP[nibs[r + 2]] < 2:
-            r += 1
-            continue
-        partial = _PAIRS_AT[r][nibs[r]]
-        j = r + 1
-        while j < 12:
-            vj = nibs[j]
-            if _POP[vj] < 2:
-                break
-            partial = [a | b for b in _PAIRS_AT[j][vj] for a in partial]
-            k = j - r + 1
-            if k >= 3:
-                g = groups.get(PAIRSEQ + k)
-                if g is None:
-                    groups[PAIRSEQ + k] = list(partial)
-                else:
-                    g += partial
+                    groups[k] = g + partial
             j += 1
         r += 1
     return groups
 
 
+def generate_straights(hand: int) -> dict[int, list[int]]:
+    """Every straight of ``hand`` (every suit choice; no 2s): shape -> ascending masks."""
+    return _runs(hand, _SINGLES_AT, 1)
+
+
+def generate_pairseqs(hand: int) -> dict[int, list[int]]:
+    """Every pair sequence of ``hand`` (every suit choice; no 2s): shape -> ascending masks."""
+    return _runs(hand, _PAIRS_AT, 2)
+
+
+GENERATORS = {FAM_SETS: generate_sets, FAM_STRAIGHTS: generate_straights,
+              FAM_PAIRSEQS: generate_pairseqs}
+
+
+def generate(hand: int) -> dict[int, list[int]]:
+    """Every combination in ``hand``: shape -> list of masks sorted ascending (= by top card).
+
+    ``hand``: a card mask (any size).  Only shapes present are keys.  Every suit choice of a
+    straight or pair sequence is listed; 2s never appear in straights or pair sequences.
+    """
+    groups = generate_sets(hand)
+    groups.update(generate_straights(hand))
+    groups.update(generate_pairseqs(hand))
+    return groups
+
+
 def filter_groups(groups: dict[int, list[int]], removed: int) -> dict[int, list[int]]:
-    """The groups of ``hand & ~removed`` from the groups of ``hand`` (order kept)."""
+    """The groups of ``hand & ~removed`` from the groups of ``hand`` (order kept, empty groups
+    dropped)."""
     out = {}
     for sh, lst in groups.items():
         f = [m for m in lst if not m & removed]
@@ -303,6 +329,20 @@ _BLACK = _SUIT_MASKS[0] | _SUIT_MASKS[1]
 _RED = _SUIT_MASKS[2] | _SUIT_MASKS[3]
 
 
+_R_ALL = sum(1 << (4 * r) for r in range(13))      # bit 0 of every rank nibble
+_R_LOW = sum(1 << (4 * r) for r in range(12))      # ranks 3..A
+
+
+def _rank_bits(hand: int) -> tuple[int, int, int, int]:
+    """Rank-nibble bit 0 set where the rank holds >= 1, >= 2, >= 3, 4 cards."""
+    a1, a2, a3 = hand >> 1, hand >> 2, hand >> 3
+    ge1 = (hand | a1 | a2 | a3) & _R_ALL
+    ge2 = ((hand & (a1 | a2 | a3)) | (a1 & (a2 | a3)) | (a2 & a3)) & _R_ALL
+    ge3 = ((hand & a1 & (a2 | a3)) | ((hand | a1) & a2 & a3)) & _R_ALL
+    ge4 = hand & a1 & a2 & a3 & _R_ALL
+    return ge1, ge2, ge3, ge4
+
+
 def instant_win(hand: int, first_game: bool, first_game_extra: bool = True,
                 flush_rule: str = "12_same_suit") -> str | None:
     """The name of the instant-win (tới trắng) hand ``hand`` holds, or ``None`` (§5).
@@ -311,30 +351,29 @@ def instant_win(hand: int, first_game: bool, first_game_extra: bool = True,
     first-game-only hands apply when ``first_game_extra`` too).  ``flush_rule``:
     ``"12_same_suit"``, ``"13_same_color"`` or ``"off"``.  Checked in the order of §5's table.
     """
-    counts = rank_counts(hand)
-    if counts[12] == 4:
+    if hand >> 48 == 15:
         return "four 2s"
-    if all(counts[r] for r in range(12)):
+    ge1, ge2, ge3, ge4 = _rank_bits(hand)
+    if ge1 & _R_LOW == _R_LOW:
         return "dragon straight"
-    run = 0
-    for r in range(12):
-        run = run + 1 if counts[r] >= 2 else 0
-        if run >= 5:
-            return "5 pair sequence"
-    if sum(c >> 1 for c in counts) >= 6:
+    p = ge2 & _R_LOW
+    if p & (p >> 4) & (p >> 8) & (p >> 12) & (p >> 16):
+        return "5 pair sequence"
+    if ge2.bit_count() + ge4.bit_count() >= 6:
         return "six pairs"
     if flush_rule == "12_same_suit":
-        if any((hand & m).bit_count() >= 12 for m in _SUIT_MASKS):
-            return "12 of one suit"
+        for m in _SUIT_MASKS:
+            if (hand & m).bit_count() >= 12:
+                return "12 of one suit"
     elif flush_rule == "13_same_color":
         if hand & _BLACK == hand or hand & _RED == hand:
             return "13 of one color"
-    if sum(1 for c in counts if c >= 3) >= 4:
+    if ge3.bit_count() >= 4:
         return "four triples"
     if first_game and first_game_extra:
-        if counts[0] == 4:
+        if hand & 15 == 15:
             return "four 3s"
-        if hand & SPADE3 and counts[0] >= 2 and counts[1] >= 2 and counts[2] >= 2:
+        if hand & SPADE3 and ge2 & 0x111 == 0x111:
             return "3 pair sequence with 3S"
     return None
 

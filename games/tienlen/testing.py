@@ -87,6 +87,5 @@ def position(game: TienLenGame, hands: Sequence, *, to_act: int, top="", owner: 
     for s in passed:
         st.passed |= 1 << s
     st.cur = to_act
-    st._legal = None
     st._gen = [None] * n
     return st
