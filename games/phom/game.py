@@ -53,6 +53,7 @@ F_ACTED, F_SENT = 1, 2
 
 _TO_INT = R.TO_INT
 _TO_EXT = R.TO_EXT
+_ALL52 = frozenset(range(52))
 
 
 def _opt_specs() -> tuple[OptionSpec, ...]:
@@ -186,6 +187,21 @@ class PhomGame(Game):
         n = self.num_players
         if not isinstance(deal, Deal):
             raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+        # fast path for well-formed deals; the detailed checks below name what is wrong
+        first = deal.first
+        try:
+            if (type(first) is int and 0 <= first < n and len(deal.hands) == n
+                    and deal.trump is None and len(deal.stock) == 4 * n - 1
+                    and len(deal.set_aside) == 52 - 13 * n
+                    and all(len(h) == (10 if s == first else 9) for s, h in enumerate(deal.hands))
+                    and deal.get("previous_u_winner") is None):
+                cards = [c for h in deal.hands for c in h]
+                cards += deal.stock
+                cards += deal.set_aside
+                if set(cards) == _ALL52 and len(cards) == 52 and bool not in set(map(type, cards)):
+                    return
+        except TypeError:
+            pass
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
             raise DealError(f"deal.first: {first!r} is not a seat 0..{n - 1}")
@@ -954,8 +970,16 @@ def _resolve_deal(src) -> Deal:
     """A determinized state's deal: the parent deal with the hidden cards permuted."""
     if isinstance(src, Deal):
         return src
-    parent, perm = src
+    parent, (opp, hidden, new_hidden, stock_old, new_stock, aside, new_aside) = src
     base = _resolve_deal(parent)
+    perm: dict[int, int] = {}
+    pairs = [(R.bits(hidden[o]), R.bits(new_hidden[o])) for o in opp]
+    pairs.append((list(stock_old), list(new_stock)))
+    pairs.append((R.bits(aside), R.bits(new_aside)))
+    for old, new in pairs:
+        for a, b in zip(old, new):
+            if a != b:
+                perm[_TO_EXT[a]] = _TO_EXT[b]
 
     def m(c: int) -> int:
         return perm.get(c, c)

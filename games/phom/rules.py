@@ -77,14 +77,17 @@ def mask_to_ext(m: int) -> int:
             | t[4][m >> 32 & 255] | t[5][m >> 40 & 255] | t[6][m >> 48 & 255])
 
 
+def _bit_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    base = [tuple(i for i in range(13) if v >> i & 1) for v in range(1 << 13)]
+    return tuple(tuple(tuple(13 * s + i for i in t) for t in base) for s in range(4))
+
+
+_B0, _B1, _B2, _B3 = _bit_tables()
+
+
 def bits(m: int) -> list[int]:
-    """Indices of the set bits of ``m``, ascending."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+    """Indices of the set bits of a card mask ``m`` (< 2**52), ascending."""
+    return [*_B0[m & 0x1FFF], *_B1[m >> 13 & 0x1FFF], *_B2[m >> 26 & 0x1FFF], *_B3[m >> 39]]
 
 
 def rank_of(x: int) -> int:

@@ -29,18 +29,32 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
     from ``pool``; returns (seat -> mask, the unused pool cards) or None.  First by rejection
     (uniform among valid hands), then by joint construction: a random 3-card meld from the pool
     around every eaten card, the rest at random."""
-    for _ in range(_TRIES):
-        avail = pool
+    for _ in range(2):
+        avail = pool[:]
         got = {}
         for o in seats:
-            m = 0
-            for x in rng.sample(avail, sizes[o]):
-                m |= 1 << x
-            if not R.cover(m | eaten[o], eaten[o], one):
+            k = sizes[o]
+            found = None
+            for _round in range(2):
+                rng.shuffle(avail)
+                # every window of k consecutive cards of a random order is a uniform k-subset
+                m = 0
+                for x in avail[:k]:
+                    m |= 1 << x
+                for i in range(len(avail) - k + 1):
+                    if i:
+                        m ^= (1 << avail[i - 1]) | (1 << avail[i + k - 1])
+                    if R.cover(m | eaten[o], eaten[o], one):
+                        found = m
+                        break
+                if found is not None:
+                    break
+            if found is None:
                 break
-            got[o] = m
-            avail = [x for x in avail if not m >> x & 1]
+            got[o] = found
+            avail = [x for x in avail if not found >> x & 1]
         else:
+            rng.shuffle(avail)
             return got, avail
     pool_mask = 0
     for x in pool:
@@ -134,24 +148,12 @@ def determinize(st, seat: int, rng: random.Random):
         new_aside |= 1 << x
 
     d = st.clone()
-    to_ext = R.TO_EXT
-    perm: dict[int, int] = {}
     for o in opp:
-        old = R.bits(hidden[o])
-        new = R.bits(new_hidden[o])
-        for a, b in zip(old, new):
-            if a != b:
-                perm[to_ext[a]] = to_ext[b]
         d.hands[o] = new_hidden[o] | eaten[o]
-    for a, b in zip(stock_old, new_stock):
-        if a != b:
-            perm[to_ext[a]] = to_ext[b]
-    for a, b in zip(R.bits(st.aside), R.bits(new_aside)):
-        if a != b:
-            perm[to_ext[a]] = to_ext[b]
     d.stock = st.stock[:st.sp] + new_stock
     d.aside = new_aside
-    d._deal_src = (st._deal_src, perm)
+    d._deal_src = (st._deal_src, (opp, hidden, new_hidden, stock_old, new_stock, st.aside,
+                                  new_aside))
     if st.cur != seat:
         d._legal = None
     return d
