@@ -21,7 +21,7 @@ from games.base import Move, State
 #: ``stop()`` -> True when the search must give up (deadline or cancel); polled during playouts.
 StopFn = Callable[[], bool]
 
-_STOP_EVERY = 8  # playout moves between two stop() polls
+_STOP_EVERY = 4  # playout moves between two stop() polls
 
 
 class Aborted(Exception):
