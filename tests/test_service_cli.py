@@ -131,3 +131,22 @@ def test_evaluator_choice_per_game(tmp_path, capsys):
     assert cmd_serve.run(_args(cmd_serve, ["--port", "0", "--host", "127.0.0.1", "--workers", "1",
                                            "--model", f"tienlen={bad}"])) == 1
     assert "cannot be loaded" in capsys.readouterr().err
+
+
+def test_shipped_models_are_served_by_name():
+    from games.registry import game_names
+    from models.evaluator import default_model_path
+    from server.client import Client
+    from server.engine import build_engine
+
+    shipped = [g for g in game_names() if default_model_path(g).is_file()]
+    if not shipped:
+        pytest.skip("no shipped models/<game>.onnx yet")
+    engine = build_engine()
+    for game in shipped:
+        name = default_model_path(game).name
+        assert engine.model_name(game) == name
+        resp = engine.suggest(Client.suggest_request(view_to_act(game, 4, seed=1), iterations=20,
+                                                     seed=1))
+        assert resp.model == name and resp.stats.iterations == 20
+        assert abs(sum(s.prior for s in resp.moves) - 1) < 1e-6 or resp.stats.legal_moves > len(resp.moves)
