@@ -264,15 +264,15 @@ def heuristic_move(game, state, rng: random.Random) -> int:
         singles = [m for m in plays if m.bit_count() == 1]
         if singles:
             return max(singles)
+    # chopping a 2 or a four of a kind earns chop money: always take it, with the smallest bomb
+    chops = [m for m in plays if R.classify(m, allow_two, game._dq)[0] in (QUAD, DQUAD)]
+    if chops and (tmask & TWOS or tc[0] in (QUAD, DQUAD)):
+        return min(chops)
     best, best_v = PASS, float(base)
     if min_opp <= 2:
         best_v += 12          # someone is about to go out: fight for the lead
     for m in plays:
-        c = R.classify(m, allow_two, game._dq)
         v = after(m) + spend(m)
-        if c[0] in (QUAD, DQUAD):
-            # a chop: 2s and bombs pay; otherwise keep the bomb
-            v -= 30 if (tmask & TWOS or tc[0] in (QUAD, DQUAD)) else -25
         if v < best_v or (v == best_v and best != PASS and m < best):
             best, best_v = m, v
     return best
