@@ -22,6 +22,7 @@ import os
 import sys
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -138,6 +139,16 @@ class _Worker:
         self.conn.close()
 
 
+class _Waiter:
+    """A call waiting for a worker: ``event`` is set once ``worker`` is handed to it."""
+
+    __slots__ = ("event", "worker")
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.worker: _Worker | None = None
+
+
 @dataclass
 class PoolStats:
     workers: int
@@ -160,8 +171,8 @@ class WorkerPool:
         self.stop_grace_s = stop_grace_s
         self._factory = engine_factory
         self._ctx = mp.get_context("spawn")
-        self._lock = threading.Condition()
-        self._waiting = 0
+        self._lock = threading.Lock()
+        self._waiters: deque[_Waiter] = deque()
         self._restarts = 0
         self._closed = False
         self._start_timeout = start_timeout_s
@@ -179,39 +190,55 @@ class WorkerPool:
     # -- admission ---------------------------------------------------------------------------
     def stats(self) -> PoolStats:
         with self._lock:
-            return PoolStats(self.size, self.size - len(self._free), self._waiting, self._restarts)
+            return PoolStats(self.size, self.size - len(self._free), len(self._waiters),
+                             self._restarts)
 
     def acquire(self, seconds_left: float | None, is_active: Callable[[], bool]) -> _Worker:
-        """A free worker; waits in the queue while the call is active and before its deadline."""
+        """A free worker.  Calls wait first come, first served while they are active and before
+        their deadline; with ``queue_size`` calls already waiting, :class:`Busy`."""
         end = None if seconds_left is None else time.monotonic() + seconds_left
         with self._lock:
             if self._closed:
                 raise Unavailable("the server is shutting down")
-            if not self._free and self._waiting >= self.queue_size:
-                raise Busy(f"all {self.size} search workers are busy and {self._waiting} calls "
-                           f"are waiting (queue size {self.queue_size}); retry later")
-            self._waiting += 1
-            try:
-                while not self._free:
-                    if self._closed:
-                        raise Unavailable("the server is shutting down")
-                    if not is_active():
-                        raise Unavailable("the call ended while waiting for a worker")
-                    wait = POLL_S * 5
-                    if end is not None:
-                        left = end - time.monotonic()
-                        if left <= 0:
-                            raise DeadlineExceeded("the deadline passed while waiting for a worker")
-                        wait = min(wait, left)
-                    self._lock.wait(wait)
+            if self._free and not self._waiters:
                 return self._free.pop()
-            finally:
-                self._waiting -= 1
+            if len(self._waiters) >= self.queue_size:
+                raise Busy(f"all {self.size} search workers are busy and {len(self._waiters)} "
+                           f"calls are waiting (queue size {self.queue_size}); retry later")
+            waiter = _Waiter()
+            self._waiters.append(waiter)
+        while True:
+            wait = POLL_S * 5
+            if end is not None:
+                wait = max(0.0, min(wait, end - time.monotonic()))
+            if waiter.event.wait(wait):
+                return waiter.worker
+            problem = None
+            if self._closed:
+                problem = Unavailable("the server is shutting down")
+            elif not is_active():
+                problem = Unavailable("the call ended while waiting for a worker")
+            elif end is not None and time.monotonic() >= end:
+                problem = DeadlineExceeded("the deadline passed while waiting for a worker")
+            if problem is None:
+                continue
+            with self._lock:
+                if waiter.worker is None:
+                    self._waiters.remove(waiter)
+                    raise problem
+            # a worker was handed over just now: pass it on
+            self._release(waiter.worker)
+            raise problem
 
     def _release(self, worker: _Worker) -> None:
+        """Hand a free worker to the longest-waiting call, or keep it free."""
         with self._lock:
-            self._free.append(worker)
-            self._lock.notify()
+            if self._waiters:
+                waiter = self._waiters.popleft()
+                waiter.worker = worker
+                waiter.event.set()
+            else:
+                self._free.append(worker)
 
     def _replace(self, worker: _Worker) -> _Worker:
         log.warning("replacing search worker %d", worker.index)
@@ -297,7 +324,6 @@ class WorkerPool:
         """Stop every worker (running jobs are cancelled)."""
         with self._lock:
             self._closed = True
-            self._lock.notify_all()
             workers = list(self._workers)
         for w in workers:
             w.cancel.value = 1
