@@ -19,8 +19,9 @@ only, it is not a dependency of quansu): the same random-playout loop on RLCard'
 through its game core (``game.init_game`` / ``game.step`` with raw actions, no encoding).  The
 ratio printed is our moves/s over theirs.
 
-Timing is wall-clock (``time.perf_counter``) on whatever else the machine is doing: run it on an
-idle machine and quote the command with the figures.
+Timing is wall-clock (``time.perf_counter``) by default, so it includes whatever else the
+machine is doing: run it on an idle machine and quote the command with the figures.  On a busy
+machine ``--clock cpu`` (this process's CPU time) is steadier.
 """
 
 from __future__ import annotations
@@ -36,13 +37,15 @@ PEERS = {"tienlen": "doudizhu", "phom": "gin-rummy"}
 
 
 # -- our games ----------------------------------------------------------------------------------
-def playouts(game, seconds: float, seed: int) -> dict:
-    """Random full games for ``seconds``; returns counts and rates."""
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def playouts(game, seconds: float, seed: int, clock=time.perf_counter) -> dict:
+    """Random full games for ``seconds`` of ``clock``; returns counts and rates."""
     rng = random.Random(seed)
     choice = rng.choice
     new = game.new_initial_state
     n_games = n_moves = 0
-    clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     while True:
@@ -79,13 +82,12 @@ def sample_positions(game, count: int, seed: int) -> list:
     return out
 
 
-def primitives(game, seconds: float, seed: int) -> dict:
+def primitives(game, seconds: float, seed: int, clock=time.perf_counter) -> dict:
     """Microseconds per call on sampled positions: ``clone``; ``determinize`` for the seat to
     act; ``legal_moves`` of a determinization made for the *next* seat (so the acting seat's
     hand was redrawn and its moves are generated from scratch)."""
     positions = sample_positions(game, 200, seed)
     rng = random.Random(seed)
-    clock = time.perf_counter
     n = game.num_players
 
     def timed(make_batch, op) -> float:
@@ -119,14 +121,13 @@ def rlcard_available() -> str | None:
     return getattr(rlcard, "__version__", "?")
 
 
-def rlcard_env_playouts(env_name: str, seconds: float, seed: int) -> dict:
+def rlcard_env_playouts(env_name: str, seconds: float, seed: int, clock=time.perf_counter) -> dict:
     """RLCard environment: reset / random legal action id / step until over."""
     import rlcard
 
     env = rlcard.make(env_name, config={"seed": seed})
     rng = random.Random(seed)
     n_games = n_moves = 0
-    clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     while True:
@@ -155,12 +156,11 @@ def _core_game(env_name: str, seed: int):
     return g
 
 
-def rlcard_core_playouts(env_name: str, seconds: float, seed: int) -> dict:
+def rlcard_core_playouts(env_name: str, seconds: float, seed: int, clock=time.perf_counter) -> dict:
     """RLCard game core: init_game / random legal raw action / step, no observation encoding."""
     game = _core_game(env_name, seed)
     rng = random.Random(seed)
     n_games = n_moves = 0
-    clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     ddz = env_name == "doudizhu"
@@ -197,6 +197,9 @@ def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
                    help="a rule option (JSON value) for every game measured")
     p.add_argument("--no-peers", action="store_true", help="skip the RLCard peers")
     p.add_argument("--no-primitives", action="store_true", help="skip clone/determinize timing")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                   help="wall: elapsed time; cpu: this process's CPU time (steadier on a busy "
+                        "machine)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = p.parse_args(argv)
 
@@ -209,11 +212,13 @@ def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
             options[name] = value
     names = args.game or games.game_names()
     version = rlcard_available()
+    clock = CLOCKS[args.clock]
     results = {"python": platform.python_version(), "machine": platform.machine(),
                "players": args.players, "seconds": args.seconds, "seed": args.seed,
+               "clock": args.clock,
                "options": options, "games": {}, "peers": {}}
-    print(f"quansu engine benchmark: {args.players} players, {args.seconds:g} s per measurement, "
-          f"seed {args.seed}, Python {results['python']}", file=out)
+    print(f"quansu engine benchmark: {args.players} players, {args.seconds:g} s ({args.clock} "
+          f"clock) per measurement, seed {args.seed}, Python {results['python']}", file=out)
     print(f"{'game':10} {'games/s':>10} {'moves/s':>11} {'moves/game':>11} "
           f"{'clone us':>9} {'determ. us':>11} {'legal us':>9}", file=out)
     for name in names:
@@ -222,9 +227,9 @@ def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
         except games.GameError as e:
             print(f"{name:10} skipped: {e}", file=out)
             continue
-        r = playouts(game, args.seconds, args.seed)
+        r = playouts(game, args.seconds, args.seed, clock)
         if not args.no_primitives:
-            r.update(primitives(game, max(0.2, args.seconds / 5), args.seed))
+            r.update(primitives(game, max(0.2, args.seconds / 5), args.seed, clock))
         results["games"][name] = r
         prim = ("" if args.no_primitives else
                 f" {r['clone_us']:>9.1f} {r['determinize_us']:>11.1f} {r['legal_moves_us']:>9.1f}")
@@ -238,8 +243,8 @@ def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
         else:
             print(f"peers: RLCard {version}, same random-playout loop", file=out)
             for ours, theirs in peers:
-                env = rlcard_env_playouts(theirs, args.seconds, args.seed)
-                core = rlcard_core_playouts(theirs, args.seconds, args.seed)
+                env = rlcard_env_playouts(theirs, args.seconds, args.seed, clock)
+                core = rlcard_core_playouts(theirs, args.seconds, args.seed, clock)
                 mine = results["games"][ours]["moves_per_s"]
                 results["peers"][ours] = {"peer": theirs, "env": env, "core": core,
                                           "ratio_env": mine / env["moves_per_s"],
