@@ -509,3 +509,21 @@ def test_send_must_keep_a_card_and_melds_count_in_order():
         play(st, "send JH to 7")
     play(st, "send JH to 0", "send 3D to 1", "send KC to 2")
     assert st.phase == DISCARD
+
+
+@pytest.mark.parametrize("send_all,offered", [(True, True), (False, False)])
+def test_u_after_sending_everything_without_auto_declaration(send_all, offered):
+    from tests.test_phom_examples import EX16, EX16_STOCK
+    game, st = new_state(EX16, stock_top=EX16_STOCK,
+                         options={"send_all_counts_as_u": send_all, "auto_declare_u": False})
+    play(st, "discard 7C")
+    run_until(st, lambda s: s.cur == 2 and s.phase == LAY)
+    assert "u" not in legal_texts(st)
+    play(st, "lay 4S 5S 6S / 9S 9C 9D", "send JH to 0", "send 3D to 1")
+    assert "u" not in legal_texts(st)
+    play(st, "send KC to 2")
+    assert ("u" in legal_texts(st)) is offered
+    if offered:
+        play(st, "u")
+        assert st.u_info[:2] == (2, "send")
+        assert st.settlement() == [(0, 2, 5.0), (1, 2, 5.0), (3, 2, 5.0)]

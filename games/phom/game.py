@@ -366,10 +366,8 @@ class PhomState(State):
                  "last", "starter", "pay", "liable", "hist", "result", "u_info", "_legal",
                  "_deal_src")
 
-    def __init__(self, game: PhomGame, deal: Deal | None):
+    def __init__(self, game: PhomGame, deal: Deal):
         self.game = game
-        if deal is None:
-            return
         n = game.num_players
         self.n = n
         self.hands = [R.mask_to_int(sum(1 << c for c in h)) for h in deal.hands]
@@ -766,7 +764,7 @@ class PhomState(State):
         elif o["den_an_chot"] and self.liable >= 0 and self.liable != w:
             liable = self.liable
         per = amount
-        if o["u_thong_enabled"] and self.deal_previous_u() == w:
+        if o["u_thong_enabled"] and self._previous_u_winner() == w:
             per += 2
         if dh:
             per += 2
@@ -777,7 +775,7 @@ class PhomState(State):
         self.u_info = (w, how, amount, liable, u_melds)
         self._end(ends)
 
-    def deal_previous_u(self):
+    def _previous_u_winner(self):
         src = self._deal_src
         while not isinstance(src, Deal):
             src = src[0]

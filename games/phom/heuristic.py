@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from games.phom import rules as R
-from games.phom.game import DISCARD, DONE, EAT, LAY, SEND, SEND_BASE, TAKE, U
+from games.phom.game import DISCARD, DONE, EAT, LAY, SEND, SEND_BASE, TAI as TAI_KIND, TAKE, U
 
 
 def _unseen(state, seat: int) -> int:
@@ -80,20 +80,28 @@ def _choose_discard(state, legal: list) -> int:
 
 
 def _lay_value(state, arr: tuple) -> float:
+    """Points left after laying ``arr``, sending greedily and discarding the highest card (lower
+    is better); laying nothing while a meld is possible costs a móm penalty."""
     p = state.cur
     h = state.hands[p]
     used = 0
     for m in arr:
         used |= m
     left = h & ~used
-    if arr and state.game._tai_send or state.kind != 2:
-        targets = [t[1] for t in state.table if t[0] != p or state.kind == 2]
+    has_own = bool(arr) or any(t[0] == p for t in state.table)
+    if state.kind == TAI_KIND:
+        can_send = has_own and state.game._tai_send
+        targets = [t[1] for t in state.table] + list(arr)
+    else:
+        can_send = bool(arr)
+        targets = [t[1] for t in state.table if t[0] != p]
+    if can_send:
         changed = True
         while changed and left.bit_count() > 1:
             changed = False
             for i, m in enumerate(targets):
                 acc = R.meld_accepts(m) & left
-                if acc and arr:
+                if acc:
                     low = acc & -acc
                     left ^= low
                     targets[i] = m | low
@@ -103,7 +111,8 @@ def _lay_value(state, arr: tuple) -> float:
     pts = R.points(left)
     if left:
         pts -= max(R.POINTS[x] for x in R.bits(left))
-    return pts + (40 if not arr else 0) - 0.01 * len(arr)
+    mom = not arr and not any(t[0] == p for t in state.table)
+    return pts + (40 if mom else 0) - 0.01 * len(arr)
 
 
 def heuristic_move(state, rng: random.Random):
@@ -121,7 +130,7 @@ def heuristic_move(state, rng: random.Random):
         return legal[0]
     if ph == LAY:
         return min((mv for mv in legal if isinstance(mv, tuple)),
-                   key=lambda a: (_lay_value(state, a), R.bits(sum(a)) if a else []))
+                   key=lambda a: (_lay_value(state, a), [R.meld_key(m) for m in a]))
     if ph == SEND:
         sends = [mv for mv in legal if isinstance(mv, int) and mv >= SEND_BASE]
         if not sends:
