@@ -296,8 +296,6 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         fixed = mine
         for c in req:
             fixed |= 1 << c
-        for c in eaten_at:
-            fixed |= 1 << c
         free = [c for c in range(52) if not fixed >> c & 1]
         rng.shuffle(free)
         ok = True
@@ -349,9 +347,13 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                 where = f"moves[{mi}]" if mi >= 0 else "moves"
                 raise IllegalMoveError(f"{where}: seat {o} cannot hold {card_str(c)} in time "
                                        f"(too many cards played from hand)")
+            if cap > len(free):
+                raise IllegalMoveError("moves: the view needs more cards than the deck holds")
             while cap > 0:
                 hands[o].append(free.pop())
                 cap -= 1
+        if sum(1 for c in stock if c is None) > len(free):
+            raise IllegalMoveError("moves: the view needs more cards than the deck holds")
         for p in range(stock_len):
             if stock[p] is None:
                 stock[p] = free.pop()
