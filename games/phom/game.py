@@ -252,6 +252,9 @@ class PhomGame(Game):
     # -- moves ---------------------------------------------------------------------------------
     def move_to_text(self, move) -> str:
         if isinstance(move, tuple):
+            for m in move:
+                if type(m) is not int or not R.is_meld(m):
+                    raise MoveParseError(f"not a Phỏm move: {move!r}")
             if not move:
                 return "lay"
             return "lay " + " / ".join(_meld_text(m) for m in move)
@@ -330,6 +333,7 @@ class PhomGame(Game):
 
     def describe_move(self, move) -> MoveInfo:
         if isinstance(move, tuple):
+            self.move_to_text(move)  # validates
             melds = tuple(tuple(_TO_EXT[x] for x in sorted(R.bits(m), key=R.card_key)) for m in move)
             return MoveInfo("lay", cards=tuple(c for m in melds for c in m), melds=melds)
         self.move_to_text(move)  # validates
@@ -542,10 +546,8 @@ class PhomState(State):
         if self.phase == OVER:
             raise IllegalMoveError("the game is over")
         legal = self._legal if self._legal is not None else self.legal_moves()
-        try:
-            ok = move in legal
-        except TypeError:
-            ok = False
+        t = type(move)
+        ok = (t is int or t is tuple) and move in legal
         if not ok:
             raise IllegalMoveError(self._why_illegal(move))
         self.apply_unchecked(move)
@@ -923,9 +925,14 @@ class PhomState(State):
         ph = PHASE_NAMES[self.phase]
         info = g.describe_move(move)
         kind = info.kind
-        expected = {TAKE: ("draw", "eat", "u"), LAY: ("lay", "u"), SEND: ("send", "done", "u"),
-                    DISCARD: ("discard", "u")}[self.phase]
-        if kind not in expected:
+        expected = []
+        for m in self.legal_moves():
+            k = g.describe_move(m).kind
+            if k not in expected:
+                expected.append(k)
+        phase_kinds = {TAKE: ("draw", "eat", "u"), LAY: ("lay", "u"), SEND: ("send", "done", "u"),
+                       DISCARD: ("discard", "u")}[self.phase]
+        if kind not in phase_kinds:
             return f"{text!r}: seat {p} must {' / '.join(expected)} now ({ph} phase)"
         h = self.hands[p]
         if kind == "eat":
