@@ -945,42 +945,51 @@ class TienLenState(State):
         game = self.game
         n = game.num_players
         det = self.clone()
-        fixed = [0] * n
-        if self.req and n == 4:
-            fixed[self.first] = self.req
-        fixed_aside = self._known_aside()
-        pool = 0
-        sizes = []
-        for s in range(n):
-            if s != seat:
-                pool |= self.hands[s]
-                sizes.append((s, self.hands[s].bit_count()))
-        pool |= self.aside
-        for m in fixed:
-            pool &= ~m
-        pool &= ~fixed_aside
-        cards = cards_of(pool)
-        check = (game._instant or game._require_first) and self.cur >= 0
         hands = det.hands
         played = self.played
+        first = self.first
+        lead_card = self.req if n == 4 else 0  # 4 players: 3S is known to be with the leader
+        pool = self.aside
+        others = []
+        for s in range(n):
+            if s != seat:
+                pool |= hands[s]
+                others.append(s)
+        if game._require_first:
+            pool &= ~(lead_card | self._known_aside())
+        # the pool's cards, ascending (bit string read backwards)
+        cards = [i for i, ch in enumerate(bin(pool)[:1:-1]) if ch == "1"]
+        sizes = [(s, hands[s].bit_count() - (s == first and lead_card != 0)) for s in others]
+        check_instant = game._instant and self.cur >= 0
+        check_first = self.req and n < 4
+        opts = game.options
+        fg, extra, flush = opts["first_game"], opts["instant_win_first_game_extra"], opts["instant_win_flush_rule"]
         for _ in range(100):
             rng.shuffle(cards)
             k = 0
             for s, size in sizes:
-                m = fixed[s]
-                for c in cards[k:k + size - m.bit_count()]:
+                m = lead_card if s == first else 0
+                for c in cards[k:k + size]:
                     m |= 1 << c
-                k += size - fixed[s].bit_count()
+                k += size
                 hands[s] = m
-            if not check:
-                break
-            if game._consistent([hands[s] | played[s] for s in range(n)], self.first):
-                break
-        dealt = 0
-        for s in range(n):
-            dealt |= hands[s] | played[s]
-        det.aside = ((1 << 52) - 1) & ~dealt
-        for s, _ in sizes:
+            if check_instant and any(R.instant_win(hands[s] | played[s], fg, extra, flush)
+                                     for s in others):
+                continue
+            if check_first:
+                dealt = 0
+                for s in range(n):
+                    dealt |= hands[s] | played[s]
+                if not (hands[first] | played[first]) & dealt & -dealt:
+                    continue
+            break
+        aside = 0
+        for c in cards[k:]:
+            aside |= 1 << c
+        if game._require_first:
+            aside |= self._known_aside()
+        det.aside = aside
+        for s in others:
             det._gen[s] = None
         det._deal = None
         return det
