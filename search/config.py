@@ -19,7 +19,7 @@ class SearchOptionError(OptionError):
 
 
 LEAF_VALUES = ("rollout", "evaluator", "mix")
-PLAYOUTS = ("random", "heuristic")
+PLAYOUTS = ("random", "heuristic", "mast")
 OPPONENT_KEYS = ("own", "observer")
 
 
@@ -54,8 +54,11 @@ class SearchConfig:
     * ``leaf_value``: ``"rollout"`` (play the determinization to the end with ``playout``),
       ``"evaluator"`` (the evaluator's value), or ``"mix"``
       (``mix_lambda * rollout + (1 - mix_lambda) * evaluator``).
-    * ``playout``: ``"random"`` (uniform over legal moves) or ``"heuristic"`` (the game's
-      rule-based policy for every seat, from that seat's information in the determinization).
+    * ``playout``: ``"random"`` (uniform over legal moves), ``"heuristic"`` (the game's
+      rule-based policy for every seat, from that seat's information in the determinization) or
+      ``"mast"`` (move-average sampling: epsilon-greedy on the mean payoff each move has earned
+      its player so far in this search, tree and playout moves alike).
+    * ``mast_epsilon``: the share of random moves in ``"mast"`` playouts.
 
     Engineering:
 
@@ -77,6 +80,7 @@ class SearchConfig:
     leaf_value: str = "rollout"
     playout: str = "random"
     mix_lambda: float = 0.5
+    mast_epsilon: float = 0.1
     batch_size: int = 1
     virtual_loss: float = 1.0
     progress_interval_s: float = 0.1
@@ -115,6 +119,7 @@ class SearchConfig:
         choice("leaf_value", LEAF_VALUES)
         choice("playout", PLAYOUTS)
         number("mix_lambda", 0, 1)
+        number("mast_epsilon", 0, 1)
         number("batch_size", 1, 4096, integer=True)
         number("virtual_loss", 0)
         number("progress_interval_s", 0, open_lo=True)

@@ -12,6 +12,7 @@ the search's own ``leaf_value="rollout"`` mode.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -65,13 +66,43 @@ class Evaluator:
         raise NotImplementedError
 
 
+class MoveAverages:
+    """MAST (move-average sampling): the mean final payoff, in bets, of the seat that played each
+    move, over the iterations of one search.  ``table[move] = [mean, count]``; moves are keyed
+    without their seat or position, so what is learnt in one line of play is reused in others."""
+
+    __slots__ = ("table",)
+
+    def __init__(self):
+        self.table: dict = {}
+
+    def value(self, move: Move) -> float:
+        """The mean payoff of ``move`` for its player (0.0, neutral, when never played)."""
+        e = self.table.get(move)
+        return e[0] if e is not None else 0.0
+
+    def update(self, trajectory, values: Sequence[float]) -> None:
+        """Add one iteration: ``trajectory`` = ``(seat, move)`` pairs, ``values`` = payoffs."""
+        table = self.table
+        for seat, move in trajectory:
+            e = table.get(move)
+            if e is None:
+                table[move] = [values[seat], 1]
+            else:
+                e[1] += 1
+                e[0] += (values[seat] - e[0]) / e[1]
+
+
 def playout(state: State, rng: random.Random, policy: str = "random",
-            stop: StopFn | None = None) -> list[float]:
+            stop: StopFn | None = None, mast: MoveAverages | None = None,
+            epsilon: float = 0.1) -> list[float]:
     """Play ``state`` (mutated in place) to the end and return its payoffs per seat, in bets.
 
-    ``policy``: ``"random"`` (uniform over legal moves) or ``"heuristic"`` (the game's
-    ``heuristic_move`` for the seat to act).  ``stop`` is polled every few moves; when it returns
-    True the playout raises :class:`Aborted`.
+    ``policy``: ``"random"`` (uniform over legal moves), ``"heuristic"`` (the game's
+    ``heuristic_move`` for the seat to act) or ``"mast"`` (with probability ``epsilon`` a random
+    move, else the legal move with the best :class:`MoveAverages` value in ``mast``, ties broken
+    at random; the playout's moves are then added to ``mast``).  ``stop`` is polled every few
+    moves; when it returns True the playout raises :class:`Aborted`.
     """
     rand = rng.random
     k = 0
@@ -81,6 +112,38 @@ def playout(state: State, rng: random.Random, policy: str = "random",
             if not moves:
                 return state.returns()
             state.apply_unchecked(moves[int(rand() * len(moves))])
+            k += 1
+            if stop is not None and k % _STOP_EVERY == 0 and stop():
+                raise Aborted()
+    if policy == "mast":
+        if mast is None:
+            raise ValueError("playout: policy 'mast' needs a MoveAverages table")
+        table = mast.table
+        trajectory = []
+        while True:
+            moves = state.legal_moves()
+            n = len(moves)
+            if not n:
+                values = state.returns()
+                mast.update(trajectory, values)
+                return values
+            if n == 1:
+                move = moves[0]
+            elif rand() < epsilon:
+                move = moves[int(rand() * n)]
+            else:
+                r = int(rand() * n)
+                best = -math.inf
+                move = moves[r]
+                for j in range(r, r + n):
+                    m = moves[j - n] if j >= n else moves[j]
+                    e = table.get(m)
+                    q = e[0] if e is not None else 0.0
+                    if q > best:
+                        best = q
+                        move = m
+            trajectory.append((state.current_player, move))
+            state.apply_unchecked(move)
             k += 1
             if stop is not None and k % _STOP_EVERY == 0 and stop():
                 raise Aborted()

@@ -34,7 +34,7 @@ from typing import Callable
 
 from games.base import TERMINAL, GameError, State
 from search.config import SearchConfig
-from search.evaluator import Aborted, Evaluator, UniformEvaluator, playout
+from search.evaluator import Aborted, Evaluator, MoveAverages, UniformEvaluator, playout
 from search.result import MoveStats, SearchResult
 
 ProgressFn = Callable[[SearchResult], None]
@@ -132,6 +132,7 @@ class _Search:
         self.scale = float(cfg.value_scale or self.bound)
         self.sumsq = 0.0     # leaf payoffs seen (all seats), for the automatic value scale
         self.nvalues = 0
+        self.mast = MoveAverages() if cfg.playout == "mast" else None
         self.start = clock()
         ends = [t for t in (deadline, None if cfg.time_s is None else self.start + cfg.time_s)
                 if t is not None]
@@ -295,7 +296,8 @@ class _Search:
         if mode != "rollout":
             evs = self.evaluator.evaluate(dets, legals, self.rng, values=True, stop=stop)
         if mode != "evaluator":
-            rolls = [playout(d, self.rng, cfg.playout, stop) for d in dets]
+            rolls = [playout(d, self.rng, cfg.playout, stop, self.mast, cfg.mast_epsilon)
+                     for d in dets]
         for k, (node, _det, legal, path) in enumerate(pending):
             if mode == "rollout":
                 values = rolls[k]
@@ -318,6 +320,8 @@ class _Search:
             self.nvalues += len(values)
             if self.sumsq > 0.0:
                 self.scale = 2.0 * math.sqrt(self.sumsq / self.nvalues)
+        if self.mast is not None:
+            self.mast.update([(node.seat, node.moves[i]) for node, i in path], values)
         for node, i in path:
             v = values[node.seat]
             node.w[i] += v + vlb

@@ -235,6 +235,7 @@ def test_no_budget_and_terminal_state_are_errors():
     {"leaf_value": "mix", "mix_lambda": 0.5},
     {"leaf_value": "evaluator", "batch_size": 8},
     {"playout": "heuristic"},
+    {"playout": "mast", "mast_epsilon": 0.3},
     {"opponent_keys": "observer", "batch_size": 4},
     {"fpu_reduction": 0.2, "value_scale": 1.0},
 ])
@@ -301,3 +302,23 @@ def test_bad_config_names_the_field(changes, word):
     with pytest.raises(SearchOptionError, match=word):
         from_dict(changes)
     assert issubclass(SearchOptionError, GameError)
+
+
+def test_mast_learns_move_values_and_plays_greedily():
+    from search.evaluator import MoveAverages, playout
+    mast = MoveAverages()
+    mast.update([(0, 5), (1, 7), (0, 5)], [1.0, -1.0])
+    assert mast.value(5) == pytest.approx(1.0) and mast.table[5][1] == 2
+    assert mast.value(7) == pytest.approx(-1.0) and mast.value(9) == 0.0
+    mast.update([(1, 5)], [1.0, -1.0])
+    assert mast.value(5) == pytest.approx(1 / 3)
+    # Greedy (epsilon 0): the toy leader plays the card MAST rates highest.
+    st = beat_state(2, ["9S 5S 3S", "4C 8D 6H"], deck_size=52)
+    table = MoveAverages()
+    table.update([(0, c("5S"))], [2.0, -2.0])
+    probe = st.clone()
+    playout(probe, random.Random(0), "mast", mast=table, epsilon=0.0)
+    assert probe.history[0] == (0, c("5S"))
+    assert table.table[c("5S")][1] == 2          # the playout's own moves were added
+    with pytest.raises(ValueError):
+        playout(st.clone(), random.Random(0), "mast")
