@@ -8,12 +8,11 @@ import pytest
 
 import games
 from games.base import Deal, DealError, IllegalMoveError, MoveParseError, OptionError
-from games.cards import card_str, parse_cards
+from games.cards import parse_cards
 from games.conformance import check_game
 from games.phom import rules as R
-from games.phom.game import DISCARD, DRAW, LAY, SEND, TAKE, U
-from tests.test_phom_helpers import (icard, imask, legal_texts, make_deal, new_state, play,
-                                     run_until, take_turn_of)
+from games.phom.game import DISCARD, DRAW, LAY, SEND, TAKE
+from tests.test_phom_helpers import icard, legal_texts, new_state, play, run_until, take_turn_of
 
 SEED001 = {"send_all_counts_as_u": False, "u_tron_enabled": True, "dong_hoa_trang_enabled": True,
            "u_thong_enabled": True, "dong_hoa_enabled": True, "u_k_enabled": True,

@@ -4,7 +4,6 @@ sends, Ù forms, ranking ties and payments."""
 
 import pytest
 
-from games.cards import parse_cards
 from games.phom import rules as R
 from games.phom import settle as S
 from tests.test_phom_helpers import icard, imask

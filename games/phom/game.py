@@ -32,7 +32,7 @@ Move values (internal card index ``x`` of :mod:`games.phom.rules`): ``x`` = disc
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable, Sequence
+from typing import Any, Hashable
 
 from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
@@ -367,7 +367,7 @@ class PhomState(State):
 
     __slots__ = ("game", "n", "hands", "eaten", "rows", "stock", "sp", "aside", "table", "cur",
                  "phase", "kind", "tflags", "s_now", "laid", "lay_order", "tai", "acted", "eats",
-                 "last", "starter", "pay", "liable", "hist", "result", "u_info", "_legal",
+                 "last", "starter", "pay", "liable", "hist", "result", "u_info",
                  "_deal_src")
 
     def __init__(self, game: PhomGame, deal: Deal):
@@ -398,7 +398,6 @@ class PhomState(State):
         self.hist = []
         self.result = None
         self.u_info = None
-        self._legal = None
         self._deal_src = deal
         if game._auto:
             h = self.hands[self.cur]
@@ -458,17 +457,14 @@ class PhomState(State):
         c.hist = self.hist[:]
         c.result = self.result
         c.u_info = self.u_info
-        c._legal = self._legal
         c._deal_src = self._deal_src
         return c
 
     # -- legal moves ---------------------------------------------------------------------------
     def legal_moves(self) -> list:
-        lm = self._legal
-        if lm is None:
-            lm = self._gen()
-            self._legal = lm
-        return list(lm)
+        """Legal moves of the seat to act (a new list each call; see the module doc for the
+        values), in a deterministic order."""
+        return self._gen()
 
     def _gen(self) -> list:
         ph = self.phase
@@ -545,37 +541,38 @@ class PhomState(State):
     def apply(self, move) -> None:
         if self.phase == OVER:
             raise IllegalMoveError("the game is over")
-        legal = self._legal if self._legal is not None else self.legal_moves()
         t = type(move)
-        ok = (t is int or t is tuple) and move in legal
+        ok = (t is int or t is tuple) and move in self._gen()
         if not ok:
             raise IllegalMoveError(self._why_illegal(move))
         self.apply_unchecked(move)
 
     def apply_unchecked(self, move) -> None:
         p = self.cur
-        if move == U:
-            how = self._u_kind() or "take"
+        if type(move) is tuple:
             self.hist.append((p, move))
-            self._legal = None
-            self._finish_u(p, how)
-            return
-        self.hist.append((p, move))
-        self._legal = None
-        if isinstance(move, tuple):
             self._do_lay(p, move)
         elif move < 52:
+            self.hist.append((p, move))
             self._do_discard(p, move)
         elif move == DRAW:
+            self.hist.append((p, move))
             x = self.stock[self.sp]
             self.sp += 1
             self.hands[p] |= 1 << x
             self._after_take(p)
         elif move < EAT + 52:
+            self.hist.append((p, move))
             self._do_eat(p, move - EAT)
         elif move == DONE:
+            self.hist.append((p, move))
             self.phase = DISCARD
+        elif move == U:
+            how = self._u_kind() or "take"
+            self.hist.append((p, move))
+            self._finish_u(p, how)
         else:
+            self.hist.append((p, move))
             i, x = divmod(move - SEND_BASE, 64)
             self._do_send(p, i, x)
 
@@ -815,7 +812,6 @@ class PhomState(State):
     def _end(self, ends: list) -> None:
         self.phase = OVER
         self.result = tuple(self.pay) + tuple(ends)
-        self._legal = None
 
     def returns(self) -> list[float]:
         out = [0.0] * self.n
@@ -880,7 +876,6 @@ class PhomState(State):
 
     # -- text ----------------------------------------------------------------------------------
     def render(self, seat: int) -> str:
-        g = self.game
         n = self.n
         lines = [f"Phỏm, {n} players, you are seat {seat}; stock {self.stock_left} cards"]
         for s in range(n):

@@ -154,8 +154,6 @@ def determinize(st, seat: int, rng: random.Random):
     d.aside = new_aside
     d._deal_src = (st._deal_src, (opp, hidden, new_hidden, stock_old, new_stock, st.aside,
                                   new_aside))
-    if st.cur != seat:
-        d._legal = None
     return d
 
 
@@ -216,7 +214,6 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     partner_deadline: list[tuple[int, int, int]] = []
     draws = [0] * n
     pos = 0
-    mine_int = R.mask_to_int(mine)
 
     def require(c_ext: int, s: int, i: int, deadline: int) -> None:
         if mine >> c_ext & 1:
@@ -320,7 +317,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                 req[ce] = [s, t, -1]
                 free.remove(ce)
         if not ok:
-            last_err = IllegalMoveError(f"no phỏm can be found for an eaten card of the view")
+            last_err = IllegalMoveError("moves: no phỏm can be found for an eaten card of the view")
             continue
         hands: list[list[int]] = [[] for _ in range(n)]
         stock: list[int | None] = [None] * stock_len
