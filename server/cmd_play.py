@@ -1,7 +1,11 @@
 """``quansu play``: a terminal game for one human seat against bot seats.
 
+The other seats are quansu bots at a strength level (``--level 1..5``, the same bots as the
+service's ``Suggest`` with ``strength``), or ``--bot heuristic`` / ``--bot random``.
+
 Commands at the prompt: a move in canonical notation (``3S 4S 5H``, ``pass``, ``draw``, ...),
-its number in the listed legal moves, ``moves`` to list them again, ``help``, ``quit``.
+its number in the listed legal moves, ``moves`` to list them again, ``hint`` (quansu's ranked
+moves for your seat, from your information only), ``help``, ``quit``.
 Bad input is answered with a message and a new prompt, never a traceback.
 """
 
@@ -21,6 +25,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option (JSON value), repeatable")
+    p.add_argument("--bot", choices=("level", "heuristic", "random"), default="level",
+                   help="the other seats: quansu at --level (default), the heuristic bot, or random")
+    p.add_argument("--level", type=int, default=3, choices=range(1, 6),
+                   help="strength level 1 (weakest) .. 5 (full strength) of the quansu bots")
+    p.add_argument("--hint-iterations", type=int, default=400, help="search budget of 'hint'")
 
 
 def parse_options(pairs: list[str]) -> dict:
@@ -38,8 +47,37 @@ def parse_options(pairs: list[str]) -> dict:
     return out
 
 
-def _bot_move(game, state, rng):
-    return rng.choice(state.legal_moves())
+class _Bots:
+    """The other seats' move choice; the search engine is loaded only when first needed."""
+
+    def __init__(self, kind: str, level: int, seed: int | None, hint_iterations: int):
+        self.kind, self.level, self.hint_iterations = kind, level, hint_iterations
+        self.rng = random.Random(seed)
+        self._engine = None
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            from server.engine import build_engine
+
+            self._engine = build_engine()
+        return self._engine
+
+    def move(self, game, state):
+        if self.kind == "random":
+            return self.rng.choice(state.legal_moves())
+        if self.kind == "heuristic":
+            return game.heuristic_move(state, self.rng)
+        resp = self.engine.suggest_for_state(state, strength=self.level,
+                                             seed=self.rng.randrange(1 << 31))
+        return game.parse_move(resp.chosen.text)
+
+    def hint(self, state) -> str:
+        from server.cmd_hint import format_table
+
+        resp = self.engine.suggest_for_state(state, iterations=self.hint_iterations, top_k=5,
+                                             seed=self.rng.randrange(1 << 31))
+        return format_table(resp)
 
 
 def run(args, input_fn=input, out=sys.stdout) -> int:
@@ -53,13 +91,14 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
         return 2
     rng = random.Random(args.seed)
     state = game.new_initial_state(rng)
+    bots = _Bots(args.bot, args.level, args.seed, args.hint_iterations)
     me = args.seat
     print(f"quansu play: {game.title or game.name}, {game.num_players} players, you are seat {me}",
           file=out)
     while not state.is_terminal():
         seat = state.current_player
         if seat != me:
-            move = _bot_move(game, state, rng)
+            move = bots.move(game, state)
             state.apply(move)
             print(f"seat {seat}: {game.move_to_text(move)}", file=out)
             continue
@@ -77,7 +116,11 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
             if line in ("quit", "exit"):
                 return 0
             if line in ("", "help"):
-                print("type a move (e.g. '3S 4S 5H' or 'pass'), its number, 'moves' or 'quit'", file=out)
+                print("type a move (e.g. '3S 4S 5H' or 'pass'), its number, 'moves', 'hint' or 'quit'",
+                      file=out)
+                continue
+            if line == "hint":
+                print(bots.hint(state), file=out)
                 continue
             if line == "moves":
                 print(", ".join(f"[{i}] {t}" for i, t in enumerate(texts)), file=out)
