@@ -315,3 +315,17 @@ def test_heuristic_keeps_twos_and_chops():
     st = position(g, ["3C 4C 6H", "9S TC JD", "6S 7S 8S", "TS JS QS"], to_act=1, top="6C 7C 8C",
                   owner=0)
     assert g.move_to_text(g.heuristic_move(st, random.Random(0))) == "9S TC JD"
+
+
+def test_deal_for_view_first_lead_and_instant_cases():
+    g = games.make("tienlen", 4, {"first_lead_requires_3_spades": True})
+    hand = parse_cards("3C 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S")
+    with pytest.raises(DealError, match="must hold 3S"):
+        g.deal_for_view(0, hand, [13] * 4, [], random.Random(0), first=0)
+    deal = g.deal_for_view(0, hand, [13] * 4, [], random.Random(0), first=2)
+    assert 0 in deal.hands[2]  # the leader holds 3S
+    # the observer's own hand wins instantly: any deal will do, the game is over
+    six_pairs = parse_cards("3S 3C 5S 5C 7S 7C 9S 9C JS JC KS KC 2H")
+    g = games.make("tienlen", 4)
+    deal = g.deal_for_view(1, six_pairs, [13] * 4, [], random.Random(0), first=0)
+    assert g.state_from_deal(deal).next_first() == 1

@@ -20,6 +20,7 @@ from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveI
                         MoveParseError, OptionError, OptionSpec, State)
 from games.cards import CardError, card_str, cards_of, format_cards, parse_cards
 from games.tienlen import rules as R
+from games.tienlen.heuristic import choose as _heuristic_choose
 
 NUM_DEALT = 13
 _BIT = tuple(1 << s for s in range(4))
@@ -339,6 +340,10 @@ class TienLenGame(Game):
             if forced_aside & own:
                 raise DealError(f"deal.first: seat {first} cannot lead: seat {seat} holds a lower "
                                 f"card ({format_cards(forced_aside & own)})")
+            if forced_aside.bit_count() > 52 - NUM_DEALT * n:
+                raise DealError(f"deal.first: seat {first} leads the first game, so it must hold "
+                                f"{card_str(0) if n == 4 else 'the lowest dealt card'} "
+                                f"(first_lead_requires_3_spades)")
         known = own | forced_aside
         for s in range(n):
             known |= played[s]
@@ -362,7 +367,7 @@ class TienLenGame(Game):
                 k += need[s]
                 hands.append(m)
             last = hands
-            if self._consistent(hands, first):
+            if self._consistent(hands, first, seat):
                 break
         else:
             raise DealError("no deal is consistent with this view (instant wins or first lead)")
@@ -372,14 +377,17 @@ class TienLenGame(Game):
         return Deal(hands=tuple(tuple(cards_of(m)) for m in last), first=first,
                     set_aside=tuple(cards_of(full & ~dealt)))
 
-    def _consistent(self, hands: Sequence[int], first: int) -> bool:
-        """A full deal that could have been played: no instant win, first-lead rule kept."""
+    def _consistent(self, hands: Sequence[int], first: int, seat: int) -> bool:
+        """A full deal that could have been played: the first-lead rule kept and, unless the
+        observer ``seat``'s own hand wins instantly (then the game is over whatever the others
+        hold), no other hand wins instantly."""
         if self._instant:
             o = self.options
-            for m in hands:
-                if R.instant_win(m, o["first_game"], o["instant_win_first_game_extra"],
-                                 o["instant_win_flush_rule"]):
-                    return False
+            fg, extra, flush = o["first_game"], o["instant_win_first_game_extra"], o["instant_win_flush_rule"]
+            if not R.instant_win(hands[seat], fg, extra, flush):
+                for s, m in enumerate(hands):
+                    if s != seat and R.instant_win(m, fg, extra, flush):
+                        return False
         if self._require_first:
             dealt = 0
             for m in hands:
@@ -427,9 +435,9 @@ class TienLenGame(Game):
         return MoveInfo(kind="play", cards=tuple(cards_of(move)), combo=R.combo_kind(shape))
 
     def heuristic_move(self, state: "TienLenState", rng: random.Random) -> int:
-        from games.tienlen.heuristic import choose
-
-        return choose(self, state, rng)
+        """The careful-club-player move (:mod:`games.tienlen.heuristic`) for the seat to act,
+        from that seat's information only."""
+        return _heuristic_choose(self, state, rng)
 
 
 _UNSET = object()

@@ -104,19 +104,18 @@ def plan(hand: int) -> tuple[tuple[int, int], ...]:
         rest &= ~m
     counts = R.rank_counts(rest)
     _, parts = _split_counts(tuple(counts[:12]))
-    by_rank = [[4 * r + b for b in range(4) if rest >> (4 * r + b) & 1] for r in range(12)]
     # straights take the lowest cards of their ranks first, sets take what is left
     for kind, start, length in parts:
         if kind == "straight":
             m = 0
             for r in range(start, start + length):
-                m |= 1 << by_rank[r].pop(0)
+                nib = (rest >> (4 * r)) & 0xF
+                m |= (nib & -nib) << (4 * r)
+            rest ^= m
             pieces.append((m, R.STRAIGHT + length))
     for kind, start, length in parts:
         if kind == "set":
-            m = 0
-            for c in by_rank[start]:
-                m |= 1 << c
+            m = rest & (0xF << (4 * start))
             if m:
                 pieces.append((m, m.bit_count()))
     return tuple(pieces)
