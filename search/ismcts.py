@@ -173,8 +173,7 @@ class _Search:
         # Root priors come from a determinization, never from the true state.
         try:
             first = self._world()
-            ev = self.evaluator.evaluate([first], [self.root_moves], self.rng, values=False,
-                                         stop=stop)[0]
+            ev = self._priors(first, self.root_moves, stop)
             self.root.moves = list(self.root_moves)
             self.root.prior = [float(p) for p in ev.priors]
             self.root.open()
@@ -211,6 +210,22 @@ class _Search:
                 next_progress = self.clock() + cfg.progress_interval_s
         return self.result()
 
+    def _priors(self, det: State, legal, stop=None):
+        evs = self.evaluator.evaluate([det], [legal], self.rng, values=False, stop=stop)
+        self._check(evs, [det], [legal], False)
+        return evs[0]
+
+    def _check(self, evs, dets, legals, values: bool) -> None:
+        name = getattr(self.evaluator, "name", type(self.evaluator).__name__)
+        if len(evs) != len(dets):
+            raise SearchError(f"evaluator {name!r} answered {len(evs)} evaluations for {len(dets)} states")
+        n = self.game.num_players
+        for ev, legal in zip(evs, legals):
+            if len(ev.priors) != len(legal):
+                raise SearchError(f"evaluator {name!r} gave {len(ev.priors)} priors for {len(legal)} moves")
+            if values and (ev.values is None or len(ev.values) != n):
+                raise SearchError(f"evaluator {name!r} gave values {ev.values!r}, expected {n} numbers")
+
     def _descend(self, det: State, vlb: float):
         """Walk one determinization down the tree.  Returns None when the walk ended in a
         terminal state (already backed up), else the leaf ``(node, det, legal, path)``."""
@@ -225,7 +240,7 @@ class _Search:
         while True:
             if node.index is None:
                 if node.moves is None:
-                    ev = self.evaluator.evaluate([det], [legal], self.rng, values=False)[0]
+                    ev = self._priors(det, legal)
                     node.moves = list(legal)
                     node.prior = [float(p) for p in ev.priors]
                 node.open()
@@ -239,7 +254,7 @@ class _Search:
                     break
                 ids.append(i)
             if missing:
-                ev = self.evaluator.evaluate([det], [legal], self.rng, values=False)[0]
+                ev = self._priors(det, legal)
                 node.add_moves(legal, ev.priors)
                 ids = [index[m] for m in legal]
             n, w, prior, avail = node.n, node.w, node.prior, node.avail
@@ -295,6 +310,7 @@ class _Search:
         evs = None
         if mode != "rollout":
             evs = self.evaluator.evaluate(dets, legals, self.rng, values=True, stop=stop)
+            self._check(evs, dets, legals, True)
         if mode != "evaluator":
             rolls = [playout(d, self.rng, cfg.playout, stop, self.mast, cfg.mast_epsilon)
                      for d in dets]

@@ -322,3 +322,24 @@ def test_mast_learns_move_values_and_plays_greedily():
     assert table.table[c("5S")][1] == 2          # the playout's own moves were added
     with pytest.raises(ValueError):
         playout(st.clone(), random.Random(0), "mast")
+
+
+class BrokenEvaluator(Evaluator):
+    name = "broken"
+
+    def __init__(self, priors_short=False, no_values=False):
+        self.priors_short, self.no_values = priors_short, no_values
+
+    def evaluate(self, states, moves, rng, *, values=True, stop=None):
+        return [Evaluation([1.0] * (len(legal) - self.priors_short),
+                           None if self.no_values else [0.0] * st.game.num_players)
+                for st, legal in zip(states, moves)]
+
+
+def test_a_broken_evaluator_is_named_in_the_error():
+    with pytest.raises(SearchError, match="'broken' gave 1 priors for 2 moves"):
+        search(beat_state(2, ["5S 3S", "4C"], deck_size=12), SearchConfig(iterations=5),
+               BrokenEvaluator(priors_short=True))
+    with pytest.raises(SearchError, match="'broken' gave values None"):
+        search(beat_state(2, ["5S 3S", "4C"], deck_size=12),
+               SearchConfig(iterations=5, leaf_value="evaluator"), BrokenEvaluator(no_values=True))
