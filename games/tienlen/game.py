@@ -653,11 +653,21 @@ class TienLenState(State):
         res = [0]
         shape = self.top_shape
         if not self.passed >> seat & 1:
-            same = g[4].get(shape, _UNSET)
-            if same is _UNSET:
-                same = _group(g, shape)
-            if same and same[-1] > top:
-                res += same[bisect_left(same, 1 << top.bit_length()):]
+            hand = g[0]
+            # a same-shape play needs as many cards and a card above the top's highest card
+            tb = top.bit_length()
+            if shape == 1:  # singles: the hand's cards above the top card, ascending
+                h = hand >> tb << tb
+                while h:
+                    low = h & -h
+                    res.append(low)
+                    h ^= low
+            elif hand.bit_length() > tb and hand.bit_count() >= top.bit_count():
+                same = g[4].get(shape, _UNSET)
+                if same is _UNSET:
+                    same = _group(g, shape)
+                if same and same[-1] > top:
+                    res += same[bisect_left(same, 1 << tb):]
             for sh in self.finfo[0]:
                 b = _group(g, sh)
                 if b:
