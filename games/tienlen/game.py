@@ -5,9 +5,10 @@ Moves are ints: a play is the mask of its cards (card id == strength, :mod:`game
 
 Speed notes (search calls clone / determinize / legal_moves / apply thousands of times per
 second): the state is a flat ``__slots__`` object of ints, small lists and shared immutable
-tuples; every seat keeps the combinations of its hand grouped by shape
-(:func:`games.tienlen.rules.generate`) and, when its hand shrinks, filters them instead of
-regenerating; the legal moves of a state are computed once and cached until the next move.
+tuples; every seat keeps the combinations of its hand grouped by shape, generates each family
+of shapes (sets, straights, pair sequences) only when first needed, and, when its hand
+shrinks, filters the groups it needs instead of regenerating; a hand's lead list is built once
+and shared by clones.  See ``TienLenState._cache``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from games.tienlen import rules as R
 from games.tienlen.heuristic import choose as _heuristic_choose
 
 NUM_DEALT = 13
-_BIT = tuple(1 << s for s in range(4))
 
 
 def _options() -> tuple[OptionSpec, ...]:
