@@ -47,6 +47,12 @@ END_SAM_FAILED = "sam_failed"      # declarer went out on a 2, no blocker
 _BIT = R.BIT
 
 
+def _make_deal(masks: Sequence[int], rest: int, first: int, prev: int) -> Deal:
+    extra = (("previous_winner", prev),) if prev >= 0 else (("first_game", True),)
+    return Deal(hands=tuple(tuple(cards_of(m)) for m in masks), first=first,
+                set_aside=tuple(cards_of(rest)), extra=extra)
+
+
 def _fmt(mask: int) -> str:
     return " ".join(card_str(c) for c in R.sequence_order(mask))
 
@@ -131,6 +137,8 @@ class SamlocGame(Game):
         self._chop_quad = o["chop_quad"]
         self._chain_all = o["chop_chain_last_victim_pays_all"]
         self._lowest = o["first_game_leader"] == "lowest_card"
+        #: classification cache of played masks (a pure function of the mask and options)
+        self._cls: dict[int, tuple] = {}
         self._after = tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n))
         self._before = tuple(tuple((s - i) % n for i in range(1, n)) for s in range(n))
 
@@ -155,28 +163,45 @@ class SamlocGame(Game):
         return float(max(normal, sam, instant))
 
     # -- deals ---------------------------------------------------------------------------
+    def _draw(self, rng: random.Random, previous_winner: int | None):
+        """Random hands as masks: ``(masks, set-aside mask, first, previous winner or -1)``."""
+        n = self.num_players
+        cards = rng.sample(range(52), HAND_SIZE * n)
+        masks = []
+        dealt = 0
+        for s in range(n):
+            m = 0
+            for c in cards[HAND_SIZE * s:HAND_SIZE * (s + 1)]:
+                m |= _BIT[c]
+            masks.append(m)
+            dealt |= m
+        if previous_winner is not None:
+            if isinstance(previous_winner, bool) or not isinstance(previous_winner, int) \
+                    or not 0 <= previous_winner < n:
+                raise GameError(f"previous_winner: {previous_winner!r} is not a seat 0..{n - 1}")
+            return masks, FULL & ~dealt, previous_winner, previous_winner
+        if self._lowest:
+            first = cards.index(min(cards)) // HAND_SIZE
+        else:
+            first = rng.randrange(n)
+        return masks, FULL & ~dealt, first, -1
+
     def random_deal(self, rng: random.Random, previous_winner: int | None = None) -> Deal:
         """A random deal: 10 cards per seat, the rest set aside.
 
-        ``previous_winner``: the previous game's winner (he leads unless someone declares Sâm);
-        ``None`` for a first game, led by the lowest card's holder (or a random seat with
+        ``previous_winner``: the previous game's winner (he leads unless someone declares Sâm;
+        ``extra`` holds ``("previous_winner", seat)``); ``None`` for a first game
+        (``("first_game", True)``), led by the lowest card's holder (or a random seat with
         ``first_game_leader = "random"``).
         """
-        n = self.num_players
-        cards = rng.sample(range(52), 52)
-        hands = tuple(tuple(sorted(cards[HAND_SIZE * s:HAND_SIZE * (s + 1)])) for s in range(n))
-        rest = tuple(sorted(cards[HAND_SIZE * n:]))
-        if previous_winner is not None:
-            if not (isinstance(previous_winner, int) and 0 <= previous_winner < n):
-                raise GameError(f"previous_winner: {previous_winner!r} is not a seat 0..{n - 1}")
-            return Deal(hands=hands, first=previous_winner, set_aside=rest,
-                        extra=(("previous_winner", previous_winner),))
-        if self._lowest:
-            low = min(cards[:HAND_SIZE * n])
-            first = next(s for s in range(n) if low in hands[s])
-        else:
-            first = rng.randrange(n)
-        return Deal(hands=hands, first=first, set_aside=rest)
+        masks, rest, first, prev = self._draw(rng, previous_winner)
+        return _make_deal(masks, rest, first, prev)
+
+    def new_initial_state(self, rng: random.Random) -> "SamlocState":
+        """A first game from a random deal (the same deal as ``random_deal(rng)``), built
+        without re-validating it."""
+        masks, rest, first, prev = self._draw(rng, None)
+        return SamlocState._start(self, masks, rest, first, prev, None, True)
 
     def _lowest_holder(self, hands: Sequence[int]) -> int:
         u = 0
@@ -396,6 +421,7 @@ class SamlocGame(Game):
         capped = sorted((caps[s], s) for s in range(n) if need[s] and caps[s] < 12)
         free = [s for s in range(n) if need[s] and caps[s] >= 12]
         allow_two = self._allow_two
+        total_free = sum(need[s] for s in free)
         drawn = None
         rest = 0
         for _ in range(tries):
@@ -420,21 +446,24 @@ class SamlocGame(Game):
                     # inconsistent caps (cannot happen for a real history): ignore them
                     capped = []
                     free = [s for s in range(n) if need[s]]
+                    total_free = sum(need[s] for s in free)
                     continue
-                order = remaining[:]
+                order = rng.sample(remaining, total_free)
+                left = 0
+                for c in remaining:
+                    left |= _BIT[c]
             else:
-                order = pl[:]
-            rng.shuffle(order)
+                order = rng.sample(pl, total_free)
+                left = pool
             j = 0
             for s in free:
                 m = 0
                 for c in order[j:j + need[s]]:
                     m |= _BIT[c]
                 drawn[s] = m
+                left &= ~m
                 j += need[s]
-            rest = 0
-            for c in order[j:]:
-                rest |= _BIT[c]
+            rest = left
             if leader >= 0:
                 u = 0
                 for s in range(n):
@@ -633,11 +662,8 @@ class SamlocState(State):
     @property
     def deal(self) -> Deal:
         if self._deal is None:
-            n = self._n
-            hands = tuple(tuple(cards_of(self.hands[s] | self.played[s])) for s in range(n))
-            extra = (("previous_winner", self._prev),) if self._prev >= 0 else (("first_game", True),)
-            self._deal = Deal(hands=hands, first=self._first, set_aside=tuple(cards_of(self.set_aside)),
-                              extra=extra)
+            self._deal = _make_deal([self.hands[s] | self.played[s] for s in range(self._n)],
+                                    self.set_aside, self._first, self._prev)
         return self._deal
 
     @property
@@ -854,7 +880,12 @@ class SamlocState(State):
 
     def _do_play(self, s: int, mask: int) -> None:
         g = self.game
-        c = R.classify(mask, g._allow_two, g._dq)
+        c = g._cls.get(mask)
+        if c is None:
+            c = R.classify(mask, g._allow_two, g._dq)
+            if len(g._cls) > 500000:
+                g._cls.clear()
+            g._cls[mask] = c
         ct, ln, key = c
         owner = self._towner
         hand_before = self.hands[s]

@@ -245,11 +245,11 @@ def heuristic_move(game, state, rng: random.Random) -> int:
             v = after(m) + spend(m)
             if c[0] == QUAD and hand != m:
                 v += 25              # keep fours of a kind to chop with
-            # lead weak combinations first
+            # lead weak combinations first, long straights early (they shed many cards)
             if c[0] == STRAIGHT:
-                v += (c[2] - 3) * 0.3
+                v += (c[2] - 3) * 0.3 - 5 * c[1]
             else:
-                v += c[2] * 0.3
+                v += c[2] * 1.0
             if c[0] == SINGLE and min_opp == 1:
                 v += 6 if c[2] < 10 else 0
             return v
@@ -268,9 +268,9 @@ def heuristic_move(game, state, rng: random.Random) -> int:
     chops = [m for m in plays if R.classify(m, allow_two, game._dq)[0] in (QUAD, DQUAD)]
     if chops and (tmask & TWOS or tc[0] in (QUAD, DQUAD)):
         return min(chops)
-    best, best_v = PASS, float(base)
-    if min_opp <= 2:
-        best_v += 12          # someone is about to go out: fight for the lead
+    # passing gives up tempo (the first to go out takes everything): a bias to play, stronger
+    # when an opponent is close to going out
+    best, best_v = PASS, float(base) + (30 if min_opp <= 3 else 12)
     for m in plays:
         v = after(m) + spend(m)
         if v < best_v or (v == best_v and best != PASS and m < best):

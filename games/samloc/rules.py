@@ -197,14 +197,21 @@ def _straights(hand: int, allow_two: bool, length: int, min_key: int, out: list)
 
 def _groups(hand: int, k: int, min_rank: int, out: list) -> None:
     """Append every k-card same-rank group (k = 2, 3, 4) of rank > ``min_rank``."""
-    rr = ranks_with_at_least(hand, k) >> (min_rank + 1)
-    r = min_rank + 1
+    c = rank_counts(hand)
+    if k == 2:
+        m = ((c >> 1) | (c >> 2)) & NIB1
+    elif k == 3:
+        m = ((c & (c >> 1)) | (c >> 2)) & NIB1
+    else:
+        m = (c >> 2) & NIB1
+    if min_rank >= 0:
+        m = m >> (4 * (min_rank + 1)) << (4 * (min_rank + 1))
     subs = SUBS_AT[k]
-    while rr:
-        if rr & 1:
-            out.extend(subs[r][(hand >> (4 * r)) & 15])
-        rr >>= 1
-        r += 1
+    while m:
+        low = m & -m
+        r = low.bit_length() >> 2
+        out.extend(subs[r][(hand >> (4 * r)) & 15])
+        m ^= low
 
 
 def _double_quads(hand: int, min_key: int, out: list) -> None:
@@ -245,17 +252,36 @@ def _split(m: int) -> list[int]:
 def lead_combos(hand: int, allow_two: bool = True, forced_high_single: bool = False) -> list[int]:
     """Every combination that may lead a round from ``hand`` (double quads never lead).
 
-    Order: singles, pairs, triples, quads (each by rank, then suits), then straights by start
-    and length.  ``forced_high_single``: the báo một "forced" rule - singles only of the
-    highest rank held.
+    Order: singles, then pairs, triples and quads by rank, then straights by start and
+    length.  ``forced_high_single``: the báo một "forced" rule - singles only of the highest
+    rank held.
     """
     out = highest_rank_singles(hand) if forced_high_single else _split(hand)
-    if hand.bit_count() > 1:
-        _groups(hand, 2, -1, out)
-        _groups(hand, 3, -1, out)
-        _groups(hand, 4, -1, out)
-        _straights(hand, allow_two, 0, 0, out)
+    if hand & (hand - 1):
+        c = rank_counts(hand)
+        m = ((c >> 1) | (c >> 2)) & NIB1            # ranks with >= 2 cards (bit 4r)
+        if m:
+            s2, s3, s4 = SUBS_AT[2], SUBS_AT[3], SUBS_AT[4]
+            while m:
+                low = m & -m
+                r = low.bit_length() >> 2
+                nib = (hand >> (4 * r)) & 15
+                out.extend(s2[r][nib])
+                if nib in _GE3:
+                    out.extend(s3[r][nib])
+                    if nib == 15:
+                        out.append(15 << (4 * r))
+                m ^= low
+        p = _compress((c | (c >> 1) | (c >> 2)) & NIB1)
+        vm = (p & 0xFFF) << 3
+        if allow_two:
+            vm |= ((p >> ACE) & 1) << 1 | ((p >> TWO) & 1) << 2
+        if vm & (vm >> 1) & (vm >> 2):
+            _straights(hand, allow_two, 0, 0, out)
     return out
+
+
+_GE3 = frozenset(n for n in range(16) if n.bit_count() >= 3)
 
 
 def beating_combos(hand: int, ctype: int, length: int, key: int, allow_two: bool = True,
