@@ -329,3 +329,24 @@ def test_deal_for_view_first_lead_and_instant_cases():
     g = games.make("tienlen", 4)
     deal = g.deal_for_view(1, six_pairs, [13] * 4, [], random.Random(0), first=0)
     assert g.state_from_deal(deal).next_first() == 1
+
+
+@pytest.mark.parametrize("hands,expected", [
+    # lead the piece that starts lowest, the longer one on ties
+    (["3S 4C 5D 9S 9H KD 2H", "6S 6C", "7S 7C", "8S 8C"], "3S 4C 5D"),
+    (["4S 9S 9H KD 2H", "6S 6C", "7S 7C", "8S 8C"], "4S"),
+    # an opponent on one card: no single while a bigger piece exists
+    (["4S 9S 9H KD 2H", "6S", "7S 7C", "8S 8C"], "9S 9H"),
+    # only singles left and an opponent on one card: the highest
+    (["4S 9S KD", "6S", "7S 7C", "8S 8C"], "KD"),
+    # two pieces left, one a 2: the 2 first
+    (["5S 2H", "6S 6C", "7S 7C", "8S 8C"], "2H"),
+    # only 2s and bombs: the bomb first
+    (["6S 6C 6D 6H 2H", "7S", "8S 8C", "9S 9C"], "6S 6C 6D 6H"),
+])
+def test_heuristic_leads(hands, expected):
+    from games.tienlen.testing import position
+
+    g = games.make("tienlen", 4)
+    st = position(g, hands, to_act=0)
+    assert g.move_to_text(g.heuristic_move(st, random.Random(0))) == expected
