@@ -122,10 +122,27 @@ class PolicyValueModel:
         return logits, values
 
 
+_SESSIONS: dict = {}
+
+
 def load_model(game: Game, path: str | os.PathLike | None = None, *,
                threads: int = 1) -> PolicyValueModel:
-    """Load and check the model for ``game`` (default: the shipped ``models/<game>.onnx``)."""
-    model = PolicyValueModel(path or default_model_path(game.name), threads=threads)
+    """Load and check the model for ``game`` (default: the shipped ``models/<game>.onnx``).
+
+    Sessions are created once per process: the same file (path, size, mtime) and thread count
+    give the same :class:`PolicyValueModel` (onnxruntime sessions are thread-safe for
+    ``run``)."""
+    p = Path(path or default_model_path(game.name)).resolve()
+    try:
+        st = p.stat()
+        key = (str(p), st.st_size, st.st_mtime_ns, threads)
+    except OSError:
+        key = None
+    model = _SESSIONS.get(key) if key else None
+    if model is None:
+        model = PolicyValueModel(p, threads=threads)
+        if key:
+            _SESSIONS[key] = model
     model.check_encoder(encoder_for(game))
     return model
 

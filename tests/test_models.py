@@ -26,7 +26,7 @@ def _positions(game, n_games=3, seed=0):
     for _ in range(n_games):
         state = game.new_initial_state(rng)
         while not state.is_terminal():
-            yield state
+            yield state.clone()
             moves = state.legal_moves()
             state.apply(moves[rng.randrange(len(moves))])
 

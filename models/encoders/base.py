@@ -32,13 +32,16 @@ move number                 1       len(history) / 100
 legal moves                 3       seat is to act; a ``pass`` is legal; legal moves / 50
                                     (zeros unless ``seat`` is the seat to act: the legal
                                     moves are the acting seat's information)
+hand features (optional)    8       per relative seat: hand size is 1, hand size is 2
 options                     O       the game's options as numbers (bool 0/1, choice one-hot,
                                     numbers as given, tuples element-wise)
 ==========================  ======  =========================================================
 
 Move features (``E.move_dim`` floats): cards (52), kind one-hot (:data:`KINDS` + other),
 combo one-hot (the game's combos + other), target (52 card one-hot when the game's target is a
-card, else a meld-id one-hot of 16), number of cards / 13, number of melds / 4.
+card, else a meld-id one-hot of 16), number of cards / 13, number of melds / 4; with
+``hand_features``: holds a card of the acting seat's highest rank, empties its hand, cards
+left in its hand / 13.
 
 Encoders are versioned: :attr:`Encoder.version` names the layout; :meth:`Encoder.fingerprint`
 is a digest of every layout fact, stored with the version in each ONNX model's metadata.
@@ -76,7 +79,10 @@ class EncoderSpec:
     ``target_is_card``: ``MoveInfo.target`` is a card id (Tấn defend) rather than a meld id.
     ``recent``: how many recent moves are encoded.  ``has_trump``: encode ``deal.trump``.
     ``seat_zones``: per-seat zone prefixes (``"discard"`` for ``discard0..3``), encoded as
-    4 relative-seat planes each, after ``zones``.
+    4 relative-seat planes each, after ``zones``.  ``hand_features``: add the hand-relative
+    features (state: per relative seat, hand size is 1 / is 2; move: holds a card of the
+    acting seat's highest rank, empties its hand, cards left / 13), with ranks compared by
+    ``rank_strength[rank_index]``.
     """
 
     game: str
@@ -87,6 +93,8 @@ class EncoderSpec:
     recent: int = 4
     has_trump: bool = False
     seat_zones: tuple[str, ...] = ()
+    hand_features: bool = False
+    rank_strength: tuple[int, ...] = tuple(range(13))
     extra: dict = field(default_factory=dict)
 
 
@@ -161,13 +169,22 @@ class Encoder:
         self._n_masks = 1 + 3 + 4 + z
         rec = 52 + self._nk + self._nc + 4
         self.state_dim = (52 * self._n_masks + spec.recent * rec + (52 + self._nc + 4 + 1)
-                          + (52 + 4) + 4 + z + 3 + 1 + 3 + len(self._opt_vec))
-        self.move_dim = 52 + self._nk + self._nc + self._ntarget + 2
+                          + (52 + 4) + 4 + z + 3 + 1 + 3 + len(self._opt_vec)
+                          + (8 if spec.hand_features else 0))
+        self.move_dim = (52 + self._nk + self._nc + self._ntarget + 2
+                         + (3 if spec.hand_features else 0))
+        # rank strength -> mask of the cards of that rank, strongest first (hand features)
+        order = sorted(range(13), key=lambda r: -spec.rank_strength[r])
+        self._ranks_desc = [0xF << (4 * r) for r in order]
 
     # -- layout --------------------------------------------------------------------------
     def layout(self) -> dict:
         """Every layout fact (JSON-able); :meth:`fingerprint` digests it."""
-        return {"game": self.spec.game, "version": self.spec.version, "zones": list(self.spec.zones),
+        extra = {}
+        if self.spec.hand_features:  # keys added only when used: older layouts keep their digest
+            extra = {"hand_features": True, "rank_strength": list(self.spec.rank_strength)}
+        return {**extra, "game": self.spec.game, "version": self.spec.version,
+                "zones": list(self.spec.zones),
                 "seat_zones": list(self.spec.seat_zones), "has_trump": self.spec.has_trump,
                 "combos": list(self.spec.combos), "kinds": list(KINDS),
                 "target_is_card": self.spec.target_is_card, "recent": self.spec.recent,
@@ -222,6 +239,20 @@ class Encoder:
         off += self._nc + self._ntarget
         out[:, off] = np.fromiter((d[4] for d in descs), np.float32, m) / 13.0
         out[:, off + 1] = np.fromiter((d[5] for d in descs), np.float32, m) / 4.0
+        if self.spec.hand_features:
+            seat = state.current_player
+            hand = state.known_cards(seat).get(f"hand{seat}", 0) if seat >= 0 else 0
+            top = 0
+            for rm in self._ranks_desc:
+                if hand & rm:
+                    top = hand & rm
+                    break
+            for i, d in enumerate(descs):
+                mask = d[0]
+                left = (hand & ~mask).bit_count()
+                out[i, off + 2] = 1.0 if mask & top else 0.0
+                out[i, off + 3] = 1.0 if (hand and mask and left == 0) else 0.0
+                out[i, off + 4] = left / 13.0
         return out
 
     # -- states --------------------------------------------------------------------------
@@ -313,7 +344,12 @@ class Encoder:
                 if self._describe(mv)[1] == 1:  # KINDS[1] == "pass"
                     lg[1] = 1.0
                     break
-        parts.append(np.asarray(tsuit + sizes + zsizes + pc + [h / 100.0] + lg + self._opt_vec,
-                                dtype=np.float32))
+        hf = []
+        if spec.hand_features:
+            for r in range(MAX_SEATS):
+                k = round(sizes[r] * 13) if r < n else -1
+                hf += [1.0 if k == 1 else 0.0, 1.0 if k == 2 else 0.0]
+        parts.append(np.asarray(tsuit + sizes + zsizes + pc + [h / 100.0] + lg + self._opt_vec
+                                + hf, dtype=np.float32))
         out = np.concatenate(parts)
         return out
