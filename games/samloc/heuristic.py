@@ -231,6 +231,11 @@ def heuristic_move(game, state, rng: random.Random) -> int:
             v += 15       # only 2s left: the hand can only end on a 2
         return v
 
+    quads = 0
+    for r in range(13):
+        if (hand >> (4 * r)) & 15 == 15:
+            quads |= 15 << (4 * r)
+
     if top is None:
         # leading
         if danger_next:
@@ -245,6 +250,8 @@ def heuristic_move(game, state, rng: random.Random) -> int:
             v = after(m) + spend(m)
             if c[0] == QUAD and hand != m:
                 v += 25              # keep fours of a kind to chop with
+            elif quads & m:
+                v += 25              # ... and do not break them
             # lead weak combinations first, long straights early (they shed many cards)
             if c[0] == STRAIGHT:
                 v += (c[2] - 3) * 0.3 - 5 * c[1]
