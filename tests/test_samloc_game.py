@@ -298,9 +298,46 @@ def test_next_game_deal_and_render():
     g = game(3)
     st = _heuristic_game(g, 5)
     nl = st.next_leader
-    d = g.random_deal(random.Random(1), previous_winner=nl if nl is not None else 0)
-    st2 = g.state_from_deal(d)
-    assert st2.deal.first == (nl if nl is not None else 0)
+    g2 = game(3, previous_winner=nl if nl is not None else -1)
+    st2 = g2.new_initial_state(random.Random(1))
+    if nl is not None:
+        assert st2.deal.first == nl
     text = st2.render(1)
     assert "your hand" in text and "seat 0" in text
     assert "game over" in st.render(0)
+
+
+def test_deal_for_view_of_a_later_game_with_a_late_priority_declarer():
+    # previous winner seat 2: seat 0 declares, seat 2 is asked out of turn and declines
+    g = game(4, previous_winner=2)
+    rng = random.Random(8)
+    st = g.new_initial_state(rng)
+    while st.is_terminal():
+        st = g.new_initial_state(rng)
+    st.apply(DECLARE)
+    assert st.current_player == 2
+    st.apply(DECLINE)
+    assert st.declarer == 0
+    st.apply(st.legal_moves()[0])
+    for seat in range(4):
+        d = g.deal_for_view(seat, st.deal.hands[seat], [10] * 4, st.history, random.Random(seat),
+                            first=2)
+        assert g.replay(d, st.history).observation(seat) == st.observation(seat)
+    with pytest.raises(DealError, match="previous winner"):
+        g.deal_for_view(0, st.deal.hands[0], [10] * 4, st.history, random.Random(0), first=1)
+
+
+def test_records_and_views_round_trip():
+    from games.record import parse_record, record_from_state, replay_record, replay_view, view_from_state
+    g = game(4, bao_mot_mode="forced")
+    for seed in range(3):
+        done = _heuristic_game(g, 40 + seed)
+        rec = record_from_state(done)
+        assert replay_record(rec).returns() == done.returns()
+        assert parse_record(rec).deal == done.deal
+        mid = _heuristic_game(g, 40 + seed, stop_after=10)
+        if mid.is_terminal():
+            continue
+        for seat in range(4):
+            rebuilt = replay_view(view_from_state(mid, seat), random.Random(seed))
+            assert rebuilt.observation(seat) == mid.observation(seat)

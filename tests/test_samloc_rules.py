@@ -187,7 +187,7 @@ def test_every_option_of_the_rules_table():
         "two_in_straight_counts", "bao_mot_mode", "bao_mot_pass_liable", "sam_fail_multiplier",
         "sam_fail_no_blocker", "sam_block_also_pays_chop", "sam_amount", "instant_win_enabled",
         "instant_win_amount", "cong_amount", "thoi_two", "thoi_quad", "chop_two", "chop_quad",
-        "chop_chain_last_victim_pays_all", "first_game_leader"}
+        "chop_chain_last_victim_pays_all", "first_game_leader", "previous_winner"}
     d = {s.name: s.default for s in game().option_specs}
     assert d["bao_mot_mode"] == "penalty" and d["sam_amount"] == 20 and d["cong_amount"] == 15
     assert (d["thoi_two"], d["thoi_quad"], d["chop_two"], d["chop_quad"]) == (10, 20, 20, 30)
@@ -234,8 +234,8 @@ def test_deal_validation():
         (dict(first=4), r"deal.first"),
         (dict(stock=(1, 2)), r"deal.stock"),
         (dict(set_aside=d.set_aside[:5]), r"deal.set_aside"),
-        (dict(extra=(("colour", 1),)), r"unknown key 'colour'"),
-        (dict(extra=(("previous_winner", (d.first + 1) % 4),)), r"deal.first"),
+        (dict(extra=(("colour", 1),)), r"deal.extra"),
+        (dict(first=(d.first + 1) % 4), r"lowest card .* is held by seat"),
     ]
     for kw, pattern in bad:
         g, dd = _deal(**kw)
@@ -243,13 +243,13 @@ def test_deal_validation():
             g.state_from_deal(dd)
 
 
-def test_first_game_requires_the_lowest_card_holder():
-    g, d = _deal()
-    other = (d.first + 1) % 4
-    g, dd = _deal(first=other, extra=(("first_game", True),))
-    with pytest.raises(DealError, match="lowest card"):
-        g.state_from_deal(dd)
-    # without the flag, a first seat that lacks the lowest card is a later game won by it
-    g, dd = _deal(first=other, extra=())
-    st = g.state_from_deal(dd)
-    assert st.deal.get("previous_winner") is None and st._prev == other
+def test_previous_winner_option_sets_the_leader():
+    import random
+    g = game(4, previous_winner=2)
+    d = g.random_deal(random.Random(0))
+    assert d.first == 2
+    g.state_from_deal(d)
+    with pytest.raises(DealError, match=r"deal.first: seat 1, but the previous winner \(seat 2"):
+        g.state_from_deal(Deal(hands=d.hands, first=1))
+    with pytest.raises(OptionError, match="previous_winner"):
+        game(3, previous_winner=3)

@@ -40,12 +40,12 @@ def position(hands: list[str], first: int = 0, n: int = 4, declines: bool = True
              **opts):
     """A state of a later game led by ``first`` (the previous winner), hands given in notation
     (topped up unless ``full``), after every seat declined Sâm when ``declines``."""
-    g = game(n, **opts)
+    g = game(n, previous_winner=first, **opts)
     if full:
         hs = [sorted(parse_cards(h)) for h in hands]
     else:
         hs = fill_hands(hands, n, g.options["straight_allows_two"])
-    deal = Deal(hands=tuple(tuple(h) for h in hs), first=first, extra=(("previous_winner", first),))
+    deal = Deal(hands=tuple(tuple(h) for h in hs), first=first)
     st = g.state_from_deal(deal)
     if declines:
         while st.legal_moves() and st.legal_moves()[-1] == DECLINE:

@@ -47,10 +47,9 @@ END_SAM_FAILED = "sam_failed"      # declarer went out on a 2, no blocker
 _BIT = R.BIT
 
 
-def _make_deal(masks: Sequence[int], rest: int, first: int, prev: int) -> Deal:
-    extra = (("previous_winner", prev),) if prev >= 0 else (("first_game", True),)
+def _make_deal(masks: Sequence[int], rest: int, first: int) -> Deal:
     return Deal(hands=tuple(tuple(cards_of(m)) for m in masks), first=first,
-                set_aside=tuple(cards_of(rest)), extra=extra)
+                set_aside=tuple(cards_of(rest)))
 
 
 def _fmt(mask: int) -> str:
@@ -109,6 +108,9 @@ class SamlocGame(Game):
         OptionSpec("first_game_leader", "lowest_card",
                    "first game without a Sâm: the holder of the lowest card leads, or a random seat",
                    choices=("lowest_card", "random"), type=str),
+        OptionSpec("previous_winner", -1,
+                   "seat that won the previous game (leads unless someone declares Sâm, first among "
+                   "declarers); -1: a first game", type=int),
     )
 
     def __init__(self, num_players: int = 4, options=None):
@@ -137,6 +139,7 @@ class SamlocGame(Game):
         self._chop_quad = o["chop_quad"]
         self._chain_all = o["chop_chain_last_victim_pays_all"]
         self._lowest = o["first_game_leader"] == "lowest_card"
+        self._prev = o["previous_winner"]
         #: classification cache of played masks (a pure function of the mask and options)
         self._cls: dict[int, tuple] = {}
         self._after = tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n))
@@ -147,6 +150,9 @@ class SamlocGame(Game):
                      "chop_two", "chop_quad"):
             if self.options[name] < 0:
                 raise OptionError(f"option {name!r}: must be >= 0, got {self.options[name]!r}")
+        pw = self.options["previous_winner"]
+        if not -1 <= pw < self.num_players:
+            raise OptionError(f"option 'previous_winner': {pw} is not -1 or a seat 0..{self.num_players - 1}")
 
     # -- facts ---------------------------------------------------------------------------
     def payoff_bound(self) -> float:
@@ -163,8 +169,8 @@ class SamlocGame(Game):
         return float(max(normal, sam, instant))
 
     # -- deals ---------------------------------------------------------------------------
-    def _draw(self, rng: random.Random, previous_winner: int | None):
-        """Random hands as masks: ``(masks, set-aside mask, first, previous winner or -1)``."""
+    def _draw(self, rng: random.Random):
+        """Random hands as masks: ``(masks, set-aside mask, first)``."""
         n = self.num_players
         cards = rng.sample(range(52), HAND_SIZE * n)
         masks = []
@@ -175,33 +181,26 @@ class SamlocGame(Game):
                 m |= _BIT[c]
             masks.append(m)
             dealt |= m
-        if previous_winner is not None:
-            if isinstance(previous_winner, bool) or not isinstance(previous_winner, int) \
-                    or not 0 <= previous_winner < n:
-                raise GameError(f"previous_winner: {previous_winner!r} is not a seat 0..{n - 1}")
-            return masks, FULL & ~dealt, previous_winner, previous_winner
-        if self._lowest:
+        if self._prev >= 0:
+            first = self._prev
+        elif self._lowest:
             first = cards.index(min(cards)) // HAND_SIZE
         else:
             first = rng.randrange(n)
-        return masks, FULL & ~dealt, first, -1
+        return masks, FULL & ~dealt, first
 
-    def random_deal(self, rng: random.Random, previous_winner: int | None = None) -> Deal:
-        """A random deal: 10 cards per seat, the rest set aside.
-
-        ``previous_winner``: the previous game's winner (he leads unless someone declares Sâm;
-        ``extra`` holds ``("previous_winner", seat)``); ``None`` for a first game
-        (``("first_game", True)``), led by the lowest card's holder (or a random seat with
-        ``first_game_leader = "random"``).
-        """
-        masks, rest, first, prev = self._draw(rng, previous_winner)
-        return _make_deal(masks, rest, first, prev)
+    def random_deal(self, rng: random.Random) -> Deal:
+        """A random deal: 10 cards per seat, the rest set aside.  ``first``: the option
+        ``previous_winner`` when set, else (a first game) the lowest card's holder, or a random
+        seat with ``first_game_leader = "random"``."""
+        masks, rest, first = self._draw(rng)
+        return _make_deal(masks, rest, first)
 
     def new_initial_state(self, rng: random.Random) -> "SamlocState":
-        """A first game from a random deal (the same deal as ``random_deal(rng)``), built
-        without re-validating it."""
-        masks, rest, first, prev = self._draw(rng, None)
-        return SamlocState._start(self, masks, rest, first, prev, None, True)
+        """A game from a random deal (the same deal as ``random_deal(rng)``), built without
+        re-validating it."""
+        masks, rest, first = self._draw(rng)
+        return SamlocState._start(self, masks, rest, first, None, True)
 
     def _lowest_holder(self, hands: Sequence[int]) -> int:
         u = 0
@@ -216,11 +215,9 @@ class SamlocGame(Game):
     def state_from_deal(self, deal: Deal) -> "SamlocState":
         """The initial state of ``deal`` (validated; raises :class:`DealError` naming the field).
 
-        ``deal.first``: the seat that leads if nobody declares Sâm.  ``deal.extra`` may hold
-        ``("previous_winner", seat)`` (a later game: that seat must be ``first``) or
-        ``("first_game", bool)``.  Without them, a deal whose ``first`` does not hold the lowest
-        card under ``first_game_leader = "lowest_card"`` is read as a later game won last by
-        ``first``.
+        ``deal.first``: the seat that leads if nobody declares Sâm: the previous winner (option
+        ``previous_winner``) in a later game; in a first game the holder of the lowest card
+        (``first_game_leader = "lowest_card"``) or any seat (``"random"``).
         """
         n = self.num_players
         if not isinstance(deal, Deal):
@@ -263,35 +260,20 @@ class SamlocGame(Game):
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
             raise DealError(f"deal.first: {first!r} is not a seat 0..{n - 1}")
-        prev = -1
-        fg = None
-        for k, v in deal.extra:
-            if k == "previous_winner":
-                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-                    raise DealError(f"deal.extra.previous_winner: {v!r} is not a seat 0..{n - 1}")
-                prev = v
-            elif k == "first_game":
-                if not isinstance(v, bool):
-                    raise DealError(f"deal.extra.first_game: expected true or false, got {v!r}")
-                fg = v
-            else:
-                raise DealError(f"deal.extra: unknown key {k!r} (Sâm knows previous_winner, first_game)")
-        if prev >= 0:
-            if fg:
-                raise DealError("deal.extra: first_game is true but a previous_winner is given")
-            if prev != first:
-                raise DealError(f"deal.first: seat {first}, but the previous winner (seat {prev}) leads")
-        elif fg is False:
-            prev = first
+        if deal.extra:
+            raise DealError("deal.extra: Sâm deals carry no extra data "
+                            "(the previous game's winner is the option previous_winner)")
+        if self._prev >= 0:
+            if first != self._prev:
+                raise DealError(f"deal.first: seat {first}, but the previous winner (seat {self._prev}, "
+                                f"option previous_winner) leads")
         elif self._lowest:
             holder = self._lowest_holder(masks)
             if holder != first:
-                if fg:
-                    low = (seen & -seen).bit_length() - 1
-                    raise DealError(f"deal.first: seat {first}, but the lowest card {card_str(low)} "
-                                    f"is held by seat {holder} (first_game_leader = lowest_card)")
-                prev = first
-        return SamlocState._start(self, masks, rest, first, prev, deal, True)
+                low = (seen & -seen).bit_length() - 1
+                raise DealError(f"deal.first: seat {first}, but the lowest card {card_str(low)} "
+                                f"is held by seat {holder} (first_game_leader = lowest_card)")
+        return SamlocState._start(self, masks, rest, first, deal, True)
 
     def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
                       moves: Sequence[tuple[int, Any]], rng: random.Random, *, first: int = 0,
@@ -301,7 +283,8 @@ class SamlocGame(Game):
         Opponents get every card they later play plus random unseen cards, subject to what the
         history implies: nobody held an instant-win hand (the game started), a first game's
         leader held the lowest dealt card, and under ``bao_mot_mode = "forced"`` a forced single
-        was the player's highest rank.  The deal says in ``extra`` whether it is a first game.
+        was the player's highest rank.  Whether it is a first game is the option
+        ``previous_winner``.
         """
         n = self.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
@@ -326,11 +309,12 @@ class SamlocGame(Game):
             raise DealError("trump: Sâm has no trump card")
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
             raise DealError(f"first: {first!r} is not a seat 0..{n - 1}")
+        if self._prev >= 0 and first != self._prev:
+            raise DealError(f"first: seat {first}, but the previous winner (seat {self._prev}, "
+                            f"option previous_winner) leads")
         moves = list(moves)
         played = [0] * n
         allp = 0
-        prev_needed = False
-        last_declare = -1
         for i, mv in enumerate(moves):
             try:
                 s, m = mv
@@ -340,12 +324,6 @@ class SamlocGame(Game):
                 raise IllegalMoveError(f"moves[{i}]: {s!r} is not a seat 0..{n - 1}")
             if isinstance(m, bool) or not isinstance(m, int):
                 raise IllegalMoveError(f"moves[{i}]: {m!r} is not a Sâm move")
-            if m in (DECLARE, DECLINE):
-                if last_declare >= 0 and i == last_declare + 1:
-                    prev_needed = True
-                if m == DECLARE:
-                    last_declare = i
-                continue
             if 0 < m <= FULL:
                 if m & allp:
                     raise IllegalMoveError(f"moves[{i}]: {_fmt(m & allp)} already played")
@@ -358,57 +336,45 @@ class SamlocGame(Game):
                 allp |= m
                 played[s] |= m
         played[seat] = 0
-        # interpretations: a first game (no previous winner) or a later game won last by `first`
-        cands = [first] if prev_needed else [-1, first]
-        last_err: Exception | None = None
-        for prev in cands:
-            fixed = [played[s] for s in range(n)]
-            fixed[seat] = own
-            pool = FULL & ~own & ~allp
-            need = [HAND_SIZE - fixed[s].bit_count() for s in range(n)]
-            # skeleton replay (hidden cards arbitrary, forced-rule checks relaxed for them): public
-            # legality and the caps implied by forced plays
-            sk_hands = list(fixed)
-            pl = cards_of(pool)
-            j = 0
-            for s in range(n):
-                for _ in range(need[s]):
-                    sk_hands[s] |= 1 << pl[j]
-                    j += 1
-            sk_rest = FULL
-            for h in sk_hands:
-                sk_rest &= ~h
-            st = SamlocState._start(self, sk_hands, sk_rest, first, prev, None, False)
-            st._relax = FULL & ~(1 << seat)  # seats whose forced rule is not checked
+        fixed = [played[s] for s in range(n)]
+        fixed[seat] = own
+        pool = FULL & ~own & ~allp
+        need = [HAND_SIZE - fixed[s].bit_count() for s in range(n)]
+        # skeleton replay (hidden cards arbitrary, forced-rule checks relaxed for them): public
+        # legality, and the caps that forced plays imply
+        sk_hands = list(fixed)
+        pl = cards_of(pool)
+        j = 0
+        for s in range(n):
+            for _ in range(need[s]):
+                sk_hands[s] |= 1 << pl[j]
+                j += 1
+        sk_rest = FULL
+        for h in sk_hands:
+            sk_rest &= ~h
+        st = SamlocState._start(self, sk_hands, sk_rest, first, None, False)
+        st._relax = FULL & ~(1 << seat)  # seats whose forced rule is not checked
+        for i, (s, m) in enumerate(moves):
+            if st._cur != s:
+                raise IllegalMoveError(f"moves[{i}]: seat {s} moved but seat {st._cur} is to act")
             try:
-                for i, (s, m) in enumerate(moves):
-                    if st._cur != s:
-                        raise IllegalMoveError(
-                            f"moves[{i}]: seat {s} moved but seat {st._cur} is to act")
-                    try:
-                        st.apply(m)
-                    except IllegalMoveError as e:
-                        raise IllegalMoveError(f"moves[{i}]: {e}") from None
+                st.apply(m)
             except IllegalMoveError as e:
-                last_err = e
-                continue
-            caps = [12] * n if st._caps is None else list(st._caps)
-            caps[seat] = 12
-            leader = first if (prev < 0 and self._lowest) else -1
-            iw = self._iw and R.instant_win(own, self._allow_two) == 0
-            res = self._sample(rng, fixed, need, pool, caps, leader, iw, strict=True)
-            if res is None:
-                last_err = DealError(
-                    f"first: seat {first} cannot lead a first game here and no deal fits the view")
-                continue
-            drawn_m, rest = res
-            hands = tuple(tuple(cards_of(fixed[s] | drawn_m[s])) for s in range(n))
-            extra = (("previous_winner", prev),) if prev >= 0 else (("first_game", True),)
-            deal = Deal(hands=hands, first=first, set_aside=tuple(cards_of(rest)), extra=extra)
-            self.replay(deal, moves)  # raises IllegalMoveError naming moves[i]
-            return deal
-        assert last_err is not None
-        raise last_err
+                raise IllegalMoveError(f"moves[{i}]: {e}") from None
+        caps = [12] * n if st._caps is None else list(st._caps)
+        caps[seat] = 12
+        leader = first if (self._prev < 0 and self._lowest) else -1
+        iw = self._iw and R.instant_win(own, self._allow_two) == 0
+        res = self._sample(rng, fixed, need, pool, caps, leader, iw, strict=True)
+        if res is None:
+            if leader >= 0:
+                raise DealError(f"first: seat {first} must hold the lowest card of a first game, "
+                                f"and no deal consistent with the view gives it to him")
+            raise DealError("no deal is consistent with the view")
+        drawn_m, rest = res
+        deal = _make_deal([fixed[s] | drawn_m[s] for s in range(n)], rest, first)
+        self.replay(deal, moves)  # raises IllegalMoveError naming moves[i]
+        return deal
 
     def _sample(self, rng: random.Random, fixed: list[int], need: list[int], pool: int,
                 caps: list[int], leader: int, iw: bool, strict: bool = False, tries: int = 200):
@@ -551,7 +517,7 @@ class SamlocState(State):
 
     # -- construction --------------------------------------------------------------------
     @classmethod
-    def _start(cls, game: SamlocGame, hands: list[int], rest: int, first: int, prev: int,
+    def _start(cls, game: SamlocGame, hands: list[int], rest: int, first: int,
                deal: Deal | None, check_instant: bool) -> "SamlocState":
         st = cls.__new__(cls)
         n = game.num_players
@@ -559,7 +525,7 @@ class SamlocState(State):
         st._n = n
         st._deal = deal
         st._first = first
-        st._prev = prev
+        st._prev = game._prev
         st.hands = list(hands)
         st.played = [0] * n
         st.table = 0
@@ -663,7 +629,7 @@ class SamlocState(State):
     def deal(self) -> Deal:
         if self._deal is None:
             self._deal = _make_deal([self.hands[s] | self.played[s] for s in range(self._n)],
-                                    self.set_aside, self._first, self._prev)
+                                    self.set_aside, self._first)
         return self._deal
 
     @property
@@ -682,8 +648,9 @@ class SamlocState(State):
 
     @property
     def next_leader(self) -> int | None:
-        """``previous_winner`` for the next game (``None``: the next game is dealt as a first
-        game, after a Sâm lost on a 2 with no blocker); ``None`` before the end."""
+        """The option ``previous_winner`` for the next game: the winner, the instant winner, the
+        successful declarer or the blocker.  ``None`` before the end, and after a Sâm lost on a
+        2 with no blocker (the next game is then played as a first game)."""
         return self._next_leader if self._next_leader >= 0 else None
 
     @property
