@@ -25,7 +25,7 @@ OPTION_SETS = [
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("opts", OPTION_SETS, ids=["default", "forced", "options2", "amounts"])
 def test_conformance(n, opts):
-    stats = check_game(make("samloc", n, opts), games=25, seed=100 * n + len(opts))
+    stats = check_game(make("samloc", n, opts), games=40, seed=100 * n + len(opts))
     assert stats["max_length"] <= make("samloc", n, opts).max_moves
 
 
@@ -67,4 +67,4 @@ def _long_games(g, games, seed):
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("opts", OPTION_SETS[:3], ids=["default", "forced", "options2"])
 def test_long_games_keep_the_conformance_properties(n, opts):
-    _long_games(make("samloc", n, opts), games=6, seed=n)
+    _long_games(make("samloc", n, opts), games=10, seed=n)
