@@ -1,0 +1,22 @@
+"""bench/search.py runs (a smoke run with tiny budgets; speeds are not asserted here)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import games
+from bench import search as bench_search
+
+
+@pytest.mark.parametrize("name", games.game_names())
+def test_bench_search_smoke(name, tmp_path, capsys):
+    path = tmp_path / "b.json"
+    assert bench_search.main(["--games", name, "--seconds", "0.05", "--positions", "1",
+                              "--latency-trials", "1", "--no-openspiel", "--json", str(path)]) == 0
+    data = json.loads(path.read_text())
+    row = data["games"][0]
+    assert row["game"] == name and row["iterations_per_s"] > 0
+    assert row["cancel_latency_ms_max"] >= 0 and row["deadline_overshoot_ms_max"] >= 0
+    assert "OpenSpiel peer skipped" in capsys.readouterr().out
