@@ -3,9 +3,9 @@
 import pytest
 
 from games.base import IllegalMoveError
-from games.samloc import DECLARE, PASS
+from games.samloc import DECLARE
 from games.samloc import rules as R
-from tests.test_samloc_util import game, mask, play, position
+from tests.test_samloc_util import mask, play, position
 
 
 def key_of(text):

@@ -27,7 +27,7 @@ from games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveE
 from games.cards import RANKS, CardError, card_str, cards_of, parse_cards
 
 from . import rules as R
-from .rules import DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
+from .rules import DQUAD, QUAD, SINGLE, STRAIGHT, TWOS
 
 PASS = 0
 DECLARE = 1 << 52

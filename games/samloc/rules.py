@@ -138,10 +138,6 @@ def classify(mask: int, allow_two: bool = True, double_quad: bool = True):
     return None
 
 
-def combo_name(ctype: int) -> str:
-    return COMBO_NAMES[ctype]
-
-
 def _straights(hand: int, allow_two: bool, length: int, min_key: int, out: list) -> None:
     """Append every straight of ``hand`` (length ``length``, or every length >= 3 when
     ``length`` is 0) whose key is > ``min_key``."""
@@ -261,7 +257,7 @@ def lead_combos(hand: int, allow_two: bool = True, forced_high_single: bool = Fa
         c = rank_counts(hand)
         m = ((c >> 1) | (c >> 2)) & NIB1            # ranks with >= 2 cards (bit 4r)
         if m:
-            s2, s3, s4 = SUBS_AT[2], SUBS_AT[3], SUBS_AT[4]
+            s2, s3 = SUBS_AT[2], SUBS_AT[3]
             while m:
                 low = m & -m
                 r = low.bit_length() >> 2
@@ -335,12 +331,6 @@ def beats(move: tuple, top: tuple, double_quad: bool = True,
     if mt == DQUAD:
         return double_quad and tt == PAIR and tk == TWO
     return False
-
-
-def is_chop(move_type: int, top: tuple) -> bool:
-    """Whether playing a bomb of ``move_type`` on ``top`` is a chop event (it beats a 2-combo
-    or a bomb).  Only bombs (quads, double quads) chop."""
-    return move_type in (QUAD, DQUAD) and top is not None
 
 
 def has_multi_card_combo(hand: int, allow_two: bool = True) -> bool:
