@@ -41,7 +41,8 @@ def test_registered_with_every_option():
                      "u_k_enabled", "ca_k_enabled", "den_an_chot", "one_eaten_card_per_meld",
                      "chot_payment_mode", "eat_payments", "last_place_pays", "mom_payment",
                      "u_payment", "tai_turn_can_send", "tai_tiebreak",
-                     "all_mom_first_layer_wins", "auto_declare_u", "first_game_first_player"}
+                     "all_mom_first_layer_wins", "auto_declare_u", "first_game_first_player",
+                     "previous_u_winner"}
     assert all(s.description for s in game.option_specs)
     assert game.options_diff() == {}
 
@@ -52,10 +53,25 @@ def test_registered_with_every_option():
     ({"eat_payments": [1, 2]}, "list of 4 numbers"),
     ({"u_payment": -1}, "must not be negative"),
     ({"auto_declare_u": "yes"}, "'auto_declare_u'"),
+    ({"previous_u_winner": 4}, r"'previous_u_winner': 4 is not a seat 0..3"),
+    ({"previous_u_winner": -2}, r"'previous_u_winner': -2 is not a seat"),
+    ({"previous_u_winner": 1.5}, "whole number"),
+    ({"previous_u_winner": True}, "expected a number"),
 ])
 def test_bad_options(opts, fragment):
     with pytest.raises(OptionError, match=fragment):
         games.make("phom", 4, opts)
+
+
+@pytest.mark.parametrize("players,seat,ok", [(2, 1, True), (2, 2, False), (3, 2, True),
+                                             (3, 3, False), (4, -1, True)])
+def test_previous_u_winner_checked_against_player_count(players, seat, ok):
+    if ok:
+        assert games.make("phom", players, {"previous_u_winner": seat}).options[
+            "previous_u_winner"] == seat
+    else:
+        with pytest.raises(OptionError, match="previous_u_winner"):
+            games.make("phom", players, {"previous_u_winner": seat})
 
 
 # -- notation -----------------------------------------------------------------------------------
@@ -114,8 +130,10 @@ def _good_deal(n=4):
      "dealt twice"),
     (lambda d: Deal(d.hands, 7, d.stock, d.set_aside), "deal.first"),
     (lambda d: Deal(d.hands, d.first, d.stock, d.set_aside, trump=3), "trump"),
-    (lambda d: Deal(d.hands, d.first, d.stock, d.set_aside, extra=(("previous_u_winner", 9),)),
-     "previous_u_winner"),
+    (lambda d: Deal(d.hands, d.first, d.stock, d.set_aside, extra=(("previous_u_winner", 1),)),
+     r"deal.extra: Phỏm deals carry no extra data .*option 'previous_u_winner'"),
+    (lambda d: Deal(d.hands, d.first, d.stock, d.set_aside, extra=(("colour", 1),)),
+     r"deal.extra"),
 ])
 def test_bad_deals(change, fragment):
     with pytest.raises(DealError, match=fragment):
@@ -359,17 +377,32 @@ UTRON = ["AS AC 2S 4S 4C 6S 6C 8S 8C TS", "3S 3D 3C 7H 8H 9H JC QC KC",
          "2D 2H 4D 4H 6D 6H 8D TD JS", "5S 5C 7S 7C 9S 9C JD QD KD"]
 
 
-@pytest.mark.parametrize("opts,extra,per", [
-    ({}, (), 5), ({"u_tron_enabled": True}, (), 10), ({"u_thong_enabled": True}, (), 5),
-    ({"u_thong_enabled": True}, (("previous_u_winner", 1),), 7),
-    ({"u_tron_enabled": True, "u_thong_enabled": True}, (("previous_u_winner", 1),), 12),
-    ({"u_payment": 8}, (), 8),
+@pytest.mark.parametrize("opts,per", [
+    ({}, 5), ({"u_tron_enabled": True}, 10), ({"u_thong_enabled": True}, 5),
+    ({"u_thong_enabled": True, "previous_u_winner": 1}, 7),
+    ({"u_thong_enabled": True, "previous_u_winner": 2}, 5),
+    ({"previous_u_winner": 1}, 5),
+    ({"u_tron_enabled": True, "u_thong_enabled": True, "previous_u_winner": 1}, 12),
+    ({"u_payment": 8}, 8),
 ])
-def test_u_tron_and_u_thong(opts, extra, per):
-    game, st = new_state(UTRON, stock_top="TH", options=opts, extra=extra)
+def test_u_tron_and_u_thong(opts, per):
+    game, st = new_state(UTRON, stock_top="TH", options=opts)
     play(st, "discard TS", "draw")
     assert st.is_terminal() and st.u_info[:2] == (1, "take")
     assert st.settlement() == [(0, 1, per), (2, 1, per), (3, 1, per)]
+
+
+def test_u_thong_survives_a_game_record():
+    """The previous Ù winner is an option, so a game record carries it (records have no field for
+    Deal.extra) and the referee's replay pays the same Ù thông."""
+    from games import record as rec
+    opts = {"u_thong_enabled": True, "previous_u_winner": 1}
+    game, st = new_state(UTRON, stock_top="TH", options=opts)
+    play(st, "discard TS", "draw")
+    r = rec.loads(rec.dumps(rec.record_from_state(st)))
+    assert r["options"] == opts and set(r["deal"]) <= {"hands", "stock", "set_aside", "first"}
+    again = rec.replay_record(r)
+    assert again.settlement() == st.settlement() == [(0, 1, 7), (2, 1, 7), (3, 1, 7)]
 
 
 DHT = ["AS AC 2S 4S 4C 6S 6C 8S 8C TS", "AH 2H 3H 4H 5H 6H 7H 8H 9H",

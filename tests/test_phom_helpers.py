@@ -22,7 +22,7 @@ def icard(text: str) -> int:
     return R.TO_INT[parse_cards(text)[0]]
 
 
-def make_deal(hands: list[str], stock_top: str = "", first: int = 0, extra=()) -> Deal:
+def make_deal(hands: list[str], stock_top: str = "", first: int = 0) -> Deal:
     """A deal with the given hands (seat 0 first); the stock starts with ``stock_top`` (top first)
     and is filled with the remaining cards in card-id order; the rest is set aside."""
     n = len(hands)
@@ -33,13 +33,12 @@ def make_deal(hands: list[str], stock_top: str = "", first: int = 0, extra=()) -
     rest = [c for c in range(52) if c not in used]
     need = 4 * n - 1 - len(top)
     stock = tuple(top) + tuple(rest[:need])
-    return Deal(hands=tuple(hs), first=first, stock=stock, set_aside=tuple(rest[need:]),
-                extra=tuple(extra))
+    return Deal(hands=tuple(hs), first=first, stock=stock, set_aside=tuple(rest[need:]))
 
 
-def new_state(hands: list[str], stock_top: str = "", first: int = 0, options=None, extra=()):
+def new_state(hands: list[str], stock_top: str = "", first: int = 0, options=None):
     game = games.make("phom", len(hands), options or {})
-    return game, game.state_from_deal(make_deal(hands, stock_top, first, extra))
+    return game, game.state_from_deal(make_deal(hands, stock_top, first))
 
 
 def play(state, *texts: str) -> None:

@@ -70,8 +70,11 @@ def _opt_specs() -> tuple[OptionSpec, ...]:
         OptionSpec("dong_hoa_trang_enabled", False,
                    "Ù with every melded card of one suit pays 10 per loser (seed 001)", type=bool),
         OptionSpec("u_thong_enabled", False,
-                   "Ù in consecutive games pays +2 per loser (seed 001; needs the deal's "
+                   "Ù in consecutive games pays +2 per loser (seed 001; needs the option "
                    "'previous_u_winner')", type=bool),
+        OptionSpec("previous_u_winner", -1,
+                   "seat that won the previous game by Ù, for Ù thông (-1: none, e.g. the first "
+                   "game of a session)", type=int),
         OptionSpec("dong_hoa_enabled", False,
                    "5 consecutive natural cards of one suit inside one's laid phỏm earn 2 from "
                    "each player without (seed 001)", type=bool),
@@ -123,8 +126,8 @@ class PhomGame(Game):
 
     Deal (:class:`games.base.Deal`, ext card ids): ``hands[first]`` 10 cards, the others 9;
     ``stock`` exactly 4N-1 cards, top first; ``set_aside`` the other 52-13N cards; ``first`` the
-    first player (table owner / previous winner).  ``extra`` may hold ``("previous_u_winner",
-    seat)`` for Ù thông.
+    first player (table owner / previous winner).  ``extra`` must be empty: what carries over
+    from the previous game (the Ù winner, for Ù thông) is the option ``previous_u_winner``.
     """
 
     name = "phom"
@@ -143,6 +146,12 @@ class PhomGame(Game):
                 raise OptionError(f"option {k!r}: must not be negative, got {v!r}")
         if any(v < 0 for v in o["eat_payments"]):
             raise OptionError(f"option 'eat_payments': must not be negative, got {o['eat_payments']!r}")
+        prev = o["previous_u_winner"]
+        n = self.num_players
+        if not -1 <= prev < n:
+            raise OptionError(f"option 'previous_u_winner': {prev!r} is not a seat 0..{n - 1} "
+                              f"(or -1 for none)")
+        self._prev_u = prev
         self._one = o["one_eaten_card_per_meld"]
         self._auto = o["auto_declare_u"]
         self._send_all = o["send_all_counts_as_u"]
@@ -194,7 +203,7 @@ class PhomGame(Game):
                     and deal.trump is None and len(deal.stock) == 4 * n - 1
                     and len(deal.set_aside) == 52 - 13 * n
                     and all(len(h) == (10 if s == first else 9) for s, h in enumerate(deal.hands))
-                    and deal.get("previous_u_winner") is None):
+                    and not deal.extra):
                 cards = [c for h in deal.hands for c in h]
                 cards += deal.stock
                 cards += deal.set_aside
@@ -235,10 +244,12 @@ class PhomGame(Game):
             note(c, "deal.set_aside")
         if deal.trump is not None:
             raise DealError("deal.trump: Phỏm has no trump card")
-        prev = deal.get("previous_u_winner")
-        if prev is not None and (isinstance(prev, bool) or not isinstance(prev, int)
-                                 or not 0 <= prev < n):
-            raise DealError(f"deal.extra previous_u_winner: {prev!r} is not a seat 0..{n - 1}")
+        if deal.extra:
+            got = repr(deal.extra)
+            if len(got) > 60:
+                got = got[:57] + "..."
+            raise DealError(f"deal.extra: Phỏm deals carry no extra data (got {got}); the "
+                            f"previous Ù winner is the option 'previous_u_winner'")
 
     def state_from_deal(self, deal: Deal) -> "PhomState":
         self.check_deal(deal)
@@ -763,7 +774,7 @@ class PhomState(State):
         elif o["den_an_chot"] and self.liable >= 0 and self.liable != w:
             liable = self.liable
         per = amount
-        if o["u_thong_enabled"] and self._previous_u_winner() == w:
+        if o["u_thong_enabled"] and g._prev_u == w:
             per += 2
         if dh:
             per += 2
@@ -773,12 +784,6 @@ class PhomState(State):
             ends += S.bonus_payments(uks, exclude=liable)
         self.u_info = (w, how, amount, liable, u_melds)
         self._end(ends)
-
-    def _previous_u_winner(self):
-        src = self._deal_src
-        while not isinstance(src, Deal):
-            src = src[0]
-        return src.get("previous_u_winner")
 
     def points(self, seat: int) -> int:
         """Card points of the cards in ``seat``'s hand now (A=1 .. K=13)."""

@@ -18,6 +18,7 @@ from typing import Sequence
 
 from games.base import Deal, DealError, IllegalMoveError
 from games.cards import card_str
+from games.phom import game as G
 from games.phom import rules as R
 
 _TRIES = 24
@@ -159,21 +160,164 @@ def determinize(st, seat: int, rng: random.Random):
 
 # -- rebuilding a deal from a seat's view -------------------------------------------------------
 
+class _PublicTurns:
+    """Whose turn it is and in which phase, followed from the public moves alone.
+
+    Mirrors the phase logic of :class:`games.phom.game.PhomState` on public facts (hand sizes,
+    stock size, who has laid down, the owners of the laid melds, the last discard), so that a
+    history whose moves are made out of turn, in the wrong phase or after the end is rejected
+    with ``moves[i]`` before any deal is built.  What depends on hidden cards (Ù, whether an eat
+    or a lay is possible) is left to the replay of the rebuilt deal.
+    """
+
+    def __init__(self, game, counts: Sequence[int], first: int, stock_len: int):
+        self.game = game
+        self.n = game.num_players
+        self.cnt = list(counts)
+        self.cur = first
+        self.phase = G.DISCARD
+        self.kind = G.NORMAL
+        self.stock_len = stock_len
+        self.drawn = 0
+        self.s_now = stock_len
+        self.laid = 0
+        self.owners: list[int] = []
+        self.last: int | None = None   # internal card of the last discard while it can be eaten
+        self.over = False
+
+    def _expected(self) -> str:
+        return {G.TAKE: "draw / eat", G.LAY: "lay", G.SEND: "send / done",
+                G.DISCARD: "discard"}[self.phase]
+
+    def step(self, i: int, s: int, mv, text: str) -> None:
+        """Apply move ``mv`` (text ``text``) of seat ``s``, the ``i``-th of the history; raise
+        :class:`IllegalMoveError` naming ``moves[i]`` when it cannot be made now."""
+        if self.over:
+            raise IllegalMoveError(f"moves[{i}]: {text!r} by seat {s}, but the game is over")
+        if s != self.cur:
+            raise IllegalMoveError(f"moves[{i}]: seat {s} moved but seat {self.cur} is to act")
+        ph = self.phase
+        g = self.game
+
+        def wrong_phase() -> IllegalMoveError:
+            return IllegalMoveError(f"moves[{i}]: {text!r}: seat {s} must {self._expected()} "
+                                    f"now ({G.PHASE_NAMES[ph]} phase)")
+
+        if isinstance(mv, tuple):  # lay
+            if ph != G.LAY:
+                raise wrong_phase()
+            k = sum(m.bit_count() for m in mv)
+            if k >= self.cnt[s]:
+                raise IllegalMoveError(f"moves[{i}]: {text!r}: seat {s} holds {self.cnt[s]} "
+                                       f"cards and must keep one to discard")
+            self.cnt[s] -= k
+            self.owners.extend([s] * len(mv))
+            if self.kind == G.LAYDOWN:
+                self.laid |= 1 << s
+            self.phase = G.SEND if self._can_enter_send(s) else G.DISCARD
+        elif mv == G.U:
+            if g._auto:
+                raise IllegalMoveError(f"moves[{i}]: 'u': Ù is declared automatically "
+                                       f"(auto_declare_u)")
+            self.over = True
+        elif mv == G.DRAW:
+            if ph != G.TAKE:
+                raise wrong_phase()
+            if self.drawn >= self.stock_len:
+                raise IllegalMoveError(f"moves[{i}]: seat {s} draws from an empty stock")
+            self.drawn += 1
+            self.last = None
+            self._after_take(s)
+        elif mv == G.DONE:
+            if ph != G.SEND:
+                raise wrong_phase()
+            self.phase = G.DISCARD
+        elif G.EAT <= mv < G.EAT + 52:
+            if ph != G.TAKE:
+                raise wrong_phase()
+            x = mv - G.EAT
+            if self.last != x:
+                now = "no card" if self.last is None else R.card_text(self.last)
+                raise IllegalMoveError(f"moves[{i}]: {text!r}: only the previous seat's last "
+                                       f"discard can be eaten ({now} now)")
+            self.last = None
+            self._after_take(s)
+        elif mv < 52:  # discard
+            if ph != G.DISCARD:
+                raise wrong_phase()
+            self.cnt[s] -= 1
+            self.last = mv
+            if self.s_now == 0:
+                self.over = True
+                return
+            self.cur = (s + 1) % self.n
+            self.phase = G.TAKE
+            self.kind = G.NORMAL
+        else:  # send
+            if ph != G.SEND:
+                raise wrong_phase()
+            j = (mv - G.SEND_BASE) // 64
+            if j >= len(self.owners):
+                raise IllegalMoveError(f"moves[{i}]: {text!r}: there is no meld {j} "
+                                       f"({len(self.owners)} laid)")
+            if self.owners[j] == s and self.kind != G.TAI:
+                raise IllegalMoveError(f"moves[{i}]: {text!r}: meld {j} is seat {s}'s own; "
+                                       f"only other seats' melds take cards in a lay-down turn")
+            self.cnt[s] -= 1
+            left = self.cnt[s]
+            if g._auto and g._send_all and left <= 1:
+                self.over = True
+            elif left < 2:
+                self.phase = G.DISCARD
+
+    def _after_take(self, p: int) -> None:
+        self.cnt[p] += 1
+        self.s_now = self.stock_len - self.drawn
+        if self.laid >> p & 1:
+            self.kind, self.phase = G.TAI, G.LAY
+        elif self.s_now <= self.n - 1:
+            self.kind, self.phase = G.LAYDOWN, G.LAY
+        else:
+            self.kind, self.phase = G.NORMAL, G.DISCARD
+
+    def _can_enter_send(self, p: int) -> bool:
+        if self.cnt[p] < 2 or p not in self.owners:
+            return False
+        if self.kind == G.TAI:
+            return self.game._tai_send
+        return any(o != p for o in self.owners)
+
+
 def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                   moves: Sequence, rng: random.Random, *, first: int = 0,
                   drawn: Sequence[int] = (), trump=None) -> Deal:
     """A full deal consistent with ``seat``'s view (see :meth:`games.base.Game.deal_for_view`).
 
-    Every card an opponent later plays from his hand (discards, laid cards other than his eaten
-    ones, sends) is dealt to him or put on one of his earlier draws; the partner cards of an
-    eaten card that is laid later are in his hand by the time he ate it; an eaten card that is
-    not yet laid gets random partner cards forming a phỏm with it.  The rest is random.  The
-    result is replayed to check it; a few random attempts are made before giving up with the
-    replay's error.
+    The history is first followed turn by turn on public facts (:class:`_PublicTurns`): a move
+    out of turn, of the wrong phase or after the end raises :class:`IllegalMoveError` naming
+    ``moves[i]``.  Every card an opponent later plays from his hand (discards, laid cards other
+    than his eaten ones, sends) is dealt to him or put on one of his earlier draws; the partner
+    cards of an eaten card that is laid later are in his hand by the time he ate it (strict
+    attempts); an eaten card that is not yet laid gets random partner cards forming a phỏm with
+    it.  The rest is random.  The result is replayed to check it; up to 40 random attempts are
+    made before giving up with the last error.
     """
     n = game.num_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise DealError(f"seat: {seat!r} is not a seat 0..{n - 1}")
+    def as_list(value, name: str) -> list:
+        try:
+            return list(value)
+        except TypeError:
+            raise DealError(f"{name}: expected a list, got {value!r}") from None
+
+    hand = as_list(hand, f"deal.hands[{seat}]")
+    counts = as_list(counts, "counts")
+    drawn = as_list(drawn, "drawn")
+    try:
+        moves = list(moves)
+    except TypeError:
+        raise IllegalMoveError(f"moves: expected a list of (seat, move), got {moves!r}") from None
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
         raise DealError(f"deal.first: {first!r} is not a seat 0..{n - 1}")
     if trump is not None:
@@ -214,6 +358,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     partner_deadline: list[tuple[int, int, int]] = []
     draws = [0] * n
     pos = 0
+    turns = _PublicTurns(game, counts, first, stock_len)
 
     def require(c_ext: int, s: int, i: int, deadline: int) -> None:
         if mine >> c_ext & 1:
@@ -236,9 +381,10 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
             raise IllegalMoveError(f"moves[{i}]: bad seat {s!r}")
         try:
-            game.move_to_text(mv)
+            text = game.move_to_text(mv)
         except Exception:
             raise IllegalMoveError(f"moves[{i}]: not a Phỏm move: {mv!r}") from None
+        turns.step(i, s, mv, text)
         if isinstance(mv, tuple):
             if s == seat:
                 continue
@@ -306,16 +452,29 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
             for d, v in req.items():
                 if v[0] == s:
                     held |= 1 << to_int[d]
-            cands = [m for m in (R.MIN_MELDS[x] if one else R.MELDS_WITH[x])
-                     if not (m & ~(1 << x)) & ~(free_mask | held)]
+            if not one:  # a phỏm may hold several eaten cards: his other unlaid ones may serve
+                for d, (s2, _t2) in unlaid:
+                    if s2 == s:
+                        held |= 1 << to_int[d]
+            avail = free_mask | held
+            cands = [m for m in R.MIN_MELDS[x] if not (m & ~(1 << x)) & ~avail]
+            if not cands and not one:
+                # several eaten cards may share a longer phỏm: the fewest new cards
+                longer = [((m & ~held).bit_count(), m) for m in R.MELDS_WITH[x]
+                          if not (m & ~(1 << x)) & ~avail]
+                fewest = min((k for k, _m in longer), default=0)
+                cands = [m for k, m in longer if k == fewest]
             if not cands:
                 ok = False
                 break
             m = rng.choice(cands)
-            for y in R.bits(m & ~(1 << x) & ~held):
+            for y in R.bits(m & ~(1 << x)):
                 ce = to_ext[y]
-                req[ce] = [s, t, -1]
-                free.remove(ce)
+                if not held >> y & 1:
+                    req[ce] = [s, t, -1]
+                    free.remove(ce)
+                elif strict and ce in req:  # in his hand by the time he ate
+                    req[ce][1] = min(req[ce][1], t)
         if not ok:
             last_err = IllegalMoveError("moves: no phỏm can be found for an eaten card of the view")
             continue
@@ -324,8 +483,10 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         for j, p in enumerate(my_positions):
             stock[p] = drawn[j]
         hands[seat] = list(hand)
+        # the deadlines depend on this attempt's choices (strict partner deadlines, random
+        # partners), so a failure here moves on to the next attempt
         for o in range(n):
-            if o == seat:
+            if o == seat or not ok:
                 continue
             cards = sorted((v[1], rng.random(), c) for c, v in req.items() if v[0] == o)
             cap = counts[o]
@@ -342,15 +503,41 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                     continue
                 mi = need.get(c, [o, 0, -1])[2]
                 where = f"moves[{mi}]" if mi >= 0 else "moves"
-                raise IllegalMoveError(f"{where}: seat {o} cannot hold {card_str(c)} in time "
-                                       f"(too many cards played from hand)")
+                last_err = IllegalMoveError(f"{where}: seat {o} cannot hold {card_str(c)} in "
+                                            f"time (too many cards played from hand)")
+                ok = False
+                break
+            if not ok:
+                continue
+            if attempt % 2:
+                # earliest deadlines first fills the dealt hand with the cards played later,
+                # which can make a Ù (or another hidden fact) that the history rules out: move
+                # some of them onto his unused later draws (each still drawn before it is played)
+                open_slots = list(range(k, len(slots)))
+                kept = []
+                for deadline, _r, c in cards[:len(hands[o])]:
+                    fits = [j for j in open_slots if j < deadline]
+                    if fits and rng.random() < 0.5:
+                        j = rng.choice(fits)
+                        open_slots.remove(j)
+                        stock[slots[j]] = c
+                        cap += 1
+                    else:
+                        kept.append(c)
+                hands[o] = kept
             if cap > len(free):
-                raise IllegalMoveError("moves: the view needs more cards than the deck holds")
+                last_err = IllegalMoveError("moves: the view needs more cards than the deck "
+                                            "holds")
+                ok = False
+                continue
             while cap > 0:
                 hands[o].append(free.pop())
                 cap -= 1
+        if not ok:
+            continue
         if sum(1 for c in stock if c is None) > len(free):
-            raise IllegalMoveError("moves: the view needs more cards than the deck holds")
+            last_err = IllegalMoveError("moves: the view needs more cards than the deck holds")
+            continue
         for p in range(stock_len):
             if stock[p] is None:
                 stock[p] = free.pop()
