@@ -4,8 +4,8 @@
 
 Each game is played at 4 players (or its largest count) with default options from a fixed seed, every
 seat using the game's rule-based ``heuristic_move`` (random legal moves where a game has none).  The
-record is ``<game>.record.json``; ``<game>.view.json`` is seat 1's view at its first turn from
-halfway through the game on, so that ``quansu hint docs/examples/<game>.view.json`` works.
+record is ``<game>.record.json``; ``<game>.view.json`` is seat 1's view at its first turn with a
+choice from halfway through the game on, so that ``quansu hint docs/examples/<game>.view.json`` works.
 tests/test_record_games.py checks that both load and replay.
 """
 
@@ -45,8 +45,9 @@ def main(argv: list[str]) -> int:
         record = rec.record_from_state(state)
         rec.replay_record(record)
         moves = record.get("moves", [])
-        at = next((k for k in range(len(moves) // 2, len(moves)) if moves[k]["seat"] == 1),
-                  len(moves) // 2)
+        at = next((k for k in range(len(moves) // 2, len(moves)) if moves[k]["seat"] == 1
+                   and len(rec.replay_view(rec.view_at(record, 1, k), random.Random(0))
+                           .legal_moves()) > 1), len(moves) // 2)
         view = rec.view_at(record, 1, at)
         for suffix, obj in (("record", record), ("view", view)):
             path = os.path.join(HERE, f"{name}.{suffix}.json")
