@@ -101,8 +101,9 @@ def playout(state: State, rng: random.Random, policy: str = "random",
     ``policy``: ``"random"`` (uniform over legal moves), ``"heuristic"`` (the game's
     ``heuristic_move`` for the seat to act) or ``"mast"`` (with probability ``epsilon`` a random
     move, else the legal move with the best :class:`MoveAverages` value in ``mast``, ties broken
-    at random; the playout's moves are then added to ``mast``).  ``stop`` is polled every few
-    moves; when it returns True the playout raises :class:`Aborted`.
+    at random; the playout's moves are then added to ``mast``).  ``stop`` is polled every 4
+    moves (every move with the heuristic); when it returns True the playout raises
+    :class:`Aborted`.
     """
     rand = rng.random
     k = 0
@@ -150,8 +151,7 @@ def playout(state: State, rng: random.Random, policy: str = "random",
     heuristic = state.game.heuristic_move
     while not state.is_terminal():
         state.apply_unchecked(heuristic(state, rng))
-        k += 1
-        if stop is not None and k % _STOP_EVERY == 0 and stop():
+        if stop is not None and stop():          # a heuristic move can take milliseconds
             raise Aborted()
     return state.returns()
 
