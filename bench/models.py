@@ -96,7 +96,7 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
             "search_ms": ms}
 
 
-def _bot(kind: str, game, ms: float, seed: int):
+def _bot(kind: str, game, ms: float, seed: int, leaf: str = "evaluator", batch: int = 8):
     if kind == "heuristic":
         return HeuristicBot(seed)
     ev = default_evaluator(game)
@@ -104,20 +104,22 @@ def _bot(kind: str, game, ms: float, seed: int):
     if kind == "policy":
         return PolicyBot(ev, name="policy")
     if kind == "guided":
-        return ISMCTSBot(guided_config(ev, base), ev, seed, name="guided")
+        return ISMCTSBot(guided_config(ev, base).replace(leaf_value=leaf, batch_size=batch), ev, seed,
+                         name="guided")
     if kind == "uniform":
         return ISMCTSBot(base, None, seed, name="uniform")
     raise ValueError(kind)
 
 
 def _deal_task(task):
-    name, players, options, test, baseline, ms, seed, d = task
+    name, players, options, test, baseline, ms, seed, d, leaf, batch = task
     game = games.make(name, players, options)
     deal = game.random_deal(random.Random(f"{seed}:deal:{d}"))
     pays = []
     secs = []
     for r in range(players):
-        bots = [_bot(test if s == r else baseline, game, ms, hash((seed, d, r, s)) & 0xFFFF)
+        bots = [_bot(test if s == r else baseline, game, ms, hash((seed, d, r, s)) & 0xFFFF, leaf,
+                     batch)
                 for s in range(players)]
         state, moves, sec = play_game(game, deal, bots)
         pays.append(state.returns()[r])
@@ -126,10 +128,12 @@ def _deal_task(task):
 
 
 def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: int,
-          seed: int = 0, players: int = 4, options=None, progress=True) -> dict:
+          seed: int = 0, players: int = 4, options=None, progress=True,
+          leaf: str = "evaluator", batch: int = 8) -> dict:
     """One bot of kind ``test`` vs ``players - 1`` of ``baseline`` on ``deals`` deals x
     rotations.  Returns the tested bot's mean payoff with its 95 % interval."""
-    tasks = [(name, players, options or {}, test, baseline, ms, seed, d) for d in range(deals)]
+    tasks = [(name, players, options or {}, test, baseline, ms, seed, d, leaf, batch)
+             for d in range(deals)]
     t0 = time.monotonic()
     res = []
     ctx = mp.get_context("fork")
@@ -147,9 +151,54 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
     h = h or 0.0
     return {"test": test, "baseline": baseline, "deals": deals, "games": deals * players,
             "ms_per_move": ms if "guided" in (test, baseline) else None,
+            "guided_leaf_value": leaf if "guided" in (test, baseline) else None,
+            "guided_batch": batch if "guided" in (test, baseline) else None,
             "payoff_mean": round(m, 4), "ci95": [round(m - h, 4), round(m + h, 4)],
             "above_zero": m - h > 0, "test_s_per_move": round(statistics.mean(r[2] for r in res), 4),
             "wall_s": round(time.monotonic() - t0, 1), "seed": seed}
+
+
+CARD_HEADER = "## Measured by bench/models.py"
+
+
+def card_section(results: list[tuple[str, dict]]) -> str:
+    """Markdown of bench results: ``(command, results json)`` pairs."""
+    lines = [CARD_HEADER, ""]
+    for cmd, r in results:
+        lines.append(f"`{cmd}`")
+        lines.append("")
+        sp = r.get("speed")
+        if sp:
+            lines.append(f"- encoder {sp['encode_state_us']} µs per state + "
+                         f"{sp['encode_moves_us']} µs for its legal moves "
+                         f"(mean {sp['mean_legal_moves']} moves); onnxruntime batch 1 "
+                         f"{sp['onnx_batch1_us_median']} µs median, full evaluate "
+                         f"{sp['evaluate_batch1_us_median']} µs; ISMCTS iterations/s at "
+                         f"{sp['search_ms']:g} ms: guided {sp['guided_iterations_per_s']}, "
+                         f"uniform {sp['uniform_iterations_per_s']}.")
+        for key, label in (("policy_vs_heuristic", "policy alone vs heuristic bot"),
+                           ("guided_vs_uniform", "guided ISMCTS vs uniform ISMCTS")):
+            m = r.get(key)
+            if m:
+                extra = (f", {m['ms_per_move']:g} ms per move, guided leaf values: "
+                         f"{m.get('guided_leaf_value')}" if m.get("ms_per_move") else "")
+                verdict = "above zero: target met" if m["above_zero"] else "NOT above zero"
+                lines.append(f"- {label}: {m['payoff_mean']:+.3f} bets per game, 95% CI "
+                             f"[{m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f}] over {m['deals']} "
+                             f"deals x {r['players']} rotations{extra} ({verdict}).")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def update_card(path: str, section: str) -> None:
+    """Replace (or add) the bench section at the end of a model card."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    i = text.find(CARD_HEADER)
+    if i >= 0:
+        text = text[:i]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.rstrip("\n") + "\n\n" + section)
 
 
 def main(argv=None) -> int:
@@ -163,6 +212,10 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--only", choices=("speed", "guided", "policy"), action="append",
                    help="run only these parts (repeatable)")
+    p.add_argument("--leaf", choices=("evaluator", "mix"), default="evaluator",
+                   help="leaf values of the guided search: the network's, or its mean with a "
+                        "random rollout")
+    p.add_argument("--batch", type=int, default=8, help="leaves per evaluator call (guided)")
     p.add_argument("--json", default="", help="write the results here")
     a = p.parse_args(argv)
     parts = a.only or ["speed", "guided", "policy"]
@@ -177,7 +230,7 @@ def main(argv=None) -> int:
         print(json.dumps(out["policy_vs_heuristic"]))
     if "guided" in parts:
         out["guided_vs_uniform"] = match(a.game, "guided", "uniform", a.deals, a.ms, a.workers,
-                                         a.seed, a.players)
+                                         a.seed, a.players, leaf=a.leaf, batch=a.batch)
         print(json.dumps(out["guided_vs_uniform"]))
     if a.json:
         with open(a.json, "w") as f:
