@@ -181,7 +181,9 @@ def card_section(results: list[tuple[str, dict]]) -> str:
             m = r.get(key)
             if m:
                 extra = (f", {m['ms_per_move']:g} ms per move, guided leaf values: "
-                         f"{m.get('guided_leaf_value')}" if m.get("ms_per_move") else "")
+                         f"{m.get('guided_leaf_value') or 'evaluator'}, "
+                         f"{m.get('guided_batch') or 8} leaves per call"
+                         if m.get("ms_per_move") else "")
                 verdict = "above zero: target met" if m["above_zero"] else "NOT above zero"
                 lines.append(f"- {label}: {m['payoff_mean']:+.3f} bets per game, 95% CI "
                              f"[{m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f}] over {m['deals']} "

@@ -82,7 +82,8 @@ class EncoderSpec:
     4 relative-seat planes each, after ``zones``.  ``hand_features``: add the hand-relative
     features (state: per relative seat, hand size is 1 / is 2; move: holds a card of the
     acting seat's highest rank, empties its hand, cards left / 13), with ranks compared by
-    ``rank_strength[rank_index]``.
+    ``rank_strength[rank_index]``.  ``skip_options``: options left out of the features
+    (facts about the session rather than rules, such as a seat number).
     """
 
     game: str
@@ -95,13 +96,16 @@ class EncoderSpec:
     seat_zones: tuple[str, ...] = ()
     hand_features: bool = False
     rank_strength: tuple[int, ...] = tuple(range(13))
+    skip_options: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
 
 
-def _option_layout(game: Game) -> list[tuple[str, str, Any]]:
+def _option_layout(game: Game, skip: tuple[str, ...] = ()) -> list[tuple[str, str, Any]]:
     """(name, kind, info) per option: kind in bool/choice/num/tuple."""
     out = []
     for s in game.option_specs:
+        if s.name in skip:
+            continue
         t = s.type if s.type is not object else type(s.default)
         if s.choices is not None:
             out.append((s.name, "choice", tuple(s.choices)))
@@ -154,7 +158,7 @@ class Encoder:
         self.game = game
         self.n = game.num_players
         self.version = spec.version
-        self._opt_layout = _option_layout(game)
+        self._opt_layout = _option_layout(game, spec.skip_options)
         self._opt_vec = _option_vector(self._opt_layout, game.options)
         self._kind_index = {k: i for i, k in enumerate(KINDS)}
         self._combo_index = {c: i for i, c in enumerate(spec.combos)}
@@ -183,6 +187,8 @@ class Encoder:
         extra = {}
         if self.spec.hand_features:  # keys added only when used: older layouts keep their digest
             extra = {"hand_features": True, "rank_strength": list(self.spec.rank_strength)}
+        if self.spec.skip_options:
+            extra["skip_options"] = list(self.spec.skip_options)
         return {**extra, "game": self.spec.game, "version": self.spec.version,
                 "zones": list(self.spec.zones),
                 "seat_zones": list(self.spec.seat_zones), "has_trump": self.spec.has_trump,
