@@ -77,13 +77,14 @@ class ArenaResult:
         """A plain-text table of the stats."""
         def ci(x):
             return "   n/a" if x is None else f"{x:6.3f}"
+        w = max([12] + [len(s.bot) for s in self.stats])
         lines = [f"{self.game}, {self.players} players, {self.deals} deals x {self.players} rotations "
                  f"= {self.games} games, seed {self.seed}, {self.elapsed_s:.1f} s",
-                 f"{'bot':32s} {'seats':>5s} {'win %':>7s} {'+-':>6s} {'payoff':>8s} {'+-':>6s} "
+                 f"{'bot':{w}s} {'seats':>5s} {'win %':>7s} {'+-':>6s} {'payoff':>8s} {'+-':>6s} "
                  f"{'ms/move':>8s}"]
         for s in self.stats:
             win_ci = "   n/a" if s.win_ci is None else f"{100 * s.win_ci:6.1f}"
-            lines.append(f"{s.bot:32s} {s.seats:5d} {100 * s.win:7.1f} {win_ci} {s.payoff:+8.3f} "
+            lines.append(f"{s.bot:{w}s} {s.seats:5d} {100 * s.win:7.1f} {win_ci} {s.payoff:+8.3f} "
                          f"{ci(s.payoff_ci)} {s.ms_per_move:8.1f}")
         return "\n".join(lines)
 
