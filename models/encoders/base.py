@@ -32,9 +32,9 @@ move number                 1       len(history) / 100
 legal moves                 3       seat is to act; a ``pass`` is legal; legal moves / 50
                                     (zeros unless ``seat`` is the seat to act: the legal
                                     moves are the acting seat's information)
-hand features (optional)    8       per relative seat: hand size is 1, hand size is 2
 options                     O       the game's options as numbers (bool 0/1, choice one-hot,
                                     numbers as given, tuples element-wise)
+hand features (optional)    8       per relative seat: hand size is 1, hand size is 2
 ==========================  ======  =========================================================
 
 Move features (``E.move_dim`` floats): cards (52), kind one-hot (:data:`KINDS` + other),
