@@ -102,3 +102,17 @@ def test_tiny_training_run_end_to_end(tmp_path):
     state = game.new_initial_state(random.Random(1))
     a = ev.evaluate([state], [state.legal_moves()])[0]
     assert len(a.priors) == len(state.legal_moves())
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "tienlen", "--minutes", "0"], "--minutes must be > 0"),
+    (["--game", "tienlen", "--workers", "0"], "--workers must be >= 1"),
+    (["--game", "tienlen", "--heuristic-share", "0.95"], "--heuristic-share must be < 0.9"),
+    (["--game", "chess"], "unknown game"),
+    (["--game", "tienlen", "--players", "7"], "players"),
+])
+def test_train_command_rejects_bad_arguments(argv, message, capsys):
+    from server.cmd_train import main
+
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
