@@ -349,7 +349,7 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         "(per 50 steps), held-out top-1 agreement with the heuristic bot.",
         "",
         f"Held-out heuristic games: policy loss {summary['heldout']['policy_loss']}, value loss "
-        f"{summary['heldout']['value_loss']} (in units of the payoff bound squared), top-1 "
+        f"{summary['heldout']['value_loss']} (in units of the value scale squared), top-1 "
         f"agreement with the bot {summary['heldout']['top1_vs_heuristic']}.",
         "",
         "## Expert-iteration rounds",
