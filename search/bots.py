@@ -181,7 +181,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bot:
     """A bot from a spec: ``random``, ``heuristic``, ``ismcts[:field=value...]`` (any
     :class:`SearchConfig` field, e.g. ``ismcts:iterations=200:opponent_keys=observer``),
-    ``pimc[:worlds=N][:field=value...]`` (the budget is per decision) or ``level1`` .. ``level5``.
+    ``pimc[:worlds=N][:field=value...]`` (the budget is per decision) or ``level1`` .. ``level5``
+    (``level3:playout=heuristic``: other search settings under the level's budget and temperature).
     Raises :class:`SearchOptionError` naming what is wrong."""
     from search.levels import level_bot
 
@@ -191,9 +192,14 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
             raise SearchOptionError(f"bot {kind!r} takes no settings, got {sorted(settings)}")
         return (RandomBot if kind == "random" else HeuristicBot)(seed)
     if kind.startswith("level"):
-        if settings:
-            raise SearchOptionError(f"bot {kind!r} takes no settings, got {sorted(settings)}")
-        return level_bot(int(kind[5:]), seed=seed, evaluator=evaluator)
+        fixed = [k for k in settings if k in ("iterations", "time_s", "temperature")]
+        if fixed:
+            raise SearchOptionError(f"bot {kind!r}: {fixed[0]!r} is set by the level; other search "
+                                    f"settings may be given (e.g. {kind}:playout=heuristic)")
+        base = from_dict(settings) if settings else None
+        bot = level_bot(int(kind[5:]), seed=seed, evaluator=evaluator, base=base)
+        bot.name = spec
+        return bot
     if kind == "pimc":
         worlds = settings.pop("worlds", 10)
         unknown = [k for k in settings if k not in FIELDS]

@@ -88,7 +88,8 @@ def test_ismcts_bot_keeps_its_last_result():
 @pytest.mark.parametrize("spec,word", [
     ("", "bot spec"), ("alphazero", "unknown bot"), ("ismcts:iterations", "key=value"),
     ("ismcts:iterations=0", "iterations"), ("ismcts:depth=3", "depth"), ("random:x=1", "no settings"),
-    ("pimc:worlds=0", "worlds"), ("pimc:foo=1", "foo"), ("level3:iterations=5", "no settings"),
+    ("pimc:worlds=0", "worlds"), ("pimc:foo=1", "foo"), ("level3:iterations=5", "set by the level"),
+    ("level2:playout=smart", "playout"),
     ("level9", "unknown bot"),
 ])
 def test_bad_bot_specs_name_the_problem(spec, word):
@@ -111,6 +112,9 @@ def test_levels_grow_in_budget_and_shrink_in_temperature():
     cfg = level_config(5)
     assert cfg.iterations == LEVELS[5].iterations and cfg.temperature == 0.0
     assert level_bot(2).name == "level2"
+    bot = make_bot("level4:playout=heuristic:c_puct=2")
+    assert (bot.config.iterations, bot.config.playout, bot.config.c_puct) == (LEVELS[4].iterations, "heuristic", 2.0)
+    assert bot.config.temperature == LEVELS[4].temperature and bot.name == "level4:playout=heuristic:c_puct=2"
     for bad in (0, 6, True, "3"):
         with pytest.raises(SearchOptionError):
             level_config(bad)
