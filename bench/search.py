@@ -32,13 +32,21 @@ from search import SearchConfig, search
 TIENLEN_TARGET = 1500.0
 
 
+def opening(game, rng: random.Random):
+    """A new game's first position, skipping deals that end at once (instant wins)."""
+    while True:
+        state = game.new_initial_state(rng)
+        if not state.is_terminal():
+            return state
+
+
 def bench_game(name: str, players: int, seconds: float, positions: int, seed: int,
                playout: str = "random") -> dict:
     game = games.make(name, min(players, games.game_classes()[name].max_players))
     rates, trees = [], []
     rng = random.Random(seed)
     for _ in range(positions):
-        state = game.new_initial_state(rng)
+        state = opening(game, rng)
         cfg = SearchConfig(iterations=None, time_s=seconds, playout=playout)
         res = search(state, cfg, seed=rng.getrandbits(32))
         rates.append(res.iterations / res.elapsed_s)
@@ -54,7 +62,7 @@ def stop_latency(name: str, players: int, trials: int, seed: int) -> dict:
     rng = random.Random(seed)
     cancel_ms, deadline_ms = [], []
     for _ in range(trials):
-        state = game.new_initial_state(rng)
+        state = opening(game, rng)
         cancel = threading.Event()
         done = {}
 
