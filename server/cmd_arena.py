@@ -22,6 +22,7 @@ import os
 import sys
 
 from games import GameError, make
+from server.cmd_play import parse_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -53,25 +54,12 @@ def save_record(directory: str, state, info: dict) -> None:
     write_json(record_from_state(state), os.path.join(directory, record_name(info["deal"], info["rotation"])))
 
 
-def _options(pairs: list[str]) -> dict:
-    out = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise GameError(f"bad --option {pair!r}: expected NAME=VALUE")
-        name, value = pair.split("=", 1)
-        try:
-            out[name] = json.loads(value)
-        except json.JSONDecodeError:
-            out[name] = value
-    return out
-
-
 def run(args, out=sys.stdout, err=sys.stderr) -> int:
     from search.arena import progress_bar, run_arena
 
     hook = None
     try:
-        game = make(args.game, args.players, _options(args.option))
+        game = make(args.game, args.players, parse_options(args.option))
         bots = [b.strip() for b in args.bots.split(",")]
         if args.records:
             os.makedirs(args.records, exist_ok=True)
