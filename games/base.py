@@ -113,7 +113,9 @@ class Deal:
     ``hands[s]``: seat s's cards as dealt (card ids).  ``stock``: the face-down stock, top card
     first (Phỏm, Tấn; empty otherwise).  ``set_aside``: cards dealt to nobody.  ``trump``: Tấn's
     face-up trump card (or ``None``).  ``first``: the seat that acts first.  ``extra``: a
-    game-specific frozen mapping as tuple of (key, value) pairs (e.g. ``first_game``).
+    game-specific frozen mapping as tuple of (key, value) pairs; game records cannot carry it,
+    so the shipped games leave it empty and keep session context (first game of a session,
+    previous winner) in options instead.
     """
 
     hands: tuple[tuple[int, ...], ...]
