@@ -38,6 +38,9 @@ class SearchConfig:
     * ``c_puct``: exploration weight of PUCT, ``Q/scale + c_puct * P * sqrt(A) / (1 + n)`` where
       ``A`` is how often the move was available (moves that exist only in some determinizations
       are judged by their availability, not the parent's visits).
+    * ``prior_mix``: share of a uniform prior mixed into the evaluator's priors in PUCT,
+      ``P = (1 - prior_mix) * prior + prior_mix / k`` over the ``k`` moves available (0: the
+      evaluator's priors as they are; softens near one-hot network policies).
     * ``fpu_reduction``: an unvisited move's Q is its node's mean value minus this (in units of
       the value scale).
     * ``opponent_keys``: how the nodes where an opponent acts are keyed.  ``"own"``: by what that
@@ -74,6 +77,7 @@ class SearchConfig:
     iterations: int | None = 1000
     time_s: float | None = None
     c_puct: float = 1.5
+    prior_mix: float = 0.0
     fpu_reduction: float = 0.0
     opponent_keys: str = "own"
     value_scale: float | None = None
@@ -113,6 +117,7 @@ class SearchConfig:
         number("iterations", 1, integer=True, optional=True)
         number("time_s", 0, optional=True, open_lo=True)
         number("c_puct", 0)
+        number("prior_mix", 0, 1)
         number("fpu_reduction", 0)
         choice("opponent_keys", OPPONENT_KEYS)
         number("value_scale", 0, optional=True, open_lo=True)

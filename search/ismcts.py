@@ -267,13 +267,16 @@ class _Search:
                 flat = 1.0 / len(ids)
             else:
                 flat = None
+            # PUCT prior = keep * prior / psum + mix (the uniform share of cfg.prior_mix)
+            keep = (1.0 - cfg.prior_mix) / psum
+            mix = cfg.prior_mix / len(ids)
             fpu = (node.value_sum / node.visits / scale if node.visits else 0.0) - cfg.fpu_reduction
             best = -math.inf
             bi = ids[0]
             for i in ids:
                 ni = n[i]
                 q = w[i] / ni / scale if ni else fpu
-                p = flat if flat is not None else prior[i] / psum
+                p = flat if flat is not None else prior[i] * keep + mix
                 s = q + c * p * math.sqrt(avail[i]) / (1 + ni)
                 if s > best:
                     best = s

@@ -343,3 +343,26 @@ def test_a_broken_evaluator_is_named_in_the_error():
     with pytest.raises(SearchError, match="'broken' gave values None"):
         search(beat_state(2, ["5S 3S", "4C"], deck_size=12),
                SearchConfig(iterations=5, leaf_value="evaluator"), BrokenEvaluator(no_values=True))
+
+
+class OneHotPriors(Evaluator):
+    """All prior on one move (as a near one-hot network policy would put it); no values."""
+
+    def __init__(self, favourite):
+        self.favourite = favourite
+
+    def evaluate(self, states, moves, rng, *, values=True, stop=None):
+        return [Evaluation([1.0 if m == self.favourite else 0.0 for m in legal], None)
+                for legal in moves]
+
+
+def test_prior_mix_lets_the_search_leave_a_wrong_one_hot_prior():
+    # The known position above: 2H wins for sure, 3S loses; the prior puts everything on 3S.
+    st = beat_state(2, ["2H 3S", "9C"], deck_size=52)
+    ev = OneHotPriors(c("3S"))
+    stuck = search(st, SearchConfig(iterations=400, prior_mix=0.0), ev, seed=3)
+    mixed = search(st, SearchConfig(iterations=400, prior_mix=0.5), ev, seed=3)
+    assert stats_by_move(stuck)[c("2H")].visits < stats_by_move(mixed)[c("2H")].visits
+    assert mixed.best.move == c("2H")
+    with pytest.raises(SearchOptionError, match="prior_mix"):
+        SearchConfig(prior_mix=1.5)
