@@ -50,6 +50,34 @@ class DealError(GameError):
     """A deal that is impossible for the game (wrong counts, a card twice, ...)."""
 
 
+def check_view_hand(game: "Game", seat: Any, hand: Sequence[int], counts: Sequence[int],
+                    dealt: int) -> int:
+    """Check the seat, the dealt counts and the own hand given to ``deal_for_view`` of a game
+    that deals ``dealt`` cards to every seat; return the hand as a card mask.  Raises
+    :class:`DealError` naming the bad argument (``seat``, ``counts[s]``, ``hand[i]``, ``hand``)."""
+    from games.cards import card_str
+
+    n = game.num_players
+    title = game.title or game.name
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise DealError(f"seat: {seat!r} is not a seat 0..{n - 1}")
+    if len(counts) != n:
+        raise DealError(f"counts: {len(counts)} entries for {n} players")
+    for s, c in enumerate(counts):
+        if c != dealt:
+            raise DealError(f"counts[{s}]: {c} cards, {title} deals {dealt}")
+    if len(hand) != dealt:
+        raise DealError(f"hand: {len(hand)} cards, {title} deals {dealt}")
+    own = 0
+    for i, c in enumerate(hand):
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+            raise DealError(f"hand[{i}]: bad card id {c!r} (expected 0..51)")
+        if own >> c & 1:
+            raise DealError(f"hand: card {card_str(c)} dealt twice")
+        own |= 1 << c
+    return own
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One named rule option: its default, a one-line description, and what values are allowed.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any, Hashable, Sequence
 
-from games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
+from games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
 from games.cards import RANKS, CardError, card_str, cards_of, parse_cards
 
@@ -287,22 +287,7 @@ class SamlocGame(Game):
         ``previous_winner``.
         """
         n = self.num_players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise DealError(f"seat: {seat!r} is not a seat 0..{n - 1}")
-        if len(counts) != n:
-            raise DealError(f"counts: {len(counts)} entries for {n} players")
-        for s, c in enumerate(counts):
-            if c != HAND_SIZE:
-                raise DealError(f"counts[{s}]: {c} cards, Sâm deals {HAND_SIZE}")
-        if len(hand) != HAND_SIZE:
-            raise DealError(f"hand: {len(hand)} cards, Sâm deals {HAND_SIZE}")
-        own = 0
-        for i, c in enumerate(hand):
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-                raise DealError(f"hand[{i}]: bad card id {c!r} (expected 0..51)")
-            if own >> c & 1:
-                raise DealError(f"hand: card {card_str(c)} dealt twice")
-            own |= 1 << c
+        own = check_view_hand(self, seat, hand, counts, HAND_SIZE)
         if drawn:
             raise DealError("drawn: Sâm has no stock to draw from")
         if trump is not None:

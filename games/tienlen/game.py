@@ -17,7 +17,7 @@ import random
 from bisect import bisect_left
 from typing import Any, Hashable, Sequence
 
-from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
+from games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
 from games.cards import CardError, card_str, cards_of, format_cards, parse_cards
 from games.tienlen import rules as R
@@ -284,22 +284,7 @@ class TienLenGame(Game):
             raise DealError("drawn: Tiến lên has no stock to draw from")
         if trump is not None:
             raise DealError("trump: Tiến lên has no trump")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise DealError(f"seat: {seat!r} out of range 0..{n - 1}")
-        if len(counts) != n:
-            raise DealError(f"counts: {len(counts)} entries for {n} players")
-        for s, c in enumerate(counts):
-            if c != NUM_DEALT:
-                raise DealError(f"counts[{s}]: {c} cards, Tiến lên deals {NUM_DEALT}")
-        if len(hand) != NUM_DEALT:
-            raise DealError(f"hand: {len(hand)} cards, Tiến lên deals {NUM_DEALT}")
-        own = 0
-        for i, c in enumerate(hand):
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-                raise DealError(f"hand[{i}]: bad card id {c!r} (expected 0..51)")
-            if own >> c & 1:
-                raise DealError(f"card {card_str(c)} dealt twice")
-            own |= 1 << c
+        own = check_view_hand(self, seat, hand, counts, NUM_DEALT)
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
             raise DealError(f"deal.first: seat {first!r} out of range 0..{n - 1}")
         played = [0] * n
