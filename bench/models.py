@@ -214,9 +214,10 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--only", choices=("speed", "guided", "policy"), action="append",
                    help="run only these parts (repeatable)")
-    p.add_argument("--leaf", choices=("evaluator", "mix"), default="evaluator",
-                   help="leaf values of the guided search: the network's, or its mean with a "
-                        "random rollout")
+    p.add_argument("--leaf", choices=("evaluator", "mix", "rollout"), default="evaluator",
+                   help="leaf values of the guided search: the network's, its mean with a "
+                        "rollout, or a rollout alone (network priors only); rollouts use the "
+                        "game's playout (search_playout)")
     p.add_argument("--batch", type=int, default=8, help="leaves per evaluator call (guided)")
     p.add_argument("--json", default="", help="write the results here")
     a = p.parse_args(argv)

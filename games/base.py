@@ -194,6 +194,10 @@ class Game:
     max_moves: int = 1000
     #: Rules behaviour version; bump when any legal move or payoff changes.
     rules_version: int = 1
+    #: The rollout policy ("random" or "heuristic") that makes a search stronger at equal time
+    #: in this game: a measured fact of the game (docs/search.md), read by the search's
+    #: ``playout="game"``.
+    search_playout: str = "random"
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, int):

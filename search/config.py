@@ -19,7 +19,7 @@ class SearchOptionError(OptionError):
 
 
 LEAF_VALUES = ("rollout", "evaluator", "mix")
-PLAYOUTS = ("random", "heuristic", "mast")
+PLAYOUTS = ("game", "random", "heuristic", "mast")
 OPPONENT_KEYS = ("own", "observer")
 
 
@@ -57,7 +57,8 @@ class SearchConfig:
     * ``leaf_value``: ``"rollout"`` (play the determinization to the end with ``playout``),
       ``"evaluator"`` (the evaluator's value), or ``"mix"``
       (``mix_lambda * rollout + (1 - mix_lambda) * evaluator``).
-    * ``playout``: ``"random"`` (uniform over legal moves), ``"heuristic"`` (the game's
+    * ``playout``: ``"game"`` (the default: the game's ``search_playout``, random or heuristic,
+      whichever measured stronger at equal time in that game), ``"random"`` (uniform over legal moves), ``"heuristic"`` (the game's
       rule-based policy for every seat, from that seat's information in the determinization) or
       ``"mast"`` (move-average sampling: epsilon-greedy on the mean payoff each move has earned
       its player so far in this search, tree and playout moves alike).
@@ -82,7 +83,7 @@ class SearchConfig:
     opponent_keys: str = "own"
     value_scale: float | None = None
     leaf_value: str = "rollout"
-    playout: str = "random"
+    playout: str = "game"
     mix_lambda: float = 0.5
     mast_epsilon: float = 0.1
     batch_size: int = 1

@@ -98,13 +98,16 @@ def playout(state: State, rng: random.Random, policy: str = "random",
             epsilon: float = 0.1) -> list[float]:
     """Play ``state`` (mutated in place) to the end and return its payoffs per seat, in bets.
 
-    ``policy``: ``"random"`` (uniform over legal moves), ``"heuristic"`` (the game's
-    ``heuristic_move`` for the seat to act) or ``"mast"`` (with probability ``epsilon`` a random
+    ``policy``: ``"game"`` (the game's ``search_playout``: whichever of random and heuristic
+    makes the search stronger at equal time in that game), ``"random"`` (uniform over legal
+    moves), ``"heuristic"`` (the game's ``heuristic_move`` for the seat to act) or ``"mast"`` (with probability ``epsilon`` a random
     move, else the legal move with the best :class:`MoveAverages` value in ``mast``, ties broken
     at random; the playout's moves are then added to ``mast``).  ``stop`` is polled every 4
     moves (every move with the heuristic); when it returns True the playout raises
     :class:`Aborted`.
     """
+    if policy == "game":
+        policy = state.game.search_playout
     rand = rng.random
     k = 0
     if policy == "random":
@@ -170,9 +173,10 @@ class UniformEvaluator(Evaluator):
             from search.config import SearchOptionError
             raise SearchOptionError(f"UniformEvaluator: rollouts must be a whole number >= 1, "
                                     f"got {rollouts!r}")
-        if policy not in ("random", "heuristic"):
+        if policy not in ("game", "random", "heuristic"):
             from search.config import SearchOptionError
-            raise SearchOptionError(f"UniformEvaluator: policy {policy!r} is not random or heuristic")
+            raise SearchOptionError(f"UniformEvaluator: policy {policy!r} is not game, random or "
+                                    f"heuristic")
         self.rollouts = rollouts
         self.policy = policy
 

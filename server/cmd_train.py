@@ -23,7 +23,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hidden", type=int, default=256, help="width of the state trunk")
     p.add_argument("--search-iterations", type=int, default=48,
                    help="ISMCTS iterations per move in expert iteration")
+    p.add_argument("--teacher", choices=("network", "rollout", "uniform"), default="network",
+                   help="the expert-iteration search: network priors and values; network "
+                        "priors and playouts; or uniform priors and playouts (no network)")
     p.add_argument("--games-per-round", type=int, default=16)
+    p.add_argument("--exit-replay", type=int, default=40_000,
+                   help="replay window (decisions) during expert iteration")
     p.add_argument("--steps-per-round", type=int, default=200)
     p.add_argument("--heuristic-share", type=float, default=0.4,
                    help="share of the time spent on the heuristic-bot phase")
@@ -49,7 +54,7 @@ def run(args) -> int:
             print(f"error: --{name.replace('_', '-')} must be > 0", file=sys.stderr)
             return 2
     for name in ("workers", "hidden", "search_iterations", "games_per_round", "steps_per_round",
-                 "eval_deals"):
+                 "eval_deals", "exit_replay"):
         if getattr(args, name) < 1:
             print(f"error: --{name.replace('_', '-')} must be >= 1", file=sys.stderr)
             return 2
@@ -60,7 +65,8 @@ def run(args) -> int:
         cfg = TrainConfig(game=args.game, players=args.players, options=parse_options(args.option),
                           minutes=args.minutes, seed=args.seed, workers=args.workers,
                           hidden=args.hidden, search_iterations=args.search_iterations,
-                          games_per_round=args.games_per_round,
+                          teacher=args.teacher,
+                          games_per_round=args.games_per_round, exit_replay=args.exit_replay,
                           steps_per_round=args.steps_per_round,
                           heuristic_share=args.heuristic_share, eval_deals=args.eval_deals,
                           out=args.out, progress=not args.no_progress)

@@ -73,7 +73,7 @@ class EvaluatorSet:
         leaves for the uniform evaluator, network values otherwise)."""
         entry = self._entries.get(game.name)
         if entry is None or entry.model is None:
-            return UniformEvaluator(), SearchConfig(leaf_value="rollout", playout="random")
+            return UniformEvaluator(), SearchConfig(leaf_value="rollout", playout="game")
         key = (game.name, game.num_players, repr(sorted(game.options.items())))
         ev = self._networks.get(key)
         if ev is None:

@@ -366,3 +366,21 @@ def test_prior_mix_lets_the_search_leave_a_wrong_one_hot_prior():
     assert mixed.best.move == c("2H")
     with pytest.raises(SearchOptionError, match="prior_mix"):
         SearchConfig(prior_mix=1.5)
+
+
+@pytest.mark.parametrize("name", ["tienlen", "phom", "samloc", "tan"])
+def test_game_playout_is_the_games_search_playout(name):
+    """``playout="game"`` (the default) plays out with the game's ``search_playout``: the same
+    seed gives exactly the search of that playout named explicitly."""
+    from games import make
+
+    game = make(name, 4)
+    assert game.search_playout in ("random", "heuristic")
+    rng = random.Random(5)
+    st = game.new_initial_state(rng)
+    while st.is_terminal():          # an instant win ends some deals at once
+        st = game.new_initial_state(rng)
+    assert SearchConfig().playout == "game"
+    a = search(st, SearchConfig(iterations=40, playout="game"), seed=2)
+    b = search(st, SearchConfig(iterations=40, playout=game.search_playout), seed=2)
+    assert [(m.move, m.visits, m.mean) for m in a.moves] == [(m.move, m.visits, m.mean) for m in b.moves]

@@ -64,6 +64,7 @@ class SamlocGame(Game):
     min_players = 2
     max_players = 4
     rules_version = 1
+    search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
     option_specs = (
         OptionSpec("straight_allows_two", True,
                    "straights may hold a 2 at the low end (A-2-3.., 2-3-4..); false: no 2 in straights",

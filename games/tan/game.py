@@ -90,6 +90,7 @@ class TanGame(Game):
     #: docs/rules/tan.md "Termination").
     max_moves = 1000
     rules_version = 1
+    search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
 
     def check_options(self) -> None:
         o = self.options

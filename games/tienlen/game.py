@@ -94,6 +94,7 @@ class TienLenGame(Game):
     max_players = 4
     option_specs = _options()
     rules_version = 1
+    search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
 
     def __init__(self, num_players: int = 4, options=None):
         super().__init__(num_players, options)

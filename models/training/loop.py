@@ -5,7 +5,12 @@
    payoffs.  The network is trained on these samples.
 2. **Expert iteration**: the current network guides ISMCTS (``search/``) at every decision of
    self-play games; the root visit distribution is the policy target and the final payoff the
-   value target.  After each round of games the network trains on a replay window, is exported,
+   value target.  ``teacher`` says how that search runs: ``"network"`` (priors and leaf values
+   from the network), ``"rollout"`` (network priors, leaf values from playouts with the game's
+   ``search_playout``) or ``"uniform"`` (uniform priors and playouts: the network-free search,
+   whose knowledge the network does not have yet; slower, stronger teachers while the
+   network is still weak).
+   After each round of games the network trains on a replay window, is exported,
    and plays the previous best network (policy alone, fixed deals, seats rotated); the better
    one is kept.
 3. The best network is written as ONNX with its metadata (game, options, encoder version and
@@ -61,6 +66,7 @@ class TrainConfig:
     eval_share: float = 0.1
     epsilon: float = 0.1
     search_iterations: int = 48
+    teacher: str = "network"
     search_temperature: float = 1.0
     games_per_round: int = 16
     steps_per_round: int = 200
@@ -79,8 +85,8 @@ class TrainConfig:
         for k, v in sorted(self.options.items()):
             parts.append(f"--option {k}={json.dumps(v)}")
         d = TrainConfig(self.game)
-        for name in ("hidden", "search_iterations", "games_per_round", "steps_per_round",
-                     "heuristic_share", "eval_deals"):
+        for name in ("hidden", "search_iterations", "teacher", "games_per_round",
+                     "exit_replay", "steps_per_round", "heuristic_share", "eval_deals"):
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{name.replace('_', '-')} {getattr(self, name)}")
         if self.out:
@@ -105,13 +111,24 @@ def _worker_games(job: tuple) -> list:
 def search_policy(game: Game, model: PolicyValueModel, params: dict):
     """Self-play policy of expert iteration: ISMCTS guided by ``model`` for the seat to act;
     the target is the root visit distribution, the move is sampled from the visits with
-    ``params["temperature"]``."""
+    ``params["temperature"]``.  ``params["teacher"]``: ``"network"`` (leaf values from the
+    value head, leaves batched by 8), ``"rollout"`` (leaf values from playouts with the
+    game's ``search_playout``; the network gives the priors) or ``"uniform"`` (uniform priors
+    and playouts; the network is not used)."""
     from search.config import SearchConfig
+    from search.evaluator import UniformEvaluator
     from search.ismcts import search
 
-    evaluator = NetworkEvaluator(game, model, cache_size=50_000)
-    config = SearchConfig(iterations=params["iterations"], leaf_value="evaluator",
-                          batch_size=params.get("batch_size", 8), value_scale=model.value_scale)
+    teacher = params.get("teacher", "network")
+    evaluator = (UniformEvaluator() if teacher == "uniform"
+                 else NetworkEvaluator(game, model, cache_size=50_000))
+    if teacher in ("rollout", "uniform"):
+        config = SearchConfig(iterations=params["iterations"], leaf_value="rollout",
+                              playout="game")
+    else:
+        config = SearchConfig(iterations=params["iterations"], leaf_value="evaluator",
+                              batch_size=params.get("batch_size", 8),
+                              value_scale=model.value_scale)
 
     def policy(state, rng):
         moves = state.legal_moves()
@@ -255,7 +272,8 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     exit_end = deadline - cfg.minutes * 60.0 * cfg.eval_share
     rounds = 0
     exit_games = 0
-    params = {"iterations": cfg.search_iterations, "temperature": cfg.search_temperature}
+    params = {"iterations": cfg.search_iterations, "temperature": cfg.search_temperature,
+              "teacher": cfg.teacher}
     eval_rng = random.Random(cfg.seed + 7)
     eval_deals = [game.random_deal(eval_rng) for _ in range(cfg.eval_deals)]
     while time.monotonic() < exit_end:
@@ -299,7 +317,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                "heuristic_games": heuristic_games, "search_games": exit_games,
                "decisions_in_buffer": buffer.size, "steps": trainer.steps,
                "exit_rounds": rounds, "rounds": history,
-               "search_iterations": cfg.search_iterations,
+               "search_iterations": cfg.search_iterations, "teacher": cfg.teacher,
                "heldout": {"policy_loss": round(pol, 4), "value_loss": round(val, 5),
                            "top1_vs_heuristic": round(top1, 4)},
                "policy_vs_heuristic": {"deals": len(eval_deals), "mean": round(m, 4),
@@ -315,6 +333,13 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     log(f"wrote {out} ({len(data) / 1e6:.2f} MB), {out.with_suffix('.md')}, "
         f"{out.with_suffix('.png')} in {summary['minutes']} min")
     return summary
+
+
+_TEACHER_TEXT = {"network": "priors and leaf values from the network",
+                 "rollout": "priors from the network, leaf values from playouts with the game's "
+                            "playout policy",
+                 "uniform": "uniform priors, leaf values from playouts with the game's playout "
+                            "policy (no network)"}
 
 
 def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
@@ -334,7 +359,8 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         f"(torch {torch.__version__}, CPU).",
         f"- Data: {summary['heuristic_games']} heuristic-bot games, then "
         f"{summary['exit_rounds']} expert-iteration rounds ({summary['search_games']} games of "
-        f"ISMCTS with {summary['search_iterations']} iterations per move guided by the network); "
+        f"ISMCTS with {summary['search_iterations']} iterations per move, "
+        f"{_TEACHER_TEXT[summary.get('teacher', 'network')]}); "
         f"{summary['decisions_in_buffer']} decisions in the final replay window; "
         f"{summary['steps']} gradient steps.",
         f"- Game: {game.name}, {game.num_players} players, rules version {game.rules_version}, "
