@@ -2,9 +2,11 @@
 
 Level 5 is the full strength (largest budget, always the most visited move).  Lower levels search
 less and sample the final move from the visit counts with a temperature, so they make human-like
-mistakes.  Every level has an iteration budget and a wall-time cap (seconds per decision); with
-the default evaluator the iteration budget is usually reached first, which keeps games
-reproducible by seed.
+mistakes: a plausible but worse move, more often the lower the level.  The temperature is what
+separates the upper levels: beyond a few hundred iterations extra search buys little in these
+games, while sampling the move costs a measurable share of the payoff (docs/search.md, "Strength
+levels").  Every level has an iteration budget and a wall-time cap (seconds per decision); the
+iteration budget is usually reached first, which keeps games reproducible by seed.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, 20, 0.25, 1.0),
-    2: Level(2, 100, 0.5, 0.5),
-    3: Level(3, 300, 1.0, 0.25),
-    4: Level(4, 1000, 2.0, 0.1),
-    5: Level(5, 3000, 5.0, 0.0),
+    1: Level(1, 10, 0.1, 1.0),
+    2: Level(2, 50, 0.25, 1.0),
+    3: Level(3, 200, 0.5, 1.0),
+    4: Level(4, 500, 1.0, 0.6),
+    5: Level(5, 1500, 3.0, 0.0),
 }
 
 

@@ -104,10 +104,29 @@ def test_tiny_training_run_end_to_end(tmp_path):
     assert len(a.priors) == len(state.legal_moves())
 
 
+@pytest.mark.parametrize("teacher", ["network", "rollout", "uniform"])
+def test_every_teacher_gives_visit_targets(teacher):
+    """Expert iteration's search policy: targets are visit distributions over the legal moves,
+    whichever search is the teacher; the uniform teacher does not touch the network."""
+    from models.training.loop import search_policy
+
+    game = ToyGame(3)
+    enc = encoder_for(game)
+    torch.manual_seed(0)
+    net = PolicyValueNet(enc.state_dim, enc.move_dim, hidden=16, move_hidden=8, value_scale=2.0)
+    model = None if teacher == "uniform" else PolicyValueModel(export_onnx(net, _meta(game, enc, net)))
+    policy = search_policy(game, model, {"iterations": 12, "temperature": 1.0, "teacher": teacher})
+    samples = play_game(game, random.Random(3), policy)
+    assert samples.targets and len(samples.targets) == len(samples.moves)
+    for target, rows in zip(samples.targets, samples.moves):
+        assert len(target) == len(rows) and abs(float(target.sum()) - 1.0) < 1e-5
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--game", "tienlen", "--minutes", "0"], "--minutes must be > 0"),
     (["--game", "tienlen", "--workers", "0"], "--workers must be >= 1"),
     (["--game", "tienlen", "--heuristic-share", "0.95"], "--heuristic-share must be < 0.9"),
+    (["--game", "tienlen", "--exit-replay", "0"], "--exit-replay must be >= 1"),
     (["--game", "chess"], "unknown game"),
     (["--game", "tienlen", "--players", "7"], "players"),
 ])
