@@ -366,6 +366,11 @@ class State:
         (``"stock"``, ``"table"``, ``"discard"``, ``"set_aside"``, ...)."""
         raise NotImplementedError
 
+    def zone_sizes(self) -> dict[str, int]:
+        """Zone name -> number of cards in it (public in every game), the keys of
+        :meth:`zones`.  Games may override it with a faster count."""
+        return {name: mask.bit_count() for name, mask in self.zones().items()}
+
     def known_cards(self, seat: int) -> dict[str, int]:
         """Zone name -> mask of the cards of that zone whose place ``seat`` knows."""
         raise NotImplementedError

@@ -32,10 +32,14 @@ def _fail(game: Game, msg: str) -> None:
 
 
 def check_zones(game: Game, state: State) -> None:
-    """Zones are disjoint and hold all 52 cards."""
+    """Zones are disjoint and hold all 52 cards; ``zone_sizes()`` counts them."""
     seen = 0
     total = 0
-    for name, mask in state.zones().items():
+    zones = state.zones()
+    sizes = state.zone_sizes()
+    if sizes != {name: mask.bit_count() for name, mask in zones.items()}:
+        _fail(game, f"zone_sizes() {sizes} does not count zones()")
+    for name, mask in zones.items():
         if seen & mask:
             _fail(game, f"zone {name} overlaps another zone")
         seen |= mask

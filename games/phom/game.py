@@ -862,6 +862,19 @@ class PhomState(State):
         z["table"] = ext(tab)
         return z
 
+    def zone_sizes(self) -> dict[str, int]:
+        # counts of the internal masks: no conversion to card ids needed
+        z = {f"hand{s}": self.hands[s].bit_count() for s in range(self.n)}
+        z["stock"] = len(self.stock) - self.sp
+        z["set_aside"] = self.aside.bit_count()
+        for s in range(self.n):
+            z[f"discard{s}"] = len(self.rows[s])
+        tab = 0
+        for t in self.table:
+            tab |= t[1]
+        z["table"] = tab.bit_count()
+        return z
+
     def known_cards(self, seat: int) -> dict[str, int]:
         z = self.zones()
         out = {}

@@ -3,7 +3,7 @@ vector (DouZero style: the network scores one ``(state, move)`` row per legal mo
 combinatorial move spaces need no fixed action index).
 
 The encoders use only the public game interface (:mod:`games.base`): ``known_cards(seat)``,
-``zones()`` (for zone *sizes* only, which are public in all four games), ``history`` with
+``zone_sizes()`` (zone sizes are public in all four games), ``history`` with
 ``game.describe_move``, ``deal.trump`` (Tấn's face-up card, public), ``game.options`` and
 ``game.num_players``.  Two states that a seat cannot tell apart get the same features.
 
@@ -267,7 +267,7 @@ class Encoder:
         n = self.n
         spec = self.spec
         known = state.known_cards(seat)
-        zones = state.zones()
+        zones = state.zone_sizes()
         masks = [known.get(f"hand{seat}", 0)]
         for r in range(1, MAX_SEATS):
             masks.append(known.get(f"hand{(seat + r) % n}", 0) if r < n else 0)
@@ -325,11 +325,11 @@ class Encoder:
             tsuit[trump & 3] = 1.0
         sizes = [0.0] * MAX_SEATS
         for r in range(n):
-            sizes[r] = zones.get(f"hand{(seat + r) % n}", 0).bit_count() / 13.0
-        zsizes = [zones.get(z, 0).bit_count() / 52.0 for z in spec.zones]
+            sizes[r] = zones.get(f"hand{(seat + r) % n}", 0) / 13.0
+        zsizes = [zones.get(z, 0) / 52.0 for z in spec.zones]
         for prefix in spec.seat_zones:
             for r in range(MAX_SEATS):
-                zsizes.append(zones.get(f"{prefix}{(seat + r) % n}", 0).bit_count() / 52.0
+                zsizes.append(zones.get(f"{prefix}{(seat + r) % n}", 0) / 52.0
                               if r < n else 0.0)
         pc = [0.0, 0.0, 0.0]
         pc[n - 2] = 1.0
