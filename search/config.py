@@ -58,8 +58,9 @@ class SearchConfig:
       ``"evaluator"`` (the evaluator's value), or ``"mix"``
       (``mix_lambda * rollout + (1 - mix_lambda) * evaluator``).
     * ``playout``: ``"game"`` (the default: the game's ``search_playout``, random or heuristic,
-      whichever measured stronger at equal time in that game), ``"random"`` (uniform over legal moves), ``"heuristic"`` (the game's
-      rule-based policy for every seat, from that seat's information in the determinization) or
+      whichever measured stronger at equal time in that game), ``"random"`` (uniform over
+      legal moves), ``"heuristic"`` (the game's rule-based policy for every seat, from that
+      seat's information in the determinization) or
       ``"mast"`` (move-average sampling: epsilon-greedy on the mean payoff each move has earned
       its player so far in this search, tree and playout moves alike).
     * ``mast_epsilon``: the share of random moves in ``"mast"`` playouts.

@@ -100,9 +100,10 @@ def playout(state: State, rng: random.Random, policy: str = "random",
 
     ``policy``: ``"game"`` (the game's ``search_playout``: whichever of random and heuristic
     makes the search stronger at equal time in that game), ``"random"`` (uniform over legal
-    moves), ``"heuristic"`` (the game's ``heuristic_move`` for the seat to act) or ``"mast"`` (with probability ``epsilon`` a random
-    move, else the legal move with the best :class:`MoveAverages` value in ``mast``, ties broken
-    at random; the playout's moves are then added to ``mast``).  ``stop`` is polled every 4
+    moves), ``"heuristic"`` (the game's ``heuristic_move`` for the seat to act) or ``"mast"``
+    (with probability ``epsilon`` a random move, else the legal move with the best
+    :class:`MoveAverages` value in ``mast``, ties broken at random; the playout's moves are
+    then added to ``mast``).  ``stop`` is polled every 4
     moves (every move with the heuristic); when it returns True the playout raises
     :class:`Aborted`.
     """

@@ -114,7 +114,8 @@ def test_every_teacher_gives_visit_targets(teacher):
     enc = encoder_for(game)
     torch.manual_seed(0)
     net = PolicyValueNet(enc.state_dim, enc.move_dim, hidden=16, move_hidden=8, value_scale=2.0)
-    model = None if teacher == "uniform" else PolicyValueModel(export_onnx(net, _meta(game, enc, net)))
+    model = (None if teacher == "uniform"
+             else PolicyValueModel(export_onnx(net, _meta(game, enc, net))))
     policy = search_policy(game, model, {"iterations": 12, "temperature": 1.0, "teacher": teacher})
     samples = play_game(game, random.Random(3), policy)
     assert samples.targets and len(samples.targets) == len(samples.moves)
