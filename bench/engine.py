@@ -40,6 +40,13 @@ PEERS = {"tienlen": "doudizhu", "phom": "gin-rummy"}
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
+def _rates(n_games: int, n_moves: int, elapsed: float) -> dict:
+    """Games and moves played in ``elapsed`` seconds, as the benchmark's result row."""
+    return {"games": n_games, "moves": n_moves, "seconds": elapsed,
+            "games_per_s": n_games / elapsed, "moves_per_s": n_moves / elapsed,
+            "moves_per_game": n_moves / max(1, n_games)}
+
+
 def playouts(game, seconds: float, seed: int, clock=time.perf_counter) -> dict:
     """Random full games for ``seconds`` of ``clock``; returns counts and rates."""
     rng = random.Random(seed)
@@ -61,10 +68,7 @@ def playouts(game, seconds: float, seed: int, clock=time.perf_counter) -> dict:
         n_games += 1
         if clock() >= deadline:
             break
-    elapsed = clock() - start
-    return {"games": n_games, "moves": n_moves, "seconds": elapsed,
-            "games_per_s": n_games / elapsed, "moves_per_s": n_moves / elapsed,
-            "moves_per_game": n_moves / max(1, n_games)}
+    return _rates(n_games, n_moves, clock() - start)
 
 
 def sample_positions(game, count: int, seed: int) -> list:
@@ -138,10 +142,7 @@ def rlcard_env_playouts(env_name: str, seconds: float, seed: int, clock=time.per
         n_games += 1
         if clock() >= deadline:
             break
-    elapsed = clock() - start
-    return {"games": n_games, "moves": n_moves, "seconds": elapsed,
-            "games_per_s": n_games / elapsed, "moves_per_s": n_moves / elapsed,
-            "moves_per_game": n_moves / max(1, n_games)}
+    return _rates(n_games, n_moves, clock() - start)
 
 
 def _core_game(env_name: str, seed: int):
@@ -173,10 +174,7 @@ def rlcard_core_playouts(env_name: str, seconds: float, seed: int, clock=time.pe
         n_games += 1
         if clock() >= deadline:
             break
-    elapsed = clock() - start
-    return {"games": n_games, "moves": n_moves, "seconds": elapsed,
-            "games_per_s": n_games / elapsed, "moves_per_s": n_moves / elapsed,
-            "moves_per_game": n_moves / max(1, n_games)}
+    return _rates(n_games, n_moves, clock() - start)
 
 
 # -- command line -------------------------------------------------------------------------------
