@@ -33,6 +33,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--heuristic-share", type=float, default=0.4,
                    help="share of the time spent on the heuristic-bot phase")
     p.add_argument("--eval-deals", type=int, default=40)
+    p.add_argument("--policy-targets", choices=("heuristic", "advantage"), default="heuristic",
+                   help="heuristic: imitate the heuristic bot, then expert iteration; advantage: "
+                        "learn each move's advantage from heuristic rollouts (the whole budget)")
+    p.add_argument("--rollout-moves", type=int, default=12,
+                   help="advantage targets: most moves rolled out per decision")
+    p.add_argument("--replay", type=int, default=150_000,
+                   help="replay window (decisions) of the first phase")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -54,7 +61,7 @@ def run(args) -> int:
             print(f"error: --{name.replace('_', '-')} must be > 0", file=sys.stderr)
             return 2
     for name in ("workers", "hidden", "search_iterations", "games_per_round", "steps_per_round",
-                 "eval_deals", "exit_replay"):
+                 "eval_deals", "exit_replay", "rollout_moves", "replay"):
         if getattr(args, name) < 1:
             print(f"error: --{name.replace('_', '-')} must be >= 1", file=sys.stderr)
             return 2
@@ -69,6 +76,8 @@ def run(args) -> int:
                           games_per_round=args.games_per_round, exit_replay=args.exit_replay,
                           steps_per_round=args.steps_per_round,
                           heuristic_share=args.heuristic_share, eval_deals=args.eval_deals,
+                          policy_targets=args.policy_targets, rollout_moves=args.rollout_moves,
+                          replay=args.replay,
                           out=args.out, progress=not args.no_progress)
         train(cfg)
     except GameError as e:

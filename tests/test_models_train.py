@@ -104,6 +104,51 @@ def test_tiny_training_run_end_to_end(tmp_path):
     assert len(a.priors) == len(state.legal_moves())
 
 
+def test_advantage_loss_centres_logits_and_skips_missing_targets():
+    """The advantage loss is zero when the logits equal advantage / scale up to a shift per
+    state, whatever the logits of moves without a target; it grows when they are wrong."""
+    from models.training.trainer import Trainer
+
+    class Fixed(torch.nn.Module):
+        def __init__(self, logits):
+            super().__init__()
+            self.logits = logits
+            self.unused = torch.nn.Parameter(torch.zeros(1))  # for the optimizer
+            self.value_scale = torch.tensor(1.0)
+
+        def forward(self, st, mv, ms):
+            return self.logits, torch.zeros(st.shape[0], 4)
+
+    nan = float("nan")
+    tg = np.array([1.0, -1.0, nan, 0.5, -0.5], dtype=np.float32)
+    ms = np.array([0, 0, 0, 1, 1], dtype=np.int64)
+    batch = (np.zeros((2, 3), np.float32), np.zeros((2, 4), np.float32),
+             np.zeros((5, 2), np.float32), tg, ms)
+    good = torch.tensor([7.5, 6.5, -40.0, 0.25, -0.25])  # state 0 shifted by 7, scale 2
+    assert float(Trainer(Fixed(good), 2, advantage_scale=2.0).losses(batch)[1]) < 1e-10
+    bad = torch.tensor([6.5, 7.5, 0.0, 0.25, -0.25])
+    assert float(Trainer(Fixed(bad), 2, advantage_scale=2.0).losses(batch)[1]) > 0.1
+
+
+def test_tiny_advantage_training_run(tmp_path):
+    """The advantage pipeline end to end: rollout-advantage games, no expert iteration, the
+    advantage scale in the model's metadata and the card."""
+    from models.training.loop import TrainConfig, train
+
+    game = ToyGame(3)
+    out = tmp_path / "toy_adv.onnx"
+    cfg = TrainConfig("toy", players=3, minutes=0.08, workers=1, hidden=32, move_hidden=16,
+                      steps_per_round=20, eval_deals=2, out=str(out), progress=False,
+                      policy_targets="advantage", rollout_moves=3)
+    summary = train(cfg, log=lambda *_: None, game=game)
+    assert summary["exit_rounds"] == 0 and summary["heuristic_games"] > 0
+    model = PolicyValueModel(out)
+    assert model.metadata["quansu.policy_targets"] == "advantage"
+    assert float(model.metadata["quansu.advantage_scale"]) == summary["advantage_scale"] > 0
+    assert "--policy-targets advantage" in summary["command"]
+    assert "rollout advantages" in out.with_suffix(".md").read_text()
+
+
 @pytest.mark.parametrize("teacher", ["network", "rollout", "uniform"])
 def test_every_teacher_gives_visit_targets(teacher):
     """Expert iteration's search policy: targets are visit distributions over the legal moves,
@@ -128,6 +173,7 @@ def test_every_teacher_gives_visit_targets(teacher):
     (["--game", "tienlen", "--workers", "0"], "--workers must be >= 1"),
     (["--game", "tienlen", "--heuristic-share", "0.95"], "--heuristic-share must be < 0.9"),
     (["--game", "tienlen", "--exit-replay", "0"], "--exit-replay must be >= 1"),
+    (["--game", "tienlen", "--rollout-moves", "0"], "--rollout-moves must be >= 1"),
     (["--game", "chess"], "unknown game"),
     (["--game", "tienlen", "--players", "7"], "players"),
 ])

@@ -41,7 +41,8 @@ Move features (``E.move_dim`` floats): cards (52), kind one-hot (:data:`KINDS` +
 combo one-hot (the game's combos + other), target (52 card one-hot when the game's target is a
 card, else a meld-id one-hot of 16), number of cards / 13, number of melds / 4; with
 ``hand_features``: holds a card of the acting seat's highest rank, empties its hand, cards
-left in its hand / 13.
+left in its hand / 13; with ``heuristic_feature``: the game's heuristic bot picks this move
+(``game.heuristic_move`` with a fixed seed, which reads only the acting seat's information).
 
 Encoders are versioned: :attr:`Encoder.version` names the layout; :meth:`Encoder.fingerprint`
 is a digest of every layout fact, stored with the version in each ONNX model's metadata.
@@ -51,6 +52,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -82,7 +84,9 @@ class EncoderSpec:
     4 relative-seat planes each, after ``zones``.  ``hand_features``: add the hand-relative
     features (state: per relative seat, hand size is 1 / is 2; move: holds a card of the
     acting seat's highest rank, empties its hand, cards left / 13), with ranks compared by
-    ``rank_strength[rank_index]``.  ``skip_options``: options left out of the features
+    ``rank_strength[rank_index]``.  ``heuristic_feature``: one more move feature, 1 on the move
+    the game's heuristic bot would play (so that a network can learn where to differ from it).
+    ``skip_options``: options left out of the features
     (facts about the session rather than rules, such as a seat number).
     """
 
@@ -97,6 +101,7 @@ class EncoderSpec:
     hand_features: bool = False
     rank_strength: tuple[int, ...] = tuple(range(13))
     skip_options: tuple[str, ...] = ()
+    heuristic_feature: bool = False
     extra: dict = field(default_factory=dict)
 
 
@@ -176,7 +181,8 @@ class Encoder:
                           + (52 + 4) + 4 + z + 3 + 1 + 3 + len(self._opt_vec)
                           + (8 if spec.hand_features else 0))
         self.move_dim = (52 + self._nk + self._nc + self._ntarget + 2
-                         + (3 if spec.hand_features else 0))
+                         + (3 if spec.hand_features else 0)
+                         + (1 if spec.heuristic_feature else 0))
         # rank strength -> mask of the cards of that rank, strongest first (hand features)
         order = sorted(range(13), key=lambda r: -spec.rank_strength[r])
         self._ranks_desc = [0xF << (4 * r) for r in order]
@@ -189,6 +195,8 @@ class Encoder:
             extra = {"hand_features": True, "rank_strength": list(self.spec.rank_strength)}
         if self.spec.skip_options:
             extra["skip_options"] = list(self.spec.skip_options)
+        if self.spec.heuristic_feature:
+            extra["heuristic_feature"] = True
         return {**extra, "game": self.spec.game, "version": self.spec.version,
                 "zones": list(self.spec.zones),
                 "seat_zones": list(self.spec.seat_zones), "has_trump": self.spec.has_trump,
@@ -259,6 +267,16 @@ class Encoder:
                 out[i, off + 2] = 1.0 if mask & top else 0.0
                 out[i, off + 3] = 1.0 if (hand and mask and left == 0) else 0.0
                 out[i, off + 4] = left / 13.0
+        if self.spec.heuristic_feature:
+            col = self.move_dim - 1
+            if m == 1:
+                out[0, col] = 1.0
+            elif state.current_player >= 0:
+                choice = self.game.heuristic_move(state, random.Random(0))
+                for i, mv in enumerate(moves):
+                    if mv == choice:
+                        out[i, col] = 1.0
+                        break
         return out
 
     # -- states --------------------------------------------------------------------------

@@ -3,10 +3,10 @@
 Zones: ``table`` (this bout's attack and defence cards), ``discard`` (finished bouts),
 ``stock`` (only the face-up card is known; the size counts).  The trump card and suit come from
 ``deal.trump``.  ``MoveInfo.target`` of ``defend`` is the attacked card.
-Version history: 1 - first layout.
+Version history: 1 - first layout; 2 - the heuristic-choice move feature.
 """
 
 from models.encoders.base import EncoderSpec
 
-SPEC = EncoderSpec(game="tan", version=1, zones=("table", "discard", "stock"), combos=(),
-                   target_is_card=True, recent=4, has_trump=True)
+SPEC = EncoderSpec(game="tan", version=2, zones=("table", "discard", "stock"), combos=(),
+                   target_is_card=True, recent=4, has_trump=True, heuristic_feature=True)

@@ -2,12 +2,12 @@
 
 Zones: ``played`` (every card played so far) and ``set_aside`` (cards dealt to nobody when
 N < 4; known only under the first-lead rule).  Combos: the engine's ``MoveInfo.combo`` names.
-Version history: 1 - first layout.
+Version history: 1 - first layout; 2 - the heuristic-choice move feature.
 """
 
 from models.encoders.base import EncoderSpec
 
 SPEC = EncoderSpec(
-    game="tienlen", version=1, zones=("played", "set_aside"),
+    game="tienlen", version=2, zones=("played", "set_aside"),
     combos=("single", "pair", "triple", "four_of_a_kind", "straight", "pair_sequence"),
-    target_is_card=False, recent=4)
+    target_is_card=False, recent=4, heuristic_feature=True)

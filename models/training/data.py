@@ -2,8 +2,10 @@
 
 One sample is one decision: the acting seat's encoded state ``float32[state_dim]``, its legal
 moves' rows ``float32[m, move_dim]``, the policy target ``float32[m]`` (sums to 1: the move the
-heuristic bot chose, or the search's visit distribution), and the value target
-``float32[4]``: the game's final payoff in bets per relative seat (slot 0 = the acting seat).
+heuristic bot chose, or the search's visit distribution; or, from :func:`advantage_game`, each
+move's advantage in bets with NaN on moves not rolled out), and the value target ``float32[4]``:
+a payoff in bets per relative seat (slot 0 = the acting seat): the game's final payoff, or the
+heuristic move's rollout payoff for :func:`advantage_game` samples.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class GameSamples:
     targets: list = field(default_factory=list)  # float32[m] each
     seats: list = field(default_factory=list)    # absolute seat of each decision
     returns: list | None = None                  # final payoff per absolute seat
+    values: list | None = None                   # per decision: payoff per absolute seat
 
 
 def play_game(game: Game, rng: random.Random, policy: Policy, *, record_forced: bool = False
@@ -67,6 +70,67 @@ def heuristic_policy(game: Game, epsilon: float = 0.0) -> Policy:
     return policy
 
 
+def heuristic_playout(game: Game, state: State, rng: random.Random) -> list[float]:
+    """Play ``state`` (modified) to the end with the heuristic bot at every seat; the payoffs
+    in bets per absolute seat."""
+    while not state.is_terminal():
+        state.apply(game.heuristic_move(state, rng))
+    return list(state.returns())
+
+
+def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
+                   decision_share: float = 1.0, epsilon: float = 0.1) -> GameSamples:
+    """One heuristic self-play game (a share ``epsilon`` of moves random, for variety) whose
+    samples carry rollout advantages: at a decision (each with probability
+    ``decision_share``) up to ``max_moves`` legal moves (the heuristic's move and a random
+    choice of the others) are each played from the *true* state and continued by the
+    heuristic bot at every seat to the end, all with the same random seed (common random
+    numbers: the luck of the hidden cards and the draws is shared, so differences between
+    moves are measured with little noise).
+
+    Policy target per move row: that move's payoff for the acting seat minus the mean over the
+    rolled-out moves (bets), NaN for moves not rolled out.  Value target: the heuristic
+    move's rollout payoffs (an unbiased sample of the heuristic's value from this
+    information state, since the hidden cards are drawn as the deal drew them).
+
+    This is one step of policy improvement over the heuristic bot (the rollout policy of
+    Bertsekas, Tesauro and Galperin): a network that learns the expected advantages from the
+    acting seat's information plays better than the heuristic against it.
+    """
+    enc = encoder_for(game)
+    state = game.new_initial_state(rng)
+    out = GameSamples()
+    out.values = []
+    while not state.is_terminal():
+        seat = state.current_player
+        moves = state.legal_moves()
+        choice = game.heuristic_move(state, rng)
+        if len(moves) > 1 and (decision_share >= 1.0 or rng.random() < decision_share):
+            hi = moves.index(choice)
+            idx = list(range(len(moves)))
+            if len(moves) > max_moves:
+                others = [i for i in idx if i != hi]
+                idx = [hi] + rng.sample(others, max_moves - 1)
+            seed = rng.getrandbits(64)
+            pays = {}
+            for i in idx:
+                child = state.clone()
+                child.apply(moves[i])
+                pays[i] = heuristic_playout(game, child, random.Random(seed))
+            mean = sum(p[seat] for p in pays.values()) / len(pays)
+            target = np.full(len(moves), np.nan, dtype=np.float32)
+            for i, p in pays.items():
+                target[i] = p[seat] - mean
+            out.states.append(enc.encode_state(state, seat))
+            out.moves.append(enc.encode_moves(state, moves))
+            out.targets.append(target)
+            out.seats.append(seat)
+            out.values.append(pays[hi])
+        state.apply(rng.choice(moves) if epsilon and rng.random() < epsilon else choice)
+    out.returns = list(state.returns())
+    return out
+
+
 class Buffer:
     """Samples in flat numpy arrays (a replay window of at most ``capacity`` decisions).
 
@@ -84,9 +148,9 @@ class Buffer:
     def add_game(self, g: GameSamples, num_players: int) -> None:
         if not g.states:
             return
-        ret = g.returns
         vals = np.zeros((len(g.states), MAX_SEATS), dtype=np.float32)
         for i, seat in enumerate(g.seats):
+            ret = g.values[i] if g.values is not None else g.returns
             for r in range(num_players):
                 vals[i, r] = ret[(seat + r) % num_players]
         counts = np.array([len(t) for t in g.targets], dtype=np.int64)

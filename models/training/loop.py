@@ -13,6 +13,13 @@
    After each round of games the network trains on a replay window, is exported,
    and plays the previous best network (policy alone, fixed deals, seats rotated); the better
    one is kept.
+With ``policy_targets="advantage"`` phase 1 is different and takes the whole budget (no expert
+iteration): heuristic self-play games where, at each decision, every legal move (up to
+``rollout_moves``) is played out by the heuristic bot from the true state with shared random
+numbers (:func:`~models.training.data.advantage_game`); the policy logits learn each move's
+advantage in units of ``advantage_scale`` (one step of policy improvement over the heuristic
+bot), the value head the heuristic move's rollout payoffs.
+
 3. The best network is written as ONNX with its metadata (game, options, encoder version and
    fingerprint, training summary), together with a training-curve PNG and a model card.
 
@@ -39,7 +46,7 @@ from models.encoders import encoder_for
 from models.canary import write_canary
 from models.evaluator import MODEL_FORMAT, NetworkEvaluator, PolicyValueModel
 from models.training.arena import mean_ci, policy_match
-from models.training.data import Buffer, heuristic_policy, play_game
+from models.training.data import Buffer, advantage_game, heuristic_policy, play_game
 from models.training.net import PolicyValueNet, export_onnx
 from models.training.plot import Progress, line_plot_png
 from models.training.trainer import Trainer
@@ -75,6 +82,8 @@ class TrainConfig:
     replay: int = 150_000
     exit_replay: int = 40_000
     eval_deals: int = 40
+    policy_targets: str = "heuristic"
+    rollout_moves: int = 12
     out: str = ""
     progress: bool = True
 
@@ -86,7 +95,8 @@ class TrainConfig:
             parts.append(f"--option {k}={json.dumps(v)}")
         d = TrainConfig(self.game)
         for name in ("hidden", "search_iterations", "teacher", "games_per_round",
-                     "exit_replay", "steps_per_round", "heuristic_share", "eval_deals"):
+                     "exit_replay", "steps_per_round", "heuristic_share", "eval_deals",
+                     "policy_targets", "rollout_moves", "replay"):
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{name.replace('_', '-')} {getattr(self, name)}")
         if self.out:
@@ -101,6 +111,9 @@ def _worker_games(job: tuple) -> list:
     game, mode, model_bytes, n, seed, params = job
     torch.set_num_threads(1)
     rng = random.Random(seed)
+    if mode == "advantage":
+        return [advantage_game(game, rng, max_moves=params["rollout_moves"],
+                               epsilon=params["epsilon"]) for _ in range(n)]
     if mode == "heuristic":
         policy = heuristic_policy(game, params["epsilon"])
     else:
@@ -161,8 +174,13 @@ class _Pool:
 
 # ---- the run -------------------------------------------------------------------------------
 
-def _metadata(cfg: TrainConfig, game: Game, enc, net: PolicyValueNet, summary: dict) -> dict:
-    return {"quansu.format": MODEL_FORMAT, "quansu.game": game.name,
+def _metadata(cfg: TrainConfig, game: Game, enc, net: PolicyValueNet, summary: dict,
+              advantage_scale: float | None) -> dict:
+    extra = {}
+    if advantage_scale is not None:
+        extra = {"quansu.policy_targets": "advantage",
+                 "quansu.advantage_scale": str(advantage_scale)}
+    return {**extra, "quansu.format": MODEL_FORMAT, "quansu.game": game.name,
             "quansu.players": str(game.num_players),
             "quansu.options": json.dumps(game.options, sort_keys=True),
             "quansu.rules_version": str(game.rules_version),
@@ -228,23 +246,32 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                 break
         bar.close()
 
-    def export(summary) -> bytes:
-        return export_onnx(net, _metadata(cfg, game, enc, net, summary))
+    advantage = cfg.policy_targets == "advantage"
+    mode = "advantage" if advantage else "heuristic"
+    gen_params = {"epsilon": cfg.epsilon, "rollout_moves": cfg.rollout_moves}
+    adv_scale: list = [None]
 
-    # held-out heuristic games (never trained on) for the curve
-    hg = pool.map(jobs("heuristic", max(cfg.workers, 8), None, {"epsilon": cfg.epsilon}))
+    def export(summary) -> bytes:
+        return export_onnx(net, _metadata(cfg, game, enc, net, summary, adv_scale[0]))
+
+    # held-out games (never trained on) for the curve
+    hg = pool.map(jobs(mode, max(cfg.workers, 8), None, gen_params))
     for r in hg:
         for g in r:
             heldout.add_game(g, game.num_players)
 
-    # 1. heuristic phase
-    phase_end = t0 + cfg.minutes * 60.0 * cfg.heuristic_share
-    gen_end = t0 + (phase_end - t0) * 0.3
-    bar = Progress(gen_end - time.monotonic(), "heuristic games", enabled=cfg.progress)
-    chunk = 8 * cfg.workers
+    # 1. heuristic phase (the whole budget but the final evaluation with advantage targets)
+    if advantage:
+        phase_end = deadline - cfg.minutes * 60.0 * cfg.eval_share
+        gen_end = t0 + (phase_end - t0) * 0.5
+    else:
+        phase_end = t0 + cfg.minutes * 60.0 * cfg.heuristic_share
+        gen_end = t0 + (phase_end - t0) * 0.3
+    bar = Progress(gen_end - time.monotonic(), f"{mode} games", enabled=cfg.progress)
+    chunk = (2 if advantage else 8) * cfg.workers
     while time.monotonic() < gen_end:
         t = time.monotonic()
-        gen("heuristic", chunk, params={"epsilon": cfg.epsilon})
+        gen(mode, chunk, params=gen_params)
         bar.update(time.monotonic() - t, f"{buffer.games} games {buffer.size} decisions")
     bar.close()
     heuristic_games = buffer.games
@@ -252,18 +279,23 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     # 3 standard deviations of the heuristic games' payoffs, at least 1 bet
     pay = buffer.arrays()[1][:, :game.num_players]
     value_scale = float(max(1.0, round(3.0 * float(pay.std()), 2)))
+    if advantage:
+        # bets per logit unit: the standard deviation of the rolled-out advantages
+        tg = buffer.arrays()[3]
+        adv_scale[0] = float(max(0.01, round(float(np.nanstd(tg)), 3)))
     net = PolicyValueNet(enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden,
                          value_scale=value_scale)
-    trainer = Trainer(net, game.num_players, lr=cfg.lr, seed=cfg.seed)
+    trainer = Trainer(net, game.num_players, lr=cfg.lr, seed=cfg.seed,
+                      advantage_scale=adv_scale[0])
     steps = 0
     while steps == 0 or time.monotonic() < phase_end:
-        train_steps(cfg.steps_per_round, "train (heuristic data)")
+        train_steps(cfg.steps_per_round, f"train ({mode} data)")
         steps += cfg.steps_per_round
         curve["heldout_top1"].append(trainer.evaluate(heldout)[2])
     pol, val, top1 = trainer.evaluate(heldout)
-    log(f"heuristic phase: {heuristic_games} games, {buffer.size} decisions, {steps} steps; "
+    log(f"{mode} phase: {heuristic_games} games, {buffer.size} decisions, {steps} steps; "
         f"held-out policy loss {pol:.3f}, value loss {val:.4f}, top-1 agreement {top1:.3f}")
-    best_bytes = export({"phase": "heuristic"})
+    best_bytes = export({"phase": mode})
     best_state = {k: v.clone() for k, v in net.state_dict().items()}
 
     # 2. expert iteration: a smaller replay window, so that search games replace the
@@ -276,7 +308,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
               "teacher": cfg.teacher}
     eval_rng = random.Random(cfg.seed + 7)
     eval_deals = [game.random_deal(eval_rng) for _ in range(cfg.eval_deals)]
-    while time.monotonic() < exit_end:
+    while not advantage and time.monotonic() < exit_end:
         t = time.monotonic()
         games = gen("search", cfg.games_per_round, best_bytes, params)
         exit_games += len(games)
@@ -317,6 +349,8 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                "heuristic_games": heuristic_games, "search_games": exit_games,
                "decisions_in_buffer": buffer.size, "steps": trainer.steps,
                "exit_rounds": rounds, "rounds": history,
+               "policy_targets": cfg.policy_targets, "rollout_moves": cfg.rollout_moves,
+               "advantage_scale": adv_scale[0],
                "search_iterations": cfg.search_iterations, "teacher": cfg.teacher,
                "heldout": {"policy_loss": round(pol, 4), "value_loss": round(val, 5),
                            "top1_vs_heuristic": round(top1, 4)},
@@ -347,6 +381,22 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
     """The model card: what was trained, how, on what, and how strong it measured."""
     pv = summary["policy_vs_heuristic"]
     params = sum(p.numel() for p in net.parameters())
+    advantage = summary.get("policy_targets") == "advantage"
+    if advantage:
+        data_line = (f"- Data: {summary['heuristic_games']} heuristic self-play games with rollout "
+                     f"advantages (at every decision up to {summary['rollout_moves']} legal moves "
+                     f"each played out by the heuristic bot from the true state with shared "
+                     f"random numbers; logits learn advantage / {summary['advantage_scale']} "
+                     f"bets); {summary['decisions_in_buffer']} decisions in the replay window; "
+                     f"{summary['steps']} gradient steps; no expert iteration.")
+    else:
+        data_line = (f"- Data: {summary['heuristic_games']} heuristic-bot games, then "
+                     f"{summary['exit_rounds']} expert-iteration rounds ({summary['search_games']} "
+                     f"games of ISMCTS with {summary['search_iterations']} iterations per move, "
+                     f"{_TEACHER_TEXT[summary.get('teacher', 'network')]}); "
+                     f"{summary['decisions_in_buffer']} decisions in the final replay window; "
+                     f"{summary['steps']} gradient steps.")
+    target_text = ("the best rolled-out move" if advantage else "the heuristic bot")
     lines = [
         f"# {game.title or game.name} policy-value network (`{path.with_suffix('.onnx').name}`)",
         "",
@@ -357,12 +407,7 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         f"- Command: `{summary['command']}`",
         f"- Wall time: {summary['minutes']} min on {summary['workers']} worker process(es) "
         f"(torch {torch.__version__}, CPU).",
-        f"- Data: {summary['heuristic_games']} heuristic-bot games, then "
-        f"{summary['exit_rounds']} expert-iteration rounds ({summary['search_games']} games of "
-        f"ISMCTS with {summary['search_iterations']} iterations per move, "
-        f"{_TEACHER_TEXT[summary.get('teacher', 'network')]}); "
-        f"{summary['decisions_in_buffer']} decisions in the final replay window; "
-        f"{summary['steps']} gradient steps.",
+        data_line,
         f"- Game: {game.name}, {game.num_players} players, rules version {game.rules_version}, "
         f"options {json.dumps(game.options_diff()) if game.options_diff() else 'defaults'}.",
         f"- Encoder: {game.name} version {enc.version}, fingerprint `{enc.fingerprint()}`, "
@@ -372,11 +417,11 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         "## Training curve",
         "",
         f"`{path.with_suffix('.png').name}`: panels top to bottom: policy loss, value loss "
-        "(per 50 steps), held-out top-1 agreement with the heuristic bot.",
+        f"(per 50 steps), held-out top-1 agreement with {target_text}.",
         "",
-        f"Held-out heuristic games: policy loss {summary['heldout']['policy_loss']}, value loss "
+        f"Held-out games: policy loss {summary['heldout']['policy_loss']}, value loss "
         f"{summary['heldout']['value_loss']} (in units of the value scale squared), top-1 "
-        f"agreement with the bot {summary['heldout']['top1_vs_heuristic']}.",
+        f"agreement with {target_text} {summary['heldout']['top1_vs_heuristic']}.",
         "",
         "## Expert-iteration rounds",
         "",
