@@ -6,9 +6,11 @@ iterations/s, and the two strength matches of the shipped model.
 Strength matches (fixed deals from ``--seed``, bots rotated through every seat as in
 ``search/arena.py``; one seat of the bot under test, the others the baseline):
 
-* ``guided``: ISMCTS guided by the network (priors and leaf values, batches of 8) vs
-  ``uniform``: ISMCTS with uniform priors and random-rollout leaf values; both get ``--ms``
-  milliseconds of wall time per move and the same PUCT value scale (the model's).
+* ``guided``: ISMCTS guided by the network as the service runs it (``models.bots.guided_config``:
+  network priors; leaf values from the value head or from playouts, per game, or ``--leaf``)
+  vs ``uniform``: the network-free search as ``quansu serve --uniform`` runs it (uniform priors,
+  playouts with the game's ``search_playout``, automatic value scale); both get ``--ms``
+  milliseconds of wall time per move.
 * ``policy``: the policy network alone (top move) vs ``heuristic``: the game's rule-based bot.
 
 The payoff of the tested bot (bets per game, its seat) is reported with its 95 % interval over
@@ -88,7 +90,7 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
         t = time.perf_counter()
         ev.evaluate([s], [m])
         full.append((time.perf_counter() - t) * 1e6)
-    base = SearchConfig(iterations=None, time_s=ms / 1000.0, value_scale=ev.model.value_scale)
+    base = SearchConfig(iterations=None, time_s=ms / 1000.0)
     gcfg = guided_config(ev, base)
     its = {"guided": [], "uniform": []}
     spos = _positions(game, search_positions, 12)
@@ -106,16 +108,18 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
             "search_ms": ms}
 
 
-def _bot(kind: str, game, ms: float, seed: int, leaf: str = "evaluator", batch: int = 8):
+def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: int | None = None):
     if kind == "heuristic":
         return HeuristicBot(seed)
     ev = default_evaluator(game)
-    base = SearchConfig(iterations=None, time_s=ms / 1000.0, value_scale=ev.model.value_scale)
+    base = SearchConfig(iterations=None, time_s=ms / 1000.0)
     if kind == "policy":
         return PolicyBot(ev, name="policy")
     if kind == "guided":
-        return ISMCTSBot(guided_config(ev, base).replace(leaf_value=leaf, batch_size=batch), ev, seed,
-                         name="guided")
+        cfg = guided_config(ev, base, leaf)
+        if batch is not None:
+            cfg = cfg.replace(batch_size=batch)
+        return ISMCTSBot(cfg, ev, seed, name="guided")
     if kind == "uniform":
         return ISMCTSBot(base, None, seed, name="uniform")
     raise ValueError(kind)
@@ -139,7 +143,7 @@ def _deal_task(task):
 
 def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: int,
           seed: int = 0, players: int = 4, options=None, progress=True,
-          leaf: str = "evaluator", batch: int = 8) -> dict:
+          leaf: str | None = None, batch: int | None = None) -> dict:
     """One bot of kind ``test`` vs ``players - 1`` of ``baseline`` on ``deals`` deals x
     rotations.  Returns the tested bot's mean payoff with its 95 % interval."""
     tasks = [(name, players, options or {}, test, baseline, ms, seed, d, leaf, batch)
@@ -157,6 +161,10 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
     if progress:
         sys.stderr.write("\n")
     res.sort()
+    if "guided" in (test, baseline):  # what the guided bot ran with
+        cfg = guided_config(default_evaluator(games.make(name, players, options or {})),
+                            SearchConfig(), leaf)
+        leaf, batch = cfg.leaf_value, batch or cfg.batch_size
     m, h = _mean_ci([r[1] for r in res])
     h = h or 0.0
     return {"test": test, "baseline": baseline, "deals": deals, "games": deals * players,
@@ -224,11 +232,12 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--only", choices=("speed", "guided", "policy"), action="append",
                    help="run only these parts (repeatable)")
-    p.add_argument("--leaf", choices=("evaluator", "mix", "rollout"), default="evaluator",
+    p.add_argument("--leaf", choices=("evaluator", "mix", "rollout"), default=None,
                    help="leaf values of the guided search: the network's, its mean with a "
                         "rollout, or a rollout alone (network priors only); rollouts use the "
-                        "game's playout (search_playout)")
-    p.add_argument("--batch", type=int, default=8, help="leaves per evaluator call (guided)")
+                        "game's playout (search_playout); default: models.bots.GUIDED_LEAF")
+    p.add_argument("--batch", type=int, default=None,
+                   help="leaves per evaluator call (guided; default: guided_config's)")
     p.add_argument("--json", default="", help="write the results here")
     a = p.parse_args(argv)
     parts = a.only or ["speed", "guided", "policy"]

@@ -27,11 +27,25 @@ class PolicyBot(Bot):
         return legal[best]
 
 
-def guided_config(evaluator: NetworkEvaluator, base: SearchConfig | None = None) -> SearchConfig:
-    """Search settings for network-guided ISMCTS: priors and leaf values from the network,
-    leaves evaluated in batches of 8, PUCT value scale = the model's payoff scale."""
-    return (base or SearchConfig()).replace(leaf_value="evaluator", batch_size=8,
-                                            value_scale=evaluator.model.value_scale)
+#: Leaf values of the network-guided search per game: ``"evaluator"`` (the value head, leaves
+#: batched by 8) or ``"rollout"`` (playouts with the game's ``search_playout``; the network
+#: gives the priors).  Chosen by measurement (``python -m bench.models --only guided --leaf L``,
+#: figures in docs/models.md).
+GUIDED_LEAF = {"tienlen": "evaluator", "samloc": "evaluator", "phom": "evaluator",
+               "tan": "evaluator"}
+
+
+def guided_config(evaluator: NetworkEvaluator, base: SearchConfig | None = None,
+                  leaf: str | None = None) -> SearchConfig:
+    """Search settings for network-guided ISMCTS: priors from the network; leaf values
+    ``leaf`` (default :data:`GUIDED_LEAF` of the game): the network's (batches of 8, PUCT
+    value scale = the model's payoff scale) or playouts (the search's automatic scale, as in
+    the network-free search)."""
+    base = base or SearchConfig()
+    leaf = leaf or GUIDED_LEAF.get(evaluator.game.name, "evaluator")
+    if leaf == "rollout":
+        return base.replace(leaf_value="rollout", batch_size=1)
+    return base.replace(leaf_value=leaf, batch_size=8, value_scale=evaluator.model.value_scale)
 
 
 def guided_bot(evaluator: NetworkEvaluator, config: SearchConfig | None = None, seed: int = 0,

@@ -70,7 +70,7 @@ class EvaluatorSet:
 
     def for_game(self, game: Game) -> tuple[Evaluator, SearchConfig]:
         """The evaluator for ``game`` and the base search settings that go with it (rollout
-        leaves for the uniform evaluator, network values otherwise)."""
+        leaves for the uniform evaluator, :func:`models.bots.guided_config` otherwise)."""
         entry = self._entries.get(game.name)
         if entry is None or entry.model is None:
             return UniformEvaluator(), SearchConfig(leaf_value="rollout", playout="game")
@@ -80,4 +80,6 @@ class EvaluatorSet:
             from models.evaluator import NetworkEvaluator
 
             ev = self._networks[key] = NetworkEvaluator(game, entry.model)
-        return ev, SearchConfig(leaf_value="evaluator")
+        from models.bots import guided_config
+
+        return ev, guided_config(ev)

@@ -9,7 +9,7 @@ rule, whether a move holds the highest rank or empties the hand); 3 - the engine
 
 from models.encoders.base import EncoderSpec
 
-SPEC = EncoderSpec(game="samloc", version=3, zones=("table", "set_aside"), hand_features=True,
+SPEC = EncoderSpec(game="samloc", version=4, zones=("table", "set_aside"), hand_features=True,
                    skip_options=("previous_winner",),
                    combos=("single", "pair", "triple", "quad", "straight", "double_quad"),
-                   target_is_card=False, recent=4)
+                   target_is_card=False, recent=4, heuristic_feature=True)

@@ -263,7 +263,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     # 1. heuristic phase (the whole budget but the final evaluation with advantage targets)
     if advantage:
         phase_end = deadline - cfg.minutes * 60.0 * cfg.eval_share
-        gen_end = t0 + (phase_end - t0) * 0.5
+        gen_end = t0 + (phase_end - t0) * 0.75
     else:
         phase_end = t0 + cfg.minutes * 60.0 * cfg.heuristic_share
         gen_end = t0 + (phase_end - t0) * 0.3
@@ -295,6 +295,14 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     pol, val, top1 = trainer.evaluate(heldout)
     log(f"{mode} phase: {heuristic_games} games, {buffer.size} decisions, {steps} steps; "
         f"held-out policy loss {pol:.3f}, value loss {val:.4f}, top-1 agreement {top1:.3f}")
+    calibration = []
+    if advantage and enc.spec.heuristic_feature:
+        calibration = calibrate_bonus(game, net, lambda: export({"phase": "calibration"}),
+                                      cfg.eval_deals, cfg.seed)
+        best = max(calibration, key=lambda c: c["vs_heuristic"][0])
+        net.heuristic_bonus.fill_(best["bonus"])
+        log("heuristic bonus: " + ", ".join(f"{c['bonus']:g} -> {c['vs_heuristic'][0]:+.3f}"
+                                            for c in calibration) + f"; chose {best['bonus']:g}")
     best_bytes = export({"phase": mode})
     best_state = {k: v.clone() for k, v in net.state_dict().items()}
 
@@ -350,7 +358,8 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                "decisions_in_buffer": buffer.size, "steps": trainer.steps,
                "exit_rounds": rounds, "rounds": history,
                "policy_targets": cfg.policy_targets, "rollout_moves": cfg.rollout_moves,
-               "advantage_scale": adv_scale[0],
+               "advantage_scale": adv_scale[0], "bonus_calibration": calibration,
+               "heuristic_bonus": float(net.heuristic_bonus),
                "search_iterations": cfg.search_iterations, "teacher": cfg.teacher,
                "heldout": {"policy_loss": round(pol, 4), "value_loss": round(val, 5),
                            "top1_vs_heuristic": round(top1, 4)},
@@ -367,6 +376,31 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     log(f"wrote {out} ({len(data) / 1e6:.2f} MB), {out.with_suffix('.md')}, "
         f"{out.with_suffix('.png')} in {summary['minutes']} min")
     return summary
+
+
+#: heuristic bonuses tried by :func:`calibrate_bonus`, in logit units
+BONUS_GRID = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+def calibrate_bonus(game: Game, net: PolicyValueNet, export_fn, deals: int, seed: int) -> list:
+    """Choose the network's ``heuristic_bonus`` (logit added to the heuristic bot's move).
+
+    The advantage logits are noisy estimates; a network that leaves the bot's move whenever
+    another move's estimate is a little higher deviates on noise.  Each bonus of
+    :data:`BONUS_GRID` is tried: the policy alone plays ``deals`` calibration deals (their own
+    seed, not the final evaluation's) against the heuristic bot, every rotation.  Returns one
+    ``{"bonus", "vs_heuristic": [mean, low, high]}`` per bonus; the caller keeps the best."""
+    rng = random.Random(seed + 11)
+    cal = [game.random_deal(rng) for _ in range(deals)]
+    out = []
+    for bonus in BONUS_GRID:
+        net.heuristic_bonus.fill_(bonus)
+        ev = NetworkEvaluator(game, PolicyValueModel(export_fn()), cache_size=0)
+        scores = policy_match(game, lambda s, r: ev.policy_move(s),
+                              lambda s, r: game.heuristic_move(s, r), cal, random.Random(seed))
+        m, lo, hi = mean_ci(scores)
+        out.append({"bonus": bonus, "vs_heuristic": [round(m, 4), round(lo, 4), round(hi, 4)]})
+    return out
 
 
 _TEACHER_TEXT = {"network": "priors and leaf values from the network",
@@ -389,6 +423,14 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
                      f"random numbers; logits learn advantage / {summary['advantage_scale']} "
                      f"bets); {summary['decisions_in_buffer']} decisions in the replay window; "
                      f"{summary['steps']} gradient steps; no expert iteration.")
+        if summary.get("bonus_calibration"):
+            data_line += (
+                "\n- Heuristic bonus (logit added to the heuristic bot's move, chosen by the "
+                "policy's payoff against the bot on calibration deals, 95% CI): "
+                + "; ".join(f"{c['bonus']:g}: {c['vs_heuristic'][0]:+.3f} "
+                            f"[{c['vs_heuristic'][1]:+.3f}, {c['vs_heuristic'][2]:+.3f}]"
+                            for c in summary["bonus_calibration"])
+                + f"; shipped with {summary['heuristic_bonus']:g}.")
     else:
         data_line = (f"- Data: {summary['heuristic_games']} heuristic-bot games, then "
                      f"{summary['exit_rounds']} expert-iteration rounds ({summary['search_games']} "

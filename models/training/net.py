@@ -28,6 +28,9 @@ class PolicyValueNet(nn.Module):
 
     def __init__(self, state_dim: int, move_dim: int, hidden: int = 256, move_hidden: int = 128,
                  value_scale: float = 1.0, num_values: int = 4):
+        """``heuristic_bonus`` (a buffer, 0 until calibrated): added to the logit of every move
+        row times its last feature, the heuristic-choice flag of encoders with
+        ``heuristic_feature`` (leave it 0 for other encoders)."""
         super().__init__()
         self.config = dict(state_dim=state_dim, move_dim=move_dim, hidden=hidden,
                            move_hidden=move_hidden, value_scale=value_scale, num_values=num_values)
@@ -38,11 +41,13 @@ class PolicyValueNet(nn.Module):
                                     nn.Linear(hidden, 1))
         self.value = nn.Sequential(nn.Linear(hidden, 128), nn.ReLU(), nn.Linear(128, num_values))
         self.register_buffer("value_scale", torch.tensor(float(value_scale)))
+        self.register_buffer("heuristic_bonus", torch.tensor(0.0))
 
     def forward(self, states: torch.Tensor, moves: torch.Tensor, move_state: torch.Tensor):
         h = self.trunk(states)
         hm = self.move(moves)
         logits = self.policy(torch.cat([h[move_state], hm], dim=1)).squeeze(1)
+        logits = logits + self.heuristic_bonus * moves[:, -1]
         values = self.value(h) * self.value_scale
         return logits, values
 
