@@ -58,6 +58,25 @@ def test_onnx_matches_torch_on_random_inputs():
         np.testing.assert_allclose(vo, vt.numpy(), atol=1e-4, rtol=1e-4)
 
 
+def test_heuristic_bonus_is_in_the_exported_graph():
+    """The calibrated bonus adds to the logit of rows whose last feature (the heuristic-choice
+    flag) is 1, in torch and in the exported ONNX graph alike."""
+    game = ToyGame(4)
+    enc = encoder_for(game)
+    torch.manual_seed(0)
+    net = PolicyValueNet(enc.state_dim, enc.move_dim, hidden=16, move_hidden=8)
+    st = torch.rand(1, enc.state_dim)
+    mv = torch.rand(3, enc.move_dim)
+    mv[:, -1] = torch.tensor([0.0, 1.0, 0.0])
+    idx = torch.zeros(3, dtype=torch.int64)
+    before = PolicyValueModel(export_onnx(net, _meta(game, enc, net))).run(st.numpy(), mv.numpy(),
+                                                                           idx.numpy())[0]
+    net.heuristic_bonus.fill_(2.5)
+    after = PolicyValueModel(export_onnx(net, _meta(game, enc, net))).run(st.numpy(), mv.numpy(),
+                                                                          idx.numpy())[0]
+    np.testing.assert_allclose(after - before, [0.0, 2.5, 0.0], atol=1e-5)
+
+
 def test_buffer_gathers_the_right_rows():
     game = ToyGame(3)
     enc = encoder_for(game)
