@@ -234,3 +234,21 @@ def test_advantage_samples(name):
             assert rolled[int(np.argmax(rows[:, -1]))]
         assert abs(sum(vals)) < 1e-6
         np.testing.assert_array_equal(t, t2)
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
+def test_guided_config_leaf_choice(name):
+    """Network leaves: batches of 8 at the model's value scale; playout leaves: one leaf at a
+    time at the search's automatic scale (as the network-free search); the default is the
+    game's measured GUIDED_LEAF."""
+    from models.bots import GUIDED_LEAF, guided_config
+    from search.config import SearchConfig
+
+    ev = default_evaluator(games.make(name, 4))
+    base = SearchConfig(iterations=None, time_s=0.1)
+    net = guided_config(ev, base, "evaluator")
+    assert (net.leaf_value, net.batch_size, net.value_scale) == ("evaluator", 8,
+                                                                 ev.model.value_scale)
+    roll = guided_config(ev, base, "rollout")
+    assert (roll.leaf_value, roll.batch_size, roll.value_scale) == ("rollout", 1, None)
+    assert roll.time_s == 0.1 and guided_config(ev, base).leaf_value == GUIDED_LEAF[name]
