@@ -31,7 +31,7 @@ class PolicyBot(Bot):
 #: batched by 8) or ``"rollout"`` (playouts with the game's ``search_playout``; the network
 #: gives the priors).  Chosen by measurement (``python -m bench.models --only guided --leaf L``,
 #: figures in docs/models.md).
-GUIDED_LEAF = {"tienlen": "rollout", "samloc": "rollout", "phom": "evaluator",
+GUIDED_LEAF = {"tienlen": "rollout", "samloc": "rollout", "phom": "rollout",
                "tan": "evaluator"}
 
 
