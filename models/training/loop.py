@@ -13,15 +13,16 @@
    After each round of games the network trains on a replay window, is exported,
    and plays the previous best network (policy alone, fixed deals, seats rotated); the better
    one is kept.
+3. The best network is written as ONNX with its metadata (game, options, encoder version and
+   fingerprint, training summary), together with a training-curve PNG and a model card.
+
 With ``policy_targets="advantage"`` phase 1 is different and takes the whole budget (no expert
 iteration): heuristic self-play games where, at each decision, every legal move (up to
 ``rollout_moves``) is played out by the heuristic bot from the true state with shared random
 numbers (:func:`~models.training.data.advantage_game`); the policy logits learn each move's
 advantage in units of ``advantage_scale`` (one step of policy improvement over the heuristic
 bot), the value head the heuristic move's rollout payoffs.
-
-3. The best network is written as ONNX with its metadata (game, options, encoder version and
-   fingerprint, training summary), together with a training-curve PNG and a model card.
+The bonus of the heuristic's move is then calibrated (:func:`calibrate_bonus`).
 
 Game generation runs in ``workers`` processes; training uses ``torch.set_num_threads(workers)``.
 """
