@@ -32,7 +32,7 @@ class PolicyBot(Bot):
 #: gives the priors).  Chosen by measurement (``python -m bench.models --only guided --leaf L``,
 #: figures in docs/models.md).
 GUIDED_LEAF = {"tienlen": "rollout", "samloc": "rollout", "phom": "rollout",
-               "tan": "evaluator"}
+               "tan": "rollout"}
 
 
 def guided_config(evaluator: NetworkEvaluator, base: SearchConfig | None = None,
