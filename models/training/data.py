@@ -18,6 +18,7 @@ import numpy as np
 
 from games.base import Game, State
 from models.encoders import MAX_SEATS, encoder_for
+from search.evaluator import playout
 
 #: policy(state, rng) -> (move to play, target distribution over state.legal_moves() or None)
 Policy = Callable[[State, random.Random], tuple]
@@ -70,23 +71,14 @@ def heuristic_policy(game: Game, epsilon: float = 0.0) -> Policy:
     return policy
 
 
-def heuristic_playout(game: Game, state: State, rng: random.Random) -> list[float]:
-    """Play ``state`` (modified) to the end with the heuristic bot at every seat; the payoffs
-    in bets per absolute seat."""
-    while not state.is_terminal():
-        state.apply(game.heuristic_move(state, rng))
-    return list(state.returns())
-
-
 def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
-                   decision_share: float = 1.0, epsilon: float = 0.1) -> GameSamples:
+                   epsilon: float = 0.1) -> GameSamples:
     """One heuristic self-play game (a share ``epsilon`` of moves random, for variety) whose
-    samples carry rollout advantages: at a decision (each with probability
-    ``decision_share``) up to ``max_moves`` legal moves (the heuristic's move and a random
-    choice of the others) are each played from the *true* state and continued by the
-    heuristic bot at every seat to the end, all with the same random seed (common random
-    numbers: the luck of the hidden cards and the draws is shared, so differences between
-    moves are measured with little noise).
+    samples carry rollout advantages: at every decision with more than one legal move, up to
+    ``max_moves`` legal moves (the heuristic's move and a random choice of the others) are
+    each played from the *true* state and continued by the heuristic bot at every seat to the
+    end, all with the same random seed (common random numbers: the moves of one decision share
+    the hidden cards and the draws, so their differences carry no luck between them).
 
     Policy target per move row: that move's payoff for the acting seat minus the mean over the
     rolled-out moves (bets), NaN for moves not rolled out.  Value target: the heuristic
@@ -105,7 +97,7 @@ def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
         seat = state.current_player
         moves = state.legal_moves()
         choice = game.heuristic_move(state, rng)
-        if len(moves) > 1 and (decision_share >= 1.0 or rng.random() < decision_share):
+        if len(moves) > 1:
             hi = moves.index(choice)
             idx = list(range(len(moves)))
             if len(moves) > max_moves:
@@ -116,7 +108,7 @@ def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
             for i in idx:
                 child = state.clone()
                 child.apply(moves[i])
-                pays[i] = heuristic_playout(game, child, random.Random(seed))
+                pays[i] = list(playout(child, random.Random(seed), "heuristic"))
             mean = sum(p[seat] for p in pays.values()) / len(pays)
             target = np.full(len(moves), np.nan, dtype=np.float32)
             for i, p in pays.items():
