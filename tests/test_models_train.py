@@ -166,6 +166,10 @@ def test_tiny_advantage_training_run(tmp_path):
     assert float(model.metadata["quansu.advantage_scale"]) == summary["advantage_scale"] > 0
     assert "--policy-targets advantage" in summary["command"]
     assert "rollout advantages" in out.with_suffix(".md").read_text()
+    # early stopping on held-out games split from the generated ones
+    assert summary["heldout_decisions"] > 0
+    assert 0 < summary["kept_step"] <= summary["steps"]
+    assert "Early stopping: kept the weights after step" in out.with_suffix(".md").read_text()
 
 
 @pytest.mark.parametrize("teacher", ["network", "rollout", "uniform"])
