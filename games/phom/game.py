@@ -851,6 +851,12 @@ class PhomState(State):
             stock |= 1 << x
         z["stock"] = ext(stock)
         z["set_aside"] = ext(self.aside)
+        self._public_zones(z)
+        return z
+
+    def _public_zones(self, z: dict[str, int]) -> None:
+        """Add the zones everyone sees to ``z``: each seat's discard row and the table."""
+        ext = R.mask_to_ext
         for s in range(self.n):
             m = 0
             for x in self.rows[s]:
@@ -860,7 +866,6 @@ class PhomState(State):
         for t in self.table:
             tab |= t[1]
         z["table"] = ext(tab)
-        return z
 
     def zone_sizes(self) -> dict[str, int]:
         # counts of the internal masks: no conversion to card ids needed
@@ -876,16 +881,15 @@ class PhomState(State):
         return z
 
     def known_cards(self, seat: int) -> dict[str, int]:
-        z = self.zones()
-        out = {}
-        for name, m in z.items():
-            if name.startswith("hand"):
-                s = int(name[4:])
-                out[name] = m if s == seat else R.mask_to_ext(self.eaten[s])
-            elif name in ("stock", "set_aside"):
-                out[name] = 0
-            else:
-                out[name] = m
+        # the zones of :meth:`zones` as ``seat`` knows them: its own hand, the cards the others
+        # ate (shown when eaten), nothing of the stock and the set-aside cards, every discard
+        # row and the table (converted here directly: the encoder calls this at every node)
+        ext = R.mask_to_ext
+        out = {f"hand{s}": ext(self.hands[s] if s == seat else self.eaten[s])
+               for s in range(self.n)}
+        out["stock"] = 0
+        out["set_aside"] = 0
+        self._public_zones(out)
         return out
 
     def determinize(self, seat: int, rng: random.Random) -> "PhomState":
