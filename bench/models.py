@@ -30,7 +30,7 @@ import time
 import numpy as np
 
 import games
-from models import default_evaluator
+from models import ModelError, NetworkEvaluator, load_model
 from models.bots import PolicyBot, guided_config
 from models.encoders import encoder_for
 from search.arena import _mean_ci, play_game
@@ -52,7 +52,13 @@ def _positions(game, n, seed):
     return out
 
 
-def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int = 5) -> dict:
+def _evaluator(game, model: str | None = None, **kwargs) -> NetworkEvaluator:
+    """An evaluator on ``model`` (an .onnx path; None = the shipped model of ``game``)."""
+    return NetworkEvaluator(game, load_model(game, model), **kwargs)
+
+
+def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int = 5,
+          model: str | None = None) -> dict:
     """Encoder µs per state, inference latency at batch 1 (one state's legal moves), and
     iterations/s of guided and uniform ISMCTS with ``ms`` per search."""
     enc = encoder_for(game)
@@ -75,7 +81,7 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
     for s, m in zip(pos, moves):
         enc.encode_moves(s, m)
     mv_us = (time.perf_counter() - t) / len(pos) * 1e6
-    ev = default_evaluator(game, cache_size=0)
+    ev = _evaluator(game, model, cache_size=0)
     rows = [(enc.encode_state(s, s.current_player)[None], enc.encode_moves(s, m),
              np.zeros(len(m), dtype=np.int64)) for s, m in zip(pos, moves)]
     for r in rows[:20]:
@@ -94,7 +100,7 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
     gcfg = guided_config(ev, base)
     its = {"guided": [], "uniform": []}
     spos = _positions(game, search_positions, 12)
-    cached = default_evaluator(game)
+    cached = _evaluator(game, model)
     for s in spos:
         its["guided"].append(search(s, gcfg, cached, seed=1).iterations / (ms / 1000.0))
         its["uniform"].append(search(s, base, None, seed=1).iterations / (ms / 1000.0))
@@ -108,10 +114,11 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
             "search_ms": ms}
 
 
-def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: int | None = None):
+def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: int | None = None,
+         model: str | None = None):
     if kind == "heuristic":
         return HeuristicBot(seed)
-    ev = default_evaluator(game)
+    ev = _evaluator(game, model)
     base = SearchConfig(iterations=None, time_s=ms / 1000.0)
     if kind == "policy":
         return PolicyBot(ev, name="policy")
@@ -126,14 +133,14 @@ def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: 
 
 
 def _deal_task(task):
-    name, players, options, test, baseline, ms, seed, d, leaf, batch = task
+    name, players, options, test, baseline, ms, seed, d, leaf, batch, model = task
     game = games.make(name, players, options)
     deal = game.random_deal(random.Random(f"{seed}:deal:{d}"))
     pays = []
     secs = []
     for r in range(players):
         bots = [_bot(test if s == r else baseline, game, ms, hash((seed, d, r, s)) & 0xFFFF, leaf,
-                     batch)
+                     batch, model)
                 for s in range(players)]
         state, moves, sec = play_game(game, deal, bots)
         pays.append(state.returns()[r])
@@ -143,10 +150,10 @@ def _deal_task(task):
 
 def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: int,
           seed: int = 0, players: int = 4, options=None, progress=True,
-          leaf: str | None = None, batch: int | None = None) -> dict:
+          leaf: str | None = None, batch: int | None = None, model: str | None = None) -> dict:
     """One bot of kind ``test`` vs ``players - 1`` of ``baseline`` on ``deals`` deals x
     rotations.  Returns the tested bot's mean payoff with its 95 % interval."""
-    tasks = [(name, players, options or {}, test, baseline, ms, seed, d, leaf, batch)
+    tasks = [(name, players, options or {}, test, baseline, ms, seed, d, leaf, batch, model)
              for d in range(deals)]
     t0 = time.monotonic()
     res = []
@@ -162,7 +169,7 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
         sys.stderr.write("\n")
     res.sort()
     if "guided" in (test, baseline):  # what the guided bot ran with
-        cfg = guided_config(default_evaluator(games.make(name, players, options or {})),
+        cfg = guided_config(_evaluator(games.make(name, players, options or {}), model),
                             SearchConfig(), leaf)
         leaf, batch = cfg.leaf_value, batch or cfg.batch_size
     m, h = _mean_ci([r[1] for r in res])
@@ -173,7 +180,8 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
             "guided_batch": batch if "guided" in (test, baseline) else None,
             "payoff_mean": round(m, 4), "ci95": [round(m - h, 4), round(m + h, 4)],
             "above_zero": m - h > 0, "test_s_per_move": round(statistics.mean(r[2] for r in res), 4),
-            "wall_s": round(time.monotonic() - t0, 1), "seed": seed}
+            "wall_s": round(time.monotonic() - t0, 1), "seed": seed,
+            "model": model or "shipped"}
 
 
 CARD_HEADER = "## Measured by bench/models.py"
@@ -238,21 +246,29 @@ def main(argv=None) -> int:
                         "game's playout (search_playout); default: models.bots.GUIDED_LEAF")
     p.add_argument("--batch", type=int, default=None,
                    help="leaves per evaluator call (guided; default: guided_config's)")
+    p.add_argument("--model", default=None,
+                   help="an .onnx model to measure instead of the shipped one (a candidate)")
     p.add_argument("--json", default="", help="write the results here")
     a = p.parse_args(argv)
     parts = a.only or ["speed", "guided", "policy"]
     game = games.make(a.game, a.players)
+    if a.model:
+        try:
+            load_model(game, a.model)
+        except ModelError as e:
+            p.error(f"--model: {e}")
     out = {"game": a.game, "players": a.players}
     if "speed" in parts:
-        out["speed"] = speed(game, ms=a.ms)
+        out["speed"] = speed(game, ms=a.ms, model=a.model)
         print(json.dumps(out["speed"]))
     if "policy" in parts:
         out["policy_vs_heuristic"] = match(a.game, "policy", "heuristic", a.policy_deals, a.ms,
-                                           a.workers, a.seed, a.players)
+                                           a.workers, a.seed, a.players, model=a.model)
         print(json.dumps(out["policy_vs_heuristic"]))
     if "guided" in parts:
         out["guided_vs_uniform"] = match(a.game, "guided", "uniform", a.deals, a.ms, a.workers,
-                                         a.seed, a.players, leaf=a.leaf, batch=a.batch)
+                                         a.seed, a.players, leaf=a.leaf, batch=a.batch,
+                                         model=a.model)
         print(json.dumps(out["guided_vs_uniform"]))
     if a.json:
         with open(a.json, "w") as f:
