@@ -33,15 +33,21 @@ def _unseen(state, seat: int) -> int:
     return R.FULL & ~known
 
 
+#: per card x, the other two cards of each 3-card phỏm through x (masks)
+_REST = tuple(tuple(m & ~(1 << x) for m in R.MIN_MELDS[x]) for x in range(52))
+
+
 def _potential(h: int, melded: int, unseen: int) -> int:
-    """Number of 3-card phỏm with two cards among the deadwood of ``h`` and the third unseen."""
-    dead = h & ~melded
+    """Number of 3-card phỏm with two cards among the deadwood of ``h`` and the third unseen
+    (each counted once, from its lower hand card)."""
     count = 0
-    for x in R.bits(dead):
-        for m in R.MIN_MELDS[x]:
-            rest = m & ~(1 << x)
+    for x in R.bits(h & ~melded):
+        bx = 1 << x
+        for rest in _REST[x]:
             inside = rest & h
-            if inside and inside.bit_count() == 1 and rest & unseen and min(R.bits(m & h)) == x:
+            # exactly one other card in hand, above x (so the pair is counted once), and the
+            # third card unseen (the hand card is known, so ``rest & unseen`` is the third)
+            if inside > bx and not inside & (inside - 1) and rest & unseen:
                 count += 1
     return count
 
@@ -49,8 +55,7 @@ def _potential(h: int, melded: int, unseen: int) -> int:
 def _danger(x: int, unseen: int) -> int:
     """How many 3-card phỏm through ``x`` have both other cards unseen (the next seat may eat)."""
     d = 0
-    for m in R.MIN_MELDS[x]:
-        rest = m & ~(1 << x)
+    for rest in _REST[x]:
         if rest & unseen == rest:
             d += 1
     return d
