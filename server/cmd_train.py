@@ -32,7 +32,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--steps-per-round", type=int, default=200)
     p.add_argument("--heuristic-share", type=float, default=0.4,
                    help="share of the time spent on the heuristic-bot phase")
-    p.add_argument("--eval-deals", type=int, default=40)
+    p.add_argument("--eval-deals", type=int, default=40,
+                   help="deals of the arena matches (new vs previous, and the final evaluation)")
+    p.add_argument("--calibration-deals", type=int, default=400,
+                   help="advantage targets: deals on which each heuristic bonus is played")
     p.add_argument("--policy-targets", choices=("heuristic", "advantage"), default="heuristic",
                    help="heuristic: imitate the heuristic bot, then expert iteration; advantage: "
                         "learn each move's advantage from heuristic rollouts (the whole budget)")
@@ -61,7 +64,7 @@ def run(args) -> int:
             print(f"error: --{name.replace('_', '-')} must be > 0", file=sys.stderr)
             return 2
     for name in ("workers", "hidden", "search_iterations", "games_per_round", "steps_per_round",
-                 "eval_deals", "exit_replay", "rollout_moves", "replay"):
+                 "eval_deals", "exit_replay", "rollout_moves", "replay", "calibration_deals"):
         if getattr(args, name) < 1:
             print(f"error: --{name.replace('_', '-')} must be >= 1", file=sys.stderr)
             return 2
@@ -77,7 +80,7 @@ def run(args) -> int:
                           steps_per_round=args.steps_per_round,
                           heuristic_share=args.heuristic_share, eval_deals=args.eval_deals,
                           policy_targets=args.policy_targets, rollout_moves=args.rollout_moves,
-                          replay=args.replay,
+                          replay=args.replay, calibration_deals=args.calibration_deals,
                           out=args.out, progress=not args.no_progress)
         train(cfg)
     except GameError as e:

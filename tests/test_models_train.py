@@ -158,7 +158,7 @@ def test_tiny_advantage_training_run(tmp_path):
     out = tmp_path / "toy_adv.onnx"
     cfg = TrainConfig("toy", players=3, minutes=0.08, workers=1, hidden=32, move_hidden=16,
                       steps_per_round=20, eval_deals=2, out=str(out), progress=False,
-                      policy_targets="advantage", rollout_moves=3)
+                      policy_targets="advantage", rollout_moves=3, calibration_deals=2)
     summary = train(cfg, log=lambda *_: None, game=game)
     assert summary["exit_rounds"] == 0 and summary["heuristic_games"] > 0
     model = PolicyValueModel(out)
@@ -197,6 +197,7 @@ def test_every_teacher_gives_visit_targets(teacher):
     (["--game", "tienlen", "--heuristic-share", "0.95"], "--heuristic-share must be < 0.9"),
     (["--game", "tienlen", "--exit-replay", "0"], "--exit-replay must be >= 1"),
     (["--game", "tienlen", "--rollout-moves", "0"], "--rollout-moves must be >= 1"),
+    (["--game", "tienlen", "--calibration-deals", "0"], "--calibration-deals must be >= 1"),
     (["--game", "chess"], "unknown game"),
     (["--game", "tienlen", "--players", "7"], "players"),
 ])

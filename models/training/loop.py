@@ -83,6 +83,7 @@ class TrainConfig:
     replay: int = 150_000
     exit_replay: int = 40_000
     eval_deals: int = 40
+    calibration_deals: int = 400
     policy_targets: str = "heuristic"
     rollout_moves: int = 12
     out: str = ""
@@ -97,7 +98,7 @@ class TrainConfig:
         d = TrainConfig(self.game)
         for name in ("hidden", "search_iterations", "teacher", "games_per_round",
                      "exit_replay", "steps_per_round", "heuristic_share", "eval_deals",
-                     "policy_targets", "rollout_moves", "replay"):
+                     "policy_targets", "rollout_moves", "replay", "calibration_deals"):
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{name.replace('_', '-')} {getattr(self, name)}")
         if self.out:
@@ -318,7 +319,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     calibration = []
     if advantage and enc.spec.heuristic_feature:
         calibration = calibrate_bonus(game, net, lambda: export({"phase": "calibration"}),
-                                      cfg.eval_deals, cfg.seed)
+                                      cfg.calibration_deals, cfg.seed)
         best = max(calibration, key=lambda c: c["vs_heuristic"][0])
         net.heuristic_bonus.fill_(best["bonus"])
         log("heuristic bonus: " + ", ".join(f"{c['bonus']:g} -> {c['vs_heuristic'][0]:+.3f}"
@@ -379,6 +380,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                "exit_rounds": rounds, "rounds": history,
                "policy_targets": cfg.policy_targets, "rollout_moves": cfg.rollout_moves,
                "advantage_scale": adv_scale[0], "bonus_calibration": calibration,
+               "calibration_deals": cfg.calibration_deals if calibration else 0,
                "kept_step": stop["step"] if stop["state"] is not None else trainer.steps,
                "heldout_decisions": heldout.size,
                "kept_heldout_policy_loss": (round(stop["loss"], 4)
@@ -407,7 +409,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
 HOLDOUT_EVERY = 10
 
 #: heuristic bonuses tried by :func:`calibrate_bonus`, in logit units
-BONUS_GRID = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
+BONUS_GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
 
 
 def calibrate_bonus(game: Game, net: PolicyValueNet, export_fn, deals: int, seed: int) -> list:
@@ -460,7 +462,8 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         if summary.get("bonus_calibration"):
             data_line += (
                 "\n- Heuristic bonus (logit added to the heuristic bot's move, chosen by the "
-                "policy's payoff against the bot on calibration deals, 95% CI): "
+                f"policy's payoff against the bot on {summary.get('calibration_deals') or ''} "
+                "calibration deals, every rotation, 95% CI): "
                 + "; ".join(f"{c['bonus']:g}: {c['vs_heuristic'][0]:+.3f} "
                             f"[{c['vs_heuristic'][1]:+.3f}, {c['vs_heuristic'][2]:+.3f}]"
                             for c in summary["bonus_calibration"])
