@@ -208,7 +208,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     enc = encoder_for(game)
     out = Path(cfg.out or f"models/{game.name}.onnx")
     buffer = Buffer(enc.state_dim, enc.move_dim, cfg.replay)
-    heldout = Buffer(enc.state_dim, enc.move_dim, 20_000)
+    heldout = Buffer(enc.state_dim, enc.move_dim, HELDOUT_CAPACITY)
     curve: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "heldout_top1": [],
                                      "heldout_policy_loss": []}
     history: list[dict] = []
@@ -231,8 +231,10 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
         games = [g for r in results for g in r]
         for g in games:
             # every ``holdout_every``-th game goes to the held-out set (never trained on)
+            # until it is full; the rest to the replay window
             gen_count[0] += 1
-            if holdout_every and gen_count[0] % holdout_every == 0:
+            if (holdout_every and gen_count[0] % holdout_every == 0
+                    and heldout.size < heldout.capacity):
                 heldout.add_game(g, game.num_players)
             else:
                 buffer.add_game(g, game.num_players)
@@ -407,6 +409,8 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
 #: with advantage targets, one generated game in this many goes to the held-out set (for the
 #: early stopping and the curve) instead of the replay window
 HOLDOUT_EVERY = 10
+#: decisions in the held-out set at most
+HELDOUT_CAPACITY = 20_000
 
 #: heuristic bonuses tried by :func:`calibrate_bonus`, in logit units
 BONUS_GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
@@ -457,8 +461,9 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
             data_line += (f"\n- Early stopping: kept the weights after step {summary['kept_step']}, "
                           f"the lowest policy loss ({summary['kept_heldout_policy_loss']}, without "
                           f"the heuristic bonus) on {summary['heldout_decisions']} held-out "
-                          f"decisions (one generated game in {HOLDOUT_EVERY}; a network that "
-                          f"predicts no advantage scores 1).")
+                          f"decisions (one generated game in {HOLDOUT_EVERY} until "
+                          f"{HELDOUT_CAPACITY:,} decisions; a network that predicts no advantage "
+                          f"scores 1).")
         if summary.get("bonus_calibration"):
             data_line += (
                 "\n- Heuristic bonus (logit added to the heuristic bot's move, chosen by the "
