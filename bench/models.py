@@ -115,10 +115,12 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
 
 
 def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: int | None = None,
-         model: str | None = None):
+         model: str | None = None, prior_temperature: float | None = None):
     if kind == "heuristic":
         return HeuristicBot(seed)
     ev = _evaluator(game, model)
+    if prior_temperature is not None:
+        ev.temperature = prior_temperature
     base = SearchConfig(iterations=None, time_s=ms / 1000.0)
     if kind == "policy":
         return PolicyBot(ev, name="policy")
@@ -133,14 +135,14 @@ def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: 
 
 
 def _deal_task(task):
-    name, players, options, test, baseline, ms, seed, d, leaf, batch, model = task
+    name, players, options, test, baseline, ms, seed, d, leaf, batch, model, temp = task
     game = games.make(name, players, options)
     deal = game.random_deal(random.Random(f"{seed}:deal:{d}"))
     pays = []
     secs = []
     for r in range(players):
         bots = [_bot(test if s == r else baseline, game, ms, hash((seed, d, r, s)) & 0xFFFF, leaf,
-                     batch, model)
+                     batch, model, temp)
                 for s in range(players)]
         state, moves, sec = play_game(game, deal, bots)
         pays.append(state.returns()[r])
@@ -150,10 +152,12 @@ def _deal_task(task):
 
 def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: int,
           seed: int = 0, players: int = 4, options=None, progress=True,
-          leaf: str | None = None, batch: int | None = None, model: str | None = None) -> dict:
+          leaf: str | None = None, batch: int | None = None, model: str | None = None,
+          prior_temperature: float | None = None) -> dict:
     """One bot of kind ``test`` vs ``players - 1`` of ``baseline`` on ``deals`` deals x
     rotations.  Returns the tested bot's mean payoff with its 95 % interval."""
-    tasks = [(name, players, options or {}, test, baseline, ms, seed, d, leaf, batch, model)
+    tasks = [(name, players, options or {}, test, baseline, ms, seed, d, leaf, batch, model,
+              prior_temperature)
              for d in range(deals)]
     t0 = time.monotonic()
     res = []
@@ -181,7 +185,7 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
             "payoff_mean": round(m, 4), "ci95": [round(m - h, 4), round(m + h, 4)],
             "above_zero": m - h > 0, "test_s_per_move": round(statistics.mean(r[2] for r in res), 4),
             "wall_s": round(time.monotonic() - t0, 1), "seed": seed,
-            "model": model or "shipped"}
+            "model": model or "shipped", "prior_temperature": prior_temperature}
 
 
 CARD_HEADER = "## Measured by bench/models.py"
@@ -248,6 +252,8 @@ def main(argv=None) -> int:
                    help="leaves per evaluator call (guided; default: guided_config's)")
     p.add_argument("--model", default=None,
                    help="an .onnx model to measure instead of the shipped one (a candidate)")
+    p.add_argument("--prior-temperature", type=float, default=None,
+                   help="guided: divide the network's logits by this before the softmax priors")
     p.add_argument("--json", default="", help="write the results here")
     a = p.parse_args(argv)
     parts = a.only or ["speed", "guided", "policy"]
@@ -268,7 +274,7 @@ def main(argv=None) -> int:
     if "guided" in parts:
         out["guided_vs_uniform"] = match(a.game, "guided", "uniform", a.deals, a.ms, a.workers,
                                          a.seed, a.players, leaf=a.leaf, batch=a.batch,
-                                         model=a.model)
+                                         model=a.model, prior_temperature=a.prior_temperature)
         print(json.dumps(out["guided_vs_uniform"]))
     if a.json:
         with open(a.json, "w") as f:
