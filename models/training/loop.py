@@ -300,8 +300,8 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                       advantage_scale=adv_scale[0])
     steps = 0
     # early stopping (advantage targets): the rolled-out advantages are noisy, and a network
-    # trained on them for many epochs fits the noise (Phỏm, seed 12: held-out policy loss 2.93,
-    # predicting zero scores 1); keep the weights with the lowest held-out policy loss
+    # trained on them for many passes fits the noise (a held-out loss above 1, the loss of
+    # predicting no advantage); keep the weights with the lowest held-out policy loss
     stop = {"loss": math.inf, "step": 0, "state": None}
     while steps == 0 or time.monotonic() < phase_end:
         train_steps(cfg.steps_per_round, f"train ({mode} data)")
@@ -501,8 +501,8 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         "## Training curve",
         "",
         f"`{path.with_suffix('.png').name}`: panels top to bottom: policy loss, value loss "
-        f"(per 50 steps), held-out top-1 agreement with {target_text}"
-        f"{', held-out policy loss (per 200 steps)' if advantage else ''}.",
+        f"(per 50 steps), held-out top-1 agreement with {target_text}, held-out policy loss "
+        f"(per 200 steps of the first phase).",
         "",
         f"Held-out games: policy loss {summary['heldout']['policy_loss']}, value loss "
         f"{summary['heldout']['value_loss']} (in units of the value scale squared), top-1 "
