@@ -102,3 +102,30 @@ def test_default_player_finishes_a_game():
     _g, st = new_state(["AS AC 3S 3C 5S 5C 7S 7C 9S 9C", "AD AH 3D 3H 5D 5H 7D 7H 9D"])
     run_until(st, lambda s: False)
     assert st.is_terminal()
+
+
+def test_heuristic_meld_counts_match_their_definition():
+    """The heuristic's ``_potential`` and ``_danger`` (bit tricks over precomputed melds) count
+    what their docstrings say, checked against a direct count over all 3-card phỏm."""
+    import random
+
+    from games.phom.heuristic import _danger, _potential
+
+    melds = {m for x in range(52) for m in R.MIN_MELDS[x]}
+    rng = random.Random(7)
+    for _ in range(300):
+        cards = rng.sample(range(52), 30)
+        h = sum(1 << c for c in cards[:10])
+        unseen = sum(1 << c for c in cards[10:])
+        melded = sum(1 << c for c in rng.sample(cards[:10], rng.randint(0, 6)))
+        dead = h & ~melded
+        want = 0
+        for m in melds:
+            k = m & h
+            # two hand cards, the lower one deadwood, the third card unseen
+            if k.bit_count() == 2 and (k & -k) & dead and (m & ~h) & unseen:
+                want += 1
+        assert _potential(h, melded, unseen) == want
+        x = rng.randrange(52)
+        assert _danger(x, unseen) == sum(1 for m in R.MIN_MELDS[x]
+                                         if (m & ~(1 << x)) & unseen == m & ~(1 << x))
