@@ -118,10 +118,11 @@ def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: 
          model: str | None = None, prior_temperature: float | None = None):
     if kind == "heuristic":
         return HeuristicBot(seed)
-    ev = _evaluator(game, model)
-    if prior_temperature is not None:
-        ev.temperature = prior_temperature
     base = SearchConfig(iterations=None, time_s=ms / 1000.0)
+    if kind == "uniform":  # no network: do not load one
+        return ISMCTSBot(base, None, seed, name="uniform")
+    ev = _evaluator(game, model,
+                    temperature=1.0 if prior_temperature is None else prior_temperature)
     if kind == "policy":
         return PolicyBot(ev, name="policy")
     if kind == "guided":
@@ -129,8 +130,6 @@ def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: 
         if batch is not None:
             cfg = cfg.replace(batch_size=batch)
         return ISMCTSBot(cfg, ev, seed, name="guided")
-    if kind == "uniform":
-        return ISMCTSBot(base, None, seed, name="uniform")
     raise ValueError(kind)
 
 
@@ -258,6 +257,8 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     parts = a.only or ["speed", "guided", "policy"]
     game = games.make(a.game, a.players)
+    if a.prior_temperature is not None and not a.prior_temperature > 0:
+        p.error("--prior-temperature must be > 0")
     if a.model:
         try:
             load_model(game, a.model)

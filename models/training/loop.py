@@ -176,6 +176,11 @@ class _Pool:
 
 # ---- the run -------------------------------------------------------------------------------
 
+def _snapshot(net: PolicyValueNet) -> dict:
+    """A copy of the network's weights and buffers (for ``load_state_dict`` later)."""
+    return {k: v.clone() for k, v in net.state_dict().items()}
+
+
 def _metadata(cfg: TrainConfig, game: Game, enc, net: PolicyValueNet, summary: dict,
               advantage_scale: float | None) -> dict:
     extra = {}
@@ -311,8 +316,9 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
         curve["heldout_policy_loss"].append(pol)
         if advantage and pol < stop["loss"]:
             stop.update(loss=pol, step=trainer.steps,
-                        state={k: v.clone() for k, v in net.state_dict().items()})
-    if stop["state"] is not None:
+                        state=_snapshot(net))
+    stopped = stop["state"] is not None
+    if stopped:
         net.load_state_dict(stop["state"])
         log(f"early stopping: kept the weights after step {stop['step']} of {trainer.steps}")
     pol, val, top1 = trainer.evaluate(heldout)
@@ -327,7 +333,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
         log("heuristic bonus: " + ", ".join(f"{c['bonus']:g} -> {c['vs_heuristic'][0]:+.3f}"
                                             for c in calibration) + f"; chose {best['bonus']:g}")
     best_bytes = export({"phase": mode})
-    best_state = {k: v.clone() for k, v in net.state_dict().items()}
+    best_state = _snapshot(net)
 
     # 2. expert iteration: a smaller replay window, so that search games replace the
     # heuristic games as they arrive
@@ -362,7 +368,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
             f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] bets/game -> {'kept' if kept else 'rejected'}")
         if kept:
             best_bytes = cand
-            best_state = {k: v.clone() for k, v in net.state_dict().items()}
+            best_state = _snapshot(net)
         else:
             net.load_state_dict(best_state)
 
@@ -383,10 +389,9 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                "policy_targets": cfg.policy_targets, "rollout_moves": cfg.rollout_moves,
                "advantage_scale": adv_scale[0], "bonus_calibration": calibration,
                "calibration_deals": cfg.calibration_deals if calibration else 0,
-               "kept_step": stop["step"] if stop["state"] is not None else trainer.steps,
+               "kept_step": stop["step"] if stopped else trainer.steps,
                "heldout_decisions": heldout.size,
-               "kept_heldout_policy_loss": (round(stop["loss"], 4)
-                                            if stop["state"] is not None else None),
+               "kept_heldout_policy_loss": round(stop["loss"], 4) if stopped else None,
                "heuristic_bonus": float(net.heuristic_bonus),
                "search_iterations": cfg.search_iterations, "teacher": cfg.teacher,
                "heldout": {"policy_loss": round(pol, 4), "value_loss": round(val, 5),
