@@ -54,6 +54,10 @@ F_ACTED, F_SENT = 1, 2
 _TO_INT = R.TO_INT
 _TO_EXT = R.TO_EXT
 _ALL52 = frozenset(range(52))
+#: zone names per seat, and the ext-id bit of each internal card (hot paths of the encoder)
+_HAND_KEYS = tuple(f"hand{s}" for s in range(4))
+_DISCARD_KEYS = tuple(f"discard{s}" for s in range(4))
+_EXT_BIT = tuple(1 << R.TO_EXT[x] for x in range(52))
 
 
 def _opt_specs() -> tuple[OptionSpec, ...]:
@@ -856,24 +860,23 @@ class PhomState(State):
 
     def _public_zones(self, z: dict[str, int]) -> None:
         """Add the zones everyone sees to ``z``: each seat's discard row and the table."""
-        ext = R.mask_to_ext
         for s in range(self.n):
             m = 0
             for x in self.rows[s]:
-                m |= 1 << x
-            z[f"discard{s}"] = ext(m)
+                m |= _EXT_BIT[x]
+            z[_DISCARD_KEYS[s]] = m
         tab = 0
         for t in self.table:
             tab |= t[1]
-        z["table"] = ext(tab)
+        z["table"] = R.mask_to_ext(tab) if tab else 0
 
     def zone_sizes(self) -> dict[str, int]:
         # counts of the internal masks: no conversion to card ids needed
-        z = {f"hand{s}": self.hands[s].bit_count() for s in range(self.n)}
+        z = {_HAND_KEYS[s]: self.hands[s].bit_count() for s in range(self.n)}
         z["stock"] = len(self.stock) - self.sp
         z["set_aside"] = self.aside.bit_count()
         for s in range(self.n):
-            z[f"discard{s}"] = len(self.rows[s])
+            z[_DISCARD_KEYS[s]] = len(self.rows[s])
         tab = 0
         for t in self.table:
             tab |= t[1]
@@ -885,8 +888,10 @@ class PhomState(State):
         # ate (shown when eaten), nothing of the stock and the set-aside cards, every discard
         # row and the table (converted here directly: the encoder calls this at every node)
         ext = R.mask_to_ext
-        out = {f"hand{s}": ext(self.hands[s] if s == seat else self.eaten[s])
-               for s in range(self.n)}
+        out = {}
+        for s in range(self.n):
+            m = self.hands[s] if s == seat else self.eaten[s]
+            out[_HAND_KEYS[s]] = ext(m) if m else 0
         out["stock"] = 0
         out["set_aside"] = 0
         self._public_zones(out)

@@ -186,6 +186,13 @@ class Encoder:
         # rank strength -> mask of the cards of that rank, strongest first (hand features)
         order = sorted(range(13), key=lambda r: -spec.rank_strength[r])
         self._ranks_desc = [0xF << (4 * r) for r in order]
+        # per encoded seat: zone names of the relative seats, built once (hot path)
+        n = self.n
+        self._seat_keys = [
+            ([f"hand{(seat + r) % n}" if r < n else None for r in range(MAX_SEATS)],
+             [f"{prefix}{(seat + r) % n}" if r < n else None
+              for prefix in spec.seat_zones for r in range(MAX_SEATS)])
+            for seat in range(n)]
 
     # -- layout --------------------------------------------------------------------------
     def layout(self) -> dict:
@@ -286,9 +293,9 @@ class Encoder:
         spec = self.spec
         known = state.known_cards(seat)
         zones = state.zone_sizes()
-        masks = [known.get(f"hand{seat}", 0)]
-        for r in range(1, MAX_SEATS):
-            masks.append(known.get(f"hand{(seat + r) % n}", 0) if r < n else 0)
+        hand_keys, seat_zone_keys = self._seat_keys[seat]
+        get = known.get
+        masks = [get(k, 0) if k else 0 for k in hand_keys]
         moved = [0] * n
         hist = state.history
         mask_of = self._mask
@@ -300,10 +307,9 @@ class Encoder:
         for r in range(MAX_SEATS):
             masks.append(moved[(seat + r) % n] if r < n else 0)
         for z in spec.zones:
-            masks.append(known.get(z, 0))
-        for prefix in spec.seat_zones:
-            for r in range(MAX_SEATS):
-                masks.append(known.get(f"{prefix}{(seat + r) % n}", 0) if r < n else 0)
+            masks.append(get(z, 0))
+        for k in seat_zone_keys:
+            masks.append(get(k, 0) if k else 0)
         recent_cards = []
         nk, nc = self._nk, self._nc
         rec_block = nk + nc + 4
@@ -341,14 +347,11 @@ class Encoder:
         tsuit = [0.0] * 4
         if trump is not None:
             tsuit[trump & 3] = 1.0
-        sizes = [0.0] * MAX_SEATS
-        for r in range(n):
-            sizes[r] = zones.get(f"hand{(seat + r) % n}", 0) / 13.0
-        zsizes = [zones.get(z, 0) / 52.0 for z in spec.zones]
-        for prefix in spec.seat_zones:
-            for r in range(MAX_SEATS):
-                zsizes.append(zones.get(f"{prefix}{(seat + r) % n}", 0) / 52.0
-                              if r < n else 0.0)
+        zget = zones.get
+        sizes = [zget(k, 0) / 13.0 if k else 0.0 for k in hand_keys]
+        zsizes = [zget(z, 0) / 52.0 for z in spec.zones]
+        for k in seat_zone_keys:
+            zsizes.append(zget(k, 0) / 52.0 if k else 0.0)
         pc = [0.0, 0.0, 0.0]
         pc[n - 2] = 1.0
         nb = self._n_masks
