@@ -43,6 +43,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="advantage targets: most moves rolled out per decision")
     p.add_argument("--replay", type=int, default=150_000,
                    help="replay window (decisions) of the first phase")
+    p.add_argument("--previous", default="",
+                   help="the model the new one must beat, policy against policy (default: the "
+                        "model already at --out, when it fits the game and encoder); the "
+                        "better one ends up at --out, a rejected one beside it as "
+                        "<name>.rejected.onnx")
+    p.add_argument("--compare-deals", type=int, default=400,
+                   help="deals of the new-vs-previous match (every seat rotation)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -64,7 +71,8 @@ def run(args) -> int:
             print(f"error: --{name.replace('_', '-')} must be > 0", file=sys.stderr)
             return 2
     for name in ("workers", "hidden", "search_iterations", "games_per_round", "steps_per_round",
-                 "eval_deals", "exit_replay", "rollout_moves", "replay", "calibration_deals"):
+                 "eval_deals", "exit_replay", "rollout_moves", "replay", "calibration_deals",
+                 "compare_deals"):
         if getattr(args, name) < 1:
             print(f"error: --{name.replace('_', '-')} must be >= 1", file=sys.stderr)
             return 2
@@ -81,7 +89,8 @@ def run(args) -> int:
                           heuristic_share=args.heuristic_share, eval_deals=args.eval_deals,
                           policy_targets=args.policy_targets, rollout_moves=args.rollout_moves,
                           replay=args.replay, calibration_deals=args.calibration_deals,
-                          out=args.out, progress=not args.no_progress)
+                          out=args.out, previous=args.previous,
+                          compare_deals=args.compare_deals, progress=not args.no_progress)
         train(cfg)
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -3,6 +3,7 @@ the sample buffer, the segment softmax, and a tiny end-to-end training run on th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -13,7 +14,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from models.encoders import EncoderSpec, encoder_for, register_spec  # noqa: E402
-from models.evaluator import NetworkEvaluator, PolicyValueModel  # noqa: E402
+from models.evaluator import ModelError, NetworkEvaluator, PolicyValueModel  # noqa: E402
 from models.training.data import Buffer, heuristic_policy, play_game  # noqa: E402
 from models.training.net import PolicyValueNet, export_onnx, segment_log_softmax  # noqa: E402
 from tests.test_models_toy import ToyGame  # noqa: E402
@@ -170,6 +171,29 @@ def test_tiny_advantage_training_run(tmp_path):
     assert summary["heldout_decisions"] > 0
     assert 0 < summary["kept_step"] <= summary["steps"]
     assert "Early stopping: kept the weights after step" in out.with_suffix(".md").read_text()
+    assert summary["vs_previous"] is None  # nothing at --out before this run
+
+    # a second run must beat the network now at --out; the better one ends up there
+    before = out.read_bytes()
+    cfg2 = dataclasses.replace(cfg, seed=1, compare_deals=3)
+    lines = []
+    second = train(cfg2, log=lines.append, game=game)
+    vp = second["vs_previous"]
+    assert vp["model"] == str(out) and vp["deals"] == 3 and vp["ci95"][0] <= vp["mean"]
+    assert vp["kept"] == ("new" if vp["mean"] >= 0 else "previous")
+    rejected = out.with_name("toy_adv.rejected.onnx")
+    if vp["kept"] == "new":
+        assert out.read_bytes() != before and not rejected.exists()
+        assert "this network replaced it" in out.with_suffix(".md").read_text()
+    else:
+        assert out.read_bytes() == before and rejected.is_file()
+        assert "the previous network was kept" in rejected.with_suffix(".md").read_text()
+    assert any("new vs previous" in line for line in lines)
+    # an explicit --previous that does not fit is refused before any time is spent
+    other = ToyGame(4)
+    with pytest.raises(ModelError, match="--previous: .*players 3, this run has 4"):
+        train(dataclasses.replace(cfg, players=4, previous=str(out)), log=lambda *_: None,
+              game=other)
 
 
 @pytest.mark.parametrize("teacher", ["network", "rollout", "uniform"])
@@ -198,6 +222,9 @@ def test_every_teacher_gives_visit_targets(teacher):
     (["--game", "tienlen", "--exit-replay", "0"], "--exit-replay must be >= 1"),
     (["--game", "tienlen", "--rollout-moves", "0"], "--rollout-moves must be >= 1"),
     (["--game", "tienlen", "--calibration-deals", "0"], "--calibration-deals must be >= 1"),
+    (["--game", "tienlen", "--compare-deals", "0"], "--compare-deals must be >= 1"),
+    (["--game", "tienlen", "--previous", "/nonexistent/x.onnx", "--minutes", "0.01",
+      "--workers", "1"], "--previous: model file '/nonexistent/x.onnx' not found"),
     (["--game", "chess"], "unknown game"),
     (["--game", "tienlen", "--players", "7"], "players"),
 ])

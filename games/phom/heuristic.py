@@ -61,7 +61,14 @@ def _danger(x: int, unseen: int) -> int:
     return d
 
 
-def _choose_discard(state, legal: list) -> int:
+def discard_terms(state, legal: list) -> list[tuple[int, float, int, int, int]]:
+    """The terms of the discard choice, one tuple per card discard among ``legal`` (the seat to
+    act's moves): ``(move, score, deadwood, potential, danger)``.  ``deadwood``: points of the
+    hand left after the discard outside its best phỏm (10**6 when the eaten cards cannot all be
+    melded); ``potential``: live 3-card phỏm two of whose cards stay in that deadwood;
+    ``danger``: live 3-card phỏm through the discarded card (the next seat may eat it);
+    ``score = deadwood - 3 * potential + w * danger`` (lower is better; ``w`` larger for chốt
+    discards).  Reads only the acting seat's information."""
     p = state.cur
     h = state.hands[p]
     e = state.eaten[p]
@@ -71,17 +78,26 @@ def _choose_discard(state, legal: list) -> int:
     w = 4.0 if chot else 1.5
     if state.laid >> p & 1 or state.phase != DISCARD:
         w = 0.5 if not chot else 3.0
-    best = None
+    out = []
     for mv in legal:
         if mv == U or not 0 <= mv < 52:
             continue
         h2 = h & ~(1 << mv)
         dw, melded = R.min_deadwood(h2, e, one)
-        score = dw - 3.0 * _potential(h2, melded, unseen) + w * _danger(mv, unseen)
-        key = (score, -R.POINTS[mv], mv)
-        if best is None or key < best[0]:
-            best = (key, mv)
-    return best[1]
+        pot = _potential(h2, melded, unseen)
+        dan = _danger(mv, unseen)
+        out.append((mv, dw - 3.0 * pot + w * dan, dw, pot, dan))
+    return out
+
+
+def discard_key(terms: tuple) -> tuple:
+    """Sort key of :func:`discard_terms` rows: the bot discards the smallest (best score, then
+    the highest card, then the lowest id)."""
+    return (terms[1], -R.POINTS[terms[0]], terms[0])
+
+
+def _choose_discard(state, legal: list) -> int:
+    return min(discard_terms(state, legal), key=discard_key)[0]
 
 
 def _lay_value(state, arr: tuple) -> float:

@@ -41,7 +41,8 @@ Move features (``E.move_dim`` floats): cards (52), kind one-hot (:data:`KINDS` +
 combo one-hot (the game's combos + other), target (52 card one-hot when the game's target is a
 card, else a meld-id one-hot of 16), number of cards / 13, number of melds / 4; with
 ``hand_features``: holds a card of the acting seat's highest rank, empties its hand, cards
-left in its hand / 13; with ``heuristic_feature``: the game's heuristic bot picks this move
+left in its hand / 13; the game's ``move_terms`` when it has them (Phỏm: its discard bot's
+terms); with ``heuristic_feature`` (always last): the game's heuristic bot picks this move
 (``game.heuristic_move`` with a fixed seed, which reads only the acting seat's information).
 
 Encoders are versioned: :attr:`Encoder.version` names the layout; :meth:`Encoder.fingerprint`
@@ -54,7 +55,7 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -88,6 +89,11 @@ class EncoderSpec:
     the game's heuristic bot would play (so that a network can learn where to differ from it).
     ``skip_options``: options left out of the features
     (facts about the session rather than rules, such as a seat number).
+    ``move_terms(state, moves) -> (choice, float32[m, k])``: game-specific move features
+    (``k = len(move_terms_names)``, placed before the heuristic-choice column), typically the
+    terms the heuristic bot weighs, read from the acting seat's information; ``choice`` is the
+    heuristic bot's move when the function found it on the way (else None: the encoder asks
+    ``game.heuristic_move``).
     """
 
     game: str
@@ -102,6 +108,8 @@ class EncoderSpec:
     rank_strength: tuple[int, ...] = tuple(range(13))
     skip_options: tuple[str, ...] = ()
     heuristic_feature: bool = False
+    move_terms: Callable | None = None
+    move_terms_names: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
 
 
@@ -182,6 +190,7 @@ class Encoder:
                           + (8 if spec.hand_features else 0))
         self.move_dim = (52 + self._nk + self._nc + self._ntarget + 2
                          + (3 if spec.hand_features else 0)
+                         + len(spec.move_terms_names)
                          + (1 if spec.heuristic_feature else 0))
         # rank strength -> mask of the cards of that rank, strongest first (hand features)
         order = sorted(range(13), key=lambda r: -spec.rank_strength[r])
@@ -204,6 +213,8 @@ class Encoder:
             extra["skip_options"] = list(self.spec.skip_options)
         if self.spec.heuristic_feature:
             extra["heuristic_feature"] = True
+        if self.spec.move_terms_names:
+            extra["move_terms"] = list(self.spec.move_terms_names)
         return {**extra, "game": self.spec.game, "version": self.spec.version,
                 "zones": list(self.spec.zones),
                 "seat_zones": list(self.spec.seat_zones), "has_trump": self.spec.has_trump,
@@ -274,12 +285,19 @@ class Encoder:
                 out[i, off + 2] = 1.0 if mask & top else 0.0
                 out[i, off + 3] = 1.0 if (hand and mask and left == 0) else 0.0
                 out[i, off + 4] = left / 13.0
+        choice = None
+        if self.spec.move_terms_names:
+            k = len(self.spec.move_terms_names)
+            col = self.move_dim - k - (1 if self.spec.heuristic_feature else 0)
+            choice, terms = self.spec.move_terms(state, moves)
+            out[:, col:col + k] = terms
         if self.spec.heuristic_feature:
             col = self.move_dim - 1
             if m == 1:
                 out[0, col] = 1.0
             elif state.current_player >= 0:
-                choice = self.game.heuristic_move(state, random.Random(0))
+                if choice is None:
+                    choice = self.game.heuristic_move(state, random.Random(0))
                 for i, mv in enumerate(moves):
                     if mv == choice:
                         out[i, col] = 1.0

@@ -45,7 +45,7 @@ from games import make
 from games.base import Game
 from models.encoders import encoder_for
 from models.canary import write_canary
-from models.evaluator import MODEL_FORMAT, NetworkEvaluator, PolicyValueModel
+from models.evaluator import MODEL_FORMAT, ModelError, NetworkEvaluator, PolicyValueModel
 from models.training.arena import mean_ci, policy_match
 from models.training.data import Buffer, advantage_game, heuristic_policy, play_game
 from models.training.net import PolicyValueNet, export_onnx
@@ -60,6 +60,9 @@ class TrainConfig:
     Time: ``minutes`` of wall time in all; ``heuristic_share`` of it goes to the heuristic phase,
     ``eval_share`` is kept for the final evaluation, the rest is expert iteration.  Replay
     window: ``replay`` decisions in the heuristic phase, ``exit_replay`` in expert iteration.
+    ``previous``: the model the new one must beat (default: the one already at ``out``, if it
+    was trained for the same game, players, options and encoder); they play ``compare_deals``
+    deals, policy alone, and the better one ends up at ``out``.
     """
 
     game: str
@@ -87,6 +90,8 @@ class TrainConfig:
     policy_targets: str = "heuristic"
     rollout_moves: int = 12
     out: str = ""
+    previous: str = ""
+    compare_deals: int = 400
     progress: bool = True
 
     def command(self) -> str:
@@ -98,9 +103,12 @@ class TrainConfig:
         d = TrainConfig(self.game)
         for name in ("hidden", "search_iterations", "teacher", "games_per_round",
                      "exit_replay", "steps_per_round", "heuristic_share", "eval_deals",
-                     "policy_targets", "rollout_moves", "replay", "calibration_deals"):
+                     "policy_targets", "rollout_moves", "replay", "calibration_deals",
+                     "compare_deals"):
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{name.replace('_', '-')} {getattr(self, name)}")
+        if self.previous:
+            parts.append(f"--previous {self.previous}")
         if self.out:
             parts.append(f"--out {self.out}")
         return " ".join(parts)
@@ -212,6 +220,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     game = game or make(cfg.game, cfg.players, cfg.options)
     enc = encoder_for(game)
     out = Path(cfg.out or f"models/{game.name}.onnx")
+    prev_path, prev_bytes = _previous_model(cfg, out, game, enc, log)
     buffer = Buffer(enc.state_dim, enc.move_dim, cfg.replay)
     heldout = Buffer(enc.state_dim, enc.move_dim, HELDOUT_CAPACITY)
     curve: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "heldout_top1": [],
@@ -381,6 +390,14 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                           random.Random(cfg.seed + 1))
     m, lo, hi = mean_ci(scores)
     pol, val, top1 = trainer.evaluate(heldout)
+    vs_previous = None
+    if prev_bytes is not None:
+        vs_previous = compare_models(game, best_bytes, prev_bytes, cfg.compare_deals, cfg.seed)
+        vs_previous["model"] = str(prev_path)
+        c = vs_previous["ci95"]
+        log(f"new vs previous ({prev_path}), policy alone: {vs_previous['mean']:+.3f} "
+            f"[{c[0]:+.3f}, {c[1]:+.3f}] bets/game over {cfg.compare_deals} deals -> "
+            f"{vs_previous['kept']} kept")
     summary = {"command": cfg.command(), "minutes": round((time.monotonic() - t0) / 60.0, 2),
                "seed": cfg.seed, "workers": cfg.workers,
                "heuristic_games": heuristic_games, "search_games": exit_games,
@@ -397,18 +414,73 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                "heldout": {"policy_loss": round(pol, 4), "value_loss": round(val, 5),
                            "top1_vs_heuristic": round(top1, 4)},
                "policy_vs_heuristic": {"deals": len(eval_deals), "mean": round(m, 4),
-                                       "ci95": [round(lo, 4), round(hi, 4)]}}
+                                       "ci95": [round(lo, 4), round(hi, 4)]},
+               "vs_previous": vs_previous}
     data = export(summary)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(data)
-    line_plot_png(curve, str(out.with_suffix(".png")))
-    write_canary(out.with_suffix(".canary.json"), game, PolicyValueModel(data).run)
-    write_card(out.with_suffix(".md"), game, enc, net, summary, len(data))
+    # the better network ends up at ``out``; a rejected one is kept beside it for inspection
+    keep_new = vs_previous is None or vs_previous["kept"] == "new"
+    target = out if keep_new else out.with_name(out.stem + ".rejected.onnx")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    line_plot_png(curve, str(target.with_suffix(".png")))
+    write_canary(target.with_suffix(".canary.json"), game, PolicyValueModel(data).run)
+    write_card(target.with_suffix(".md"), game, enc, net, summary, len(data))
     log(f"policy alone vs heuristic bot: {m:+.3f} bets/game, 95% CI [{lo:+.3f}, {hi:+.3f}] "
         f"over {len(eval_deals)} deals x rotations")
-    log(f"wrote {out} ({len(data) / 1e6:.2f} MB), {out.with_suffix('.md')}, "
-        f"{out.with_suffix('.png')} in {summary['minutes']} min")
+    log(f"wrote {target} ({len(data) / 1e6:.2f} MB), {target.with_suffix('.md')}, "
+        f"{target.with_suffix('.png')} in {summary['minutes']} min")
+    if not keep_new:
+        if prev_path.resolve() != out.resolve():
+            out.write_bytes(prev_bytes)
+            for suffix in (".md", ".png", ".canary.json"):
+                side = prev_path.with_suffix(suffix)
+                if side.is_file():
+                    out.with_suffix(suffix).write_bytes(side.read_bytes())
+        log(f"the previous network stays the better one: {out} holds it")
     return summary
+
+
+def _previous_model(cfg: TrainConfig, out: Path, game: Game, enc, log) -> tuple:
+    """``(path, bytes)`` of the network the new one must beat, or ``(None, None)``.
+
+    ``cfg.previous`` must be a model of the same game, players, options and encoder layout
+    (else :class:`~models.evaluator.ModelError`, before any time is spent); without it, the
+    model already at ``out`` is the previous one when it fits (else it is replaced, with a
+    log line saying why)."""
+    path = Path(cfg.previous) if cfg.previous else out
+    if not cfg.previous and not path.is_file():
+        return None, None
+    try:
+        model = PolicyValueModel(path)
+        model.check_encoder(enc)
+        want = {"quansu.players": str(game.num_players),
+                "quansu.options": json.dumps(game.options, sort_keys=True)}
+        for key, value in want.items():
+            if model.metadata.get(key) != value:
+                raise ModelError(f"model {path} was trained with {key.split('.')[1]} "
+                                 f"{model.metadata.get(key)}, this run has {value}")
+    except ModelError as e:
+        if cfg.previous:
+            raise ModelError(f"--previous: {e}") from None
+        log(f"the model at {out} is not compared and will be replaced: {e}")
+        return None, None
+    return path, path.read_bytes()
+
+
+def compare_models(game: Game, new: bytes, previous: bytes, deals: int, seed: int) -> dict:
+    """The new network against the previous one, policy alone (top move, no search), on
+    ``deals`` deals of their own seed, every seat rotation: ``{"deals", "mean", "ci95",
+    "kept"}`` with the new network's mean payoff in bets per game; ``kept`` is ``"new"``
+    unless the mean is below zero."""
+    a = NetworkEvaluator(game, PolicyValueModel(new), cache_size=0)
+    b = NetworkEvaluator(game, PolicyValueModel(previous), cache_size=0)
+    rng = random.Random(seed + 13)
+    cmp_deals = [game.random_deal(rng) for _ in range(deals)]
+    scores = policy_match(game, lambda s, r: a.policy_move(s), lambda s, r: b.policy_move(s),
+                          cmp_deals, random.Random(seed))
+    m, lo, hi = mean_ci(scores)
+    return {"deals": deals, "mean": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "kept": "new" if m >= 0.0 else "previous"}
 
 
 #: with advantage targets, one generated game in this many goes to the held-out set (for the
@@ -534,6 +606,18 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         f"[{pv['ci95'][0]:+.3f}, {pv['ci95'][1]:+.3f}] "
         f"({'target met' if pv['ci95'][0] > 0 else 'target NOT met: interval not above zero'}).",
         "",
+    ]
+    vp = summary.get("vs_previous")
+    if vp:
+        lines += [
+            f"Against the previous network (`{vp['model']}`), policy alone, {vp['deals']} fixed "
+            f"deals, seats rotated: {vp['mean']:+.3f} bets per game per seat, 95% CI "
+            f"[{vp['ci95'][0]:+.3f}, {vp['ci95'][1]:+.3f}]: "
+            + ("this network replaced it." if vp["kept"] == "new" else
+               "the previous network was kept; this one was not shipped."),
+            "",
+        ]
+    lines += [
         "Search figures (guided vs uniform ISMCTS at equal time) are measured by "
         "`python -m bench.models` and recorded in docs/models.md.",
         "",
