@@ -121,14 +121,15 @@ def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: 
     base = SearchConfig(iterations=None, time_s=ms / 1000.0)
     if kind == "uniform":  # no network: do not load one
         return ISMCTSBot(base, None, seed, name="uniform")
-    ev = _evaluator(game, model,
-                    temperature=1.0 if prior_temperature is None else prior_temperature)
+    ev = _evaluator(game, model)
     if kind == "policy":
         return PolicyBot(ev, name="policy")
     if kind == "guided":
         cfg = guided_config(ev, base, leaf)
         if batch is not None:
             cfg = cfg.replace(batch_size=batch)
+        if prior_temperature is not None:
+            cfg = cfg.replace(prior_temperature=prior_temperature)
         return ISMCTSBot(cfg, ev, seed, name="guided")
     raise ValueError(kind)
 
@@ -175,6 +176,8 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
         cfg = guided_config(_evaluator(games.make(name, players, options or {}), model),
                             SearchConfig(), leaf)
         leaf, batch = cfg.leaf_value, batch or cfg.batch_size
+        if prior_temperature is None:
+            prior_temperature = cfg.prior_temperature
     m, h = _mean_ci([r[1] for r in res])
     h = h or 0.0
     return {"test": test, "baseline": baseline, "deals": deals, "games": deals * players,
@@ -212,6 +215,8 @@ def card_section(results: list[tuple[str, dict]]) -> str:
                 extra = (f", {m['ms_per_move']:g} ms per move, guided leaf values: "
                          f"{m.get('guided_leaf_value') or 'evaluator'}, "
                          f"{m.get('guided_batch') or 8} leaves per call"
+                         + (f", prior temperature {m['prior_temperature']:g}"
+                            if m.get("prior_temperature") not in (None, 1.0) else "")
                          if m.get("ms_per_move") else "")
                 verdict = "above zero: target met" if m["above_zero"] else "NOT above zero"
                 lines.append(f"- {label}: {m['payoff_mean']:+.3f} bets per game, 95% CI "
@@ -252,7 +257,8 @@ def main(argv=None) -> int:
     p.add_argument("--model", default=None,
                    help="an .onnx model to measure instead of the shipped one (a candidate)")
     p.add_argument("--prior-temperature", type=float, default=None,
-                   help="guided: divide the network's logits by this before the softmax priors")
+                   help="guided: the search's prior temperature (SearchConfig.prior_temperature: "
+                        "the softmax of the logits divided by it; default: guided_config's)")
     p.add_argument("--json", default="", help="write the results here")
     a = p.parse_args(argv)
     parts = a.only or ["speed", "guided", "policy"]

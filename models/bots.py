@@ -34,14 +34,21 @@ class PolicyBot(Bot):
 GUIDED_LEAF = {"tienlen": "rollout", "samloc": "rollout", "phom": "rollout",
                "tan": "rollout"}
 
+#: The search's prior temperature per game (``SearchConfig.prior_temperature``; 1 where
+#: absent): below 1 the search trusts the network's ranking more.  Chosen by measurement
+#: (``python -m bench.models --only guided --prior-temperature T``, docs/models.md).
+GUIDED_PRIOR_TEMPERATURE: dict[str, float] = {}
+
 
 def guided_config(evaluator: NetworkEvaluator, base: SearchConfig | None = None,
                   leaf: str | None = None) -> SearchConfig:
-    """Search settings for network-guided ISMCTS: priors from the network; leaf values
+    """Search settings for network-guided ISMCTS: priors from the network (sharpened by the
+    game's :data:`GUIDED_PRIOR_TEMPERATURE`); leaf values
     ``leaf`` (default :data:`GUIDED_LEAF` of the game): the network's (batches of 8, PUCT
     value scale = the model's payoff scale) or playouts (the search's automatic scale, as in
     the network-free search)."""
-    base = base or SearchConfig()
+    base = (base or SearchConfig()).replace(
+        prior_temperature=GUIDED_PRIOR_TEMPERATURE.get(evaluator.game.name, 1.0))
     leaf = leaf or GUIDED_LEAF.get(evaluator.game.name, "evaluator")
     if leaf == "rollout":
         return base.replace(leaf_value="rollout", batch_size=1)

@@ -161,18 +161,18 @@ class NetworkEvaluator(Evaluator):
     (sums to 1), ``values[s]`` the expected payoff in bets of absolute seat ``s`` (length
     ``num_players``, projected to sum to zero) as the seat to act estimates it from its own
     information.  Answers are cached by the acting seat's information-state key (LRU of
-    ``cache_size`` entries; 0 disables).  ``temperature`` divides the logits.
+    ``cache_size`` entries; 0 disables).  (A search that should trust the priors more sharpens
+    them itself: ``SearchConfig.prior_temperature``.)
     """
 
     def __init__(self, game: Game, model: PolicyValueModel | None = None, *,
-                 cache_size: int = 20000, temperature: float = 1.0):
+                 cache_size: int = 20000):
         self.game = game
         self.encoder = encoder_for(game)
         self.model = model if model is not None else load_model(game)
         self.model.check_encoder(self.encoder)
         self.name = f"network:{game.name}"
         self.cache_size = cache_size
-        self.temperature = temperature
         self._cache: OrderedDict = OrderedDict()
         self.calls = 0
         self.hits = 0
@@ -214,7 +214,7 @@ class NetworkEvaluator(Evaluator):
             for j, (i, st, seat, legal, key) in enumerate(todo):
                 lg = logits[pos:pos + len(legal)].astype(np.float64)
                 pos += len(legal)
-                pri = softmax(lg / self.temperature).tolist()
+                pri = softmax(lg).tolist()
                 rel = vals_rel[j]
                 vals = [0.0] * n
                 for r in range(n):

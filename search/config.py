@@ -41,6 +41,11 @@ class SearchConfig:
     * ``prior_mix``: share of a uniform prior mixed into the evaluator's priors in PUCT,
       ``P = (1 - prior_mix) * prior + prior_mix / k`` over the ``k`` moves available (0: the
       evaluator's priors as they are; softens near one-hot network policies).
+    * ``prior_temperature``: PUCT uses ``prior ** (1 / prior_temperature)`` (before
+      ``prior_mix``), normalised over the moves available; for a network's softmax priors this
+      is the softmax of its logits divided by the temperature.  Below 1 sharpens them (the
+      search trusts the network's ranking more), 1 leaves them as they are.  Reported priors
+      (:class:`~search.result.MoveStats`) are the evaluator's.
     * ``fpu_reduction``: an unvisited move's Q is its node's mean value minus this (in units of
       the value scale).
     * ``opponent_keys``: how the nodes where an opponent acts are keyed.  ``"own"``: by what that
@@ -80,6 +85,7 @@ class SearchConfig:
     time_s: float | None = None
     c_puct: float = 1.5
     prior_mix: float = 0.0
+    prior_temperature: float = 1.0
     fpu_reduction: float = 0.0
     opponent_keys: str = "own"
     value_scale: float | None = None
@@ -120,6 +126,7 @@ class SearchConfig:
         number("time_s", 0, optional=True, open_lo=True)
         number("c_puct", 0)
         number("prior_mix", 0, 1)
+        number("prior_temperature", 0, open_lo=True)
         number("fpu_reduction", 0)
         choice("opponent_keys", OPPONENT_KEYS)
         number("value_scale", 0, optional=True, open_lo=True)

@@ -143,6 +143,9 @@ class _Search:
         self.tree_size = 1
         self.root = _Node(self.observer)
         self.root_moves = list(state.legal_moves())
+        self.root_priors = None  # the evaluator's root priors, as reported
+        inv = 1.0 / cfg.prior_temperature
+        self._shape = None if inv == 1.0 else (lambda ps: [float(p) ** inv for p in ps])
         self.stopped = "running"
 
     # -- budget ---------------------------------------------------------------------------------
@@ -175,7 +178,8 @@ class _Search:
             first = self._world()
             ev = self._priors(first, self.root_moves, stop)
             self.root.moves = list(self.root_moves)
-            self.root.prior = [float(p) for p in ev.priors]
+            self.root_priors = [float(p) for p in ev.priors]
+            self.root.prior = self._shaped(ev.priors)
             self.root.open()
         except Aborted:
             self.root.moves = list(self.root_moves)
@@ -210,6 +214,12 @@ class _Search:
                 next_progress = self.clock() + cfg.progress_interval_s
         return self.result()
 
+    def _shaped(self, priors) -> list:
+        """Priors as PUCT uses them (``prior_temperature`` applied)."""
+        if self._shape is None:
+            return [float(p) for p in priors]
+        return self._shape(priors)
+
     def _priors(self, det: State, legal, stop=None):
         evs = self.evaluator.evaluate([det], [legal], self.rng, values=False, stop=stop)
         self._check(evs, [det], [legal], False)
@@ -242,7 +252,7 @@ class _Search:
                 if node.moves is None:
                     ev = self._priors(det, legal)
                     node.moves = list(legal)
-                    node.prior = [float(p) for p in ev.priors]
+                    node.prior = self._shaped(ev.priors)
                 node.open()
             index = node.index
             ids = []
@@ -255,7 +265,7 @@ class _Search:
                 ids.append(i)
             if missing:
                 ev = self._priors(det, legal)
-                node.add_moves(legal, ev.priors)
+                node.add_moves(legal, self._shaped(ev.priors))
                 ids = [index[m] for m in legal]
             n, w, prior, avail = node.n, node.w, node.prior, node.avail
             psum = 0.0
@@ -327,7 +337,7 @@ class _Search:
                 values = [lam * r + (1 - lam) * e for r, e in zip(rolls[k], evs[k].values)]
             if evs is not None and node.moves is None:
                 node.moves = list(legal)
-                node.prior = [float(p) for p in evs[k].priors]
+                node.prior = self._shaped(evs[k].priors)
             node.visits += 1
             node.value_sum += values[node.seat]
             self._backup(path, values, vlb)
@@ -374,7 +384,8 @@ class _Search:
     def result(self) -> SearchResult:
         root = self.root
         z = self.cfg.lcb_z
-        psum = sum(root.prior) or 1.0
+        priors = self.root_priors or root.prior
+        psum = sum(priors) or 1.0
         stats = []
         for i, m in enumerate(root.moves):
             n = root.n[i]
@@ -384,7 +395,7 @@ class _Search:
                 lcb = mean - z * math.sqrt(var / n)
             else:
                 lcb = -self.bound
-            stats.append((MoveStats(m, n, mean, root.prior[i] / psum, lcb, self._line(i)), i))
+            stats.append((MoveStats(m, n, mean, priors[i] / psum, lcb, self._line(i)), i))
         stats.sort(key=lambda t: (-t[0].visits, -t[0].mean, -t[0].prior, t[1]))
         return SearchResult(observer=self.observer, moves=tuple(s for s, _ in stats),
                             iterations=self.iterations, determinizations=self.determinizations,

@@ -264,6 +264,25 @@ def test_priors_steer_the_search_and_are_reported():
     assert max(res.moves, key=lambda m: m.prior).move == top
 
 
+def test_prior_temperature_sharpens_the_priors_puct_uses_not_the_reported_ones():
+    """With zero values, visits follow the priors; a prior temperature below 1 puts more of
+    them on the top-prior move, while the reported priors stay the evaluator's."""
+    st = toy_opening(4, 6)
+    moves = st.legal_moves()
+    top = max(moves)
+    cfg = SearchConfig(iterations=200, leaf_value="evaluator")
+    plain = search(st, cfg, FixedPriors(), seed=0)
+    sharp = search(st, cfg.replace(prior_temperature=0.25), FixedPriors(), seed=0)
+    assert stats_by_move(sharp)[top].visits > stats_by_move(plain)[top].visits
+    raw = [1.0 + (m if m >= 0 else 0) for m in moves]
+    for m, p in zip(moves, raw):
+        assert stats_by_move(sharp)[m].prior == pytest.approx(p / sum(raw))
+        assert stats_by_move(plain)[m].prior == pytest.approx(p / sum(raw))
+    for bad in (0, -1.0, float("inf")):
+        with pytest.raises(SearchOptionError, match="prior_temperature"):
+            SearchConfig(prior_temperature=bad)
+
+
 def test_uniform_evaluator_values_are_rollout_payoffs():
     st = toy_opening(3, 4)
     ev = UniformEvaluator(rollouts=4).evaluate([st], [st.legal_moves()], random.Random(0))[0]
