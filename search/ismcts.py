@@ -144,8 +144,7 @@ class _Search:
         self.root = _Node(self.observer)
         self.root_moves = list(state.legal_moves())
         self.root_priors = None  # the evaluator's root priors, as reported
-        inv = 1.0 / cfg.prior_temperature
-        self._shape = None if inv == 1.0 else (lambda ps: [float(p) ** inv for p in ps])
+        self.prior_power = 1.0 / cfg.prior_temperature
         self.stopped = "running"
 
     # -- budget ---------------------------------------------------------------------------------
@@ -216,9 +215,10 @@ class _Search:
 
     def _shaped(self, priors) -> list:
         """Priors as PUCT uses them (``prior_temperature`` applied)."""
-        if self._shape is None:
+        power = self.prior_power
+        if power == 1.0:
             return [float(p) for p in priors]
-        return self._shape(priors)
+        return [float(p) ** power for p in priors]
 
     def _priors(self, det: State, legal, stop=None):
         evs = self.evaluator.evaluate([det], [legal], self.rng, values=False, stop=stop)
