@@ -237,6 +237,18 @@ def update_card(path: str, section: str) -> None:
         f.write(text.rstrip("\n") + "\n\n" + section)
 
 
+def append_to_card(path: str, results: list[tuple[str, dict]]) -> None:
+    """Add bench results (``(command, results json)`` pairs) at the end of a model card's bench
+    section, after the ones already there (the section is created when missing)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read().rstrip("\n")
+    if CARD_HEADER not in text:
+        text += "\n\n" + CARD_HEADER
+    body = card_section(results)[len(CARD_HEADER):].strip("\n")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text + "\n\n" + body + "\n")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.models", description=__doc__.splitlines()[0])
     p.add_argument("--game", required=True)

@@ -240,8 +240,9 @@ def test_advantage_samples(name):
 def test_guided_config_leaf_choice(name):
     """Network leaves: batches of 8 at the model's value scale; playout leaves: one leaf at a
     time at the search's automatic scale (as the network-free search); the default is the
-    game's measured GUIDED_LEAF."""
-    from models.bots import GUIDED_LEAF, guided_config
+    game's measured GUIDED_LEAF; the prior temperature is the game's GUIDED_PRIOR_TEMPERATURE
+    (1 where none was measured better)."""
+    from models.bots import GUIDED_LEAF, GUIDED_PRIOR_TEMPERATURE, guided_config
     from search.config import SearchConfig
 
     ev = default_evaluator(games.make(name, 4))
@@ -252,3 +253,59 @@ def test_guided_config_leaf_choice(name):
     roll = guided_config(ev, base, "rollout")
     assert (roll.leaf_value, roll.batch_size, roll.value_scale) == ("rollout", 1, None)
     assert roll.time_s == 0.1 and guided_config(ev, base).leaf_value == GUIDED_LEAF[name]
+    assert (net.prior_temperature == roll.prior_temperature
+            == GUIDED_PRIOR_TEMPERATURE.get(name, 1.0))
+
+
+def test_phom_move_terms_are_the_discard_bots_terms():
+    """Phỏm's move terms (encoder v3) are, on card discards, the heuristic's own discard terms
+    (scaled as documented in ``models.encoders.phom``) and zeros on every other move; the
+    discard the terms rank best is the bot's move."""
+    from games.phom.game import DISCARD, U
+    from games.phom.heuristic import discard_key, discard_terms
+    from models.encoders.phom import MOVE_TERMS
+
+    game = games.make("phom", 4)
+    enc = encoder_for(game)
+    k = len(MOVE_TERMS)
+    seen = 0
+    for state in _positions(game, n_games=4, seed=3):
+        moves = state.legal_moves()
+        if state.is_terminal():
+            continue
+        terms = enc.encode_moves(state, moves)[:, -1 - k:-1]
+        if state.phase != DISCARD or len(moves) < 2 or U in moves:  # not a discard choice
+            assert not terms.any()
+            continue
+        rows = discard_terms(state, moves)
+        best = min(rows, key=discard_key)
+        assert best[0] == game.heuristic_move(state, random.Random(0))
+        for mv, score, dw, pot, dan in rows:
+            got = terms[moves.index(mv)]
+            want = [min(dw, 100) / 50, pot / 4, dan / 4, min(score - best[1], 30) / 10]
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+            seen += 1
+        assert not terms[[i for i, mv in enumerate(moves)
+                          if mv not in {r[0] for r in rows}]].any()
+    assert seen > 50
+
+
+def test_bench_results_are_appended_to_a_card(tmp_path):
+    """``bench.models.append_to_card`` keeps the card and the results already in its bench
+    section and adds the new ones after them; a card without the section gets one."""
+    from bench.models import CARD_HEADER, append_to_card
+
+    def result(mean):
+        return {"players": 4, "policy_vs_heuristic": {
+            "payoff_mean": mean, "ci95": [mean - 0.1, mean + 0.1], "deals": 10,
+            "above_zero": mean > 0.1}}
+
+    card = tmp_path / "g.md"
+    card.write_text("# g\n\ntext\n")
+    append_to_card(str(card), [("cmd one", result(0.5))])
+    append_to_card(str(card), [("cmd two", result(-0.5))])
+    text = card.read_text()
+    assert text.startswith("# g\n\ntext\n") and text.count(CARD_HEADER) == 1
+    assert text.index("cmd one") < text.index("+0.500") < text.index("cmd two") \
+        < text.index("-0.500")
+    assert "above zero: target met" in text and "NOT above zero" in text
