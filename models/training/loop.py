@@ -364,11 +364,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
         train_steps(cfg.steps_per_round, f"train (round {rounds + 1})")
         curve["heldout_top1"].append(trainer.evaluate(heldout)[2])
         cand = export({"phase": "expert iteration", "round": rounds + 1})
-        a = NetworkEvaluator(game, PolicyValueModel(cand), cache_size=0)
-        b = NetworkEvaluator(game, PolicyValueModel(best_bytes), cache_size=0)
-        scores = policy_match(game, lambda s, r: a.policy_move(s), lambda s, r: b.policy_move(s),
-                              eval_deals, random.Random(cfg.seed))
-        m, lo, hi = mean_ci(scores)
+        m, lo, hi = policy_vs_policy(game, cand, best_bytes, eval_deals, cfg.seed)
         kept = m >= 0.0
         rounds += 1
         history.append({"round": rounds, "games": len(games), "gen_s": round(gen_s, 1),
@@ -467,18 +463,24 @@ def _previous_model(cfg: TrainConfig, out: Path, game: Game, enc, log) -> tuple:
     return path, path.read_bytes()
 
 
-def compare_models(game: Game, new: bytes, previous: bytes, deals: int, seed: int) -> dict:
-    """The new network against the previous one, policy alone (top move, no search), on
-    ``deals`` deals of their own seed, every seat rotation: ``{"deals", "mean", "ci95",
-    "kept"}`` with the new network's mean payoff in bets per game; ``kept`` is ``"new"``
-    unless the mean is below zero."""
-    a = NetworkEvaluator(game, PolicyValueModel(new), cache_size=0)
-    b = NetworkEvaluator(game, PolicyValueModel(previous), cache_size=0)
-    rng = random.Random(seed + 13)
-    cmp_deals = [game.random_deal(rng) for _ in range(deals)]
+def policy_vs_policy(game: Game, a_bytes: bytes, b_bytes: bytes, deals: list, seed: int
+                     ) -> tuple[float, float, float]:
+    """Network A against network B, policy alone (top move, no search), on ``deals``, every
+    seat rotation: A's mean payoff in bets per game and its 95 % interval."""
+    a = NetworkEvaluator(game, PolicyValueModel(a_bytes), cache_size=0)
+    b = NetworkEvaluator(game, PolicyValueModel(b_bytes), cache_size=0)
     scores = policy_match(game, lambda s, r: a.policy_move(s), lambda s, r: b.policy_move(s),
-                          cmp_deals, random.Random(seed))
-    m, lo, hi = mean_ci(scores)
+                          deals, random.Random(seed))
+    return mean_ci(scores)
+
+
+def compare_models(game: Game, new: bytes, previous: bytes, deals: int, seed: int) -> dict:
+    """The new network against the previous one (:func:`policy_vs_policy`) on ``deals`` deals
+    of their own seed: ``{"deals", "mean", "ci95", "kept"}`` with the new network's mean payoff in bets per game; ``kept`` is ``"new"``
+    unless the mean is below zero."""
+    rng = random.Random(seed + 13)
+    m, lo, hi = policy_vs_policy(game, new, previous,
+                                 [game.random_deal(rng) for _ in range(deals)], seed)
     return {"deals": deals, "mean": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "kept": "new" if m >= 0.0 else "previous"}
 
