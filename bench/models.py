@@ -115,7 +115,8 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
 
 
 def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: int | None = None,
-         model: str | None = None, prior_temperature: float | None = None):
+         model: str | None = None, prior_temperature: float | None = None,
+         prior_mix: float | None = None):
     if kind == "heuristic":
         return HeuristicBot(seed)
     base = SearchConfig(iterations=None, time_s=ms / 1000.0)
@@ -130,19 +131,21 @@ def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: 
             cfg = cfg.replace(batch_size=batch)
         if prior_temperature is not None:
             cfg = cfg.replace(prior_temperature=prior_temperature)
+        if prior_mix is not None:
+            cfg = cfg.replace(prior_mix=prior_mix)
         return ISMCTSBot(cfg, ev, seed, name="guided")
     raise ValueError(kind)
 
 
 def _deal_task(task):
-    name, players, options, test, baseline, ms, seed, d, leaf, batch, model, temp = task
+    name, players, options, test, baseline, ms, seed, d, leaf, batch, model, temp, mix = task
     game = games.make(name, players, options)
     deal = game.random_deal(random.Random(f"{seed}:deal:{d}"))
     pays = []
     secs = []
     for r in range(players):
         bots = [_bot(test if s == r else baseline, game, ms, hash((seed, d, r, s)) & 0xFFFF, leaf,
-                     batch, model, temp)
+                     batch, model, temp, mix)
                 for s in range(players)]
         state, moves, sec = play_game(game, deal, bots)
         pays.append(state.returns()[r])
@@ -153,11 +156,11 @@ def _deal_task(task):
 def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: int,
           seed: int = 0, players: int = 4, options=None, progress=True,
           leaf: str | None = None, batch: int | None = None, model: str | None = None,
-          prior_temperature: float | None = None) -> dict:
+          prior_temperature: float | None = None, prior_mix: float | None = None) -> dict:
     """One bot of kind ``test`` vs ``players - 1`` of ``baseline`` on ``deals`` deals x
     rotations.  Returns the tested bot's mean payoff with its 95 % interval."""
     tasks = [(name, players, options or {}, test, baseline, ms, seed, d, leaf, batch, model,
-              prior_temperature)
+              prior_temperature, prior_mix)
              for d in range(deals)]
     t0 = time.monotonic()
     res = []
@@ -178,6 +181,8 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
         leaf, batch = cfg.leaf_value, batch or cfg.batch_size
         if prior_temperature is None:
             prior_temperature = cfg.prior_temperature
+        if prior_mix is None:
+            prior_mix = cfg.prior_mix
     m, h = _mean_ci([r[1] for r in res])
     h = h or 0.0
     return {"test": test, "baseline": baseline, "deals": deals, "games": deals * players,
@@ -187,7 +192,8 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
             "payoff_mean": round(m, 4), "ci95": [round(m - h, 4), round(m + h, 4)],
             "above_zero": m - h > 0, "test_s_per_move": round(statistics.mean(r[2] for r in res), 4),
             "wall_s": round(time.monotonic() - t0, 1), "seed": seed,
-            "model": model or "shipped", "prior_temperature": prior_temperature}
+            "model": model or "shipped", "prior_temperature": prior_temperature,
+            "prior_mix": prior_mix}
 
 
 CARD_HEADER = "## Measured by bench/models.py"
@@ -217,6 +223,7 @@ def card_section(results: list[tuple[str, dict]]) -> str:
                          f"{m.get('guided_batch') or 8} leaves per call"
                          + (f", prior temperature {m['prior_temperature']:g}"
                             if m.get("prior_temperature") not in (None, 1.0) else "")
+                         + (f", prior mix {m['prior_mix']:g}" if m.get("prior_mix") else "")
                          if m.get("ms_per_move") else "")
                 verdict = "above zero: target met" if m["above_zero"] else "NOT above zero"
                 lines.append(f"- {label}: {m['payoff_mean']:+.3f} bets per game, 95% CI "
@@ -271,12 +278,17 @@ def main(argv=None) -> int:
     p.add_argument("--prior-temperature", type=float, default=None,
                    help="guided: the search's prior temperature (SearchConfig.prior_temperature: "
                         "the softmax of the logits divided by it; default: guided_config's)")
+    p.add_argument("--prior-mix", type=float, default=None,
+                   help="guided: the share of a uniform prior mixed into the network's "
+                        "(SearchConfig.prior_mix, 0..1; default: guided_config's)")
     p.add_argument("--json", default="", help="write the results here")
     a = p.parse_args(argv)
     parts = a.only or ["speed", "guided", "policy"]
     game = games.make(a.game, a.players)
     if a.prior_temperature is not None and not a.prior_temperature > 0:
         p.error("--prior-temperature must be > 0")
+    if a.prior_mix is not None and not 0.0 <= a.prior_mix <= 1.0:
+        p.error("--prior-mix must be in [0, 1]")
     if a.model:
         try:
             load_model(game, a.model)
@@ -293,7 +305,8 @@ def main(argv=None) -> int:
     if "guided" in parts:
         out["guided_vs_uniform"] = match(a.game, "guided", "uniform", a.deals, a.ms, a.workers,
                                          a.seed, a.players, leaf=a.leaf, batch=a.batch,
-                                         model=a.model, prior_temperature=a.prior_temperature)
+                                         model=a.model, prior_temperature=a.prior_temperature,
+                                         prior_mix=a.prior_mix)
         print(json.dumps(out["guided_vs_uniform"]))
     if a.json:
         with open(a.json, "w") as f:

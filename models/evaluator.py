@@ -181,7 +181,9 @@ class NetworkEvaluator(Evaluator):
                  rng=None, *, values: bool = True, stop=None) -> list[Evaluation]:
         """One :class:`~search.evaluator.Evaluation` per state (``moves[i]`` = the state's
         ``legal_moves()``, computed when ``moves`` is None).  ``rng`` and ``stop`` are unused:
-        the network is deterministic and one call is short."""
+        the network is deterministic and one call is short.  A priors-only call
+        (``values=False``) for a state with one legal move answers ``[1.0]`` (its softmax)
+        without running the network."""
         if moves is None:
             moves = [st.legal_moves() for st in states]
         out: list = [None] * len(states)
@@ -191,6 +193,9 @@ class NetworkEvaluator(Evaluator):
             if seat < 0:
                 raise GameError("cannot evaluate a terminal state")
             legal = moves[i]
+            if not values and len(legal) == 1:  # the softmax of one logit: no network needed
+                out[i] = Evaluation([1.0])
+                continue
             key = None
             if self.cache_size:
                 key = (seat, st.information_state_key(seat))

@@ -172,6 +172,26 @@ def test_evaluator_every_player_count(name, players):
 
 
 @pytest.mark.parametrize("name", WITH_MODEL)
+def test_priors_of_a_single_move_skip_the_network(name):
+    game = games.make(name, 4)
+    states = [s for s in _positions(game, 2, seed=3)]
+    single = [s for s in states if len(s.legal_moves()) == 1][:5]
+    multi = [s for s in states if len(s.legal_moves()) > 1][:5]
+    assert single and multi
+    ev = default_evaluator(game, cache_size=0)
+    answers = ev.evaluate(single + multi, values=False)
+    assert ev.calls == 1  # one batch: the states with a choice
+    assert [list(a.priors) for a in answers[:len(single)]] == [[1.0]] * len(single)
+    for state, a in zip(multi, answers[len(single):]):
+        assert len(a.priors) == len(state.legal_moves()) and abs(sum(a.priors) - 1.0) < 1e-6
+    # the network's own answer for such a state is the same prior, and values still come
+    full = ev.evaluate(single[:1], values=True)[0]
+    assert list(full.priors) == [1.0] and len(full.values) == 4
+    assert ev.calls == 2
+    assert ev.evaluate(single[:1], values=False)[0].priors == [1.0] and ev.calls == 2
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
 def test_evaluator_uses_only_the_acting_seats_information(name):
     game = games.make(name, 4)
     ev = default_evaluator(game, cache_size=0)
