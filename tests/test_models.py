@@ -329,3 +329,25 @@ def test_bench_results_are_appended_to_a_card(tmp_path):
     assert text.index("cmd one") < text.index("+0.500") < text.index("cmd two") \
         < text.index("-0.500")
     assert "above zero: target met" in text and "NOT above zero" in text
+
+
+def test_bench_guided_overrides_reach_the_bot_and_the_card(capsys):
+    """``bench.models``: ``--prior-temperature`` / ``--prior-mix`` set the guided bot's search,
+    the card line names them, and out-of-range values are refused before anything runs."""
+    from bench.models import _bot, card_section, main
+
+    game = games.make("tienlen", 4)
+    bot = _bot("guided", game, 50.0, 0, prior_temperature=0.5, prior_mix=0.25)
+    assert (bot.config.prior_temperature, bot.config.prior_mix) == (0.5, 0.25)
+    assert bot.config.time_s == 0.05
+    plain = _bot("guided", game, 50.0, 0)
+    assert (plain.config.prior_temperature, plain.config.prior_mix) == (1.0, 0.0)
+    m = {"payoff_mean": 0.1, "ci95": [0.0, 0.2], "deals": 4, "above_zero": False,
+         "ms_per_move": 50.0, "guided_leaf_value": "rollout", "guided_batch": 1,
+         "prior_temperature": 0.5, "prior_mix": 0.25}
+    text = card_section([("cmd", {"players": 4, "guided_vs_uniform": m})])
+    assert "prior temperature 0.5" in text and "prior mix 0.25" in text
+    for flag, value in (("--prior-mix", "1.5"), ("--prior-temperature", "0")):
+        with pytest.raises(SystemExit):
+            main(["--game", "tienlen", "--only", "guided", flag, value])
+        assert flag in capsys.readouterr().err
