@@ -1,13 +1,14 @@
 """Pool strength matches of ``python -m bench.models --json F`` run on different deals.
 
-    python -m bench.pool a.json b.json c.json d.json [--part guided]
+    python -m bench.pool a.json b.json c.json d.json [--part guided] [--card models/G.md]
 
 Each file holds one match (``guided_vs_uniform`` or ``policy_vs_heuristic``) with its mean payoff
 (bets per game of the tested seat) and 95 % interval over its deals.  The pooled mean weights each
 run by its deals; its standard error combines the runs' (``se = half-width / 1.96``):
 ``mean = sum(n_i m_i) / N``, ``se = sqrt(sum((n_i / N)^2 se_i^2))``.  Runs must be the same match
 (game, players, bots, time per move, guided settings, model) on different deals (seeds); anything
-else is refused with the field that differs.
+else is refused with the field that differs.  ``--card`` adds the pooled line, with the command
+that gives it, to a model card's bench section.
 """
 
 from __future__ import annotations
@@ -70,10 +71,24 @@ def pool(runs: list[dict], part: str = "guided") -> dict:
     return out
 
 
+def card_line(res: dict, command: str) -> str:
+    """Markdown for a model card: ``command`` and the pooled result."""
+    label = {"guided": "guided ISMCTS vs uniform ISMCTS",
+             "policy": "policy alone vs heuristic bot"}["guided" if res["test"] == "guided"
+                                                        else "policy"]
+    when = f", {res['ms_per_move']:g} ms per move" if res.get("ms_per_move") else ""
+    verdict = "above zero: target met" if res["above_zero"] else "NOT above zero"
+    seeds = ", ".join(str(s) for s in res["seeds"])
+    return (f"`{command}`\n\n- {label}, pooled: {res['payoff_mean']:+.3f} bets per game, 95% CI "
+            f"[{res['ci95'][0]:+.3f}, {res['ci95'][1]:+.3f}] over {res['deals']} deals "
+            f"({res['runs']} runs, seeds {seeds}){when} ({verdict}).\n")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.pool", description=__doc__.splitlines()[0])
     p.add_argument("files", nargs="+", help="JSON files written by python -m bench.models --json")
     p.add_argument("--part", choices=tuple(PARTS), default="guided")
+    p.add_argument("--card", default="", help="add the pooled result to this model card")
     a = p.parse_args(argv)
     runs = []
     for f in a.files:
@@ -93,6 +108,19 @@ def main(argv=None) -> int:
     print(f"pooled {res['payoff_mean']:+.3f} [{res['ci95'][0]:+.3f}, {res['ci95'][1]:+.3f}] "
           f"over {res['deals']} deals")
     print(json.dumps(res))
+    if a.card:
+        from bench.models import CARD_HEADER
+
+        command = "python -m bench.pool " + " ".join(a.files)
+        try:
+            with open(a.card, encoding="utf-8") as fh:
+                text = fh.read().rstrip("\n")
+            if CARD_HEADER not in text:
+                text += "\n\n" + CARD_HEADER
+            with open(a.card, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n\n" + card_line(res, command))
+        except OSError as e:
+            p.error(f"--card: {e}")
     return 0
 
 

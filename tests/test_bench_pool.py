@@ -64,3 +64,24 @@ def test_cli(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([str(tmp_path / "missing.json")])
     assert "missing.json" in capsys.readouterr().err
+
+
+def test_cli_adds_the_pooled_line_to_a_card(tmp_path, capsys):
+    from bench.models import CARD_HEADER
+
+    files = []
+    for s in (3, 4):
+        f = tmp_path / f"r{s}.json"
+        f.write_text(json.dumps(_run(s, -0.1, 0.2)))
+        files.append(str(f))
+    card = tmp_path / "g.md"
+    card.write_text("# g\n\ntext\n")
+    assert main(files + ["--card", str(card)]) == 0
+    text = card.read_text()
+    assert text.startswith("# g\n\ntext\n") and text.count(CARD_HEADER) == 1
+    assert "`python -m bench.pool " + " ".join(files) + "`" in text
+    assert ("pooled: -0.100 bets per game" in text and "over 48 deals (2 runs, seeds 3, 4), "
+            "50 ms per move (NOT above zero)" in text)
+    with pytest.raises(SystemExit):
+        main(files + ["--card", str(tmp_path / "no" / "card.md")])
+    assert "--card" in capsys.readouterr().err
