@@ -247,13 +247,18 @@ def update_card(path: str, section: str) -> None:
 def append_to_card(path: str, results: list[tuple[str, dict]]) -> None:
     """Add bench results (``(command, results json)`` pairs) at the end of a model card's bench
     section, after the ones already there (the section is created when missing)."""
+    append_card_text(path, card_section(results)[len(CARD_HEADER):])
+
+
+def append_card_text(path: str, body: str) -> None:
+    """Add markdown ``body`` at the end of a model card's bench section (created when
+    missing)."""
     with open(path, encoding="utf-8") as f:
         text = f.read().rstrip("\n")
     if CARD_HEADER not in text:
         text += "\n\n" + CARD_HEADER
-    body = card_section(results)[len(CARD_HEADER):].strip("\n")
     with open(path, "w", encoding="utf-8") as f:
-        f.write(text + "\n\n" + body + "\n")
+        f.write(text + "\n\n" + body.strip("\n") + "\n")
 
 
 def main(argv=None) -> int:

@@ -43,9 +43,17 @@ def pool(runs: list[dict], part: str = "guided") -> dict:
     key = PARTS[part]
     matches = []
     for i, r in enumerate(runs):
+        if not isinstance(r, dict):
+            raise PoolError(f"run {i + 1} is not a bench.models result (a JSON object)")
         m = r.get(key)
         if not isinstance(m, dict):
             raise PoolError(f"run {i + 1} has no {key!r} result")
+        ci = m.get("ci95")
+        if not (isinstance(m.get("deals"), int) and m["deals"] > 0):
+            raise PoolError(f"run {i + 1}: deals must be a positive integer, got {m.get('deals')!r}")
+        if not (isinstance(m.get("payoff_mean"), (int, float)) and isinstance(ci, list)
+                and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci)):
+            raise PoolError(f"run {i + 1}: payoff_mean and ci95 (two numbers) are required")
         matches.append(m)
     for name in SAME_FILE:
         vals = {json.dumps(r.get(name)) for r in runs}
@@ -109,16 +117,10 @@ def main(argv=None) -> int:
           f"over {res['deals']} deals")
     print(json.dumps(res))
     if a.card:
-        from bench.models import CARD_HEADER
+        from bench.models import append_card_text
 
-        command = "python -m bench.pool " + " ".join(a.files)
         try:
-            with open(a.card, encoding="utf-8") as fh:
-                text = fh.read().rstrip("\n")
-            if CARD_HEADER not in text:
-                text += "\n\n" + CARD_HEADER
-            with open(a.card, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n\n" + card_line(res, command))
+            append_card_text(a.card, card_line(res, "python -m bench.pool " + " ".join(a.files)))
         except OSError as e:
             p.error(f"--card: {e}")
     return 0

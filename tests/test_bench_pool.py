@@ -43,6 +43,9 @@ def test_a_missing_prior_mix_reads_as_its_default():
     ([_run(1, 0.1, 0.1), _run(1, 0.2, 0.1)], "seed appears twice"),
     ([_run(1, 0.1, 0.1), {"game": "tienlen", "players": 4}], "no 'guided_vs_uniform'"),
     ([], "no runs"),
+    ([_run(1, 0.1, 0.1), [1, 2]], "run 2 is not a bench.models result"),
+    ([_run(1, 0.1, 0.1, deals=0)], "deals must be a positive integer"),
+    ([_run(1, 0.1, 0.1, ci95=[0.0])], "ci95"),
 ])
 def test_runs_that_cannot_be_pooled_are_refused(runs, field):
     with pytest.raises(PoolError, match=field):
