@@ -197,6 +197,14 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
 
 
 CARD_HEADER = "## Measured by bench/models.py"
+#: The strength matches in a results file and how a card names them, in card order.
+MATCH_LABELS = {"policy_vs_heuristic": "policy alone vs heuristic bot",
+                "guided_vs_uniform": "guided ISMCTS vs uniform ISMCTS"}
+
+
+def verdict_text(above_zero: bool) -> str:
+    """How a card states a match's verdict (its 95 % interval above zero or not)."""
+    return "above zero: target met" if above_zero else "NOT above zero"
 
 
 def card_section(results: list[tuple[str, dict]]) -> str:
@@ -214,8 +222,7 @@ def card_section(results: list[tuple[str, dict]]) -> str:
                          f"{sp['evaluate_batch1_us_median']} µs; ISMCTS iterations/s at "
                          f"{sp['search_ms']:g} ms: guided {sp['guided_iterations_per_s']}, "
                          f"uniform {sp['uniform_iterations_per_s']}.")
-        for key, label in (("policy_vs_heuristic", "policy alone vs heuristic bot"),
-                           ("guided_vs_uniform", "guided ISMCTS vs uniform ISMCTS")):
+        for key, label in MATCH_LABELS.items():
             m = r.get(key)
             if m:
                 extra = (f", {m['ms_per_move']:g} ms per move, guided leaf values: "
@@ -225,7 +232,7 @@ def card_section(results: list[tuple[str, dict]]) -> str:
                             if m.get("prior_temperature") not in (None, 1.0) else "")
                          + (f", prior mix {m['prior_mix']:g}" if m.get("prior_mix") else "")
                          if m.get("ms_per_move") else "")
-                verdict = "above zero: target met" if m["above_zero"] else "NOT above zero"
+                verdict = verdict_text(m["above_zero"])
                 lines.append(f"- {label}: {m['payoff_mean']:+.3f} bets per game, 95% CI "
                              f"[{m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f}] over {m['deals']} "
                              f"deals x {r['players']} rotations{extra} ({verdict}).")

@@ -18,6 +18,8 @@ import json
 import math
 import sys
 
+from bench.models import MATCH_LABELS, append_card_text, verdict_text
+
 PARTS = {"guided": "guided_vs_uniform", "policy": "policy_vs_heuristic"}
 
 #: Fields that must agree between pooled runs (top level of the file, then of the match).
@@ -79,13 +81,11 @@ def pool(runs: list[dict], part: str = "guided") -> dict:
     return out
 
 
-def card_line(res: dict, command: str) -> str:
-    """Markdown for a model card: ``command`` and the pooled result."""
-    label = {"guided": "guided ISMCTS vs uniform ISMCTS",
-             "policy": "policy alone vs heuristic bot"}["guided" if res["test"] == "guided"
-                                                        else "policy"]
+def card_line(res: dict, command: str, part: str = "guided") -> str:
+    """Markdown for a model card: ``command`` and the pooled result of ``part``."""
+    label = MATCH_LABELS[PARTS[part]]
     when = f", {res['ms_per_move']:g} ms per move" if res.get("ms_per_move") else ""
-    verdict = "above zero: target met" if res["above_zero"] else "NOT above zero"
+    verdict = verdict_text(res["above_zero"])
     seeds = ", ".join(str(s) for s in res["seeds"])
     return (f"`{command}`\n\n- {label}, pooled: {res['payoff_mean']:+.3f} bets per game, 95% CI "
             f"[{res['ci95'][0]:+.3f}, {res['ci95'][1]:+.3f}] over {res['deals']} deals "
@@ -117,10 +117,9 @@ def main(argv=None) -> int:
           f"over {res['deals']} deals")
     print(json.dumps(res))
     if a.card:
-        from bench.models import append_card_text
-
         try:
-            append_card_text(a.card, card_line(res, "python -m bench.pool " + " ".join(a.files)))
+            append_card_text(a.card, card_line(res, "python -m bench.pool " + " ".join(a.files),
+                                             a.part))
         except OSError as e:
             p.error(f"--card: {e}")
     return 0
