@@ -1,8 +1,8 @@
 """Rules-engine benchmark: random full-game playouts for any registered game, and peers.
 
-    python -m bench.engine                              # every registered game, 4 players
-    python -m bench.engine --game tienlen --players 4 --seconds 10
-    python -m bench.engine --game tienlen --no-peers --json out.json
+    python -m quansu.bench.engine                              # every registered game, 4 players
+    python -m quansu.bench.engine --game tienlen --players 4 --seconds 10
+    python -m quansu.bench.engine --game tienlen --no-peers --json out.json
 
 For each game it measures, in one process on one core:
 
@@ -183,9 +183,9 @@ def _fmt(x: float) -> str:
 
 
 def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
-    import games
+    from quansu import games
 
-    p = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m quansu.bench.engine", description=__doc__.split("\n")[0])
     p.add_argument("--game", action="append", default=None,
                    help="a registered game (repeatable; default: every registered game)")
     p.add_argument("--players", type=int, default=4)

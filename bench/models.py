@@ -1,7 +1,7 @@
 """Benchmarks of the networks layer: encoder speed, inference latency, guided vs uniform ISMCTS
 iterations/s, and the two strength matches of the shipped model.
 
-    python -m bench.models --game tienlen --deals 20 --ms 200 --workers 2 [--json out.json]
+    python -m quansu.bench.models --game tienlen --deals 20 --ms 200 --workers 2 [--json out.json]
 
 Strength matches (fixed deals from ``--seed``, bots rotated through every seat as in
 ``search/arena.py``; one seat of the bot under test, the others the baseline):
@@ -29,14 +29,14 @@ import time
 
 import numpy as np
 
-import games
-from models import ModelError, NetworkEvaluator, load_model
-from models.bots import PolicyBot, guided_config
-from models.encoders import encoder_for
-from search.arena import _mean_ci, play_game
-from search.bots import HeuristicBot, ISMCTSBot
-from search.config import SearchConfig
-from search.ismcts import search
+from quansu import games
+from quansu.models import ModelError, NetworkEvaluator, load_model
+from quansu.models.bots import PolicyBot, guided_config
+from quansu.models.encoders import encoder_for
+from quansu.search.arena import _mean_ci, play_game
+from quansu.search.bots import HeuristicBot, ISMCTSBot
+from quansu.search.config import SearchConfig
+from quansu.search.ismcts import search
 
 
 def _positions(game, n, seed):
@@ -269,7 +269,7 @@ def append_card_text(path: str, body: str) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bench.models", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m quansu.bench.models", description=__doc__.splitlines()[0])
     p.add_argument("--game", required=True)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--deals", type=int, default=20)

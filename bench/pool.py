@@ -1,6 +1,6 @@
-"""Pool strength matches of ``python -m bench.models --json F`` run on different deals.
+"""Pool strength matches of ``python -m quansu.bench.models --json F`` run on different deals.
 
-    python -m bench.pool a.json b.json c.json d.json [--part guided] [--card models/G.md]
+    python -m quansu.bench.pool a.json b.json c.json d.json [--part guided] [--card models/G.md]
 
 Each file holds one match (``guided_vs_uniform`` or ``policy_vs_heuristic``) with its mean payoff
 (bets per game of the tested seat) and 95 % interval over its deals.  The pooled mean weights each
@@ -18,7 +18,7 @@ import json
 import math
 import sys
 
-from bench.models import MATCH_LABELS, append_card_text, verdict_text
+from quansu.bench.models import MATCH_LABELS, append_card_text, verdict_text
 
 PARTS = {"guided": "guided_vs_uniform", "policy": "policy_vs_heuristic"}
 
@@ -93,8 +93,8 @@ def card_line(res: dict, command: str, part: str = "guided") -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bench.pool", description=__doc__.splitlines()[0])
-    p.add_argument("files", nargs="+", help="JSON files written by python -m bench.models --json")
+    p = argparse.ArgumentParser(prog="python -m quansu.bench.pool", description=__doc__.splitlines()[0])
+    p.add_argument("files", nargs="+", help="JSON files written by python -m quansu.bench.models --json")
     p.add_argument("--part", choices=tuple(PARTS), default="guided")
     p.add_argument("--card", default="", help="add the pooled result to this model card")
     a = p.parse_args(argv)
@@ -118,7 +118,7 @@ def main(argv=None) -> int:
     print(json.dumps(res))
     if a.card:
         try:
-            append_card_text(a.card, card_line(res, "python -m bench.pool " + " ".join(a.files),
+            append_card_text(a.card, card_line(res, "python -m quansu.bench.pool " + " ".join(a.files),
                                              a.part))
         except OSError as e:
             p.error(f"--card: {e}")

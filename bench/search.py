@@ -2,8 +2,8 @@
 
 Usage::
 
-    python -m bench.search                 # every registered game, 4 players, 3 s per position
-    python -m bench.search --games tienlen --seconds 5 --json bench_search.json
+    python -m quansu.bench.search                 # every registered game, 4 players, 3 s per position
+    python -m quansu.bench.search --games tienlen --seconds 5 --json bench_search.json
 
 For every game: iterations per second of :func:`search.search` from opening positions (uniform
 evaluator, random rollouts, default settings), averaged over ``--positions`` deals; plus the
@@ -26,8 +26,8 @@ import sys
 import threading
 import time
 
-import games
-from search import SearchConfig, search
+from quansu import games
+from quansu.search import SearchConfig, search
 
 TIENLEN_TARGET = 1500.0
 
@@ -125,7 +125,7 @@ def bench_openspiel(seconds: float, seed: int) -> dict | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bench.search", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m quansu.bench.search", description=__doc__.split("\n")[0])
     p.add_argument("--games", default=",".join(games.game_names()), help="comma separated game names")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seconds", type=float, default=3.0, help="search time per position")

@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games import record as rec  # noqa: E402
-from server.client import Client  # noqa: E402
-from server.engine import build_engine  # noqa: E402
+from quansu.games import record as rec  # noqa: E402
+from quansu.server.client import Client  # noqa: E402
+from quansu.server.engine import build_engine  # noqa: E402
 from tests.test_service_util import view_to_act  # noqa: E402
 
 
@@ -45,7 +45,7 @@ def pct(xs: list[float], q: float) -> float:
 
 def start_server(workers: int) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "server.cmd_serve", "--host", "127.0.0.1",
+    proc = subprocess.Popen([sys.executable, "-m", "quansu.server.cmd_serve", "--host", "127.0.0.1",
                              "--port", "0", "--workers", str(workers), "--queue", "64", "--uniform",
                              "--log-level", "WARNING"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)

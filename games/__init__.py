@@ -1,8 +1,8 @@
 """Rules engines behind one interface (:mod:`games.base`).  ``games.make(name, players, options)``."""
 
-from games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
+from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
-from games.registry import game_classes, game_names, make
+from quansu.games.registry import game_classes, game_names, make
 
 __all__ = ["TERMINAL", "Deal", "DealError", "Game", "GameError", "IllegalMoveError", "MoveInfo",
            "MoveParseError", "OptionError", "OptionSpec", "State", "game_classes", "game_names",

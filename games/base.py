@@ -55,7 +55,7 @@ def check_view_hand(game: "Game", seat: Any, hand: Sequence[int], counts: Sequen
     """Check the seat, the dealt counts and the own hand given to ``deal_for_view`` of a game
     that deals ``dealt`` cards to every seat; return the hand as a card mask.  Raises
     :class:`DealError` naming the bad argument (``seat``, ``counts[s]``, ``hand[i]``, ``hand``)."""
-    from games.cards import card_str
+    from quansu.games.cards import card_str
 
     n = game.num_players
     title = game.title or game.name

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import random
 
-from games.base import TERMINAL, Game, IllegalMoveError, State
-from games.cards import FULL_DECK
+from quansu.games.base import TERMINAL, Game, IllegalMoveError, State
+from quansu.games.cards import FULL_DECK
 
 
 class ConformanceError(AssertionError):

@@ -43,10 +43,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, Move,
+from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, Move,
                         MoveParseError, OptionError, State)
-from games.cards import CardError, card_str, parse_card
-from games.registry import make
+from quansu.games.cards import CardError, card_str, parse_card
+from quansu.games.registry import make
 
 RECORD_FORMAT = "quansu-record/1"
 VIEW_FORMAT = "quansu-view/1"

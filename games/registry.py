@@ -8,19 +8,19 @@ import pkgutil
 from functools import lru_cache
 from typing import Any, Mapping
 
-from games.base import Game, GameError
+from quansu.games.base import Game, GameError
 
 
 @lru_cache(maxsize=1)
 def game_classes() -> dict[str, type[Game]]:
     """Registered games: name -> class, in name order."""
-    import games
+    from quansu import games
 
     out: dict[str, type[Game]] = {}
     for info in pkgutil.iter_modules(games.__path__):
         if not info.ispkg:
             continue
-        mod = importlib.import_module(f"games.{info.name}")
+        mod = importlib.import_module(f"quansu.games.{info.name}")
         cls = getattr(mod, "GAME", None)
         if cls is not None:
             out[cls.name] = cls

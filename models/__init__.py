@@ -11,7 +11,7 @@ Public surface::
 
 from __future__ import annotations
 
-from models.evaluator import (ModelError, NetworkEvaluator, PolicyValueModel, default_model_path,
+from quansu.models.evaluator import (ModelError, NetworkEvaluator, PolicyValueModel, default_model_path,
                               load_model)
 
 

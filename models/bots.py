@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from games.base import Move, State
-from search.bots import Bot, ISMCTSBot
-from search.config import SearchConfig
-from models.evaluator import NetworkEvaluator
+from quansu.games.base import Move, State
+from quansu.search.bots import Bot, ISMCTSBot
+from quansu.search.config import SearchConfig
+from quansu.models.evaluator import NetworkEvaluator
 
 
 class PolicyBot(Bot):
@@ -29,14 +29,14 @@ class PolicyBot(Bot):
 
 #: Leaf values of the network-guided search per game: ``"evaluator"`` (the value head, leaves
 #: batched by 8) or ``"rollout"`` (playouts with the game's ``search_playout``; the network
-#: gives the priors).  Chosen by measurement (``python -m bench.models --only guided --leaf L``,
+#: gives the priors).  Chosen by measurement (``python -m quansu.bench.models --only guided --leaf L``,
 #: figures in docs/models.md).
 GUIDED_LEAF = {"tienlen": "rollout", "samloc": "rollout", "phom": "rollout",
                "tan": "rollout"}
 
 #: The search's prior temperature per game (``SearchConfig.prior_temperature``; 1 where
 #: absent): below 1 the search trusts the network's ranking more.  Chosen by measurement
-#: (``python -m bench.models --only guided --prior-temperature T``, docs/models.md): Tấn's
+#: (``python -m quansu.bench.models --only guided --prior-temperature T``, docs/models.md): Tấn's
 #: 0.1 guided the search above the uniform one on 96 deals planned in advance; Tiến lên's did
 #: not (it stays 1).
 GUIDED_PRIOR_TEMPERATURE: dict[str, float] = {"tan": 0.1}

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from games.base import Game, State
-from models.encoders import encoder_for
+from quansu.games.base import Game, State
+from quansu.models.encoders import encoder_for
 
 PLIES = (0, 3, 7, 15, 30)
 

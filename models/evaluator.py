@@ -21,10 +21,10 @@ from typing import Sequence
 
 import numpy as np
 
-from games.base import Game, GameError, State
-from search.evaluator import Evaluation, Evaluator
-from models.encoders import encoder_for
-from models.encoders.base import Encoder
+from quansu.games.base import Game, GameError, State
+from quansu.search.evaluator import Evaluation, Evaluator
+from quansu.models.encoders import encoder_for
+from quansu.models.encoders.base import Encoder
 
 MODEL_FORMAT = "quansu-pv/1"
 MODELS_DIR = Path(__file__).resolve().parent

@@ -4,10 +4,10 @@ Imports only :mod:`games.base` and :mod:`games.cards`; per-game knowledge reache
 through the game interface (``determinize``, ``information_state_key``, ``heuristic_move``).
 """
 
-from search.config import SearchConfig, SearchOptionError
-from search.evaluator import Evaluation, Evaluator, UniformEvaluator, playout
-from search.ismcts import SearchError, search
-from search.result import MoveStats, SearchResult
+from quansu.search.config import SearchConfig, SearchOptionError
+from quansu.search.evaluator import Evaluation, Evaluator, UniformEvaluator, playout
+from quansu.search.ismcts import SearchError, search
+from quansu.search.result import MoveStats, SearchResult
 
 __all__ = ["Evaluation", "Evaluator", "MoveStats", "SearchConfig", "SearchError", "SearchOptionError",
            "SearchResult", "UniformEvaluator", "playout", "search"]

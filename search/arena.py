@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from games.base import Game, GameError
-from search.bots import make_bot
+from quansu.games.base import Game, GameError
+from quansu.search.bots import make_bot
 
 #: ``hook(game_state, info)`` called in the worker after every game; ``info`` has ``deal``,
 #: ``rotation`` and ``seats`` (the bot spec in each seat).  Must be picklable (a module-level

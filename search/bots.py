@@ -18,11 +18,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.base import GameError, Move, State
-from search.config import FIELDS, SearchConfig, SearchOptionError, from_dict
-from search.evaluator import Evaluator
-from search.ismcts import search
-from search.result import SearchResult
+from quansu.games.base import GameError, Move, State
+from quansu.search.config import FIELDS, SearchConfig, SearchOptionError, from_dict
+from quansu.search.evaluator import Evaluator
+from quansu.search.ismcts import search
+from quansu.search.result import SearchResult
 
 
 class Bot:
@@ -184,7 +184,7 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
     ``pimc[:worlds=N][:field=value...]`` (the budget is per decision) or ``level1`` .. ``level5``
     (``level3:playout=heuristic``: other search settings under the level's budget and temperature).
     Raises :class:`SearchOptionError` naming what is wrong."""
-    from search.levels import level_bot
+    from quansu.search.levels import level_bot
 
     kind, settings = parse_bot_spec(spec)
     if kind in ("random", "heuristic"):

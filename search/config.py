@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from games.base import OptionError
+from quansu.games.base import OptionError
 
 
 class SearchOptionError(OptionError):

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from games.base import Move, State
+from quansu.games.base import Move, State
 
 #: ``stop()`` -> True when the search must give up (deadline or cancel); polled during playouts.
 StopFn = Callable[[], bool]
@@ -171,11 +171,11 @@ class UniformEvaluator(Evaluator):
 
     def __init__(self, rollouts: int = 1, policy: str = "random"):
         if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-            from search.config import SearchOptionError
+            from quansu.search.config import SearchOptionError
             raise SearchOptionError(f"UniformEvaluator: rollouts must be a whole number >= 1, "
                                     f"got {rollouts!r}")
         if policy not in ("game", "random", "heuristic"):
-            from search.config import SearchOptionError
+            from quansu.search.config import SearchOptionError
             raise SearchOptionError(f"UniformEvaluator: policy {policy!r} is not game, random or "
                                     f"heuristic")
         self.rollouts = rollouts

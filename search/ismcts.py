@@ -32,10 +32,10 @@ import threading
 import time
 from typing import Callable
 
-from games.base import TERMINAL, GameError, State
-from search.config import SearchConfig
-from search.evaluator import Aborted, Evaluator, MoveAverages, UniformEvaluator, playout
-from search.result import MoveStats, SearchResult
+from quansu.games.base import TERMINAL, GameError, State
+from quansu.search.config import SearchConfig
+from quansu.search.evaluator import Aborted, Evaluator, MoveAverages, UniformEvaluator, playout
+from quansu.search.result import MoveStats, SearchResult
 
 ProgressFn = Callable[[SearchResult], None]
 

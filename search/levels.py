@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from search.bots import ISMCTSBot
-from search.config import SearchConfig, SearchOptionError
-from search.evaluator import Evaluator
+from quansu.search.bots import ISMCTSBot
+from quansu.search.config import SearchConfig, SearchOptionError
+from quansu.search.evaluator import Evaluator
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Game, GameError, Move
+from quansu.games.base import Game, GameError, Move
 
 
 @dataclass(frozen=True)

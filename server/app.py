@@ -23,10 +23,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from server.engine import Engine, Limits, build_engine
-from server.pool import WorkerPool
-from server.servicer import QuansuServicer
-from server.v1 import service_pb2, service_pb2_grpc
+from quansu.server.engine import Engine, Limits, build_engine
+from quansu.server.pool import WorkerPool
+from quansu.server.servicer import QuansuServicer
+from quansu.server.v1 import service_pb2, service_pb2_grpc
 
 log = logging.getLogger("quansu.server")
 

@@ -10,14 +10,14 @@ import sys
 #: subcommand -> (module, one-line help).  The module defines ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("server.cmd_play", "play a terminal game against bots"),
-    "serve": ("server.cmd_serve", "start the gRPC service on the shipped models"),
-    "hint": ("server.cmd_hint", "ranked suggested moves for a seat's view (quansu-view/1 file)"),
-    "analyze": ("server.cmd_analyze", "judge every decision of a game record"),
-    "replay": ("server.cmd_replay", "referee: validate and print a game record"),
-    "view": ("server.cmd_view", "cut one seat's view out of a game record"),
-    "arena": ("server.cmd_arena", "play bots against each other on fixed deals"),
-    "train": ("server.cmd_train", "train a policy-value network (needs the [train] extra)"),
+    "play": ("quansu.server.cmd_play", "play a terminal game against bots"),
+    "serve": ("quansu.server.cmd_serve", "start the gRPC service on the shipped models"),
+    "hint": ("quansu.server.cmd_hint", "ranked suggested moves for a seat's view (quansu-view/1 file)"),
+    "analyze": ("quansu.server.cmd_analyze", "judge every decision of a game record"),
+    "replay": ("quansu.server.cmd_replay", "referee: validate and print a game record"),
+    "view": ("quansu.server.cmd_view", "cut one seat's view out of a game record"),
+    "arena": ("quansu.server.cmd_arena", "play bots against each other on fixed deals"),
+    "train": ("quansu.server.cmd_train", "train a policy-value network (needs the [train] extra)"),
 }
 
 

@@ -1,6 +1,6 @@
 """A small typed Python client of the quansu gRPC service.
 
-    from server.client import Client, build_view
+    from quansu.server.client import Client, build_view
 
     view = build_view("tienlen", players=4, seat=0,
                       hand="3S 5D 6C 7H 8H 9S TC JD QS KH AS 2C 2H",
@@ -24,10 +24,10 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from server import convert
-from server.v1 import records_pb2
-from server.v1 import service_pb2 as pb
-from server.v1 import service_pb2_grpc
+from quansu.server import convert
+from quansu.server.v1 import records_pb2
+from quansu.server.v1 import service_pb2 as pb
+from quansu.server.v1 import service_pb2_grpc
 
 RecordOrView = records_pb2.Record | records_pb2.View | Mapping[str, Any]
 

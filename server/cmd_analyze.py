@@ -14,7 +14,7 @@ import sys
 
 from google.protobuf import json_format
 
-from server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
+from quansu.server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
                                read_game_file, report_error)
 
 MARK_TEXT = {1: "best", 2: "good", 3: "inaccuracy", 4: "mistake", 5: "blunder"}
@@ -53,7 +53,7 @@ def summary_lines(s) -> list[str]:
 
 
 def plot(decisions: list, path: str) -> None:
-    from models.training.plot import line_plot_png
+    from quansu.models.training.plot import line_plot_png
 
     seat = decisions[0].seat
     mine = [d for d in decisions if d.seat == seat]
@@ -66,7 +66,7 @@ def plot(decisions: list, path: str) -> None:
 
 
 def run(args, out=sys.stdout) -> int:
-    from server.client import Client
+    from quansu.server.client import Client
 
     decisions = []
     header_done = [False]
@@ -100,7 +100,7 @@ def run(args, out=sys.stdout) -> int:
                 for msg in client.stub.Analyze(req, **client._kw(None)):
                     show(msg)
         else:
-            from server.engine import build_engine
+            from quansu.server.engine import build_engine
 
             build_engine(uniform=args.uniform).analyze(req, show, seconds_left=args.timeout)
     except Exception as e:  # noqa: BLE001 - report_error re-raises what it does not know

@@ -21,8 +21,8 @@ import json
 import os
 import sys
 
-from games import GameError, make
-from server.cmd_play import parse_options
+from quansu.games import GameError, make
+from quansu.server.cmd_play import parse_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -49,13 +49,13 @@ def record_name(deal: int, rotation: int) -> str:
 
 def save_record(directory: str, state, info: dict) -> None:
     """Arena hook (runs in the worker): write the finished game as a record file."""
-    from games.record import record_from_state, write_json
+    from quansu.games.record import record_from_state, write_json
 
     write_json(record_from_state(state), os.path.join(directory, record_name(info["deal"], info["rotation"])))
 
 
 def run(args, out=sys.stdout, err=sys.stderr) -> int:
-    from search.arena import progress_bar, run_arena
+    from quansu.search.arena import progress_bar, run_arena
 
     hook = None
     try:
@@ -92,7 +92,7 @@ def run(args, out=sys.stdout, err=sys.stderr) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the subcommand on its own (``python -m server.cmd_arena ...``)."""
+    """Run the subcommand on its own (``python -m quansu.server.cmd_arena ...``)."""
     parser = argparse.ArgumentParser(prog="quansu arena", description=__doc__.split("\n")[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))

@@ -8,10 +8,10 @@ import sys
 
 import grpc
 
-from games import record as rec
-from games.base import GameError
-from server import convert
-from server.errors import RequestError, field_violations
+from quansu.games import record as rec
+from quansu.games.base import GameError
+from quansu.server import convert
+from quansu.server.errors import RequestError, field_violations
 
 
 def add_connection_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,7 +39,7 @@ def read_game_file(path: str) -> dict:
 def make_client(args):
     import os
 
-    from server.client import Client
+    from quansu.server.client import Client
 
     token = args.token or os.environ.get("QUANSU_TOKEN") or None
     return Client(args.server, token=token, tls_ca=args.tls_ca, server_name=args.server_name,
@@ -60,7 +60,7 @@ def report_error(e: BaseException, prefix: str = "") -> int:
         print(f"error: {e.field}: {e.message}" if e.field else f"error: {e.message}", file=sys.stderr)
         return 2
     if isinstance(e, GameError):
-        from server.errors import as_request_error
+        from quansu.server.errors import as_request_error
 
         return report_error(as_request_error(e, prefix))
     if isinstance(e, OSError):

@@ -13,7 +13,7 @@ import sys
 
 from google.protobuf import json_format
 
-from server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
+from quansu.server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
                                read_game_file, report_error)
 
 
@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def view_object(args) -> dict:
-    from games import record as rec
+    from quansu.games import record as rec
 
     obj = read_game_file(args.file)
     if isinstance(obj, dict) and obj.get("format") == rec.RECORD_FORMAT:
@@ -56,7 +56,7 @@ def format_table(resp) -> str:
 
 
 def run(args, out=sys.stdout) -> int:
-    from server.client import Client
+    from quansu.server.client import Client
 
     try:
         obj = view_object(args)
@@ -66,7 +66,7 @@ def run(args, out=sys.stdout) -> int:
             with make_client(args) as client:
                 resp = client.stub.Suggest(req, **client._kw(None))
         else:
-            from server.engine import build_engine
+            from quansu.server.engine import build_engine
 
             resp = build_engine(uniform=args.uniform).suggest(req, seconds_left=args.timeout)
     except Exception as e:  # noqa: BLE001 - report_error re-raises what it does not know

@@ -15,7 +15,7 @@ import argparse
 import random
 import sys
 
-from games import GameError, make
+from quansu.games import GameError, make
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -58,7 +58,7 @@ class _Bots:
     @property
     def engine(self):
         if self._engine is None:
-            from server.engine import build_engine
+            from quansu.server.engine import build_engine
 
             self._engine = build_engine()
         return self._engine
@@ -73,7 +73,7 @@ class _Bots:
         return game.parse_move(resp.chosen.text)
 
     def hint(self, state) -> str:
-        from server.cmd_hint import format_table
+        from quansu.server.cmd_hint import format_table
 
         resp = self.engine.suggest_for_state(state, iterations=self.hint_iterations, top_k=5,
                                              seed=self.rng.randrange(1 << 31))

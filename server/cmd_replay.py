@@ -32,8 +32,8 @@ import argparse
 import json
 import sys
 
-from games import GameError
-from games import record as records
+from quansu.games import GameError
+from quansu.games import record as records
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

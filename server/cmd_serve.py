@@ -11,11 +11,11 @@ import logging
 import os
 import sys
 
-from games.base import GameError
+from quansu.games.base import GameError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from server.engine import Limits
+    from quansu.server.engine import Limits
 
     d = Limits()
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
@@ -45,8 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args):
-    from server.app import ServerConfig
-    from server.engine import Limits
+    from quansu.server.app import ServerConfig
+    from quansu.server.engine import Limits
 
     models = {}
     for item in args.model:
@@ -74,7 +74,7 @@ def config_from_args(args):
 
 
 def run(args) -> int:
-    from server.app import serve
+    from quansu.server.app import serve
 
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

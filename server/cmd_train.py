@@ -54,8 +54,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from games import GameError
-    from server.cmd_play import parse_options
+    from quansu.games import GameError
+    from quansu.server.cmd_play import parse_options
 
     try:
         import torch  # noqa: F401
@@ -64,7 +64,7 @@ def run(args) -> int:
         print(f"error: quansu train needs the [train] extra (torch, onnx): {e}. "
               f"Install it with: pip install 'quansu[train]'", file=sys.stderr)
         return 2
-    from models.training.loop import TrainConfig, train
+    from quansu.models.training.loop import TrainConfig, train
 
     for name in ("minutes", "heuristic_share"):
         if getattr(args, name) <= 0:
@@ -99,7 +99,7 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m server.cmd_train ...`` = ``quansu train ...``."""
+    """``python -m quansu.server.cmd_train ...`` = ``quansu train ...``."""
     p = argparse.ArgumentParser(prog="quansu train", description=__doc__.splitlines()[0])
     add_arguments(p)
     return run(p.parse_args(argv))

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from games import GameError
-from games import record as records
-from server.cmd_replay import read_input
+from quansu.games import GameError
+from quansu.games import record as records
+from quansu.server.cmd_replay import read_input
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

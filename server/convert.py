@@ -15,11 +15,11 @@ from typing import Any, Iterable
 from google.protobuf import json_format, struct_pb2
 from google.protobuf.message import Message
 
-from games import record as rec
-from games.base import Game, Move, OptionSpec, State
-from games.cards import card_str
-from server.errors import RequestError
-from server.v1 import records_pb2, service_pb2 as pb
+from quansu.games import record as rec
+from quansu.games.base import Game, Move, OptionSpec, State
+from quansu.games.cards import card_str
+from quansu.server.errors import RequestError
+from quansu.server.v1 import records_pb2, service_pb2 as pb
 
 
 def message_json(msg: Message) -> dict:

@@ -20,18 +20,18 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from games import record as rec
-from games.base import State
-from games.registry import game_classes
-from search.evaluator import Evaluation
-from search.levels import LEVELS
-from search.ismcts import search
-from search.result import MoveStats, SearchResult
-from server import convert
-from server.errors import RequestError, as_request_error, is_rules_error
-from server.evaluators import UNIFORM, EvaluatorSet
-from server.reasons import move_reasons
-from server.v1 import service_pb2 as pb
+from quansu.games import record as rec
+from quansu.games.base import State
+from quansu.games.registry import game_classes
+from quansu.search.evaluator import Evaluation
+from quansu.search.levels import LEVELS
+from quansu.search.ismcts import search
+from quansu.search.result import MoveStats, SearchResult
+from quansu.server import convert
+from quansu.server.errors import RequestError, as_request_error, is_rules_error
+from quansu.server.evaluators import UNIFORM, EvaluatorSet
+from quansu.server.reasons import move_reasons
+from quansu.server.v1 import service_pb2 as pb
 
 API_VERSION = "quansu.v1"
 

@@ -27,8 +27,8 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from games.base import DealError, GameError, IllegalMoveError, MoveParseError, OptionError
-from games.cards import CardError
+from quansu.games.base import DealError, GameError, IllegalMoveError, MoveParseError, OptionError
+from quansu.games.cards import CardError
 
 log = logging.getLogger("quansu.server")
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from games.base import Game, GameError
-from games.registry import game_classes, make
-from search.config import SearchConfig
-from search.evaluator import Evaluator, UniformEvaluator
+from quansu.games.base import Game, GameError
+from quansu.games.registry import game_classes, make
+from quansu.search.config import SearchConfig
+from quansu.search.evaluator import Evaluator, UniformEvaluator
 
 UNIFORM = "uniform"
 
@@ -50,7 +50,7 @@ class EvaluatorSet:
         if uniform and path is None:
             return _Entry(UNIFORM, None)
         try:
-            from models.evaluator import default_model_path, load_model
+            from quansu.models.evaluator import default_model_path, load_model
         except ImportError:
             if path is not None:
                 raise
@@ -77,9 +77,9 @@ class EvaluatorSet:
         key = (game.name, game.num_players, repr(sorted(game.options.items())))
         ev = self._networks.get(key)
         if ev is None:
-            from models.evaluator import NetworkEvaluator
+            from quansu.models.evaluator import NetworkEvaluator
 
             ev = self._networks[key] = NetworkEvaluator(game, entry.model)
-        from models.bots import guided_config
+        from quansu.models.bots import guided_config
 
         return ev, guided_config(ev)

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator
 
 from google.rpc import status_pb2
 
-from server.errors import Busy, DeadlineExceeded, RemoteError, Unavailable
+from quansu.server.errors import Busy, DeadlineExceeded, RemoteError, Unavailable
 
 log = logging.getLogger("quansu.server")
 
@@ -42,7 +42,7 @@ def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when workers stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    from server.errors import to_rpc_status
+    from quansu.server.errors import to_rpc_status
 
     try:
         engine = engine_factory()

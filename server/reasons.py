@@ -22,8 +22,8 @@ Codes (see also ``proto/quansu/v1/service.proto``):
 
 from __future__ import annotations
 
-from games.base import Game, Move, MoveInfo, State
-from games.cards import PHOM_RANK, TAN_RANK, card_str, cards_of, rank_of, suit_of
+from quansu.games.base import Game, Move, MoveInfo, State
+from quansu.games.cards import PHOM_RANK, TAN_RANK, card_str, cards_of, rank_of, suit_of
 
 #: rank index of the 2 in the card ids (the top rank of Tiến lên and Sâm)
 TWO = 12

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import grpc
 
-from server import errors
-from server.engine import Engine
-from server.pool import WorkerPool
-from server.v1 import service_pb2 as pb
-from server.v1 import service_pb2_grpc
+from quansu.server import errors
+from quansu.server.engine import Engine
+from quansu.server.pool import WorkerPool
+from quansu.server.v1 import service_pb2 as pb
+from quansu.server.v1 import service_pb2_grpc
 
 #: Deadlines further away than this are treated as none (gRPC reports "no deadline" as a huge
 #: remaining time).

@@ -9,10 +9,10 @@ import math
 
 import pytest
 
-import games
-from games.base import GameError
-from search.arena import _mean_ci, progress_bar, run_arena, summarize
-from server import cmd_arena
+from quansu import games
+from quansu.games.base import GameError
+from quansu.search.arena import _mean_ci, progress_bar, run_arena, summarize
+from quansu.server import cmd_arena
 from tests.test_search_toygame import BeatGame
 
 
@@ -152,7 +152,7 @@ def test_cli_on_registered_games(name):
 
 @pytest.mark.parametrize("name", games.game_names()[:2])
 def test_cli_records_every_game(name, tmp_path):
-    from games.record import read_json, replay_record
+    from quansu.games.record import read_json, replay_record
 
     n = games.game_classes()[name].min_players
     args = cli_args(game=name, players=n, bots=",".join(["heuristic"] + ["random"] * (n - 1)),

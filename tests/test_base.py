@@ -1,7 +1,7 @@
 import pytest
 
-from games.base import OptionError, OptionSpec, resolve_options
-from games import GameError, make
+from quansu.games.base import OptionError, OptionSpec, resolve_options
+from quansu.games import GameError, make
 
 SPECS = (
     OptionSpec("flag", True, "a switch"),

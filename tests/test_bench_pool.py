@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bench.pool import PoolError, main, pool
+from quansu.bench.pool import PoolError, main, pool
 
 
 def _run(seed, mean, half, deals=24, ms=50.0, **extra):
@@ -70,7 +70,7 @@ def test_cli(tmp_path, capsys):
 
 
 def test_cli_adds_the_pooled_line_to_a_card(tmp_path, capsys):
-    from bench.models import CARD_HEADER
+    from quansu.bench.models import CARD_HEADER
 
     files = []
     for s in (3, 4):
@@ -82,7 +82,7 @@ def test_cli_adds_the_pooled_line_to_a_card(tmp_path, capsys):
     assert main(files + ["--card", str(card)]) == 0
     text = card.read_text()
     assert text.startswith("# g\n\ntext\n") and text.count(CARD_HEADER) == 1
-    assert "`python -m bench.pool " + " ".join(files) + "`" in text
+    assert "`python -m quansu.bench.pool " + " ".join(files) + "`" in text
     assert ("pooled: -0.100 bets per game" in text and "over 48 deals (2 runs, seeds 3, 4), "
             "50 ms per move (NOT above zero)" in text)
     with pytest.raises(SystemExit):

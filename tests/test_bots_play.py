@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-import games
-from games.base import GameError
-from search import SearchConfig, SearchOptionError
-from search.arena import play_game
-from search.bots import HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, make_bot, parse_bot_spec
-from search.levels import LEVELS, level_bot, level_config
+from quansu import games
+from quansu.games.base import GameError
+from quansu.search import SearchConfig, SearchOptionError
+from quansu.search.arena import play_game
+from quansu.search.bots import HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, make_bot, parse_bot_spec
+from quansu.search.levels import LEVELS, level_bot, level_config
 from tests.test_search_toygame import BeatGame, beat_state
 
 SPECS = ["random", "heuristic", "ismcts:iterations=15", "pimc:worlds=2:iterations=16",

@@ -1,6 +1,6 @@
 import pytest
 
-from games.cards import (CardError, card_str, cards_of, format_cards, mask_of, parse_card,
+from quansu.games.cards import (CardError, card_str, cards_of, format_cards, mask_of, parse_card,
                          parse_cards, phom_key, tan_key)
 
 

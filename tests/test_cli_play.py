@@ -5,8 +5,8 @@ import itertools
 
 import pytest
 
-import games
-from server import cli, cmd_play
+from quansu import games
+from quansu.server import cli, cmd_play
 
 
 def _args(game, *extra):

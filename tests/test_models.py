@@ -9,12 +9,12 @@ import random
 import numpy as np
 import pytest
 
-import games
-from games.base import GameError
-from models import ModelError, default_evaluator, has_model, load_model
-from models.canary import canary_inputs, read_canary
-from models.encoders import Encoder, EncoderError, encoder_for, masks_to_bits, spec_for
-from models.evaluator import PolicyValueModel, default_model_path
+from quansu import games
+from quansu.games.base import GameError
+from quansu.models import ModelError, default_evaluator, has_model, load_model
+from quansu.models.canary import canary_inputs, read_canary
+from quansu.models.encoders import Encoder, EncoderError, encoder_for, masks_to_bits, spec_for
+from quansu.models.evaluator import PolicyValueModel, default_model_path
 
 SHIPPED = ("tienlen", "phom", "samloc", "tan")
 REGISTERED = [g for g in games.game_names() if g in SHIPPED]
@@ -207,8 +207,8 @@ def test_evaluator_uses_only_the_acting_seats_information(name):
 
 @pytest.mark.parametrize("name", WITH_MODEL)
 def test_policy_bot_plays_a_game(name):
-    from models.bots import PolicyBot
-    from search.arena import play_game
+    from quansu.models.bots import PolicyBot
+    from quansu.search.arena import play_game
 
     game = games.make(name, 4)
     bot = PolicyBot(default_evaluator(game))
@@ -239,7 +239,7 @@ def test_advantage_samples(name):
     """Rollout-advantage samples: the heuristic's move always rolled out, advantages centred
     over the rolled-out moves (NaN elsewhere), at most ``max_moves`` of them, value targets
     zero-sum payoffs; the same seed gives the same samples."""
-    from models.training.data import advantage_game
+    from quansu.models.training.data import advantage_game
 
     game = games.make(name, 3)
     enc = encoder_for(game)
@@ -262,8 +262,8 @@ def test_guided_config_leaf_choice(name):
     time at the search's automatic scale (as the network-free search); the default is the
     game's measured GUIDED_LEAF; the prior temperature is the game's GUIDED_PRIOR_TEMPERATURE
     (1 where none was measured better)."""
-    from models.bots import GUIDED_LEAF, GUIDED_PRIOR_TEMPERATURE, guided_config
-    from search.config import SearchConfig
+    from quansu.models.bots import GUIDED_LEAF, GUIDED_PRIOR_TEMPERATURE, guided_config
+    from quansu.search.config import SearchConfig
 
     ev = default_evaluator(games.make(name, 4))
     base = SearchConfig(iterations=None, time_s=0.1)
@@ -281,9 +281,9 @@ def test_phom_move_terms_are_the_discard_bots_terms():
     """Phỏm's move terms (encoder v3) are, on card discards, the heuristic's own discard terms
     (scaled as documented in ``models.encoders.phom``) and zeros on every other move; the
     discard the terms rank best is the bot's move."""
-    from games.phom.game import DISCARD, U
-    from games.phom.heuristic import discard_key, discard_terms
-    from models.encoders.phom import MOVE_TERMS
+    from quansu.games.phom.game import DISCARD, U
+    from quansu.games.phom.heuristic import discard_key, discard_terms
+    from quansu.models.encoders.phom import MOVE_TERMS
 
     game = games.make("phom", 4)
     enc = encoder_for(game)
@@ -313,7 +313,7 @@ def test_phom_move_terms_are_the_discard_bots_terms():
 def test_bench_results_are_appended_to_a_card(tmp_path):
     """``bench.models.append_to_card`` keeps the card and the results already in its bench
     section and adds the new ones after them; a card without the section gets one."""
-    from bench.models import CARD_HEADER, append_to_card
+    from quansu.bench.models import CARD_HEADER, append_to_card
 
     def result(mean):
         return {"players": 4, "policy_vs_heuristic": {
@@ -334,7 +334,7 @@ def test_bench_results_are_appended_to_a_card(tmp_path):
 def test_bench_guided_overrides_reach_the_bot_and_the_card(capsys):
     """``bench.models``: ``--prior-temperature`` / ``--prior-mix`` set the guided bot's search,
     the card line names them, and out-of-range values are refused before anything runs."""
-    from bench.models import _bot, card_section, main
+    from quansu.bench.models import _bot, card_section, main
 
     game = games.make("tienlen", 4)
     bot = _bot("guided", game, 50.0, 0, prior_temperature=0.5, prior_mix=0.25)

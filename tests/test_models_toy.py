@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
+from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionSpec, State)
-from games.cards import card_str, format_cards, parse_card, CardError
-from games.conformance import check_game
+from quansu.games.cards import card_str, format_cards, parse_card, CardError
+from quansu.games.conformance import check_game
 
 HAND = 4
 

@@ -13,10 +13,10 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
-from models.encoders import EncoderSpec, encoder_for, register_spec  # noqa: E402
-from models.evaluator import ModelError, NetworkEvaluator, PolicyValueModel  # noqa: E402
-from models.training.data import Buffer, heuristic_policy, play_game  # noqa: E402
-from models.training.net import PolicyValueNet, export_onnx, segment_log_softmax  # noqa: E402
+from quansu.models.encoders import EncoderSpec, encoder_for, register_spec  # noqa: E402
+from quansu.models.evaluator import ModelError, NetworkEvaluator, PolicyValueModel  # noqa: E402
+from quansu.models.training.data import Buffer, heuristic_policy, play_game  # noqa: E402
+from quansu.models.training.net import PolicyValueNet, export_onnx, segment_log_softmax  # noqa: E402
 from tests.test_models_toy import ToyGame  # noqa: E402
 
 pytestmark = pytest.mark.train
@@ -101,7 +101,7 @@ def test_buffer_gathers_the_right_rows():
 def test_tiny_training_run_end_to_end(tmp_path):
     """A few seconds of the whole pipeline: heuristic data, expert iteration with ISMCTS,
     arena, export with metadata, canary, card and plot."""
-    from models.training.loop import TrainConfig, train
+    from quansu.models.training.loop import TrainConfig, train
 
     game = ToyGame(4)
     out = tmp_path / "toy.onnx"
@@ -127,7 +127,7 @@ def test_tiny_training_run_end_to_end(tmp_path):
 def test_advantage_loss_centres_logits_and_skips_missing_targets():
     """The advantage loss is zero when the logits equal advantage / scale up to a shift per
     state, whatever the logits of moves without a target; it grows when they are wrong."""
-    from models.training.trainer import Trainer
+    from quansu.models.training.trainer import Trainer
 
     class Fixed(torch.nn.Module):
         def __init__(self, logits):
@@ -153,7 +153,7 @@ def test_advantage_loss_centres_logits_and_skips_missing_targets():
 def test_tiny_advantage_training_run(tmp_path):
     """The advantage pipeline end to end: rollout-advantage games, no expert iteration, the
     advantage scale in the model's metadata and the card."""
-    from models.training.loop import TrainConfig, train
+    from quansu.models.training.loop import TrainConfig, train
 
     game = ToyGame(3)
     out = tmp_path / "toy_adv.onnx"
@@ -200,7 +200,7 @@ def test_tiny_advantage_training_run(tmp_path):
 def test_every_teacher_gives_visit_targets(teacher):
     """Expert iteration's search policy: targets are visit distributions over the legal moves,
     whichever search is the teacher; the uniform teacher does not touch the network."""
-    from models.training.loop import search_policy
+    from quansu.models.training.loop import search_policy
 
     game = ToyGame(3)
     enc = encoder_for(game)
@@ -229,7 +229,7 @@ def test_every_teacher_gives_visit_targets(teacher):
     (["--game", "tienlen", "--players", "7"], "players"),
 ])
 def test_train_command_rejects_bad_arguments(argv, message, capsys):
-    from server.cmd_train import main
+    from quansu.server.cmd_train import main
 
     assert main(argv) == 2
     assert message in capsys.readouterr().err

@@ -8,10 +8,10 @@ hand as a meld and every selection of disjoint melds; it shares no code with gam
 import random
 from itertools import combinations
 
-import games
-from games.cards import PHOM_RANK
-from games.phom import rules as R
-from games.phom.game import DISCARD, TAKE
+from quansu import games
+from quansu.games.cards import PHOM_RANK
+from quansu.games.phom import rules as R
+from quansu.games.phom.game import DISCARD, TAKE
 
 
 RANK = [PHOM_RANK[c >> 2] for c in range(52)]

@@ -6,10 +6,10 @@ in card notation (tests/test_phom_helpers.py); examples about card sets also che
 
 import pytest
 
-from games.base import IllegalMoveError
-from games.phom import rules as R
-from games.phom import settle as S
-from games.phom.game import DRAW, TAKE
+from quansu.games.base import IllegalMoveError
+from quansu.games.phom import rules as R
+from quansu.games.phom import settle as S
+from quansu.games.phom.game import DRAW, TAKE
 from tests.test_phom_helpers import (default_move, icard, imask, legal_texts, new_state, play,
                                      run_until, take_turn_of)
 

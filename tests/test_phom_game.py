@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-import games
-from games.base import Deal, DealError, IllegalMoveError, MoveParseError, OptionError
-from games.cards import parse_cards
-from games.conformance import check_game
-from games.phom import rules as R
-from games.phom.game import DISCARD, DRAW, LAY, SEND, TAKE
+from quansu import games
+from quansu.games.base import Deal, DealError, IllegalMoveError, MoveParseError, OptionError
+from quansu.games.cards import parse_cards
+from quansu.games.conformance import check_game
+from quansu.games.phom import rules as R
+from quansu.games.phom.game import DISCARD, DRAW, LAY, SEND, TAKE
 from tests.test_phom_helpers import icard, legal_texts, new_state, play, run_until, take_turn_of
 
 SEED001 = {"send_all_counts_as_u": False, "u_tron_enabled": True, "dong_hoa_trang_enabled": True,
@@ -395,7 +395,7 @@ def test_u_tron_and_u_thong(opts, per):
 def test_u_thong_survives_a_game_record():
     """The previous Ù winner is an option, so a game record carries it (records have no field for
     Deal.extra) and the referee's replay pays the same Ù thông."""
-    from games import record as rec
+    from quansu.games import record as rec
     opts = {"u_thong_enabled": True, "previous_u_winner": 1}
     game, st = new_state(UTRON, stock_top="TH", options=opts)
     play(st, "discard TS", "draw")

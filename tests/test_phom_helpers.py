@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-import games
-from games.base import Deal
-from games.cards import parse_cards
-from games.phom import rules as R
-from games.phom.game import DISCARD, DONE, DRAW, LAY, SEND, TAKE
+from quansu import games
+from quansu.games.base import Deal
+from quansu.games.cards import parse_cards
+from quansu.games.phom import rules as R
+from quansu.games.phom.game import DISCARD, DONE, DRAW, LAY, SEND, TAKE
 
 
 def imask(text: str) -> int:
@@ -109,7 +109,7 @@ def test_heuristic_meld_counts_match_their_definition():
     what their docstrings say, checked against a direct count over all 3-card phỏm."""
     import random
 
-    from games.phom.heuristic import _danger, _potential
+    from quansu.games.phom.heuristic import _danger, _potential
 
     melds = {m for x in range(52) for m in R.MIN_MELDS[x]}
     rng = random.Random(7)

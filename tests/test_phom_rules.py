@@ -4,8 +4,8 @@ sends, Ù forms, ranking ties and payments."""
 
 import pytest
 
-from games.phom import rules as R
-from games.phom import settle as S
+from quansu.games.phom import rules as R
+from quansu.games.phom import settle as S
 from tests.test_phom_helpers import icard, imask
 
 DEFAULT = {"eat_payments": (1, 2, 3, 4), "chot_payment_mode": "replace", "ca_k_enabled": False,

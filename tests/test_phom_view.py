@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-import games
-from games.base import GameError, IllegalMoveError
-from games.cards import parse_cards
-from games.phom.game import DRAW, LAYDOWN, SEND, SEND_BASE
-from games.phom.view import _PublicTurns
+from quansu import games
+from quansu.games.base import GameError, IllegalMoveError
+from quansu.games.cards import parse_cards
+from quansu.games.phom.game import DRAW, LAYDOWN, SEND, SEND_BASE
+from quansu.games.phom.view import _PublicTurns
 from tests.test_phom_game import OPTION_SETS, OTHER
 
 HANDS = ["JH AS AD 3S 3C 5S 5C 7S 7D KD", "QH TH 9H 2S 5D 7C KS 4C 3H",

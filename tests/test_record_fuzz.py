@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-import games
-from games import record as rec
+from quansu import games
+from quansu.games import record as rec
 
 NAMES = games.game_names()
 

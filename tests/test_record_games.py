@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-import games
-from games import record as rec
-from games.base import DealError, IllegalMoveError, OptionError
+from quansu import games
+from quansu.games import record as rec
+from quansu.games.base import DealError, IllegalMoveError, OptionError
 
 NAMES = games.game_names()
 EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "examples")
@@ -125,7 +125,7 @@ def test_view_gives_engine_observation(name, runs):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_replay_legal_lists_engine_moves(name, tmp_path):
-    from server import cmd_replay
+    from quansu.server import cmd_replay
 
     cls = games.game_classes()[name]
     for players in (cls.min_players, cls.max_players):
@@ -283,7 +283,7 @@ def test_view_with_wrong_number_of_draws_is_rejected(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_cli_on_example(name, tmp_path, capsys):
-    from server import cli
+    from quansu.server import cli
 
     path = os.path.join(EXAMPLES, f"{name}.record.json")
     assert cli.main(["replay", path, "--legal"]) == 0

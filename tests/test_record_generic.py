@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from games import record as rec
-from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
+from quansu.games import record as rec
+from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
-from games.cards import card_str, cards_of, mask_of, parse_card
+from quansu.games.cards import card_str, cards_of, mask_of, parse_card
 
 DRAW = -1
 
@@ -488,7 +488,7 @@ def _cli(module, argv, tmp_path=None):
 def test_replay_command_table_and_json(tmp_path):
     import json
 
-    from server import cmd_replay
+    from quansu.server import cmd_replay
 
     r = finished_record(seed=6)
     path = tmp_path / "g.json"
@@ -511,7 +511,7 @@ def test_replay_command_table_and_json(tmp_path):
 def test_replay_command_rejects_bad_record(tmp_path):
     import json
 
-    from server import cmd_replay
+    from quansu.server import cmd_replay
 
     r = finished_record(seed=6)
     r["moves"][4]["seat"] = (r["moves"][4]["seat"] + 1) % 3
@@ -530,7 +530,7 @@ def test_replay_command_rejects_bad_record(tmp_path):
 
 
 def test_replay_command_unfinished_game(tmp_path):
-    from server import cmd_replay
+    from quansu.server import cmd_replay
 
     r = finished_record(seed=7)
     r["moves"] = r["moves"][:3]
@@ -542,7 +542,7 @@ def test_replay_command_unfinished_game(tmp_path):
 
 
 def test_view_command(tmp_path):
-    from server import cmd_view
+    from quansu.server import cmd_view
 
     r = finished_record(seed=8)
     path = tmp_path / "g.json"
@@ -567,7 +567,7 @@ def test_files_equal_their_protobuf_json():
     pytest.importorskip("google.protobuf")
     from google.protobuf import json_format
 
-    from server.v1 import records_pb2
+    from quansu.server.v1 import records_pb2
 
     for seed in range(6):
         r = finished_record(seed=seed, options={"stake": 2} if seed % 2 else None)

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games.base import IllegalMoveError
-from games.samloc import DECLARE, DECLINE, PASS
+from quansu.games.base import IllegalMoveError
+from quansu.games.samloc import DECLARE, DECLINE, PASS
 from tests.test_samloc_util import game
 
 # rank index 0..12 = 3 4 5 6 7 8 9 T J Q K A 2
@@ -172,7 +172,7 @@ def _biased_hand(rng, size, exclude=0):
 
 def _random_top(rng, g, hand):
     """A random combination made of cards not in ``hand``, or None (a lead)."""
-    from games.samloc import rules as R
+    from quansu.games.samloc import rules as R
     if rng.random() < 0.15:
         return None
     rest = ((1 << 52) - 1) & ~hand
@@ -210,7 +210,7 @@ def _random_top(rng, g, hand):
 @pytest.mark.parametrize("opts,seed", [(OPTION_SETS[0], 11), (OPTION_SETS[1], 12),
                                        ({"single_quad_chops_pair_of_twos": True}, 13)])
 def test_rules_generators_match_brute_force_on_bomb_rich_hands(opts, seed):
-    from games.samloc import rules as R
+    from quansu.games.samloc import rules as R
     g = game(4, **opts)
     o = g.options
     rng = random.Random(seed)

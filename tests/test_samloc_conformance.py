@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from games import make
-from games.conformance import check_determinization, check_game, check_zones
-from games.samloc import DECLARE, DECLINE
+from quansu.games import make
+from quansu.games.conformance import check_determinization, check_game, check_zones
+from quansu.games.samloc import DECLARE, DECLINE
 
 OPTION_SETS = [
     {},

@@ -2,9 +2,9 @@
 
 import pytest
 
-from games.base import IllegalMoveError
-from games.samloc import DECLARE
-from games.samloc import rules as R
+from quansu.games.base import IllegalMoveError
+from quansu.games.samloc import DECLARE
+from quansu.games.samloc import rules as R
 from tests.test_samloc_util import mask, play, position
 
 

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from games.base import DealError, IllegalMoveError
-from games.samloc import DECLARE, DECLINE, PASS
-from games.samloc import rules as R
-from games.samloc.heuristic import sam_success_chance
+from quansu.games.base import DealError, IllegalMoveError
+from quansu.games.samloc import DECLARE, DECLINE, PASS
+from quansu.games.samloc import rules as R
+from quansu.games.samloc.heuristic import sam_success_chance
 from tests.test_samloc_util import game, mask, play, position
 
 
@@ -328,7 +328,7 @@ def test_deal_for_view_of_a_later_game_with_a_late_priority_declarer():
 
 
 def test_records_and_views_round_trip():
-    from games.record import parse_record, record_from_state, replay_record, replay_view, view_from_state
+    from quansu.games.record import parse_record, record_from_state, replay_record, replay_view, view_from_state
     g = game(4, bao_mot_mode="forced")
     for seed in range(3):
         done = _heuristic_game(g, 40 + seed)

@@ -3,9 +3,9 @@ text, options and deal validation."""
 
 import pytest
 
-from games.base import Deal, DealError, GameError, MoveParseError, OptionError
-from games.samloc import DECLARE, DECLINE, PASS
-from games.samloc import rules as R
+from quansu.games.base import Deal, DealError, GameError, MoveParseError, OptionError
+from quansu.games.samloc import DECLARE, DECLINE, PASS
+from quansu.games.samloc import rules as R
 from tests.test_samloc_util import game, mask
 
 S, P, T, Q, ST, DQ = R.SINGLE, R.PAIR, R.TRIPLE, R.QUAD, R.STRAIGHT, R.DQUAD

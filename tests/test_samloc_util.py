@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from games import make
-from games.base import Deal
-from games.cards import parse_cards, parse_mask
-from games.samloc import DECLINE
-from games.samloc import rules as R
+from quansu.games import make
+from quansu.games.base import Deal
+from quansu.games.cards import parse_cards, parse_mask
+from quansu.games.samloc import DECLINE
+from quansu.games.samloc import rules as R
 
 
 def game(n: int = 4, **opts):

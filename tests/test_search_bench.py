@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-import games
-from bench import search as bench_search
+from quansu import games
+from quansu.bench import search as bench_search
 
 
 @pytest.mark.parametrize("name", games.game_names())

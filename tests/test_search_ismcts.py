@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from games.base import GameError
-from games.cards import parse_card
-from search import (Evaluation, Evaluator, SearchConfig, SearchError, SearchOptionError,
+from quansu.games.base import GameError
+from quansu.games.cards import parse_card
+from quansu.search import (Evaluation, Evaluator, SearchConfig, SearchError, SearchOptionError,
                     UniformEvaluator, search)
-from search.config import from_dict
+from quansu.search.config import from_dict
 from tests.test_search_toygame import PASS, BeatGame, beat_state
 
 
@@ -199,7 +199,7 @@ class SlowEvaluator(Evaluator):
         self.aborted = 0
 
     def evaluate(self, states, moves, rng, *, values=True, stop=None):
-        from search.evaluator import Aborted
+        from quansu.search.evaluator import Aborted
         out = []
         for st, legal in zip(states, moves):
             if values and stop is not None and stop():
@@ -324,7 +324,7 @@ def test_bad_config_names_the_field(changes, word):
 
 
 def test_mast_learns_move_values_and_plays_greedily():
-    from search.evaluator import MoveAverages, playout
+    from quansu.search.evaluator import MoveAverages, playout
     mast = MoveAverages()
     mast.update([(0, 5), (1, 7), (0, 5)], [1.0, -1.0])
     assert mast.value(5) == pytest.approx(1.0) and mast.table[5][1] == 2
@@ -391,7 +391,7 @@ def test_prior_mix_lets_the_search_leave_a_wrong_one_hot_prior():
 def test_game_playout_is_the_games_search_playout(name):
     """``playout="game"`` (the default) plays out with the game's ``search_playout``: the same
     seed gives exactly the search of that playout named explicitly."""
-    from games import make
+    from quansu.games import make
 
     game = make(name, 4)
     assert game.search_playout in ("random", "heuristic")

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-import games
-from search import SearchConfig, search
+from quansu import games
+from quansu.search import SearchConfig, search
 from tests.test_search_toygame import BeatGame
 
 

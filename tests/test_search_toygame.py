@@ -20,10 +20,10 @@ import random
 
 import pytest
 
-from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo, MoveParseError,
+from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo, MoveParseError,
                         OptionError, OptionSpec, State)
-from games.cards import CardError, card_str, cards_of, format_cards, mask_of, parse_card, parse_cards
-from games.conformance import check_game
+from quansu.games.cards import CardError, card_str, cards_of, format_cards, mask_of, parse_card, parse_cards
+from quansu.games.conformance import check_game
 
 PASS = -1
 

@@ -15,10 +15,10 @@ import grpc
 import pytest
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from games import record as rec
-from games.registry import game_classes, game_names, make
-from server.errors import field_violations
-from server.v1 import service_pb2 as pb
+from quansu.games import record as rec
+from quansu.games.registry import game_classes, game_names, make
+from quansu.server.errors import field_violations
+from quansu.server.v1 import service_pb2 as pb
 from tests.test_service_util import (client, long_record, record_json, running_server,
                                      view_to_act)
 
@@ -150,7 +150,7 @@ def test_suggest_is_reproducible_with_a_seed(c, game):
 
 
 def test_suggest_strength_levels_are_the_search_levels(c):
-    from search.levels import LEVELS
+    from quansu.search.levels import LEVELS
 
     view = view_to_act("tienlen", 4, seed=4)
     legal = set(rec.legal_move_texts(rec.replay_view(view, random.Random(0))))
@@ -409,7 +409,7 @@ def test_suggest_needs_the_seat_to_act_and_a_running_game(c):
 
 
 def test_a_record_is_not_a_view_for_suggest(c):
-    from server.v1 import records_pb2
+    from quansu.server.v1 import records_pb2
     req = pb.SuggestRequest()
     req.view.CopyFrom(records_pb2.View(format="quansu-record/1", game="tienlen", players=4))
     with pytest.raises(grpc.RpcError) as ei:
@@ -459,8 +459,8 @@ def _mutations(obj: dict, rng: random.Random):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_mutated_views_are_answered_or_rejected_never_crash(game):
-    from server.engine import Engine
-    from server.errors import RequestError
+    from quansu.server.engine import Engine
+    from quansu.server.errors import RequestError
     from tests.test_service_util import view_message
 
     engine = Engine()
@@ -483,7 +483,7 @@ def test_mutated_views_are_answered_or_rejected_never_crash(game):
 
 
 def test_suggest_for_a_state_in_process():
-    from server.engine import build_engine
+    from quansu.server.engine import build_engine
     from tests.test_service_util import played_state
 
     engine = build_engine(uniform=True)
@@ -523,7 +523,7 @@ def test_analyze_judges_from_the_seats_information_only(c):
     seat = obj["moves"][0]["seat"]
     state = rec.replay_record(obj)
     zones = state.zones()
-    from games.cards import card_str, cards_of
+    from quansu.games.cards import card_str, cards_of
 
     others = [s for s in range(4) if s != seat and zones[f"hand{s}"]]
     a, b = others[:2]

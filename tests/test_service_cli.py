@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from games import record as rec
-from server import cmd_analyze, cmd_hint, cmd_serve
+from quansu.games import record as rec
+from quansu.server import cmd_analyze, cmd_hint, cmd_serve
 from tests.test_service_util import long_record, running_server, view_to_act
 
 
@@ -106,12 +106,12 @@ def test_serve_rejects_bad_settings(capsys):
 
 
 def test_evaluator_choice_per_game(tmp_path, capsys):
-    from games.base import GameError
-    from games.registry import game_names
-    from models.evaluator import ModelError, default_model_path
-    from search.evaluator import UniformEvaluator
-    from server.evaluators import EvaluatorSet
-    from games.registry import make
+    from quansu.games.base import GameError
+    from quansu.games.registry import game_names
+    from quansu.models.evaluator import ModelError, default_model_path
+    from quansu.search.evaluator import UniformEvaluator
+    from quansu.server.evaluators import EvaluatorSet
+    from quansu.games.registry import make
 
     names = EvaluatorSet().model_names()
     assert sorted(names) == game_names()
@@ -134,10 +134,10 @@ def test_evaluator_choice_per_game(tmp_path, capsys):
 
 
 def test_shipped_models_are_served_by_name():
-    from games.registry import game_names
-    from models.evaluator import default_model_path
-    from server.client import Client
-    from server.engine import build_engine
+    from quansu.games.registry import game_names
+    from quansu.models.evaluator import default_model_path
+    from quansu.server.client import Client
+    from quansu.server.engine import build_engine
 
     shipped = [g for g in game_names() if default_model_path(g).is_file()]
     if not shipped:

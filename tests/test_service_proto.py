@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from google.protobuf import json_format
 
-from games import record as rec
-from games.registry import game_names
-from server.v1 import records_pb2
-from server.v1 import service_pb2 as pb
+from quansu.games import record as rec
+from quansu.games.registry import game_names
+from quansu.server.v1 import records_pb2
+from quansu.server.v1 import service_pb2 as pb
 from tests.test_service_util import long_record, played_state
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import Deal
-from games.cards import card_str, mask_of, parse_cards
-from games.registry import game_names, make
-from server.reasons import move_reasons
+from quansu.games.base import Deal
+from quansu.games.cards import card_str, mask_of, parse_cards
+from quansu.games.registry import game_names, make
+from quansu.server.reasons import move_reasons
 
 
 class _Seen:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import contextlib
 import random
 
-from games import record as rec
-from games.registry import make
-from server.app import QuansuServer, ServerConfig
-from server.client import Client
-from server import convert
+from quansu.games import record as rec
+from quansu.games.registry import make
+from quansu.server.app import QuansuServer, ServerConfig
+from quansu.server.client import Client
+from quansu.server import convert
 
 TLS_DIR = __import__("pathlib").Path(__file__).parent / "data" / "tls"
 

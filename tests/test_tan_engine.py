@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from games import DealError, IllegalMoveError, make
-from games.cards import card_str
-from games.conformance import check_game
-from games.tan import rules as R
-from games.tan.game import ATTACK, DEFEND, SETUP, THROW
+from quansu.games import DealError, IllegalMoveError, make
+from quansu.games.cards import card_str
+from quansu.games.conformance import check_game
+from quansu.games.tan import rules as R
+from quansu.games.tan.game import ATTACK, DEFEND, SETUP, THROW
 
 OPTION_SETS = [
     {},

@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from games import DealError, IllegalMoveError, MoveParseError, OptionError, make
-from games.base import Deal, MoveInfo
-from games.cards import FULL_DECK, SUITS, card_str, parse_card, parse_cards, parse_mask
-from games.tan import rules as R
-from games.tan.game import ATTACK, SETUP, THROW
+from quansu.games import DealError, IllegalMoveError, MoveParseError, OptionError, make
+from quansu.games.base import Deal, MoveInfo
+from quansu.games.cards import FULL_DECK, SUITS, card_str, parse_card, parse_cards, parse_mask
+from quansu.games.tan import rules as R
+from quansu.games.tan.game import ATTACK, SETUP, THROW
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -598,7 +598,7 @@ def test_render_shows_the_seat_view():
 
 @pytest.mark.parametrize("method", ["observation", "known_cards", "render", "determinize"])
 def test_bad_seats_are_named(method):
-    from games import GameError
+    from quansu.games import GameError
     st = make("tan", 3).new_initial_state(random.Random(0))
     args = (random.Random(0),) if method == "determinize" else ()
     for bad in (3, -1, "0", True):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bench import engine
+from quansu.bench import engine
 
 
 def test_bench_runs_on_tienlen(tmp_path):

@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-import games
-from games.base import Deal, IllegalMoveError
-from games.cards import mask_of, parse_cards, parse_mask
-from games.tienlen import rules as R
-from games.tienlen.testing import position
+from quansu import games
+from quansu.games.base import Deal, IllegalMoveError
+from quansu.games.cards import mask_of, parse_cards, parse_mask
+from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.testing import position
 
 M = parse_mask
 BET = R.PENALTY_TABLES["bet"]

@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-import games
-from games.base import Deal, DealError, IllegalMoveError
-from games.cards import card_str, parse_cards, parse_mask
-from games.conformance import check_determinization, check_game
-from games.tienlen import rules as R
-from games.tienlen.heuristic import plan
+from quansu import games
+from quansu.games.base import Deal, DealError, IllegalMoveError
+from quansu.games.cards import card_str, parse_cards, parse_mask
+from quansu.games.conformance import check_determinization, check_game
+from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.heuristic import plan
 
 OPTION_SETS = [
     {},
@@ -286,13 +286,13 @@ def test_heuristic_beats_random_players():
     ("3S 4S 5S 5C 6S 7S", {"3S 4S 5S 6S 7S", "5C"}),
 ])
 def test_heuristic_plan(hand, expected):
-    from games.cards import format_cards
+    from quansu.games.cards import format_cards
 
     assert {format_cards(m) for m, _ in plan(parse_mask(hand))} == expected
 
 
 def test_heuristic_keeps_twos_and_chops():
-    from games.tienlen.testing import position
+    from quansu.games.tienlen.testing import position
 
     g = games.make("tienlen", 4)
     # a low single on the table: the lowest loose single, the pair of 5s kept whole
@@ -345,7 +345,7 @@ def test_deal_for_view_first_lead_and_instant_cases():
     (["6S 6C 6D 6H 2H", "7S", "8S 8C", "9S 9C"], "6S 6C 6D 6H"),
 ])
 def test_heuristic_leads(hands, expected):
-    from games.tienlen.testing import position
+    from quansu.games.tienlen.testing import position
 
     g = games.make("tienlen", 4)
     st = position(g, hands, to_act=0)

@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-import games
-from games.tienlen import rules as R
-from games.tienlen.testing import position
+from quansu import games
+from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.testing import position
 
 TWO = 12
 
@@ -178,7 +178,7 @@ def test_crafted_positions_against_brute_force():
 ])
 def test_dense_thirteen_card_leads(hand):
     g = games.make("tienlen", 4, {"instant_win_enabled": False})
-    from games.cards import parse_mask
+    from quansu.games.cards import parse_mask
 
     m = parse_mask(hand)
     st = position(g, [m, 0, 0, 0], to_act=0)

@@ -3,11 +3,11 @@ and without its options, the pass exception, instant wins, thối, settlement va
 
 import pytest
 
-import games
-from games.base import Deal, DealError, OptionError
-from games.cards import parse_cards, parse_mask
-from games.tienlen import rules as R
-from games.tienlen.testing import position
+from quansu import games
+from quansu.games.base import Deal, DealError, OptionError
+from quansu.games.cards import parse_cards, parse_mask
+from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.testing import position
 
 M = parse_mask
 S = R.STRAIGHT

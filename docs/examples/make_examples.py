@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
-
-import games  # noqa: E402
-from games import record as rec  # noqa: E402
+from quansu import games
+from quansu.games import record as rec
 
 SEED = 2024
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -6,7 +6,7 @@ card masks), :mod:`games.phom.game` (the Game and State, one move per decision o
 :mod:`games.phom.heuristic` (the rule-based club player).
 """
 
-from games.phom.game import PhomGame, PhomState
+from quansu.games.phom.game import PhomGame, PhomState
 
 GAME = PhomGame
 

@@ -34,11 +34,11 @@ from __future__ import annotations
 import random
 from typing import Any, Hashable
 
-from games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
+from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
-from games.cards import CardError, card_str, parse_card
-from games.phom import rules as R
-from games.phom import settle as S
+from quansu.games.cards import CardError, card_str, parse_card
+from quansu.games.phom import rules as R
+from quansu.games.phom import settle as S
 
 TAKE, LAY, SEND, DISCARD, OVER = 0, 1, 2, 3, 4
 PHASE_NAMES = ("take", "lay", "send", "discard", "over")
@@ -260,7 +260,7 @@ class PhomGame(Game):
         return PhomState(self, deal)
 
     def deal_for_view(self, seat, hand, counts, moves, rng, *, first=0, drawn=(), trump=None):
-        from games.phom.view import deal_for_view
+        from quansu.games.phom.view import deal_for_view
         return deal_for_view(self, seat, hand, counts, moves, rng, first=first, drawn=drawn,
                              trump=trump)
 
@@ -366,7 +366,7 @@ class PhomGame(Game):
         return MoveInfo("send", cards=(_TO_EXT[x],), target=i)
 
     def heuristic_move(self, state: "PhomState", rng: random.Random):
-        from games.phom.heuristic import heuristic_move
+        from quansu.games.phom.heuristic import heuristic_move
         return heuristic_move(state, rng)
 
 
@@ -898,7 +898,7 @@ class PhomState(State):
         return out
 
     def determinize(self, seat: int, rng: random.Random) -> "PhomState":
-        from games.phom.view import determinize
+        from quansu.games.phom.view import determinize
         return determinize(self, seat, rng)
 
     # -- text ----------------------------------------------------------------------------------

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 
-from games.phom import rules as R
-from games.phom.game import DISCARD, DONE, EAT, LAY, SEND, SEND_BASE, TAI as TAI_KIND, TAKE, U
+from quansu.games.phom import rules as R
+from quansu.games.phom.game import DISCARD, DONE, EAT, LAY, SEND, SEND_BASE, TAI as TAI_KIND, TAKE, U
 
 
 def _unseen(state, seat: int) -> int:

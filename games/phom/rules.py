@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.cards import PHOM_RANK
+from quansu.games.cards import PHOM_RANK
 
 SUIT_BLOCK = 0x1FFF
 FULL = (1 << 52) - 1

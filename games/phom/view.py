@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from games.base import Deal, DealError, IllegalMoveError
-from games.cards import card_str
-from games.phom import game as G
-from games.phom import rules as R
+from quansu.games.base import Deal, DealError, IllegalMoveError
+from quansu.games.cards import card_str
+from quansu.games.phom import game as G
+from quansu.games.phom import rules as R
 
 _TRIES = 24
 

@@ -4,7 +4,7 @@
 ``PASS`` (0), ``DECLARE`` and ``DECLINE`` (the báo sâm decisions).
 """
 
-from games.samloc.game import DECLARE, DECLINE, PASS, SamlocGame, SamlocState
+from quansu.games.samloc.game import DECLARE, DECLINE, PASS, SamlocGame, SamlocState
 
 GAME = SamlocGame
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 import random
 from typing import Any, Hashable, Sequence
 
-from games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
+from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
-from games.cards import RANKS, CardError, card_str, cards_of, parse_cards
+from quansu.games.cards import RANKS, CardError, card_str, cards_of, parse_cards
 
 from . import rules as R
 from .rules import DQUAD, QUAD, SINGLE, STRAIGHT, TWOS

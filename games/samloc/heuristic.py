@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from games.base import TERMINAL
+from quansu.games.base import TERMINAL
 
 from . import rules as R
 from .rules import DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS

@@ -3,7 +3,7 @@
 Rules: ``shared/rules/tan.md``; this engine's decisions: ``docs/rules/tan.md``.
 """
 
-from games.tan.game import TanGame, TanState
+from quansu.games.tan.game import TanGame, TanState
 
 GAME = TanGame
 

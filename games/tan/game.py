@@ -16,12 +16,12 @@ import math
 import random
 from typing import Hashable, Sequence
 
-from games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
+from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         OptionError, OptionSpec, State)
-from games.cards import SUIT_SYMBOLS, card_str, format_cards, tan_key
+from quansu.games.cards import SUIT_SYMBOLS, card_str, format_cards, tan_key
 
-from games.tan import rules as R
-from games.tan.rules import (_C0, _C1, _C2, _C3, _T0, _T1, _T2, _T3, BEATERS, DEFEND_BASE,
+from quansu.games.tan import rules as R
+from quansu.games.tan.rules import (_C0, _C1, _C2, _C3, _T0, _T1, _T2, _T3, BEATERS, DEFEND_BASE,
                              DONE, HAND_SIZE, LOWER_TRUMPS, RANKBIT, RANKSET_CARDS, SUIT_MASK,
                              SWAP_BASE, TAKE, THROW_BASE, TWO_OF, cards_of)
 
@@ -198,7 +198,7 @@ class TanGame(Game):
     def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
                       moves: Sequence[tuple[int, int]], rng: random.Random, *, first: int = 0,
                       drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
-        from games.tan.view import deal_for_view
+        from quansu.games.tan.view import deal_for_view
         return deal_for_view(self, seat, hand, counts, moves, rng, first=first, drawn=drawn,
                              trump=trump)
 
@@ -213,7 +213,7 @@ class TanGame(Game):
         return R.describe_move(move)
 
     def heuristic_move(self, state: "TanState", rng: random.Random) -> int:
-        from games.tan.heuristic import heuristic_move
+        from quansu.games.tan.heuristic import heuristic_move
         return heuristic_move(state, rng)
 
 

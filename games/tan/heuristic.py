@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import random
 
-from games.base import IllegalMoveError
-from games.tan.rules import (CARD_VALUE, DEFEND_BASE, DONE, SWAP_BASE, TAKE, THROW_BASE)
+from quansu.games.base import IllegalMoveError
+from quansu.games.tan.rules import (CARD_VALUE, DEFEND_BASE, DONE, SWAP_BASE, TAKE, THROW_BASE)
 
 
 def _cost(card: int, trump: int) -> int:
@@ -36,7 +36,7 @@ def heuristic_move(state, rng: random.Random) -> int:
         raise IllegalMoveError("heuristic_move: the game is over, there is no move to choose")
     if len(legal) == 1:
         return legal[0]
-    from games.tan.game import ATTACK, DEFEND, THROW
+    from quansu.games.tan.game import ATTACK, DEFEND, THROW
     g = state.game
     seat = state.current_player
     hand = state.hands[seat]

@@ -16,8 +16,8 @@ Moves are small ints (see the ``*_BASE`` constants):
 
 from __future__ import annotations
 
-from games.base import MoveInfo, MoveParseError
-from games.cards import TAN_RANK, CardError, card_str, parse_card
+from quansu.games.base import MoveInfo, MoveParseError
+from quansu.games.cards import TAN_RANK, CardError, card_str, parse_card
 
 THROW_BASE = 64
 DEFEND_BASE = 128

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from games.base import Deal, DealError, IllegalMoveError
-from games.cards import card_str
-from games.tan.rules import HAND_SIZE, cards_of, played_card
+from quansu.games.base import Deal, DealError, IllegalMoveError
+from quansu.games.cards import card_str
+from quansu.games.tan.rules import HAND_SIZE, cards_of, played_card
 
 
 def _check_card(card, where: str) -> int:

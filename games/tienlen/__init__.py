@@ -4,7 +4,7 @@
 Moves are ints: the mask of the cards played, ``0`` for pass.
 """
 
-from games.tienlen.game import TienLenGame, TienLenState
+from quansu.games.tienlen.game import TienLenGame, TienLenState
 
 GAME = TienLenGame
 

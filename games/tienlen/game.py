@@ -17,11 +17,11 @@ import random
 from bisect import bisect_left
 from typing import Any, Hashable, Sequence
 
-from games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, IllegalMoveError, MoveInfo,
+from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
-from games.cards import CardError, card_str, cards_of, format_cards, parse_cards
-from games.tienlen import rules as R
-from games.tienlen.heuristic import choose as _heuristic_choose
+from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards
+from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.heuristic import choose as _heuristic_choose
 
 NUM_DEALT = 13
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from games.tienlen import rules as R
+from quansu.games.tienlen import rules as R
 
 _TWO_RANK = 12
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from games.cards import parse_mask
-from games.tienlen import rules as R
-from games.tienlen.game import NUM_DEALT, TienLenGame, TienLenState
+from quansu.games.cards import parse_mask
+from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.game import NUM_DEALT, TienLenGame, TienLenState
 
 
 def _mask(x) -> int:

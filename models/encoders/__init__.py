@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import importlib
 
-from games.base import Game
-from models.encoders.base import (KINDS, MAX_SEATS, Encoder, EncoderError, EncoderSpec,
+from quansu.games.base import Game
+from quansu.models.encoders.base import (KINDS, MAX_SEATS, Encoder, EncoderError, EncoderSpec,
                                   masks_to_bits)
 
 #: game name -> module holding its SPEC
 ENCODER_MODULES = {
-    "tienlen": "models.encoders.tienlen",
-    "samloc": "models.encoders.samloc",
-    "phom": "models.encoders.phom",
-    "tan": "models.encoders.tan",
+    "tienlen": "quansu.models.encoders.tienlen",
+    "samloc": "quansu.models.encoders.samloc",
+    "phom": "quansu.models.encoders.phom",
+    "tan": "quansu.models.encoders.tan",
 }
 
 _cache: dict = {}

@@ -59,7 +59,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from games.base import Game, GameError, State
+from quansu.games.base import Game, GameError, State
 
 MAX_SEATS = 4
 NUM_CARDS = 52

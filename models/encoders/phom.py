@@ -20,9 +20,9 @@ from typing import Sequence
 
 import numpy as np
 
-from games.phom.game import DISCARD, U
-from games.phom.heuristic import discard_key, discard_terms
-from models.encoders.base import EncoderSpec
+from quansu.games.phom.game import DISCARD, U
+from quansu.games.phom.heuristic import discard_key, discard_terms
+from quansu.models.encoders.base import EncoderSpec
 
 MOVE_TERMS = ("deadwood", "potential", "danger", "score_gap")
 

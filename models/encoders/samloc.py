@@ -7,7 +7,7 @@ rule, whether a move holds the highest rank or empties the hand); 3 - the engine
 ``previous_winner`` option (a seat number, not a rule) is left out of the features.
 """
 
-from models.encoders.base import EncoderSpec
+from quansu.models.encoders.base import EncoderSpec
 
 SPEC = EncoderSpec(game="samloc", version=4, zones=("table", "set_aside"), hand_features=True,
                    skip_options=("previous_winner",),

@@ -6,7 +6,7 @@ Zones: ``table`` (this bout's attack and defence cards), ``discard`` (finished b
 Version history: 1 - first layout; 2 - the heuristic-choice move feature.
 """
 
-from models.encoders.base import EncoderSpec
+from quansu.models.encoders.base import EncoderSpec
 
 SPEC = EncoderSpec(game="tan", version=2, zones=("table", "discard", "stock"), combos=(),
                    target_is_card=True, recent=4, has_trump=True, heuristic_feature=True)

@@ -5,7 +5,7 @@ N < 4; known only under the first-lead rule).  Combos: the engine's ``MoveInfo.c
 Version history: 1 - first layout; 2 - the heuristic-choice move feature.
 """
 
-from models.encoders.base import EncoderSpec
+from quansu.models.encoders.base import EncoderSpec
 
 SPEC = EncoderSpec(
     game="tienlen", version=2, zones=("played", "set_aside"),

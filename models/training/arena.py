@@ -7,7 +7,7 @@ import math
 import random
 from typing import Callable, Sequence
 
-from games.base import Deal, Game, State
+from quansu.games.base import Deal, Game, State
 
 Agent = Callable[[State, random.Random], object]
 

@@ -16,9 +16,9 @@ from typing import Callable
 
 import numpy as np
 
-from games.base import Game, State
-from models.encoders import MAX_SEATS, encoder_for
-from search.evaluator import playout
+from quansu.games.base import Game, State
+from quansu.models.encoders import MAX_SEATS, encoder_for
+from quansu.search.evaluator import playout
 
 #: policy(state, rng) -> (move to play, target distribution over state.legal_moves() or None)
 Policy = Callable[[State, random.Random], tuple]

@@ -41,16 +41,16 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from games import make
-from games.base import Game
-from models.encoders import encoder_for
-from models.canary import write_canary
-from models.evaluator import MODEL_FORMAT, ModelError, NetworkEvaluator, PolicyValueModel
-from models.training.arena import mean_ci, policy_match
-from models.training.data import Buffer, advantage_game, heuristic_policy, play_game
-from models.training.net import PolicyValueNet, export_onnx
-from models.training.plot import Progress, line_plot_png
-from models.training.trainer import Trainer
+from quansu.games import make
+from quansu.games.base import Game
+from quansu.models.encoders import encoder_for
+from quansu.models.canary import write_canary
+from quansu.models.evaluator import MODEL_FORMAT, ModelError, NetworkEvaluator, PolicyValueModel
+from quansu.models.training.arena import mean_ci, policy_match
+from quansu.models.training.data import Buffer, advantage_game, heuristic_policy, play_game
+from quansu.models.training.net import PolicyValueNet, export_onnx
+from quansu.models.training.plot import Progress, line_plot_png
+from quansu.models.training.trainer import Trainer
 
 
 @dataclass
@@ -138,9 +138,9 @@ def search_policy(game: Game, model: PolicyValueModel, params: dict):
     value head, leaves batched by 8), ``"rollout"`` (leaf values from playouts with the
     game's ``search_playout``; the network gives the priors) or ``"uniform"`` (uniform priors
     and playouts; the network is not used)."""
-    from search.config import SearchConfig
-    from search.evaluator import UniformEvaluator
-    from search.ismcts import search
+    from quansu.search.config import SearchConfig
+    from quansu.search.evaluator import UniformEvaluator
+    from quansu.search.ismcts import search
 
     teacher = params.get("teacher", "network")
     evaluator = (UniformEvaluator() if teacher == "uniform"
@@ -621,7 +621,7 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         ]
     lines += [
         "Search figures (guided vs uniform ISMCTS at equal time) are measured by "
-        "`python -m bench.models` and recorded in docs/models.md.",
+        "`python -m quansu.bench.models` and recorded in docs/models.md.",
         "",
     ]
     path.write_text("\n".join(lines), encoding="utf-8")

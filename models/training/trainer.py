@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from models.training.data import Buffer
-from models.training.net import PolicyValueNet, segment_log_softmax
+from quansu.models.training.data import Buffer
+from quansu.models.training.net import PolicyValueNet, segment_log_softmax
 
 
 class Trainer:
