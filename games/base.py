@@ -248,8 +248,7 @@ class Game:
         state = self.state_from_deal(deal)
         for i, (seat, move) in enumerate(moves):
             if state.current_player != seat:
-                raise IllegalMoveError(
-                    f"moves[{i}]: seat {seat} moved but seat {state.current_player} is to act")
+                raise IllegalMoveError(f"moves[{i}]: {state.out_of_turn_reason(seat, move)}")
             try:
                 state.apply(move)
             except IllegalMoveError as e:
@@ -321,6 +320,12 @@ class State:
     def apply_unchecked(self, move: Move) -> None:
         """Apply a move known to come from ``legal_moves()`` (search fast path)."""
         self.apply(move)
+
+    def out_of_turn_reason(self, seat: int, move: Move) -> str:
+        """Why ``seat``'s ``move`` is refused when another seat is to act: the reason part of a
+        ``moves[i]: ...`` error.  A game overrides it to say what its protocol expects instead
+        (for example an answer that an older dialect left out)."""
+        return f"seat {seat} moved but seat {self.current_player} is to act"
 
     def clone(self) -> "State":
         """An independent copy."""

@@ -544,7 +544,7 @@ def _apply_moves(game: Game, state: State, moves: Sequence[tuple[int, Move]],
                 f"{field}: {json.dumps(game.move_to_text(move), ensure_ascii=False)} by seat {seat} "
                 f"after the end of the game (it ended after {i} moves)")
         if to_act != seat:
-            raise IllegalMoveError(f"{field}: seat {seat} moved but seat {to_act} is to act")
+            raise IllegalMoveError(f"{field}: {state.out_of_turn_reason(seat, move)}")
         if on_step is not None:
             on_step(i, state, seat, move)
         if tracker is not None:
