@@ -76,7 +76,7 @@ def test_previous_u_winner_checked_against_player_count(players, seat, ok):
 
 # -- notation -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("text,canonical", [
-    ("draw", "draw"), ("DRAW", "draw"), ("done", "done"), ("u", "u"), ("U", "u"),
+    ("draw", "draw"), ("DRAW", "draw"), ("u", "u"), ("U", "u"),
     ("eat 7h", "eat 7H"), ("eat 10♥", "eat TH"), ("discard kc", "discard KC"),
     ("send 8h to 3", "send 8H to 3"), ("Send 10C to 12", "send TC to 12"),
     ("lay", "lay"), ("lay 7H 7S 7C / 6D 4D 5D", "lay 4D 5D 6D / 7S 7C 7H"),
@@ -94,6 +94,8 @@ def test_move_text_roundtrip(text, canonical):
     ("lay 4D 5D 7D", "is not a phỏm"), ("lay QS KS AS", "is not a phỏm"),
     ("lay 4D 5D 6D / 6D 6S 6C", "named twice|share a card"), ("send 8H 3", "expected draw"),
     ("send 8H to x", "not a number"), ("lay 4D 5D 6D /", "empty meld"),
+    ("done", '"done" is not a Phỏm move: after sending, the discard ends the turn'),
+    ("DONE", '"DONE" is not a Phỏm move'),
 ])
 def test_move_parse_errors(text, fragment):
     with pytest.raises(MoveParseError, match=fragment):
@@ -409,12 +411,18 @@ DHT = ["AS AC 2S 4S 4C 6S 6C 8S 8C TS", "AH 2H 3H 4H 5H 6H 7H 8H 9H",
        "2D 2C 4D 3D 6D 5D 8D TD JS", "5S 5C 7S 7C 9S 9C JD QD KD"]
 
 
-@pytest.mark.parametrize("opts,per", [
-    ({}, 5), ({"dong_hoa_trang_enabled": True}, 10), ({"dong_hoa_enabled": True}, 7),
-    ({"dong_hoa_trang_enabled": True, "dong_hoa_enabled": True}, 12),
+@pytest.mark.parametrize("drawn,opts,per", [
+    # 9 hearts in phỏm + the drawn TH: all ten cards one suit and in phỏm (đồng hoa trắng)
+    ("TH", {}, 5), ("TH", {"dong_hoa_trang_enabled": True}, 10), ("TH", {"dong_hoa_enabled": True}, 7),
+    ("TH", {"dong_hoa_trang_enabled": True, "dong_hoa_enabled": True}, 12),
+    ("TH", {"dong_hoa_trang_enabled": True, "u_tron_enabled": True}, 10),   # the largest, not both
+    # the melds are all hearts but a trash card is left outside (and discarded): a plain Ù,
+    # whatever the trash card's suit
+    ("KS", {"dong_hoa_trang_enabled": True}, 5), ("KH", {"dong_hoa_trang_enabled": True}, 5),
+    ("KS", {"dong_hoa_trang_enabled": True, "dong_hoa_enabled": True}, 7),
 ])
-def test_dong_hoa_trang_and_dong_hoa_on_u(opts, per):
-    game, st = new_state(DHT, stock_top="KS", options=opts)
+def test_dong_hoa_trang_and_dong_hoa_on_u(drawn, opts, per):
+    game, st = new_state(DHT, stock_top=drawn, options=opts)
     play(st, "discard TS", "draw")
     assert st.is_terminal() and st.u_info[0] == 1
     assert st.settlement() == [(0, 1, per), (2, 1, per), (3, 1, per)]
@@ -509,8 +517,10 @@ def test_tai_turn(can_send):
     play(st, "eat 8H")
     assert legal_texts(st) == ["lay 2S 2C 2D / 8S 8C 8H"]
     play(st, "lay 2S 2C 2D / 8S 8C 8H")
-    # in his lay-down turn a player sends only to other players' melds
+    # in his lay-down turn a player sends only to other players' melds; with nothing to send
+    # the send phase offers only the discards (there is no 'done')
     assert st.phase == SEND and "send 4S to 0" not in legal_texts(st)
+    assert legal_texts(st) == ["discard 4C", "discard 4S", "discard 6C", "discard 6S"]
     run_until(st, lambda s: s.cur == 1 and s.phase == TAKE)
     assert st.stock_left == 1
     play(st, "draw")
@@ -519,8 +529,11 @@ def test_tai_turn(can_send):
     play(st, "lay")
     if can_send:
         assert st.phase == SEND
-        assert legal_texts(st) == ["done", "send 4D to 0"]       # his own meld is allowed
-        play(st, "send 4D to 0", "done")
+        # his own meld is allowed; each discard would end the sending and the turn
+        assert legal_texts(st) == ["discard 3H", "discard 4D", "discard 5H", "discard 7H",
+                                   "discard 9D", "discard AD", "discard AH", "send 4D to 0"]
+        play(st, "send 4D to 0")
+        assert st.phase == SEND and "send 4D to 0" not in legal_texts(st)
         assert R.mask_text(st.table[0][1]) == "4D 5D 6D 7D"
     else:
         assert st.phase == DISCARD
@@ -534,7 +547,8 @@ def test_send_must_keep_a_card_and_melds_count_in_order():
     play(st, "discard 7C")
     run_until(st, lambda s: s.cur == 2 and s.phase == LAY)
     play(st, "lay 4S 5S 6S / 9S 9C 9D")
-    assert set(legal_texts(st)) == {"done", "send JH to 0", "send 3D to 1", "send KC to 2"}
+    assert set(legal_texts(st)) == {"send JH to 0", "send 3D to 1", "send KC to 2",
+                                    "discard JH", "discard 3D", "discard KC", "discard 2S"}
     with pytest.raises(IllegalMoveError, match="does not extend meld 1"):
         play(st, "send JH to 1")
     with pytest.raises(IllegalMoveError, match="no meld 7"):

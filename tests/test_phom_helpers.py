@@ -9,7 +9,7 @@ from quansu import games
 from quansu.games.base import Deal
 from quansu.games.cards import parse_cards
 from quansu.games.phom import rules as R
-from quansu.games.phom.game import DISCARD, DONE, DRAW, LAY, SEND, TAKE
+from quansu.games.phom.game import DISCARD, DRAW, LAY, SEND, TAKE
 
 
 def imask(text: str) -> int:
@@ -52,17 +52,15 @@ def legal_texts(state) -> list[str]:
 
 
 def default_move(state):
-    """Scripted player: draw; lay the arrangement with the most cards (first of them); stop
-    sending; discard the card just drawn when it is legal, else the highest legal card."""
+    """Scripted player: draw; lay the arrangement with the most cards (first of them); send
+    nothing (the discard ends the send phase); discard the card just drawn when it is legal, else the highest legal card."""
     ph = state.phase
     legal = state.legal_moves()
     if ph == TAKE:
         return DRAW
     if ph == LAY:
         return max(legal, key=lambda a: sum(m.bit_count() for m in a) if isinstance(a, tuple) else -1)
-    if ph == SEND:
-        return DONE
-    assert ph == DISCARD
+    assert ph in (SEND, DISCARD)
     p = state.cur
     for seat, mv in reversed(state.history):
         if seat != p:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 
 from quansu import games
 from quansu.games import record as rec

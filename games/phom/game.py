@@ -1,7 +1,6 @@
 """Phỏm (Tá lả) on the common game interface: :class:`PhomGame` and :class:`PhomState`.
 
-Rules: ``shared/rules/phom.md`` (every option of its §13 table); the engine's own decisions are in
-``docs/rules/phom.md``.
+Rules, options and the engine's own decisions: ``docs/rules/phom.md``.
 
 A turn as moves
 ---------------
@@ -18,19 +17,22 @@ Every decision of a turn is its own move of the seat to act (canonical text in b
    ``lay`` alone lays nothing (móm, or no new meld in a tái turn).
 4. **send** (phase ``SEND``; after laying at least one meld in the game, when sending is allowed
    in this turn and a target meld exists): ``send 8H to 3`` (one card to one laid meld, meld ids
-   in the order laid from 0), repeated, then ``done`` to stop sending.
-5. **discard** (phase ``DISCARD``): ``discard KC`` (never an eaten or tied card).
+   in the order laid from 0), repeated; the ``discard`` that follows ends the sending (Phỏm has
+   no ``done``: in this phase the legal moves are the sends and the discards).
+5. **discard** (phases ``SEND`` and ``DISCARD``): ``discard KC`` (never an eaten or tied card);
+   it ends the turn.
 
 Which phases occur depends only on public facts (stock size, who has laid down, the table, hand
 sizes), never on a hidden card, so observers learn only what the moves show.
 
 Move values (internal card index ``x`` of :mod:`games.phom.rules`): ``x`` = discard,
-``64 + x`` = eat, ``256 + 64 * i + x`` = send to meld ``i``, :data:`DRAW`, :data:`DONE`,
-:data:`U`, and a tuple of internal meld masks (sorted by lowest card) = lay.
+``64 + x`` = eat, ``256 + 64 * i + x`` = send to meld ``i``, :data:`DRAW`, :data:`U`, and a
+tuple of internal meld masks (sorted by lowest card) = lay.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Hashable
 
@@ -45,7 +47,6 @@ PHASE_NAMES = ("take", "lay", "send", "discard", "over")
 NORMAL, LAYDOWN, TAI = 0, 1, 2
 EAT = 64
 DRAW = 200
-DONE = 201
 U = 202
 SEND_BASE = 256
 #: Turn flags: something was laid or sent this turn / a card was sent this turn.
@@ -72,7 +73,8 @@ def _opt_specs() -> tuple[OptionSpec, ...]:
                    "Ù tròn (all 10 cards in phỏm after taking) pays 10 per loser (seed 001)",
                    type=bool),
         OptionSpec("dong_hoa_trang_enabled", False,
-                   "Ù with every melded card of one suit pays 10 per loser (seed 001)", type=bool),
+                   "Ù with every card of the hand of one suit and in phỏm, none left outside, "
+                   "pays 10 per loser (seed 001)", type=bool),
         OptionSpec("u_thong_enabled", False,
                    "Ù in consecutive games pays +2 per loser (seed 001; needs the option "
                    "'previous_u_winner')", type=bool),
@@ -126,7 +128,7 @@ def _meld_text(m: int) -> str:
 
 
 class PhomGame(Game):
-    """Phỏm for 2-4 players.  Options: ``shared/rules/phom.md`` §13 (see :attr:`option_specs`).
+    """Phỏm for 2-4 players.  Options: :attr:`option_specs` (explained in docs/rules/phom.md).
 
     Deal (:class:`games.base.Deal`, ext card ids): ``hands[first]`` 10 cards, the others 9;
     ``stock`` exactly 4N-1 cards, top first; ``set_aside`` the other 52-13N cards; ``first`` the
@@ -140,7 +142,8 @@ class PhomGame(Game):
     max_players = 4
     option_specs = _opt_specs()
     max_moves = 400
-    rules_version = 1
+    #: 2: no ``done`` (the discard ends the sending); đồng hoa trắng needs every card in phỏm
+    rules_version = 2
 
     def check_options(self) -> None:
         o = self.options
@@ -281,8 +284,6 @@ class PhomGame(Game):
             return "eat " + R.card_text(move - EAT)
         if move == DRAW:
             return "draw"
-        if move == DONE:
-            return "done"
         if move == U:
             return "u"
         if move >= SEND_BASE and (move - SEND_BASE) % 64 < 52:
@@ -305,8 +306,13 @@ class PhomGame(Game):
             except CardError as e:
                 raise MoveParseError(f"bad Phỏm move {text!r}: {e}") from None
 
-        if head in ("draw", "done", "u") and len(parts) == 1:
-            return {"draw": DRAW, "done": DONE, "u": U}[head]
+        if head in ("draw", "u") and len(parts) == 1:
+            return DRAW if head == "draw" else U
+        if head == "done":
+            # the former dialect of this project: refused, never reinterpreted
+            raise MoveParseError(f"{json.dumps(text.strip(), ensure_ascii=False)} is not a Phỏm "
+                                 f"move: after sending, the discard ends the turn (Phỏm has no "
+                                 f"'done'; play 'discard C' to stop sending)")
         if head in ("eat", "discard") and len(parts) == 2:
             x = card(parts[1])
             return x if head == "discard" else EAT + x
@@ -343,7 +349,7 @@ class PhomGame(Game):
             melds.sort(key=R.meld_key)
             return tuple(melds)
         raise MoveParseError(
-            f"bad Phỏm move {text!r}: expected draw, eat C, lay [melds], send C to N, done, "
+            f"bad Phỏm move {text!r}: expected draw, eat C, lay [melds], send C to N, "
             f"discard C or u")
 
     def describe_move(self, move) -> MoveInfo:
@@ -358,8 +364,6 @@ class PhomGame(Game):
             return MoveInfo("eat", cards=(_TO_EXT[move - EAT],))
         if move == DRAW:
             return MoveInfo("draw")
-        if move == DONE:
-            return MoveInfo("done")
         if move == U:
             return MoveInfo("u")
         i, x = divmod(move - SEND_BASE, 64)
@@ -518,7 +522,9 @@ class PhomState(State):
                         low = acc & -acc
                         out.append(SEND_BASE + 64 * i + low.bit_length() - 1)
                         acc ^= low
-            out.append(DONE)
+            # the discard ends the sending (and the turn): no 'done'
+            e = self.eaten[p]
+            out += R.bits(h if not e else R.legal_discards(h, e, g._one))
             if not g._auto and self._u_available():
                 out.append(U)
             return out
@@ -579,9 +585,6 @@ class PhomState(State):
         elif move < EAT + 52:
             self.hist.append((p, move))
             self._do_eat(p, move - EAT)
-        elif move == DONE:
-            self.hist.append((p, move))
-            self.phase = DISCARD
         elif move == U:
             how = self._u_kind() or "take"
             self.hist.append((p, move))
@@ -739,13 +742,12 @@ class PhomState(State):
             if how == "take" and not laid_before:
                 if o["u_tron_enabled"] and R.can_fill(h, e, one):
                     amount = max(amount, 10)
-                if o["dong_hoa_trang_enabled"]:
-                    for s in range(4):
-                        hs = h & R.SUIT_MASK[s]
-                        out = (h & ~hs).bit_count()
-                        if out <= 1 and not e & ~hs and R._fit(hs, e, 1 - out, one):
-                            amount = max(amount, 10)
-                            break
+                # đồng hoa trắng: every card of the hand of one suit and in phỏm, none left
+                # outside (a Ù that discards a trash card is a plain Ù, whatever its suit)
+                if (o["dong_hoa_trang_enabled"]
+                        and any(h & ~R.SUIT_MASK[s] == 0 for s in range(4))
+                        and R.can_fill(h, e, one)):
+                    amount = max(amount, 10)
         # bonuses of the Ù player from his melds: (đồng hoa, Ù K)
         dh = False
         uk = self._uk_of_table(w) if o["u_k_enabled"] else 0
@@ -952,7 +954,7 @@ class PhomState(State):
             k = g.describe_move(m).kind
             if k not in expected:
                 expected.append(k)
-        phase_kinds = {TAKE: ("draw", "eat", "u"), LAY: ("lay", "u"), SEND: ("send", "done", "u"),
+        phase_kinds = {TAKE: ("draw", "eat", "u"), LAY: ("lay", "u"), SEND: ("send", "discard", "u"),
                        DISCARD: ("discard", "u")}[self.phase]
         if kind not in phase_kinds:
             return f"{text!r}: seat {p} must {' / '.join(expected)} now ({ph} phase)"

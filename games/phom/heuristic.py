@@ -7,7 +7,8 @@ It sees only the acting seat's information (its hand and the public table):
 * Ù: always declare it when it is offered;
 * lay: the arrangement that leaves the fewest points after sending what can be sent and
   discarding the highest remaining card;
-* send: the highest card that can be sent, then ``done``;
+* send: the highest card that can be sent; when none is left, the discard below (the discard
+  ends the sending);
 * discard: the card whose loss costs least: low deadwood points left, cạ with a live third card
   kept, and no card the next seat could eat (a live 3-card phỏm through it with both other cards
   unseen), weighted more for chốt cards.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import random
 
 from quansu.games.phom import rules as R
-from quansu.games.phom.game import DISCARD, DONE, EAT, LAY, SEND, SEND_BASE, TAI as TAI_KIND, TAKE, U
+from quansu.games.phom.game import DISCARD, EAT, LAY, SEND, SEND_BASE, TAI as TAI_KIND, TAKE, U
 
 
 def _unseen(state, seat: int) -> int:
@@ -154,7 +155,6 @@ def heuristic_move(state, rng: random.Random):
                    key=lambda a: (_lay_value(state, a), [R.meld_key(m) for m in a]))
     if ph == SEND:
         sends = [mv for mv in legal if isinstance(mv, int) and mv >= SEND_BASE]
-        if not sends:
-            return DONE
-        return max(sends, key=lambda mv: (R.POINTS[(mv - SEND_BASE) % 64], -mv))
+        if sends:
+            return max(sends, key=lambda mv: (R.POINTS[(mv - SEND_BASE) % 64], -mv))
     return _choose_discard(state, legal)

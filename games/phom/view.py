@@ -186,7 +186,7 @@ class _PublicTurns:
         self.over = False
 
     def _expected(self) -> str:
-        return {G.TAKE: "draw / eat", G.LAY: "lay", G.SEND: "send / done",
+        return {G.TAKE: "draw / eat", G.LAY: "lay", G.SEND: "send / discard",
                 G.DISCARD: "discard"}[self.phase]
 
     def step(self, i: int, s: int, mv, text: str) -> None:
@@ -228,10 +228,6 @@ class _PublicTurns:
             self.drawn += 1
             self.last = None
             self._after_take(s)
-        elif mv == G.DONE:
-            if ph != G.SEND:
-                raise wrong_phase()
-            self.phase = G.DISCARD
         elif G.EAT <= mv < G.EAT + 52:
             if ph != G.TAKE:
                 raise wrong_phase()
@@ -242,8 +238,8 @@ class _PublicTurns:
                                        f"discard can be eaten ({now} now)")
             self.last = None
             self._after_take(s)
-        elif mv < 52:  # discard
-            if ph != G.DISCARD:
+        elif mv < 52:  # discard (also ends the sending: Phỏm has no 'done')
+            if ph not in (G.DISCARD, G.SEND):
                 raise wrong_phase()
             self.cnt[s] -= 1
             self.last = mv
@@ -429,6 +425,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
 
     last_err: Exception | None = None
     one = game._one
+    ended: Deal | None = None   # a deal whose replay ends where the public history does not
     for attempt in range(40):
         strict = attempt < 30
         req = {c: list(v) for c, v in need.items()}
@@ -544,10 +541,17 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         deal = Deal(hands=tuple(tuple(h) for h in hands), first=first,
                     stock=tuple(stock), set_aside=tuple(free))
         try:
-            game.replay(deal, moves)
+            replayed = game.replay(deal, moves)
         except IllegalMoveError as e:
             last_err = e
             continue
+        if replayed.is_terminal() and not turns.over:
+            # the hidden cards made an Ù that the view does not show (e.g. an opponent's tái
+            # draw): keep looking for a deal that goes on, as the game in the view may
+            ended = ended or deal
+            continue
         return deal
+    if ended is not None:
+        return ended
     assert last_err is not None
     raise IllegalMoveError(str(last_err))

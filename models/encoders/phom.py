@@ -4,7 +4,9 @@ Zones: ``table`` (laid melds and sent cards), ``stock`` and ``set_aside`` (sizes
 cards are hidden), ``discard{s}`` per seat as relative planes.  Opponents' known hand cards are
 their eaten cards (from ``known_cards``).  ``MoveInfo.target`` of ``send`` is a meld id.
 
-Move terms (:func:`move_terms`, on card discards only, zeros elsewhere): the heuristic bot's
+Move terms (:func:`move_terms`, on card discards only, zeros elsewhere; in the discard phase and
+in the send phase, where the discards that end the sending stand beside the sends): the heuristic
+bot's
 own discard terms (:func:`games.phom.heuristic.discard_terms`), so that a network can re-weigh
 them rather than rediscover phỏm from card planes: deadwood points left / 50 (2 when the eaten
 cards could no longer all be melded), live phỏm kept in the deadwood / 4, live phỏm through the
@@ -12,6 +14,8 @@ discarded card (the next seat may eat it) / 4, and the gap between the move's sc
 bot's best / 10 (at most 3).
 
 Version history: 1 - first layout; 2 - the heuristic-choice move feature; 3 - the discard terms.
+(Rules version 2, Phỏm without ``done``, kept layout 3: the send phase's discards get the same
+discard terms the discard phase's have.)
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from quansu.games.phom.game import DISCARD, U
+from quansu.games.phom.game import DISCARD, SEND, U
 from quansu.games.phom.heuristic import discard_key, discard_terms
 from quansu.models.encoders.base import EncoderSpec
 
@@ -29,9 +33,11 @@ MOVE_TERMS = ("deadwood", "potential", "danger", "score_gap")
 
 def move_terms(state, moves: Sequence) -> tuple:
     """``(choice, float32[len(moves), 4])``: the terms above for each card discard, and the
-    heuristic bot's discard when this is its discard decision (None otherwise)."""
+    heuristic bot's discard when this is its discard decision (None otherwise, e.g. in the send
+    phase while a send is legal: the bot then sends)."""
     out = np.zeros((len(moves), len(MOVE_TERMS)), dtype=np.float32)
-    if len(moves) < 2 or state.phase != DISCARD or U in moves:
+    phase = state.phase
+    if len(moves) < 2 or (phase != DISCARD and phase != SEND) or U in moves:
         return None, out
     rows = discard_terms(state, moves)
     if not rows:
@@ -41,7 +47,8 @@ def move_terms(state, moves: Sequence) -> tuple:
     for mv, score, dw, pot, dan in rows:
         out[at[mv]] = (min(dw, 100) / 50.0, pot / 4.0, dan / 4.0,
                        min(score - best[1], 30.0) / 10.0)
-    return best[0], out
+    # in the send phase the bot discards only when no send is legal
+    return (best[0] if len(rows) == len(moves) else None), out
 
 
 SPEC = EncoderSpec(game="phom", version=3, zones=("table", "stock", "set_aside"),
