@@ -1,4 +1,4 @@
-"""Tấn rules: the worked examples of shared/rules/tan.md §9 and table-driven rule tests."""
+"""Tấn rules: the worked examples of docs/rules/tan.md and table-driven rule tests."""
 
 import random
 
@@ -199,8 +199,28 @@ def test_example_11_doi_2_chu():
     play(st, "done", "done")
     assert legal_texts(st) == ["done", "swap 2S"]
     play(st, "swap 2S")
-    assert (st.phase, st.attacker, st.defender, st.current_player) == (ATTACK, 0, 1, 0)
     assert st.faceup == parse_card("2S")
+    # the round goes on: seat 0 still answers (only 'done'), then seat 0 attacks first
+    assert (st.phase, st.current_player, st.attacker) == (SETUP, 0, 0)
+    assert legal_texts(st) == ["done"]
+    play(st, "done")
+    assert (st.phase, st.attacker, st.defender, st.current_player) == (ATTACK, 0, 1, 0)
+
+
+def test_doi_2_chu_round_goes_on_after_the_swap():
+    # round 1, 2, 0: seat 2 swaps, seat 0 still answers and then attacks first
+    g = make("tan", 3, {"trump_swap": "two_only"})
+    st = g.state_from_deal(full_deal(3, ["4H", "5H", "2H 3H"], "KH", first=1))
+    asked = []
+    play(st, "done")  # seat 1
+    asked.append(st.current_player)
+    play(st, "swap 2H")  # seat 2: seat 0 attacks first
+    asked.append(st.current_player)
+    assert legal_texts(st) == ["done"]  # seat 0: the face-up card is the 2 now
+    play(st, "done")
+    assert asked == [2, 0]
+    assert (st.phase, st.attacker, st.defender, st.current_player) == (ATTACK, 0, 1, 0)
+    assert st.hands[2] >> parse_card("KH") & 1 and st.known[2] == mask("KH")
 
 
 def test_example_12_defender_empties_mid_bout():
@@ -351,10 +371,43 @@ def test_swap_table(mode, faceup, hand, swaps):
     assert legal_texts(st) == expected
 
 
-def test_swap_round_is_skipped_when_the_face_up_card_is_the_two():
+@pytest.mark.parametrize("mode", ["any_lower", "two_only"])
+def test_swap_round_is_held_when_the_face_up_card_is_the_two(mode):
+    # nobody can swap, but every seat answers 'done', in play order from the first attacker
+    g = make("tan", 3, {"trump_swap": mode})
+    st = g.state_from_deal(full_deal(3, ["3C", "4C", "5C"], "2C", first=1))
+    seen = []
+    while st.phase == SETUP:
+        assert legal_texts(st) == ["done"]
+        seen.append(st.current_player)
+        play(st, "done")
+    assert seen == [1, 2, 0] and (st.phase, st.current_player) == (ATTACK, 1)
+
+
+def test_swap_round_goes_on_when_a_swap_turns_up_the_two():
     g = make("tan", 3)
-    st = g.state_from_deal(full_deal(3, ["3C", "4C", "5C"], "2C"))
-    assert st.phase == ATTACK
+    st = g.state_from_deal(full_deal(3, ["2C", "3C", "4C"], "KC"))
+    play(st, "swap 2C")
+    assert st.faceup == parse_card("2C")
+    for seat in (1, 2):
+        assert (st.phase, st.current_player, legal_texts(st)) == (SETUP, seat, ["done"])
+        play(st, "done")
+    assert (st.phase, st.current_player) == (ATTACK, 0)
+
+
+def test_swap_round_refuses_a_former_dialect():
+    # an attack where the protocol expects a swap-round answer names the move and the rule
+    g = make("tan", 2, {"trump_swap": "two_only"})
+    deal = full_deal(2, ["2S 4C", "5S 6S"], "9S", first=0)
+    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: 'attack 5S': seat 1 must answer "
+                       r"the swap round \(swap C or done\) before the first attack; its only "
+                       r"answer is 'done'"):
+        g.replay(deal, [(0, g.parse_move("swap 2S")), (1, g.parse_move("attack 5S"))])
+    g = make("tan", 3)
+    deal = full_deal(3, ["2S 4C", "5S 6S", "7D"], "9S", first=0)
+    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: 'attack 4C' by seat 0, but seat 1 "
+                       r"must answer the swap round"):
+        g.replay(deal, [(0, g.parse_move("swap 2S")), (0, g.parse_move("attack 4C"))])
 
 
 def test_each_seat_is_asked_once_in_the_swap_round():

@@ -1,6 +1,6 @@
 """Tấn (Vietnamese Durak) for 2-4 players: ``games.make("tan", players, options)``.
 
-Rules: ``shared/rules/tan.md``; this engine's decisions: ``docs/rules/tan.md``.
+Rules, options and this engine's decisions: ``docs/rules/tan.md``.
 """
 
 from quansu.games.tan.game import TanGame, TanState

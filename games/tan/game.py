@@ -1,7 +1,7 @@
 """Tấn (Vietnamese Durak): the game and its state on the common interface of :mod:`games.base`.
 
-Rules: ``shared/rules/tan.md``; every decision this engine takes where the rules leave a choice,
-and how a turn is split into moves, is written in ``docs/rules/tan.md``.
+Rules, options, the move protocol (the swap round included) and every decision this engine takes
+where the rules leave a choice: ``docs/rules/tan.md``.
 
 Seats are positions around the table, 0..N-1.  With ``direction = "counterclockwise"`` (default)
 play goes 0 -> 1 -> 2 -> 3 -> 0; with ``"clockwise"`` it goes 0 -> 3 -> 2 -> 1 -> 0.  All chance is
@@ -100,8 +100,8 @@ class TanGame(Game):
         for name in ("repeat_trump_loss", "cung_chu", "xa_chu"):
             if o[name]:
                 raise OptionError(
-                    f"option {name!r}: true is not supported; shared/rules/tan.md §6 names this "
-                    f"house rule without defining it, so only false is accepted")
+                    f"option {name!r}: true is not supported; the Tấn rules name this house "
+                    f"rule without defining it, so only false is accepted")
         n = self.num_players
         if o["direction"] == "counterclockwise":
             self._nxt = tuple((s + 1) % n for s in range(n))
@@ -275,8 +275,9 @@ class TanState(State):
                     self.winner = s
                     self._over()
                     return
-        if (game._swap_mode != _SWAP_NONE and not game._anytime
-                and self.faceup != TWO_OF[self.trump]):
+        if game._swap_mode != _SWAP_NONE and not game._anytime:
+            # the swap round: every seat answers once, even when the face-up card is the 2 of
+            # trumps and nobody can swap (docs/rules/tan.md "The swap round")
             self.phase = SETUP
             self.cur = first
             self.pointer = first
@@ -374,6 +375,22 @@ class TanState(State):
         except Exception:
             return repr(move)
 
+    def _swap_round_note(self) -> str:
+        """What the swap round asks of the seat to act (the phase is SETUP)."""
+        seat = self.cur
+        note = (f"seat {seat} must answer the swap round (swap C or done) before the first "
+                f"attack")
+        if not self._swap_candidates(seat):
+            note += "; its only answer is 'done'"
+        return note
+
+    def out_of_turn_reason(self, seat: int, move) -> str:
+        """In the swap round, name what the protocol expects: a record in a dialect that ends
+        or skips the round moves the wrong seat here."""
+        if self.phase == SETUP:
+            return f"{self._move_text(move)} by seat {seat}, but {self._swap_round_note()}"
+        return super().out_of_turn_reason(seat, move)
+
     def _why_illegal(self, move) -> str:
         seat = self.cur
         text = self._move_text(move)
@@ -381,12 +398,15 @@ class TanState(State):
             R.move_to_text(move)
         except Exception:
             return f"{text} is not a Tấn move"
+        if self.phase == SETUP and not SWAP_BASE <= move < TAKE:
+            return f"{text}: {self._swap_round_note()}"
         card = R.played_card(move)
         if card >= 0 and not self.hands[seat] >> card & 1:
             return f"{text}: {card_str(card)} is not in seat {seat}'s hand"
         ph = self.phase
         if SWAP_BASE <= move < TAKE:
-            return f"{text}: seat {seat} may not swap for the face-up card now"
+            why = self._no_swap_reason(seat, card)
+            return f"{text}: seat {seat} may not swap for the face-up card now ({why})"
         if ph == ATTACK:
             return f"{text}: seat {seat} must open the bout with 'attack <card>'"
         if ph == DEFEND:
@@ -401,9 +421,24 @@ class TanState(State):
             if THROW_BASE <= move < DEFEND_BASE:
                 return f"{text}: the rank of {card_str(card)} is not on the table"
             return f"{text}: seat {seat} may throw in a card of a rank on the table, or 'done'"
-        if ph == SETUP:
-            return f"{text}: in the swap round seat {seat} may only 'swap <card>' or 'done'"
         return f"{text} is not legal now"
+
+    def _no_swap_reason(self, seat: int, card: int) -> str:
+        """Why ``seat`` may not give ``card`` (which it holds) for the face-up card now."""
+        g = self.game
+        f = self.faceup
+        if g._swap_mode == _SWAP_NONE:
+            return "trump_swap is 'none'"
+        if f < 0:
+            return "the face-up card has been drawn"
+        if self.phase != SETUP and not self.anytime:
+            return "swaps belong to the swap round before the first attack"
+        if self.swapped >> seat & 1:
+            return "each seat swaps at most once"
+        if g._swap_mode == _SWAP_TWO_ONLY:
+            two = card_str(TWO_OF[self.trump])
+            return f"under trump_swap 'two_only' only the 2 of trumps ({two}) may be swapped"
+        return f"only a trump lower than the face-up {card_str(f)} may be given"
 
     def apply_unchecked(self, move) -> None:
         seat = self.cur
@@ -520,17 +555,20 @@ class TanState(State):
         g = self.game
         if self.phase == SETUP:
             if g._swap_mode == _SWAP_TWO_ONLY:
-                self._start_bout(g._nxt[seat])
-            else:
-                self._setup_next(seat)
+                # đổi 2 chủ: the seat after the swapper attacks first; the round goes on
+                self.attacker = g._nxt[seat]
+                self.defender = g._nxt[self.attacker]
+            self._setup_next(seat)
         elif g._swap_mode == _SWAP_TWO_ONLY and not self.opened:
             # đổi 2 chủ before the first attack: the seat after the swapper attacks first
             self._start_bout(g._nxt[seat])
 
     def _setup_next(self, seat: int) -> None:
-        """After ``seat``'s decision in the swap round: the next seat, or the first bout."""
+        """After ``seat``'s answer in the swap round: the next seat, or (after N answers) the
+        first bout, attacked by ``self.attacker`` (the first attacker, or under đổi 2 chủ the
+        seat after the swapper)."""
         self.passes += 1
-        if self.passes >= self.n or self.faceup == TWO_OF[self.trump]:
+        if self.passes >= self.n:
             self._start_bout(self.attacker)
         else:
             nxt = self.game._nxt[seat]
@@ -860,7 +898,8 @@ class TanState(State):
             else:
                 lines.append("game over: draw")
         else:
-            what = {SETUP: "may swap for the face-up card", ATTACK: "attacks",
+            what = {SETUP: f"answers the swap round (swap or done; seat {self.attacker} "
+                           f"attacks first)", ATTACK: "attacks",
                     DEFEND: f"defends against {card_str(self.uncovered)}" if self.uncovered >= 0
                     else "defends", THROW: "may throw in"}[self.phase]
             lines.append(f"to act: seat {self.cur} {what}")

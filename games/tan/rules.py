@@ -2,7 +2,7 @@
 
 Card ids are those of :mod:`games.cards` (``4 * rank_index + suit``, rank_index over
 ``3456789TJQKA2``).  Tấn orders ranks ``2 < 3 < ... < K < A`` in every suit (``TAN_RANK``), and
-every trump beats every non-trump (``shared/rules/tan.md`` §1, §4.2).
+every trump beats every non-trump (``docs/rules/tan.md``, "Beating").
 
 Moves are small ints (see the ``*_BASE`` constants):
 
@@ -102,7 +102,7 @@ TWO_OF = tuple(4 * 12 + s for s in range(4))
 # -- move text ------------------------------------------------------------------------------
 
 def move_to_text(move: int) -> str:
-    """Canonical text of a move code (``shared/rules/README.md``)."""
+    """Canonical text of a move code (``docs/notation.md``)."""
     if not isinstance(move, int) or isinstance(move, bool):
         raise MoveParseError(f"not a Tấn move: {move!r}")
     if 0 <= move < 52:

@@ -113,8 +113,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         if state.is_terminal():
             raise IllegalMoveError(f"moves[{idx}]: the game is already over")
         if mover != state.current_player:
-            raise IllegalMoveError(f"moves[{idx}]: seat {mover!r} moved but seat "
-                                   f"{state.current_player} is to act")
+            raise IllegalMoveError(f"moves[{idx}]: {state.out_of_turn_reason(mover, move)}")
         if mover != seat and isinstance(move, int) and not isinstance(move, bool):
             try:
                 card = played_card(move)
