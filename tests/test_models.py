@@ -278,10 +278,11 @@ def test_guided_config_leaf_choice(name):
 
 
 def test_phom_move_terms_are_the_discard_bots_terms():
-    """Phỏm's move terms (encoder v3) are, on card discards, the heuristic's own discard terms
-    (scaled as documented in ``models.encoders.phom``) and zeros on every other move; the
-    discard the terms rank best is the bot's move."""
-    from quansu.games.phom.game import DISCARD, U
+    """Phỏm's move terms (encoder v3) are, on card discards (in the discard phase and in the send
+    phase, where the discard ends the sending), the heuristic's own discard terms (scaled as
+    documented in ``models.encoders.phom``) and zeros on every other move; the discard the terms
+    rank best is the bot's move when it discards (in the send phase: when nothing can be sent)."""
+    from quansu.games.phom.game import DISCARD, SEND, U
     from quansu.games.phom.heuristic import discard_key, discard_terms
     from quansu.models.encoders.phom import MOVE_TERMS
 
@@ -289,17 +290,23 @@ def test_phom_move_terms_are_the_discard_bots_terms():
     enc = encoder_for(game)
     k = len(MOVE_TERMS)
     seen = 0
+    in_send = 0
     for state in _positions(game, n_games=4, seed=3):
         moves = state.legal_moves()
         if state.is_terminal():
             continue
         terms = enc.encode_moves(state, moves)[:, -1 - k:-1]
-        if state.phase != DISCARD or len(moves) < 2 or U in moves:  # not a discard choice
+        if state.phase not in (DISCARD, SEND) or len(moves) < 2 or U in moves:  # no discard
             assert not terms.any()
             continue
         rows = discard_terms(state, moves)
         best = min(rows, key=discard_key)
-        assert best[0] == game.heuristic_move(state, random.Random(0))
+        bot = game.heuristic_move(state, random.Random(0))
+        if len(rows) == len(moves):
+            assert best[0] == bot
+        else:  # the send phase with a send legal: the bot sends
+            assert state.phase == SEND and bot not in {r[0] for r in rows}
+        in_send += state.phase == SEND
         for mv, score, dw, pot, dan in rows:
             got = terms[moves.index(mv)]
             want = [min(dw, 100) / 50, pot / 4, dan / 4, min(score - best[1], 30) / 10]
@@ -307,7 +314,7 @@ def test_phom_move_terms_are_the_discard_bots_terms():
             seen += 1
         assert not terms[[i for i, mv in enumerate(moves)
                           if mv not in {r[0] for r in rows}]].any()
-    assert seen > 50
+    assert seen > 50 and in_send > 0
 
 
 def test_bench_results_are_appended_to_a_card(tmp_path):
