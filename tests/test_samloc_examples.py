@@ -3,7 +3,6 @@
 import pytest
 
 from quansu.games.base import IllegalMoveError
-from quansu.games.samloc import DECLARE
 from quansu.games.samloc import rules as R
 from tests.test_samloc_util import mask, play, position
 
@@ -214,8 +213,7 @@ def test_example_09_forced_mode():
 
 # 10. Sâm success.
 def test_example_10_sam_success():
-    g, st = position(["3S 4C 5D 6H 7S 8C 9D KS KC KD"], first=0, declines=False, full=False)
-    st.apply(DECLARE)
+    g, st = position(["3S 4C 5D 6H 7S 8C 9D KS KC KD"], first=0, declarers=(0,), full=False)
     assert st.declarer == 0 and st.current_player == 0
     play(g, st, "3S 4C 5D 6H 7S 8C 9D", "pass", "pass", "pass", "KS KC KD")
     assert st.end_kind == "sam_success"
@@ -224,8 +222,7 @@ def test_example_10_sam_success():
 
 # 11. Sâm blocked.
 def test_example_11_sam_blocked():
-    g, st = position(["7S 8D 9C", "", "8H 9H TS"], first=0, declines=False)
-    st.apply(DECLARE)
+    g, st = position(["7S 8D 9C", "", "8H 9H TS"], first=0, declarers=(0,))
     play(g, st, "7S 8D 9C", "pass", "8H 9H TS")
     assert st.end_kind == "sam_blocked" and st.is_terminal()
     assert st.settlement() == [(0, 2, 60.0)]
@@ -233,17 +230,15 @@ def test_example_11_sam_blocked():
 
 
 def test_example_11_all_players_multiplier():
-    g, st = position(["7S 8D 9C", "", "8H 9H TS"], first=0, declines=False,
+    g, st = position(["7S 8D 9C", "", "8H 9H TS"], first=0, declarers=(0,),
                      sam_fail_multiplier="all_players")
-    st.apply(DECLARE)
     play(g, st, "7S 8D 9C", "pass", "8H 9H TS")
     assert st.settlement() == [(0, 2, 80.0)]
 
 
 # 12. The declarer goes out on a 2.
 def test_example_12_declarer_out_on_a_two():
-    g, st = position(["4H 5S 6D 7S 8C 9S TD JS QD 2C"], first=0, declines=False)
-    st.apply(DECLARE)
+    g, st = position(["4H 5S 6D 7S 8C 9S TD JS QD 2C"], first=0, declarers=(0,))
     play(g, st, "4H 5S 6D 7S 8C 9S TD JS QD", "pass", "pass", "pass", "2C")
     assert st.end_kind == "sam_failed"
     assert st.returns() == [-60.0, 20.0, 20.0, 20.0]

@@ -28,33 +28,74 @@ def test_first_game_asks_every_seat_in_order_then_the_lowest_card_leads():
     assert st.declarer == -1 and st.top is None
 
 
-def test_first_declaration_ends_the_asking():
+def test_asking_goes_on_after_a_declaration_and_the_lowest_declarer_leads():
     g, st = position([], first=0, declines=False)
     play(g, st, "decline", "declare")
-    assert st.declarer == 1 and st.current_player == 1
+    assert st.declarer == -1 and st.current_player == 2 and st.in_declarations
+    assert st.legal_moves() == [DECLARE, DECLINE]          # a moot answer still has both choices
+    assert not st.declaration_matters(2) and st.declared_mask() == 0b10
+    play(g, st, "declare", "decline")                      # seat 2 declares too: outranked
+    assert st.declarer == 1 and st.current_player == 1 and not st.in_declarations
     assert DECLARE not in st.legal_moves()
-    with pytest.raises(IllegalMoveError, match="declarations are over"):
+    with pytest.raises(IllegalMoveError, match="báo sâm is over"):
         st.apply(DECLARE)
 
 
-def test_previous_winner_keeps_priority_when_asked_after_a_declaration():
-    g, st = position([], first=2, declines=False)
-    play(g, st, "declare")
-    assert st.current_player == 2 and st.declarer == -1   # the previous winner is still asked
-    play(g, st, "declare")
-    assert st.declarer == 2 and st.current_player == 2
-    g, st = position([], first=2, declines=False)
-    play(g, st, "declare", "decline")
-    assert st.declarer == 0 and st.current_player == 0
+@pytest.mark.parametrize("answers,prev,declarer", [
+    # first game (no previous winner): the declarer nearest seat 0 in seat order
+    ("dddd", -1, 0), ("-dd-", -1, 1), ("---d", -1, 3), ("----", -1, -1),
+    # a later game: the previous winner first among the declarers, wherever he sits
+    ("d-d-", 2, 2), ("d---", 2, 0), ("-d-d", 3, 3), ("dd--", 0, 0), ("-dd-", 0, 1),
+    ("----", 1, -1),
+])
+def test_priority_picks_the_declarer_after_all_answers(answers, prev, declarer):
+    g = game(4, previous_winner=prev)
+    first = prev if prev >= 0 else None
+    if first is None:
+        rng = random.Random(3)
+        st = g.new_initial_state(rng)
+        while st.is_terminal():
+            st = g.new_initial_state(rng)
+    else:
+        g, st = position([], first=prev, declines=False)
+    lead = st.deal.first
+    for s, a in enumerate(answers):
+        assert st.current_player == s and st.legal_moves() == [DECLARE, DECLINE]
+        st.apply(DECLARE if a == "d" else DECLINE)
+    assert st.declarer == declarer
+    assert st.current_player == (declarer if declarer >= 0 else lead)
+    assert [m for _, m in st.history] == [DECLARE if a == "d" else DECLINE for a in answers]
 
 
-def test_previous_winner_earlier_in_seat_order():
-    g, st = position([], first=0, declines=False)
+def test_declaration_matters_only_for_the_first_declarer_or_the_previous_winner():
+    g, st = position([], first=3, declines=False)
+    assert all(st.declaration_matters(s) for s in range(4))
     play(g, st, "decline", "declare")
-    assert st.declarer == 1
-    g, st = position([], first=1, declines=False)
-    play(g, st, "decline", "decline", "decline", "decline")
-    assert st.declarer == -1 and st.current_player == 1
+    assert not st.declaration_matters(2) and st.declaration_matters(3)
+
+
+def test_old_dialect_is_refused_with_the_seat_that_must_answer():
+    from quansu.games import record as rec
+    g, st = position(["7S 8D 9C"], first=0, n=3, declines=False)
+    deal = st.deal
+    old = [(0, DECLARE), (0, mask("7S 8D 9C"))]       # the former dialect: play after one declare
+    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: seat 1 must answer báo sâm "
+                                               r"\(declare or decline\) before play starts"):
+        g.replay(deal, old)
+    r = {"format": "quansu-record/1", "game": "samloc", "players": 3,
+         "options": {"previous_winner": 0}, "deal": rec.deal_json(deal),
+         "moves": [{"seat": s, "move": g.move_to_text(m)} for s, m in old]}
+    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: seat 1 must answer báo sâm"):
+        rec.replay_record(r)
+    # a later game whose previous winner (seat 2) was asked right after seat 0's declaration
+    g, st = position([], first=2, n=3, declines=False)
+    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: seat 2 answers báo sâm out of turn.*"
+                                               r"seat 1 answers next"):
+        g.replay(st.deal, [(0, DECLARE), (2, DECLINE)])
+    view = rec.view_at({**r, "moves": r["moves"][:1]}, 1)
+    view["moves"].append({"seat": 0, "move": "7S 8D 9C"})
+    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: seat 1 must answer báo sâm"):
+        rec.replay_view(view, random.Random(0))
 
 
 def test_declaration_phase_refuses_plays():
@@ -68,24 +109,24 @@ def test_declaration_phase_refuses_plays():
 # -- Sâm outcomes ----------------------------------------------------------------------------
 def test_sam_blocked_by_a_chop_also_pays_the_chop():
     hands = ["2S 3C 4D 5H", "9S 9C 9D 9H"]
-    g, st = position(hands, first=0, declines=False)
-    play(g, st, "declare", "2S", "9S 9C 9D 9H")
+    g, st = position(hands, first=0, declarers=(0,))
+    play(g, st, "2S", "9S 9C 9D 9H")
     assert st.end_kind == "sam_blocked" and st.next_leader == 1
     assert st.settlement() == [(0, 1, 20.0), (0, 1, 60.0)]
-    g, st = position(hands, first=0, declines=False, sam_block_also_pays_chop=False)
-    play(g, st, "declare", "2S", "9S 9C 9D 9H")
+    g, st = position(hands, first=0, declarers=(0,), sam_block_also_pays_chop=False)
+    play(g, st, "2S", "9S 9C 9D 9H")
     assert st.settlement() == [(0, 1, 60.0)]
 
 
 def test_sam_rounds_restart_with_the_declarer():
-    g, st = position(["3S 4C 5D 9H"], first=0, declines=False)
-    play(g, st, "declare", "3S 4C 5D", "pass", "pass", "pass")
+    g, st = position(["3S 4C 5D 9H"], first=0, declarers=(0,))
+    play(g, st, "3S 4C 5D", "pass", "pass", "pass")
     assert st.current_player == 0 and st.top is None and not st.is_terminal()
 
 
 def test_sam_amount_option():
-    g, st = position(["7S 8D 9C", "", "8H 9H TS"], first=0, declines=False, sam_amount=10)
-    play(g, st, "declare", "7S 8D 9C", "pass", "8H 9H TS")
+    g, st = position(["7S 8D 9C", "", "8H 9H TS"], first=0, declarers=(0,), sam_amount=10)
+    play(g, st, "7S 8D 9C", "pass", "8H 9H TS")
     assert st.settlement() == [(0, 2, 30.0)]
 
 
@@ -269,8 +310,8 @@ def test_heuristic_declares_only_very_strong_hands():
 
 
 def test_heuristic_blocks_a_declarer():
-    g, st = position(["7S 8D 9C", "8H 9H TS"], first=0, declines=False)
-    play(g, st, "declare", "7S 8D 9C")
+    g, st = position(["7S 8D 9C", "8H 9H TS"], first=0, declarers=(0,))
+    play(g, st, "7S 8D 9C")
     assert st.current_player == 1
     assert g.heuristic_move(st, random.Random(0)) != PASS
 
@@ -307,17 +348,17 @@ def test_next_game_deal_and_render():
     assert "game over" in st.render(0)
 
 
-def test_deal_for_view_of_a_later_game_with_a_late_priority_declarer():
-    # previous winner seat 2: seat 0 declares, seat 2 is asked out of turn and declines
+@pytest.mark.parametrize("answers,declarer", [("d-d-", 2), ("dd--", 0)])
+def test_deal_for_view_of_a_later_game_with_several_declarers(answers, declarer):
+    # previous winner seat 2: the priority picks among the declarers once all four answered
     g = game(4, previous_winner=2)
     rng = random.Random(8)
     st = g.new_initial_state(rng)
     while st.is_terminal():
         st = g.new_initial_state(rng)
-    st.apply(DECLARE)
-    assert st.current_player == 2
-    st.apply(DECLINE)
-    assert st.declarer == 0
+    for a in answers:
+        st.apply(DECLARE if a == "d" else DECLINE)
+    assert st.declarer == declarer and st.current_player == declarer
     st.apply(st.legal_moves()[0])
     for seat in range(4):
         d = g.deal_for_view(seat, st.deal.hands[seat], [10] * 4, st.history, random.Random(seat),

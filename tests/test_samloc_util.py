@@ -7,7 +7,7 @@ import random
 from quansu.games import make
 from quansu.games.base import Deal
 from quansu.games.cards import parse_cards, parse_mask
-from quansu.games.samloc import DECLINE
+from quansu.games.samloc import DECLARE, DECLINE
 from quansu.games.samloc import rules as R
 
 
@@ -37,9 +37,10 @@ def fill_hands(hands: list[str], n: int, allow_two: bool = True, seed: int = 0) 
 
 
 def position(hands: list[str], first: int = 0, n: int = 4, declines: bool = True, full: bool = False,
-             **opts):
+             declarers: tuple[int, ...] | None = None, **opts):
     """A state of a later game led by ``first`` (the previous winner), hands given in notation
-    (topped up unless ``full``), after every seat declined Sâm when ``declines``."""
+    (topped up unless ``full``), after báo sâm: every seat declined when ``declines``; with
+    ``declarers``, every seat answered, those seats ``declare`` and the others ``decline``."""
     g = game(n, previous_winner=first, **opts)
     if full:
         hs = [sorted(parse_cards(h)) for h in hands]
@@ -47,7 +48,11 @@ def position(hands: list[str], first: int = 0, n: int = 4, declines: bool = True
         hs = fill_hands(hands, n, g.options["straight_allows_two"])
     deal = Deal(hands=tuple(tuple(h) for h in hs), first=first)
     st = g.state_from_deal(deal)
-    if declines:
+    if declarers is not None:
+        for s in range(n):
+            assert st.current_player == s, "báo sâm asks the seats in order from seat 0"
+            st.apply(DECLARE if s in declarers else DECLINE)
+    elif declines:
         while st.legal_moves() and st.legal_moves()[-1] == DECLINE:
             st.apply(DECLINE)
     return g, st

@@ -2,15 +2,16 @@
 
 Moves are ints: a card play is the mask of its cards (bit ``c`` = card id ``c``), :data:`PASS`
 is 0, and the báo sâm decisions are :data:`DECLARE` (``1 << 52``) and :data:`DECLINE`
-(``1 << 53``).  Rules: ``shared/rules/samloc.md``; every decision the rules leave open is written
-in ``docs/rules/samloc.md``.
+(``1 << 53``).  The rules, and every decision the engine takes where they leave room, are in
+``docs/rules/samloc.md``.
 
 A game runs in three phases:
 
 1. the deal and the instant-win check (no moves; an instant win ends the game at once);
-2. the báo sâm decisions: seats 0, 1, ... N-1 are asked in turn (``declare`` / ``decline``); the
-   first declaration ends the asking, except that the previous game's winner, who has priority,
-   is still asked if he comes later in seat order;
+2. báo sâm: every seat answers once, in seat order 0, 1, ... N-1 (``declare`` / ``decline``), also
+   after someone has declared; once all N have answered, the priority picks the declarer: the
+   previous game's winner (option ``previous_winner``) if he declared, else the declarer with
+   the lowest seat number (nearest the table owner, seat 0);
 3. play: the declarer (else ``deal.first``) leads; each seat beats the top or passes; a seat
    that passed is locked out until the round ends.
 
@@ -342,7 +343,9 @@ class SamlocGame(Game):
         st._relax = FULL & ~(1 << seat)  # seats whose forced rule is not checked
         for i, (s, m) in enumerate(moves):
             if st._cur != s:
-                raise IllegalMoveError(f"moves[{i}]: seat {s} moved but seat {st._cur} is to act")
+                if st._cur < 0:
+                    raise IllegalMoveError(f"moves[{i}]: seat {s} moved after the end of the game")
+                raise IllegalMoveError(f"moves[{i}]: {st.out_of_turn_reason(s, m)}")
             try:
                 st.apply(m)
             except IllegalMoveError as e:
@@ -496,7 +499,7 @@ class SamlocState(State):
     """
 
     __slots__ = ("game", "_n", "_deal", "_first", "_prev", "hands", "played", "table", "set_aside",
-                 "_phase", "_cur", "_cand", "_declarer", "_top", "_ttype", "_tlen", "_tkey",
+                 "_phase", "_cur", "_declared", "_declarer", "_top", "_ttype", "_tlen", "_tkey",
                  "_towner", "_tlead", "_passed", "_active", "_moved", "_out2", "_chain_v",
                  "_chain_victim", "_chain_chopper", "_pay", "_caps", "_hist", "_legal", "_relax",
                  "_winner", "_next_leader", "_end", "_den", "_iw_seat", "_iw_type", "_returns")
@@ -518,7 +521,7 @@ class SamlocState(State):
         st.set_aside = rest
         st._phase = PH_DECLARE
         st._cur = 0
-        st._cand = -1
+        st._declared = 0
         st._declarer = -1
         st._top = 0
         st._ttype = 0
@@ -574,7 +577,7 @@ class SamlocState(State):
         st.set_aside = self.set_aside
         st._phase = self._phase
         st._cur = self._cur
-        st._cand = self._cand
+        st._declared = self._declared
         st._declarer = self._declarer
         st._top = self._top
         st._ttype = self._ttype
@@ -624,8 +627,40 @@ class SamlocState(State):
 
     @property
     def declarer(self) -> int:
-        """The Sâm declarer's seat, or -1 (none, or the declarations are not over)."""
+        """The Sâm declarer's seat, or -1 (none, or báo sâm is not over)."""
         return self._declarer
+
+    @property
+    def in_declarations(self) -> bool:
+        """Whether báo sâm is under way (the seat to act answers ``declare`` or ``decline``)."""
+        return self._phase == PH_DECLARE
+
+    def declared_mask(self) -> int:
+        """Bit s set when seat s has answered ``declare`` (public)."""
+        return self._declared
+
+    def declaration_matters(self, seat: int) -> bool:
+        """During báo sâm: whether ``seat``'s ``declare`` could make it the declarer, given the
+        answers so far (false when an earlier seat declared and ``seat`` is not the previous
+        game's winner, whose declaration outranks every other)."""
+        return seat == self._prev or not self._declared & ((1 << seat) - 1)
+
+    def out_of_turn_reason(self, seat: int, move: Any) -> str:
+        """Báo sâm asks every seat in turn, also after a declaration: a record that skips the
+        remaining answers (the former dialect) is refused with the seat that must answer."""
+        cur = self._cur
+        if self._phase == PH_DECLARE:
+            if move == DECLARE or move == DECLINE:
+                return (f"seat {seat} answers báo sâm out of turn: every seat answers once, in "
+                        f"seat order from seat 0, so seat {cur} answers next")
+            try:
+                text = f"'s \"{self.game.move_to_text(move)}\""
+            except GameError:
+                text = ""
+            return (f"seat {cur} must answer báo sâm (declare or decline) before play starts, "
+                    f"not seat {seat}{text} (every seat answers once, in seat order from seat 0, "
+                    f"also after someone declared)")
+        return super().out_of_turn_reason(seat, move)
 
     @property
     def winner(self) -> int:
@@ -728,9 +763,11 @@ class SamlocState(State):
             raise IllegalMoveError(f"not a Sâm move: {move!r}")
         if self._phase == PH_DECLARE:
             if move != DECLARE and move != DECLINE:
-                raise IllegalMoveError(f"seat {s} must declare or decline Sâm first")
+                raise IllegalMoveError(f"seat {s} must answer báo sâm (declare or decline) "
+                                       f"before play starts")
         elif move == DECLARE or move == DECLINE:
-            raise IllegalMoveError("the Sâm declarations are over")
+            raise IllegalMoveError(f"báo sâm is over (every seat has answered): seat {s} must "
+                                   + ("lead" if self._towner < 0 else "beat the top or pass"))
         elif move == PASS:
             if self._towner < 0:
                 raise IllegalMoveError(f"seat {s} leads a new round and cannot pass")
@@ -778,27 +815,24 @@ class SamlocState(State):
         self._cur = leader
 
     def _do_declaration(self, s: int, declare: bool) -> None:
-        prev = self._prev
         if declare:
-            if s == prev or self._cand >= 0:
-                self._declarer = s
-                self._start_play(s)
-                return
-            if prev > s:      # the previous winner, later in seat order, keeps his priority
-                self._cand = s
-                self._cur = prev
-                return
-            self._declarer = s
-            self._start_play(s)
-            return
-        if self._cand >= 0:   # s is the previous winner, asked out of turn, and declined
-            self._declarer = self._cand
-            self._start_play(self._cand)
-            return
+            self._declared |= 1 << s
         if s + 1 < self._n:
             self._cur = s + 1
             return
-        self._start_play(self._first)
+        d = self._priority_declarer()
+        self._declarer = d
+        self._start_play(self._first if d < 0 else d)
+
+    def _priority_declarer(self) -> int:
+        """Among the seats that declared so far: the previous winner if he declared, else the
+        lowest seat (nearest the table owner); -1 when nobody declared."""
+        dm = self._declared
+        if not dm:
+            return -1
+        if self._prev >= 0 and dm >> self._prev & 1:
+            return self._prev
+        return (dm & -dm).bit_length() - 1
 
     def _combo_value(self) -> int:
         """Chop money of the current top (it is being chopped)."""
@@ -1059,7 +1093,9 @@ class SamlocState(State):
             c = R.classify(self._top, g._allow_two, g._dq)
             lines.append(f"top: {_fmt(self._top)} ({R.COMBO_NAMES[c[0]]}) by seat {self._towner}")
         if self._phase == PH_DECLARE:
-            lines.append(f"báo sâm: seat {self._cur} to declare or decline")
+            said = [str(t) for t in range(n) if self._declared >> t & 1]
+            lines.append(f"báo sâm: seat {self._cur} to declare or decline"
+                         + (f" (declared so far: seat {', '.join(said)})" if said else ""))
         elif self._phase == PH_PLAY:
             lead = "leads a new round" if self._towner < 0 else "to beat the top or pass"
             lines.append(f"seat {self._cur} {lead}")

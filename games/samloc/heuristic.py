@@ -7,7 +7,8 @@ Policy in short:
 
 * **báo sâm**: plan the hand as few combinations as possible; estimate with a small Monte-Carlo
   over the unseen cards how often no opponent can beat any planned play but the last; declare
-  only when that chance is at least :data:`SAM_THRESHOLD` (a very strong hand).
+  only when that chance is at least :data:`SAM_THRESHOLD` (a very strong hand).  A seat whose
+  declaration would be outranked by an earlier one (it is not the previous winner) declines.
 * **as declarer**: lead the plays nobody can beat first, the weakest play last, never end on a 2.
 * **against a declarer**: block with the cheapest play that beats.
 * **normal play**: a one-step look-ahead on a *plan cost* of the remaining hand (10 per play
@@ -167,13 +168,15 @@ def _counts_two(game, mask: int) -> bool:
 
 def heuristic_move(game, state, rng: random.Random) -> int:
     """The club player's move for the seat to act (see the module docstring)."""
-    from .game import DECLARE, DECLINE, PASS, PH_DECLARE
+    from .game import DECLARE, DECLINE, PASS
 
     s = state.current_player
     if s == TERMINAL:
         raise ValueError("heuristic_move: the game is over")
     legal = state.legal_moves()
-    if state._phase == PH_DECLARE:
+    if state.in_declarations:
+        if not state.declaration_matters(s):
+            return DECLINE   # an earlier seat's declaration outranks this one: nothing to gain
         chance = sam_success_chance(game, state.hands[s], _unseen(state, s), rng)
         return DECLARE if chance >= SAM_THRESHOLD else DECLINE
     if len(legal) == 1:
