@@ -20,7 +20,8 @@ class SearchOptionError(OptionError):
 
 LEAF_VALUES = ("rollout", "evaluator", "mix")
 PLAYOUTS = ("game", "random", "heuristic", "mast")
-OPPONENT_KEYS = ("own", "observer")
+OPPONENT_KEYS = ("own", "observer", "model")
+OPPONENT_POLICIES = ("heuristic", "sparring", "random")
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,16 @@ class SearchConfig:
       opponent knows in the current determinization (its own information-state key), so the
       opponent's choices depend on its (sampled) hand.  ``"observer"``: by the observer's
       information-state key (single-observer ISMCTS: one node per public situation, with move
-      availability handling the hands that differ).  The observer's own nodes are always keyed by
-      the observer's information-state key.
+      availability handling the hands that differ).  ``"model"``: opponents own no nodes; each
+      opponent move on the tree walk is drawn from ``opponent_policy`` given the hand that
+      opponent holds in the current determinization (a hand-aware opponent model), and the
+      observer's next node is found by the observer's key, so the observer's later turns are
+      planned in a tree shared by all determinizations.  The observer's own nodes are always
+      keyed by the observer's information-state key.
+    * ``opponent_policy``: the opponent model of ``opponent_keys="model"``: ``"heuristic"``
+      (the game's ``heuristic_move``), ``"sparring"`` (the game's ``sparring_move``, its
+      strongest rule-based bot) or ``"random"``; each reads only that opponent's information in
+      the determinization.
     * ``value_scale``: payoffs (bets) are divided by this before entering PUCT; ``None`` = the
       game's ``payoff_bound()``.
 
@@ -88,6 +97,7 @@ class SearchConfig:
     prior_temperature: float = 1.0
     fpu_reduction: float = 0.0
     opponent_keys: str = "own"
+    opponent_policy: str = "heuristic"
     value_scale: float | None = None
     leaf_value: str = "rollout"
     playout: str = "game"
@@ -129,6 +139,7 @@ class SearchConfig:
         number("prior_temperature", 0, open_lo=True)
         number("fpu_reduction", 0)
         choice("opponent_keys", OPPONENT_KEYS)
+        choice("opponent_policy", OPPONENT_POLICIES)
         number("value_scale", 0, optional=True, open_lo=True)
         choice("leaf_value", LEAF_VALUES)
         choice("playout", PLAYOUTS)

@@ -6,7 +6,12 @@ Each iteration draws a fresh determinization of the hidden cards with
 * A node belongs to the seat to act and is found, below each (node, move) edge, by that seat's
   information-state key: the observer's nodes by the observer's key; an opponent's nodes by the
   opponent's own key in the current determinization (``opponent_keys="own"``) or by the
-  observer's key (``"observer"``, single-observer ISMCTS).
+  observer's key (``"observer"``, single-observer ISMCTS).  With ``opponent_keys="model"`` the
+  opponents own no nodes: their moves on the walk are drawn from a hand-aware opponent model
+  (``opponent_policy``, from the hand each holds in the determinization), and the tree holds
+  only the observer's information sets, shared by every determinization that reaches the same
+  public history, so the observer's own later turns are planned.
+* A root with one legal move is answered at once (no iteration; ``stopped == "forced"``).
 * Selection is PUCT with the evaluator's priors, normalised over the moves available in this
   determinization; the exploration term uses each move's availability count, so moves that exist
   only in some determinizations are not starved or over-explored.
@@ -111,8 +116,22 @@ def search(state: State, config: SearchConfig | None = None, evaluator: Evaluato
         raise SearchError("cannot search a terminal state: the game is over")
     if cfg.iterations is None and cfg.time_s is None and deadline is None and cancel is None:
         raise SearchError("search has no budget: set iterations, time_s, a deadline or a cancel event")
+    legal = state.legal_moves()
+    if len(legal) == 1:
+        return forced_result(state, legal[0], clock)
     return _Search(state, cfg, evaluator or UniformEvaluator(), rng or random.Random(seed), deadline,
                    cancel, progress, clock, assume_state_known).run()
+
+
+def forced_result(state: State, move, clock: Callable[[], float] = time.monotonic) -> SearchResult:
+    """The result for a position with one legal move: no search, ``stopped == "forced"``,
+    0 visits, mean 0.0 (unknown), prior 1.0, and the game's ``-payoff_bound()`` as the bound."""
+    start = clock()
+    stats = MoveStats(move, 0, 0.0, 1.0, -float(state.game.payoff_bound()),
+                      ((state.current_player, move),))
+    return SearchResult(observer=state.current_player, moves=(stats,), iterations=0,
+                        determinizations=0, elapsed_s=clock() - start, tree_size=1,
+                        stopped="forced")
 
 
 class _Search:
@@ -146,6 +165,11 @@ class _Search:
         self.root_priors = None  # the evaluator's root priors, as reported
         self.prior_power = 1.0 / cfg.prior_temperature
         self.stopped = "running"
+        self.model = cfg.opponent_keys == "model"
+        self.opponent_move = _opponent_policy(self.game, cfg.opponent_policy) if self.model else None
+        self.deep = 0         # iterations whose walk went through an existing node at depth >= 2
+        self.walked = 0       # existing nodes selected from below the root, summed over iterations
+        self.max_depth = 0    # deepest existing node selected from (root = 0)
 
     # -- budget ---------------------------------------------------------------------------------
     def _stop_reason(self) -> str | None:
@@ -299,10 +323,24 @@ class _Search:
             path.append((node, bi))
             det.apply_unchecked(node.moves[bi])
             p = det.current_player
+            if self.model:
+                opp = self.opponent_move
+                rng = self.rng
+                while p != obs and p != TERMINAL:
+                    det.apply_unchecked(opp(det, rng))
+                    p = det.current_player
             if p == TERMINAL:
+                self._walked(path)
                 self._backup(path, det.returns(), vlb)
                 return None
-            key = (p, det.information_state_key(p if (own or p == obs) else obs))
+            if self.model:
+                # below this edge the observer's own moves so far are fixed; its next node is the
+                # set of moves the table now allows it (public history abstracted to that)
+                legal = det.legal_moves()
+                key = model_node_key(legal)
+            else:
+                key = (p, det.information_state_key(p if (own or p == obs) else obs))
+                legal = None
             kids = node.kids[bi]
             if kids is None:
                 kids = node.kids[bi] = {}
@@ -311,9 +349,19 @@ class _Search:
                 child = kids[key] = _Node(p)
                 self.tree_size += 1
             node = child
-            legal = det.legal_moves()
+            if legal is None:
+                legal = det.legal_moves()
             if node.visits == 0:
+                self._walked(path)
                 return node, det, legal, path
+
+    def _walked(self, path) -> None:
+        d = len(path)
+        self.walked += d - 1
+        if d >= 3:
+            self.deep += 1
+        if d - 1 > self.max_depth:
+            self.max_depth = d - 1
 
     def _evaluate(self, pending, vlb, stop) -> None:
         cfg = self.cfg
@@ -397,7 +445,34 @@ class _Search:
                 lcb = -self.bound
             stats.append((MoveStats(m, n, mean, priors[i] / psum, lcb, self._line(i)), i))
         stats.sort(key=lambda t: (-t[0].visits, -t[0].mean, -t[0].prior, t[1]))
+        walks = max(1, self.determinizations)
         return SearchResult(observer=self.observer, moves=tuple(s for s, _ in stats),
                             iterations=self.iterations, determinizations=self.determinizations,
                             elapsed_s=self.clock() - self.start, tree_size=self.tree_size,
-                            stopped=self.stopped)
+                            stopped=self.stopped, max_depth=self.max_depth,
+                            deep_share=self.deep / walks, visits_below_root=self.walked)
+
+
+def model_node_key(legal) -> tuple:
+    """The key of the observer's node below a tree edge with ``opponent_keys="model"``.
+
+    Below an edge the observer's own moves since the root are fixed (its hand is known), so its
+    situation differs between determinizations only by the public table, which reaches the
+    observer as the set of moves it now has: the key is that set (``legal``: the observer's
+    legal moves, in the engine's deterministic order).  Two determinizations that reach the
+    same public history reach the same node; so do two histories that leave the observer the
+    same choices (an abstraction that lets the search plan its own later turns)."""
+    return tuple(legal)
+
+
+def _opponent_policy(game, name: str):
+    """``move(state, rng)`` of the opponent model ``name`` for the seat to act in ``state``
+    (reading only that seat's information in the determinization)."""
+    if name == "random":
+        def rand(state, rng):
+            moves = state.legal_moves()
+            return moves[int(rng.random() * len(moves))]
+        return rand
+    if name == "sparring":
+        return getattr(game, "sparring_move", game.heuristic_move)
+    return game.heuristic_move

@@ -1,12 +1,14 @@
-"""Strength levels 1..5 for bots in apps: a search budget and a move-choice temperature.
+"""Strength levels 1..5 for bots in apps: an iteration budget and a move-choice temperature.
 
-Level 5 is the full strength (largest budget, always the most visited move).  Lower levels search
-less and sample the final move from the visit counts with a temperature, so they make human-like
-mistakes: a plausible but worse move, more often the lower the level.  The temperature is what
-separates the upper levels: beyond a few hundred iterations extra search buys little in these
-games, while sampling the move costs a measurable share of the payoff (docs/search.md, "Strength
-levels").  Every level has an iteration budget and a wall-time cap (seconds per decision); the
-iteration budget is usually reached first, which keeps games reproducible by seed.
+A level is defined by its iteration budget alone, never by wall time, so a level plays the same
+on a busy machine as on an idle one and a game is reproducible by seed.  A caller that needs an
+answer by a time limit passes a budget in milliseconds or a deadline; then (and only then) the
+search may stop early, and the answer's ``stats.stopped_by`` says so.
+
+Levels 4 and 5 always play their most visited move (strength first at the top).  Levels 1..3
+sample the final move from the visit counts with a temperature as well as searching less, so
+they make human-like mistakes: a plausible but worse move, more often the lower the level
+(docs/search.md, "Strength levels").
 """
 
 from __future__ import annotations
@@ -20,21 +22,24 @@ from quansu.search.evaluator import Evaluator
 
 @dataclass(frozen=True)
 class Level:
-    """``iterations`` and ``time_s``: the search budget per decision (the first reached stops
-    it).  ``temperature``: 0 = most visited move, higher = more random choice by visits."""
+    """``iterations``: the search budget per decision (iterations of ISMCTS).  ``temperature``:
+    0 = the most visited move, higher = a choice sampled by ``visits ** (1 / temperature)``."""
 
     level: int
     iterations: int
-    time_s: float
     temperature: float
+
+    def to_dict(self) -> dict:
+        return {"level": self.level, "iterations": self.iterations,
+                "temperature": self.temperature}
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, 10, 0.1, 1.0),
-    2: Level(2, 50, 0.25, 1.0),
-    3: Level(3, 200, 0.5, 1.0),
-    4: Level(4, 500, 1.0, 0.6),
-    5: Level(5, 1500, 3.0, 0.0),
+    1: Level(1, 10, 1.0),
+    2: Level(2, 50, 0.5),
+    3: Level(3, 200, 0.1),
+    4: Level(4, 500, 0.0),
+    5: Level(5, 1000, 0.0),
 }
 
 
@@ -45,9 +50,10 @@ def _level(level: int) -> Level:
 
 
 def level_config(level: int, base: SearchConfig | None = None) -> SearchConfig:
-    """The search config of a strength level (other settings from ``base``)."""
+    """The search config of a strength level (other settings from ``base``): the level's
+    iterations and temperature, no wall-time limit."""
     lv = _level(level)
-    return (base or SearchConfig()).replace(iterations=lv.iterations, time_s=lv.time_s,
+    return (base or SearchConfig()).replace(iterations=lv.iterations, time_s=None,
                                             temperature=lv.temperature)
 
 

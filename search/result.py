@@ -42,7 +42,14 @@ class SearchResult:
     ``iterations``: completed iterations.  ``determinizations``: determinizations drawn (one per
     started iteration, aborted ones included).  ``elapsed_s``: wall seconds.  ``tree_size``:
     nodes in the tree.  ``stopped``: why it ended (``"iterations"``, ``"time"``,
-    ``"deadline"``, ``"cancelled"``, or ``"running"`` for a progress report).
+    ``"deadline"``, ``"cancelled"``, ``"forced"`` when the position had one legal move and no
+    search ran, or ``"running"`` for a progress report).
+
+    How deep the tree reaches (the planning the search does below the root):
+    ``max_depth``: the deepest existing node an iteration selected a move from (root = 0);
+    ``deep_share``: the share of iterations whose walk went through an existing node at depth
+    >= 2 (a node below a root move's first reply); ``visits_below_root``: existing nodes
+    selected from below the root, summed over the iterations.
     """
 
     observer: int
@@ -53,6 +60,9 @@ class SearchResult:
     tree_size: int
     stopped: str
     extra: dict[str, Any] = field(default_factory=dict)
+    max_depth: int = 0
+    deep_share: float = 0.0
+    visits_below_root: int = 0
 
     @property
     def best(self) -> MoveStats:
@@ -82,4 +92,6 @@ class SearchResult:
         return {"observer": self.observer, "iterations": self.iterations,
                 "determinizations": self.determinizations, "elapsed_s": self.elapsed_s,
                 "tree_size": self.tree_size, "stopped": self.stopped,
+                "max_depth": self.max_depth, "deep_share": self.deep_share,
+                "visits_below_root": self.visits_below_root,
                 "moves": [m.to_dict(game) for m in self.moves], **self.extra}

@@ -292,11 +292,12 @@ class Engine:
         temperature = 0.0
         if request.strength:
             # bot play: the search layer's strength level (search.levels), the same bots as
-            # in the arena; an explicit budget in the request overrides the level's budget
+            # in the arena.  A level is its iteration budget (no wall-time cap); an explicit
+            # budget in the request overrides it, and the call's deadline may stop it early
             level = LEVELS[request.strength]
             temperature = level.temperature
             if not (request.budget.iterations or request.budget.milliseconds):
-                iterations, ms = level.iterations, int(level.time_s * 1000)
+                iterations, ms = level.iterations, None
         seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
         k = request.top_k or self.limits.default_top_k
         progress = None

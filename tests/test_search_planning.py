@@ -1,0 +1,109 @@
+"""The search's planning mechanisms: forced moves, observer-keyed trees with a hand-aware
+opponent model (``opponent_keys="model"``), depth statistics, levels defined by budgets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from quansu import games
+from quansu.search.config import SearchConfig, SearchOptionError
+from quansu.search.ismcts import model_node_key, search
+from quansu.search.levels import LEVELS, level_config
+
+
+def _opening(seed: int = 0):
+    return games.make("tienlen", 4, {}).new_initial_state(random.Random(seed))
+
+
+def _forced_state():
+    """A Tiến lên state where the seat to act can only pass: play until a seat has one move."""
+    rng = random.Random(5)
+    for seed in range(50):
+        s = games.make("tienlen", 4, {}).new_initial_state(random.Random(seed))
+        while not s.is_terminal():
+            legal = s.legal_moves()
+            if len(legal) == 1:
+                return s
+            s.apply(legal[rng.randrange(len(legal))])
+    raise AssertionError("no forced position found")
+
+
+def test_forced_move_is_answered_without_search():
+    s = _forced_state()
+    (only,) = s.legal_moves()
+    calls = []
+
+    class Counting:
+        name = "counting"
+
+        def evaluate(self, *a, **k):  # pragma: no cover - must not be called
+            calls.append(1)
+            raise AssertionError("the evaluator must not be asked for a forced move")
+
+    res = search(s, SearchConfig(iterations=500), Counting(), seed=1)
+    assert res.stopped == "forced" and res.iterations == 0 and res.determinizations == 0
+    assert [m.move for m in res.moves] == [only] and res.moves[0].prior == 1.0
+    assert not calls
+
+
+def test_model_keying_plans_the_observers_later_turns():
+    s = _opening(1)
+    flat = search(s, SearchConfig(iterations=300, opponent_keys="own"), seed=3)
+    deep = search(s, SearchConfig(iterations=300, opponent_keys="model"), seed=3)
+    # with opponents keyed by their sampled hands, no node below a root move is ever reused
+    assert flat.max_depth == 0 and flat.deep_share == 0.0
+    assert deep.max_depth >= 2 and deep.deep_share > 0.1 and deep.visits_below_root > 0
+    assert max(len(m.line) for m in deep.moves) >= 3
+    assert deep.to_dict(s.game)["deep_share"] == deep.deep_share
+
+
+def test_same_public_history_reaches_the_same_node_in_two_determinizations():
+    s = _opening(2)
+    me = s.current_player
+    a = s.determinize(me, random.Random(1))
+    b = s.determinize(me, random.Random(2))
+    assert a.hands[(me + 1) % 4] != b.hands[(me + 1) % 4]  # different worlds
+    # the observer leads its lowest single; every opponent passes where it can
+    lead = min(a.legal_moves(), key=lambda m: (bin(m).count("1") != 1, m))
+    for det in (a, b):
+        det.apply(lead)
+        while det.current_player != me and not det.is_terminal():
+            det.apply(0 if 0 in det.legal_moves() else det.legal_moves()[0])
+    assert a.current_player == b.current_player == me
+    assert model_node_key(a.legal_moves()) == model_node_key(b.legal_moves())
+    # and a different public history leaves different choices
+    c = s.determinize(me, random.Random(1))
+    other = max(c.legal_moves())
+    c.apply(other)
+    while c.current_player != me and not c.is_terminal():
+        c.apply(0 if 0 in c.legal_moves() else c.legal_moves()[0])
+    assert model_node_key(c.legal_moves()) != model_node_key(a.legal_moves())
+
+
+def test_model_search_reads_only_the_observers_information():
+    s = _opening(3)
+    me = s.current_player
+    cfg = SearchConfig(iterations=120, opponent_keys="model")
+    base = search(s, cfg, seed=9)
+    # the same observer information with the opponents' hidden cards permuted
+    other = s.determinize(me, random.Random(77))
+    again = search(other, cfg, seed=9)
+    assert [(m.move, m.visits) for m in base.moves] == [(m.move, m.visits) for m in again.moves]
+
+
+def test_opponent_policy_is_checked():
+    with pytest.raises(SearchOptionError, match="opponent_policy"):
+        SearchConfig(opponent_policy="oracle")
+    for name in ("heuristic", "sparring", "random"):
+        res = search(_opening(4), SearchConfig(iterations=30, opponent_keys="model",
+                                               opponent_policy=name), seed=1)
+        assert res.iterations == 30
+
+
+def test_levels_are_budgets_without_wall_time():
+    for k, lv in LEVELS.items():
+        cfg = level_config(k)
+        assert cfg.time_s is None and cfg.iterations == lv.iterations
+    assert LEVELS[4].temperature == 0.0 and LEVELS[5].temperature == 0.0
