@@ -57,9 +57,9 @@ def test_golden_record(expect_path: Path):
     to_act: dict[str, int] = {}
 
     def on_step(i, state, seat, move):
+        to_act[str(i)] = state.current_player
         if str(i) in expect.get("legal", {}):
             seen[str(i)] = rec.legal_move_texts(state)
-            to_act[str(i)] = state.current_player
 
     state = rec.replay_record(record, on_step=on_step)
     assert state.is_terminal(), "a golden record is a finished game"
@@ -67,5 +67,6 @@ def test_golden_record(expect_path: Path):
         assert k in seen, f"moves[{k}] was never reached"
         assert sorted(seen[k]) == sorted(moves), f"legal moves before moves[{k}]"
     for k, seat in expect.get("to_act", {}).items():
+        assert k in to_act, f"moves[{k}] was never reached"
         assert to_act[k] == seat, f"seat to act before moves[{k}]"
     assert [float(x) for x in state.returns()] == [float(x) for x in expect["net"]]
