@@ -382,3 +382,36 @@ def test_records_and_views_round_trip():
         for seat in range(4):
             rebuilt = replay_view(view_from_state(mid, seat), random.Random(seed))
             assert rebuilt.observation(seat) == mid.observation(seat)
+
+
+def test_views_during_bao_sam_after_a_declaration():
+    """A view cut while báo sâm goes on after a declaration rebuilds that seat's information
+    state; the seat to act still answers declare or decline (also under determinization)."""
+    from quansu.games import record as rec
+    g, st = position([], first=3, n=4, declines=False)
+    play(g, st, "declare", "decline")
+    record = rec.record_from_state(st)
+    for seat in range(4):
+        rebuilt = rec.replay_view(rec.view_at(record, seat), random.Random(seat))
+        assert rebuilt.observation(seat) == st.observation(seat)
+        assert rebuilt.current_player == 2 and rebuilt.legal_moves() == [DECLARE, DECLINE]
+        det = st.determinize(seat, random.Random(seat))
+        assert det.legal_moves() == [DECLARE, DECLINE] and det.declared_mask() == 0b1
+    play(g, st, "declare", "declare")          # seat 3, the previous winner, outranks seat 0
+    assert st.declarer == 3 and st.current_player == 3
+    record = rec.record_from_state(st)
+    assert rec.replay_record(record).declarer == 3
+    view = rec.view_at(record, 1)
+    assert rec.replay_view(view, random.Random(0)).observation(1) == st.observation(1)
+
+
+def test_heuristic_declines_a_moot_declaration_but_not_as_the_previous_winner():
+    strong = "2S 2C 2D 6C 7D 8H 9S TC JD QH"
+    g, st = position(["", strong], first=0, declines=False)
+    play(g, st, "declare")                      # seat 0 (the previous winner) outranks seat 1
+    assert not st.declaration_matters(1)
+    assert g.heuristic_move(st, random.Random(0)) == DECLINE
+    g, st = position(["", strong], first=1, declines=False)
+    play(g, st, "declare")                      # seat 1 is the previous winner: his Sâm wins
+    assert st.declaration_matters(1)
+    assert g.heuristic_move(st, random.Random(0)) == DECLARE
