@@ -15,7 +15,7 @@ ACE, TWO = 11, 12
 
 
 def slow_classify(cards, allow_two, double_quad):
-    """(type, key) straight from samloc.md §2, or None."""
+    """(type, key) straight by the rule of docs/rules/samloc.md §2, or None."""
     ranks = sorted(c // 4 for c in cards)
     n = len(cards)
     if n == 1:

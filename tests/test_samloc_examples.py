@@ -1,4 +1,5 @@
-"""Every worked example of shared/rules/samloc.md §9 (seats 0-3, N = 4, bet = 1)."""
+"""The worked examples of the Sâm lốc rules (docs/rules/samloc.md §10 gives them in the project's
+words; the test numbers follow the original fifteen-item list), seats 0-3, N = 4, bet = 1."""
 
 import pytest
 
