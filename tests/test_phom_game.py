@@ -573,3 +573,66 @@ def test_u_after_sending_everything_without_auto_declaration(send_all, offered):
         play(st, "u")
         assert st.u_info[:2] == (2, "send")
         assert st.settlement() == [(0, 2, 5.0), (1, 2, 5.0), (3, 2, 5.0)]
+
+
+def test_a_discard_in_the_send_phase_ends_the_turn():
+    """After a lay the sends are followed by the discard, which ends the sending and the turn;
+    a discard can also come before any send (no 'done' move exists)."""
+    from tests.test_phom_examples import EX16, EX16_STOCK
+    game, st = new_state(EX16, stock_top=EX16_STOCK)
+    play(st, "discard 7C")
+    run_until(st, lambda s: s.cur == 2 and s.phase == LAY)
+    play(st, "lay 4S 5S 6S / 9S 9C 9D", "send JH to 0")
+    assert st.phase == SEND
+    before = len(st.history)
+    play(st, "discard KC")
+    assert st.cur == 3 and st.phase == TAKE and len(st.history) == before + 1
+    assert st.rows[2][-1] == icard("KC") and st.last[:2] == (icard("KC"), 2)
+    assert st.hands[2].bit_count() == 2         # 3D and 2S stay in hand: the sending is over
+
+
+def _old_dialect(obj: dict) -> tuple[dict, int]:
+    """``obj`` with a former-dialect 'done' inserted after the first lay; its index."""
+    k = next(i for i, m in enumerate(obj["moves"]) if m["move"].startswith("lay "))
+    obj["moves"].insert(k + 1, {"seat": obj["moves"][k]["seat"], "move": "done"})
+    return obj, k + 1
+
+
+def test_old_dialect_done_is_refused_in_records_and_views():
+    """A record or a view written with the project's former 'done' is refused, naming the move
+    and what the protocol expects, never silently reinterpreted."""
+    import copy
+    import os
+
+    from quansu.games import GameError
+    from quansu.games import record as rec
+    path = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "examples",
+                        "phom.record.json")
+    record = rec.read_json(path)
+    bad, k = _old_dialect(copy.deepcopy(record))
+    with pytest.raises(GameError, match=rf'^moves\[{k}\]: "done" is not a Phỏm move: after '
+                                        r"sending, the discard ends the turn"):
+        rec.replay_record(bad)
+    view = rec.view_at(record, 1, len(record["moves"]) - 1)
+    bad_view, k = _old_dialect(view)
+    with pytest.raises(GameError, match=rf'^moves\[{k}\]: "done" is not a Phỏm move'):
+        rec.replay_view(bad_view, random.Random(0))
+
+
+def test_a_record_may_leave_out_the_set_aside_cards():
+    """deal.set_aside is optional in a record: Phỏm takes the cards in no hand and not in the
+    stock; a stock of the wrong size is still named."""
+    from quansu.games import record as rec
+    game = games.make("phom", 2)
+    rng = random.Random(4)
+    st = game.new_initial_state(rng)
+    while not st.is_terminal():
+        st.apply(game.heuristic_move(st, rng))
+    r = rec.record_from_state(st)
+    aside = r["deal"].pop("set_aside")
+    again = rec.replay_record(r)
+    assert again.returns() == st.returns()
+    assert sorted(again.deal.set_aside) == sorted(parse_cards(" ".join(aside)))
+    r["deal"]["stock"] = r["deal"]["stock"][:-1]
+    with pytest.raises(DealError, match=r"deal.stock: 6 cards"):
+        rec.replay_record(r)

@@ -1,4 +1,4 @@
-"""Phỏm (Tá lả), the northern Vietnamese rummy, for 2-4 players (``shared/rules/phom.md``).
+"""Phỏm (Tá lả), the northern Vietnamese rummy, for 2-4 players (rules: ``docs/rules/phom.md``).
 
 ``GAME`` registers the game as ``"phom"``.  Modules: :mod:`games.phom.rules` (pure functions on
 card masks), :mod:`games.phom.game` (the Game and State, one move per decision of a turn),

@@ -259,8 +259,23 @@ class PhomGame(Game):
                             f"previous Ù winner is the option 'previous_u_winner'")
 
     def state_from_deal(self, deal: Deal) -> "PhomState":
+        if isinstance(deal, Deal) and not deal.set_aside and self.num_players < 4:
+            deal = self._fill_set_aside(deal)
         self.check_deal(deal)
         return PhomState(self, deal)
+
+    @staticmethod
+    def _fill_set_aside(deal: Deal) -> Deal:
+        """A deal without ``set_aside`` (a record may leave it out): the cards that are in no
+        hand and not in the stock, in card-id order.  Bad hands or stock are left to
+        :meth:`check_deal`, which names them before the set-aside cards."""
+        try:
+            placed = {c for h in deal.hands for c in h} | set(deal.stock)
+        except TypeError:
+            return deal
+        rest = tuple(c for c in range(52) if c not in placed)
+        return Deal(hands=deal.hands, first=deal.first, stock=deal.stock, set_aside=rest,
+                    trump=deal.trump, extra=deal.extra)
 
     def deal_for_view(self, seat, hand, counts, moves, rng, *, first=0, drawn=(), trump=None):
         from quansu.games.phom.view import deal_for_view

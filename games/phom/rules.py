@@ -12,8 +12,8 @@ blocks.  :data:`TO_INT` / :data:`TO_EXT` convert single cards and :func:`mask_to
 (``games.cards``: ``4 * rank_index + suit``).  Every function of this module takes and returns
 internal masks unless its name says ``ext``.
 
-The eaten-cover invariant (``shared/rules/phom.md`` §3, README ambiguity #1)
-------------------------------------------------------------------------------
+The eaten-cover invariant (``docs/rules/phom.md`` §3)
+------------------------------------------------------
 ``cover(h, e)``: the hand ``h`` (eaten cards ``e`` included) holds pairwise-disjoint melds, each
 with exactly one eaten card (or, with ``one_per_meld=False``, at least one), that together hold
 every eaten card.  With one eaten card per meld a cover exists iff one exists with 3-card melds

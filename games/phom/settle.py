@@ -1,6 +1,6 @@
-"""Pure Phỏm payment rules (``shared/rules/phom.md`` §5.4, §9, §10).  Amounts are in bets;
+"""Pure Phỏm payment rules (``docs/rules/phom.md`` §5, §9, §10).  Amounts are in bets;
 transfers are ``(payer, payee, amount)`` and always zero-sum.  Options are the game's option
-dict (names of the §13 table)."""
+dict (names of the §11 table)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def rank_seats(points: Sequence[int], mom: Sequence[bool], tai: Sequence[bool],
 
 
 def rank_payments(ranking: Sequence[int], mom: Sequence[bool], options: Mapping) -> list[tuple]:
-    """The 1-2-3-4 payments of a normal end (§10.2): the k-th placed seat (k = 1 .. N-1 after
+    """The 1-2-3-4 payments of a normal end (§10): the k-th placed seat (k = 1 .. N-1 after
     the nhất) pays k bets to the nhất, a móm seat pays ``mom_payment`` instead;
     ``last_place_pays="always_3"`` makes the last seat pay 3.  When every seat is móm the first
     to lay down (the first of ``ranking``) wins if ``all_mom_first_layer_wins``; otherwise no
@@ -83,7 +83,7 @@ def bonus_payments(amounts: Sequence[float], exclude: int = -1) -> list[tuple]:
 
 
 def dong_hoa_payments(holders: Sequence[bool]) -> list[tuple]:
-    """Đồng hoa (§10.4): every holder receives 2 bets from every seat without đồng hoa."""
+    """Đồng hoa (§10): every holder receives 2 bets from every seat without đồng hoa."""
     n = len(holders)
     return [(t, s, 2) for s in range(n) if holders[s] for t in range(n) if not holders[t]]
 

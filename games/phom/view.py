@@ -1,6 +1,6 @@
 """Hidden information for Phỏm: determinization and rebuilding a deal from one seat's view.
 
-What a seat knows (``shared/rules/phom.md`` §11): its own hand (its draws included), every
+What a seat knows (``docs/rules/phom.md`` §14): its own hand (its draws included), every
 discard row, every eaten card and who holds it, the table, every hand size and the stock size.
 It does not know the other hands' other cards, the stock order or the set-aside cards.
 
@@ -295,8 +295,9 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     than his eaten ones, sends) is dealt to him or put on one of his earlier draws; the partner
     cards of an eaten card that is laid later are in his hand by the time he ate it (strict
     attempts); an eaten card that is not yet laid gets random partner cards forming a phỏm with
-    it.  The rest is random.  The result is replayed to check it; up to 40 random attempts are
-    made before giving up with the last error.
+    it.  The rest is random.  The result is replayed to check it (a deal whose replay ends in a Ù
+    that the view does not show is only a last resort); up to 40 random attempts are made before
+    giving up with the last error.
     """
     n = game.num_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
