@@ -372,3 +372,45 @@ def test_heuristic_swaps_for_the_face_up_trump():
     st = g.state_from_deal(full_deal(2, ["2H", ""], "QH"))
     assert g.move_to_text(g.heuristic_move(st, random.Random(0))) == "swap 2H"
 
+
+
+def _golden(name):
+    import json
+    from pathlib import Path
+    path = Path(__file__).parent / "data" / "records" / "tan" / f"{name}.json"
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("name,at,seat,to_act", [
+    ("two_only_swap_moves_first_attacker_2p", 1, 1, 1),  # after a two_only swap
+    ("two_of_trumps_face_up_2p", 0, 1, 1),  # the 2 of trumps face up at the deal
+    ("two_of_trumps_face_up_2p", 1, 0, 0),
+    ("swap_turns_up_the_two_2p", 1, 1, 1),  # a swap gave the 2 of trumps
+    ("swap_then_forced_done_2p", 1, 1, 1),  # no trump lower than the new face-up card
+])
+def test_views_follow_the_swap_round(name, at, seat, to_act):
+    """A seat's view in the swap round: the forced 'done' is its only move (views of either
+    seat), and the heuristic answers it."""
+    from quansu.games import record as rec
+    record = _golden(name)
+    for observer in (0, 1):
+        state = rec.replay_view(rec.view_at(record, observer, at), random.Random(observer))
+        assert state.phase == SETUP and state.current_player == to_act == seat
+        assert rec.legal_move_texts(state) == ["done"]
+        assert state.game.heuristic_move(state, random.Random(0)) == R.DONE
+
+
+def test_views_in_a_former_dialect_are_refused():
+    from quansu.games import GameError
+    from quansu.games import record as rec
+    record = _golden("swap_then_forced_done_2p")
+    view = rec.view_at(record, 0, 1)
+    view["moves"].append({"seat": 0, "move": "attack 3C"})  # the forced 'done' left out
+    with pytest.raises(GameError, match=r"moves\[1\]: 'attack 3C' by seat 0, but seat 1 must "
+                                        r"answer the swap round \(swap C or done\)"):
+        rec.replay_view(view, random.Random(0))
+    view = rec.view_at(_golden("two_only_swap_moves_first_attacker_2p"), 0, 1)
+    view["moves"].append({"seat": 1, "move": "attack 3D"})
+    with pytest.raises(GameError, match=r"moves\[1\]: 'attack 3D': seat 1 must answer the swap "
+                                        r"round \(swap C or done\) before the first attack"):
+        rec.replay_view(view, random.Random(0))

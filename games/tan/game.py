@@ -89,7 +89,7 @@ class TanGame(Game):
     #: once as a draw with no payment (Tấn can cycle forever when nobody defends; see
     #: docs/rules/tan.md "Termination").
     max_moves = 1000
-    rules_version = 1
+    rules_version = 2  # 2: the swap round asks every seat (issue 17)
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
 
     def check_options(self) -> None:
