@@ -287,6 +287,12 @@ class Game:
         information)."""
         raise NotImplementedError
 
+    def sparring_move(self, state: "State", rng: random.Random) -> Move:
+        """The strong rule-based "sparring" policy's move for the seat to act (uses only that
+        seat's information): the baseline that search levels are measured against.  Games
+        without one fall back to :meth:`heuristic_move`."""
+        return self.heuristic_move(state, rng)
+
     def __repr__(self) -> str:
         diff = self.options_diff()
         return f"{type(self).__name__}(players={self.num_players}, options={diff})"

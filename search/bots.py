@@ -2,6 +2,8 @@
 
 * :class:`RandomBot`: a uniformly random legal move.
 * :class:`HeuristicBot`: the game's rule-based club-player policy (``game.heuristic_move``).
+* :class:`SparringBot`: the game's strong rule-based sparring policy (``game.sparring_move``;
+  games without one play their heuristic).
 * :class:`PIMCBot`: perfect-information Monte Carlo, the classical baseline: it samples
   determinizations ("worlds") of the hidden cards and runs a perfect-information tree search in
   each (the search with ``assume_state_known=True`` on the world), then plays the move with the
@@ -64,6 +66,17 @@ class HeuristicBot(Bot):
     def choose(self, state: State, seat: int) -> Move:
         self._check(state, seat)
         return state.game.heuristic_move(state, self.rng)
+
+
+class SparringBot(Bot):
+    name = "sparring"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, seat: int) -> Move:
+        self._check(state, seat)
+        return state.game.sparring_move(state, self.rng)
 
 
 class ISMCTSBot(Bot):
@@ -142,7 +155,7 @@ class PIMCBot(Bot):
         return max(legal, key=lambda m: (visits[m], total[m]))
 
 
-BOT_KINDS = ("random", "heuristic", "ismcts", "pimc", "level1", "level2", "level3", "level4",
+BOT_KINDS = ("random", "heuristic", "sparring", "ismcts", "pimc", "level1", "level2", "level3", "level4",
              "level5")
 
 
@@ -179,7 +192,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bot:
-    """A bot from a spec: ``random``, ``heuristic``, ``ismcts[:field=value...]`` (any
+    """A bot from a spec: ``random``, ``heuristic``, ``sparring``, ``ismcts[:field=value...]`` (any
     :class:`SearchConfig` field, e.g. ``ismcts:iterations=200:opponent_keys=observer``),
     ``pimc[:worlds=N][:field=value...]`` (the budget is per decision) or ``level1`` .. ``level5``
     (``level3:playout=heuristic``: other search settings under the level's budget and temperature).
@@ -187,10 +200,10 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
     from quansu.search.levels import level_bot
 
     kind, settings = parse_bot_spec(spec)
-    if kind in ("random", "heuristic"):
+    if kind in ("random", "heuristic", "sparring"):
         if settings:
             raise SearchOptionError(f"bot {kind!r} takes no settings, got {sorted(settings)}")
-        return (RandomBot if kind == "random" else HeuristicBot)(seed)
+        return {"random": RandomBot, "heuristic": HeuristicBot, "sparring": SparringBot}[kind](seed)
     if kind.startswith("level"):
         fixed = [k for k in settings if k in ("iterations", "time_s", "temperature")]
         if fixed:

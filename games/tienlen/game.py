@@ -22,6 +22,7 @@ from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game,
 from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards
 from quansu.games.tienlen import rules as R
 from quansu.games.tienlen.heuristic import choose as _heuristic_choose
+from quansu.games.tienlen.sparring import choose as _sparring_choose
 
 NUM_DEALT = 13
 
@@ -424,6 +425,12 @@ class TienLenGame(Game):
         """The careful-club-player move (:mod:`games.tienlen.heuristic`) for the seat to act,
         from that seat's information only."""
         return _heuristic_choose(self, state, rng)
+
+    def sparring_move(self, state: "TienLenState", rng: random.Random) -> int:
+        """The sparring bot's move (:mod:`games.tienlen.sparring`: card counting, hand plan,
+        control of the lead, blocking, exact endgame) for the seat to act, from that seat's
+        information only."""
+        return _sparring_choose(self, state, rng)
 
 
 _UNSET = object()

@@ -1,0 +1,619 @@
+"""A strong rule-based "sparring" player for Tiến lên miền Nam (issue 19, item 1).
+
+It plays like a careful human who counts cards, and acts **only on its own seat's information**:
+its hand, the public history (every card played, by whom, every pass and on what), how many
+cards each seat holds, who has finished, the current table and chop chain.  It never reads an
+opponent's hand: :class:`_Ctx` copies what the seat may know out of the state and everything
+else works on that copy.
+
+What it does, in order:
+
+* **Card counting.**  The unseen cards are the deck minus its hand minus every played card.
+  For every opponent (with its number of cards) it estimates the probability that the opponent
+  holds a combination that beats a given one (hypergeometric per rank, the ranks taken as
+  independent; straights and pair sequences rank by rank; bombs for 2s and bombs by the chop
+  table).  An opponent's passes are read softly: a seat that passed on a same-shape top at or
+  below a combination probably cannot beat it (its chance is scaled down, less for 2s, which
+  club players save), and exactly when the seat then held as many cards as the shape: it
+  would have gone out, so it cannot (a hard fact, used by the endgame).
+* **Hand plan.**  The hand is split into combinations (singles, pairs, triples, fours,
+  straights, pair sequences; every split of a rank into sets, straights and pair sequences of
+  every length, both suit choices at a straight's top) minimising a cost: every combination
+  costs ``combo_cost`` and earns ``control`` times the chance that it wins the trick when led
+  (a "boss" that nobody can beat earns it all, so bosses are assets that regain the lead).
+* **Move choice.**  Every legal move is scored: the plan cost of the hand left, minus the
+  value of winning the trick (the chance nobody still in the round beats it), plus the danger
+  of letting an opponent out (an opponent that can beat it with its last cards, or win the
+  trick and lead its last combination; passing when the top's owner is about to go out), plus
+  money in bets (a chop's expected gain against a counter-chop, the chance that a 2 played is
+  chopped, thối risk when two seats are left) and a guard against cóng.  So low combinations
+  go first, bosses and 2s are kept to regain the lead, a 2 is not spent on a low lead, a 2 is
+  chopped when it pays, straights and pairs are broken only when the rest of the hand is worth
+  it, and a seat about to go out is blocked.
+* **Endgame exactness.**  When the hand splits into combinations of which all but one are
+  sure bosses (no unseen combination held by any opponent with enough cards can beat them,
+  pass facts included), the seat goes out guaranteed: it leads the bosses and finishes with
+  the last one (with 3♠ last when that ends the game đút mù).  Following, it plays a sure boss
+  when the rest is such a sequence.  The search over splits is exhaustive (memoised on the
+  cards left).
+
+:func:`choose` is the entry point (``TienLenGame.sparring_move``); :class:`Params` holds the
+weights (tuned against :mod:`games.tienlen.heuristic` in the arena).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+from quansu.games.tienlen import rules as R
+
+_RANK = tuple(0xF << (4 * r) for r in range(13))
+_NON_TWO_RANKS = 12
+_FULL = (1 << 52) - 1
+_INF = float("inf")
+
+
+@dataclass(frozen=True)
+class Params:
+    """Weights of the sparring bot (plan-cost units; ``money`` converts bets into them)."""
+
+    combo_cost: float = 1.0      #: cost of one combination still to be played
+    control: float = 1.5         #: earned by a combination in proportion to its chance to win a lead
+    respond: float = 0.8         #: chance that an opponent holding a beater plays it
+    pass_soft: float = 0.35      #: beater chance of a seat that passed a lower same-shape top
+    pass_soft_two: float = 0.8   #: the same for beaters that are 2s (club players save them)
+    lead_value: float = 0.6      #: value of winning the trick when following
+    lead_keep: float = 0.15      #: value of keeping the lead when leading
+    danger: float = 2.5          #: cost of letting an opponent go out
+    money: float = 2.0           #: plan-cost units per bet
+    fin_lead: tuple = (1.0, 1.0, 0.55, 0.3, 0.12, 0.04)  #: chance a seat with k cards goes out from the lead
+    cong_guard: int = 5          #: with all 13 cards, play anything once an opponent is this close
+    keep_spade3: float = 0.6     #: value of keeping 3♠ for a đút mù finish (per unit of hand strength)
+
+
+PARAMS = Params()
+
+
+# ---------------------------------------------------------------------------------------------
+# probabilities
+
+@lru_cache(maxsize=None)
+def _hg_ge(U: int, n: int, u: int, k: int) -> float:
+    """P(at least ``k`` of ``u`` given cards lie in a hand of ``n`` cards drawn from ``U``)."""
+    if k <= 0:
+        return 1.0
+    if u < k or n < k or U <= 0:
+        return 0.0
+    if n >= U:
+        return 1.0
+    tot = comb(U, n)
+    s = 0
+    for j in range(k, min(u, n) + 1):
+        s += comb(u, j) * comb(U - u, n - j)
+    return s / tot
+
+
+def _partitions(items: list[int]) -> list[list[int]]:
+    """Every set partition of the card bits ``items`` as lists of masks."""
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    out = []
+    for p in _partitions(rest):
+        out.append([first] + p)
+        for i in range(len(p)):
+            out.append(p[:i] + [p[i] | first] + p[i + 1:])
+    return out
+
+
+#: nibble -> every partition of its cards into same-rank sets (masks within the nibble).
+_PARTS = [None] + [tuple(tuple(p) for p in _partitions([1 << b for b in range(4) if v >> b & 1]))
+                   for v in range(1, 16)]
+
+
+# ---------------------------------------------------------------------------------------------
+# what the seat knows
+
+class _Ctx:
+    """The acting seat's knowledge and the caches of one decision."""
+
+    __slots__ = ("p", "me", "n", "hand", "unseen", "U", "uc", "opps", "counts", "passes",
+                 "bombs", "quad_pair", "lpsb", "w_cache", "plan_memo", "sure_memo", "hold_cache",
+                 "sure_cache", "nobody_out", "chain_mode")
+
+    def __init__(self, game, state, params: Params):
+        self.p = params
+        me = self.me = state.cur
+        n = self.n = game.num_players
+        hand = self.hand = state.hands[me]
+        played = 0
+        for m in state.played:
+            played |= m
+        # everything this seat cannot see: opponents' hands and (N < 4) the set-aside cards
+        self.unseen = _FULL & ~played & ~hand
+        self.U = self.unseen.bit_count()
+        self.uc = R.rank_counts(self.unseen)
+        # public: how many cards each seat holds, who is still in play
+        self.counts = [state.hands[s].bit_count() if state.active >> s & 1 else 0 for s in range(n)]
+        self.opps = [s for s in range(n) if s != me and self.counts[s]]
+        self.passes = _pass_records(game, state.history, n)
+        self.bombs = game._bombs
+        o = game.options
+        self.quad_pair = o["four_of_a_kind_chops_pair_of_twos"]
+        self.lpsb = game._lpsb
+        self.chain_mode = o["chop_chain_last_victim_pays_all"]
+        self.nobody_out = not state.finish
+        self.w_cache: dict[int, float] = {}
+        self.plan_memo: dict[int, tuple] = {}
+        self.sure_memo: dict[int, tuple] = {}
+        self.hold_cache: dict[tuple, float] = {}
+        self.sure_cache: dict[int, bool] = {}
+
+    # -- an opponent's chance to hold a beater -------------------------------------------------
+    def _ge(self, i: int, u: int, k: int) -> float:
+        return _hg_ge(self.U, self.counts[i], u, k)
+
+    def _run(self, i: int, length: int, k: int, top: int) -> float:
+        """P(opponent ``i`` holds ``length`` consecutive ranks within 3..A, each with >= ``k``
+        cards, beating the same-shape ``top`` (``-1``: any such run))."""
+        if self.counts[i] < length * k:
+            return 0.0
+        uc = self.uc
+        if top >= 0:
+            rt = top >> 2
+            h = (self.unseen & _RANK[rt] & ~((2 << top) - 1)).bit_count()  # above top, its rank
+            first_end = rt
+        else:
+            rt, h, first_end = -1, 0, length - 1
+        q = 1.0
+        for e in range(max(first_end, length - 1), _NON_TWO_RANKS):
+            pr = 1.0
+            for r in range(e - length + 1, e + 1):
+                if r == rt:  # only when e == rt: the top rank needs a card above the top
+                    if k == 1:
+                        pr *= self._ge(i, h, 1)
+                    else:
+                        u = uc[r]
+                        pr *= self._ge(i, u, k) * (1.0 - comb(u - h, k) / comb(u, k)) if h and u >= k else 0.0
+                else:
+                    pr *= self._ge(i, uc[r], k)
+                if pr == 0.0:
+                    break
+            q *= 1.0 - pr
+        return 1.0 - q
+
+    def _quads(self, i: int, above: int) -> float:
+        """P(opponent ``i`` holds a four of a kind of rank > ``above`` (ranks 3..A))."""
+        if self.counts[i] < 4:
+            return 0.0
+        q = 1.0
+        for r in range(above + 1, _NON_TWO_RANKS):
+            if self.uc[r] == 4:
+                q *= 1.0 - self._ge(i, 4, 4)
+        return 1.0 - q
+
+    def _bomb_beat(self, i: int, mask: int, shape: int) -> float:
+        """P(opponent ``i`` holds a bomb that may be played on ``mask`` by the chop table,
+        same-shape bombs excluded)."""
+        top = mask.bit_length() - 1
+        two = top >= 48
+        q = 1.0
+        if shape == R.SINGLE and two:
+            q *= (1.0 - self._quads(i, -1)) * (1.0 - self._run(i, 3, 2, -1)) * (1.0 - self._run(i, 4, 2, -1))
+        elif shape == R.PAIR and two:
+            if self.quad_pair:
+                q *= 1.0 - self._quads(i, -1)
+            q *= 1.0 - self._run(i, 4, 2, -1)
+        elif shape == R.PS3:
+            q *= (1.0 - self._quads(i, -1)) * (1.0 - self._run(i, 4, 2, -1))
+        elif shape == R.QUAD:
+            q *= 1.0 - self._run(i, 4, 2, -1)
+        else:
+            return 0.0
+        if self.lpsb and shape in (R.SINGLE, R.PAIR, R.PS3, R.QUAD, R.PS4):
+            q *= (1.0 - self._run(i, 5, 2, -1)) * (1.0 - self._run(i, 6, 2, -1))
+        return 1.0 - q
+
+    def hold(self, i: int, mask: int, shape: int) -> tuple[float, float, float]:
+        """``(p_low, p_two, p_bomb)``: the chance that opponent ``i`` holds a same-shape beater
+        of ``mask`` without 2s, one with 2s, and a bomb that chops it (no pass inference)."""
+        key = (i, mask)
+        got = self.hold_cache.get(key)
+        if got is not None:
+            return got
+        size = mask.bit_count()
+        n = self.counts[i]
+        top = mask.bit_length() - 1
+        rt = top >> 2
+        p_low = p_two = 0.0
+        if n >= size:
+            if shape == R.SINGLE:
+                higher = self.unseen & ~((2 << top) - 1)
+                h2 = (higher & R.TWOS).bit_count()
+                h1 = higher.bit_count() - h2
+                p_low = self._ge(i, h1, 1)
+                p_two = self._ge(i, h2, 1)
+            elif shape <= R.QUAD:
+                k = size
+                uc = self.uc
+                q_low = q_two = 1.0
+                for r in range(rt + 1, 13):
+                    if uc[r] >= k:
+                        if r == 12:
+                            q_two *= 1.0 - self._ge(i, uc[r], k)
+                        else:
+                            q_low *= 1.0 - self._ge(i, uc[r], k)
+                h = (self.unseen & _RANK[rt] & ~((2 << top) - 1)).bit_count()
+                if h and shape != R.QUAD and uc[rt] >= k:
+                    u = uc[rt]
+                    ps = self._ge(i, u, k) * (1.0 - comb(u - h, k) / comb(u, k))
+                    if rt == 12:
+                        q_two *= 1.0 - ps
+                    else:
+                        q_low *= 1.0 - ps
+                if shape == R.QUAD:
+                    q_two = 1.0
+                p_low, p_two = 1.0 - q_low, 1.0 - q_two
+            elif shape < R.PAIRSEQ:
+                p_low = self._run(i, shape - R.STRAIGHT, 1, top)
+            else:
+                p_low = self._run(i, shape - R.PAIRSEQ, 2, top)
+        p_bomb = self._bomb_beat(i, mask, shape)
+        got = (p_low, p_two, p_bomb)
+        self.hold_cache[key] = got
+        return got
+
+    def pass_factor(self, i: int, mask: int, shape: int) -> tuple[float, float]:
+        """Pass inference for opponent ``i`` against ``mask``: factors on its beater chances
+        (low, 2s).  (0, 0) when a pass proves it cannot beat."""
+        f_low = f_two = 1.0
+        size = mask.bit_count()
+        for sh, top, cnt in self.passes[i]:
+            if sh == shape and top <= mask:
+                if cnt == size:
+                    return 0.0, 0.0
+                f_low = self.p.pass_soft
+                f_two = self.p.pass_soft_two
+        return f_low, f_two
+
+    def beat_p(self, i: int, mask: int, shape: int) -> float:
+        """Chance that opponent ``i`` holds a beater of ``mask``, passes read softly."""
+        p_low, p_two, p_bomb = self.hold(i, mask, shape)
+        f_low, f_two = self.pass_factor(i, mask, shape)
+        if f_low == 0.0:
+            return 0.0
+        return 1.0 - (1.0 - f_low * p_low) * (1.0 - f_two * p_two) * (1.0 - f_two * p_bomb)
+
+    def sure(self, mask: int, shape: int, seats=None) -> bool:
+        """No seat in ``seats`` (default: every opponent) can beat ``mask`` whatever the unseen
+        cards are (hard facts only)."""
+        if seats is None:
+            got = self.sure_cache.get(mask)
+            if got is not None:
+                return got
+        ok = True
+        for i in (self.opps if seats is None else seats):
+            p_low, p_two, p_bomb = self.hold(i, mask, shape)
+            if p_low or p_two or p_bomb:
+                if self.pass_factor(i, mask, shape)[0] != 0.0:
+                    ok = False
+                    break
+        if seats is None:
+            self.sure_cache[mask] = ok
+        return ok
+
+    def win_p(self, mask: int, shape: int, seats) -> float:
+        """Chance that nobody in ``seats`` beats ``mask``."""
+        rho = self.p.respond
+        q = 1.0
+        for i in seats:
+            q *= 1.0 - rho * self.beat_p(i, mask, shape)
+        return q
+
+    # -- the plan ------------------------------------------------------------------------------
+    def cost(self, mask: int, shape: int) -> float:
+        w = self.w_cache.get(mask)
+        if w is None:
+            w = self.w_cache[mask] = self.win_p(mask, shape, self.opps)
+        return self.p.combo_cost - self.p.control * w
+
+    def plan(self, mask: int) -> tuple[float, tuple]:
+        """``(cost, combos)``: the cheapest split of ``mask`` into combinations ``(mask, shape)``."""
+        return _split(self, mask, self.plan_memo, False)
+
+    def sure_plan(self, mask: int) -> tuple[float, tuple]:
+        """``(non-sure combinations, combos)``: the split with the fewest combinations that are
+        not sure bosses (ties: fewer combinations)."""
+        return _split(self, mask, self.sure_memo, True)
+
+
+def _split(ctx: _Ctx, mask: int, memo: dict, sure_mode: bool) -> tuple[float, tuple]:
+    if not mask:
+        return 0.0, ()
+    got = memo.get(mask)
+    if got is not None:
+        return got
+    low = (mask & -mask).bit_length() - 1
+    r = low >> 2
+    sh = 4 * r
+    nib = (mask >> sh) & 15
+
+    if sure_mode:
+        def cost(m, shape):
+            return 0.001 if ctx.sure(m, shape) else 1.001
+    else:
+        cost = ctx.cost
+
+    best_c = _INF
+    best_p: tuple = ()
+    # the rank's cards as same-rank sets, the rest split on its own
+    sub_c, sub_p = _split(ctx, mask & ~_RANK[r], memo, sure_mode)
+    for part in _PARTS[nib]:
+        c = sub_c
+        combos = []
+        for s in part:
+            m = s << sh
+            shape = s.bit_count()
+            c += cost(m, shape)
+            combos.append((m, shape))
+        if c < best_c:
+            best_c, best_p = c, tuple(combos) + sub_p
+    if r < 10:
+        # straights from this rank (its lowest card; the top rank's lowest or highest card)
+        body = 0
+        j = r
+        while j < _NON_TWO_RANKS:
+            nj = (mask >> (4 * j)) & 15
+            if not nj:
+                break
+            lo = (nj & -nj) << (4 * j)
+            if j - r >= 2:
+                hi = (1 << (nj.bit_length() - 1)) << (4 * j)
+                shape = R.STRAIGHT + j - r + 1
+                for t in ((lo, hi) if hi != lo else (lo,)):
+                    m = body | t
+                    c, p = _split(ctx, mask & ~m, memo, sure_mode)
+                    c += cost(m, shape)
+                    if c < best_c:
+                        best_c, best_p = c, ((m, shape),) + p
+            body |= lo
+            j += 1
+        # pair sequences from this rank (the two lowest cards; the top rank's two lowest or highest)
+        body = 0
+        j = r
+        while j < _NON_TWO_RANKS:
+            nj = (mask >> (4 * j)) & 15
+            if nj.bit_count() < 2:
+                break
+            a = nj & -nj
+            lo = (a | ((nj ^ a) & -(nj ^ a))) << (4 * j)
+            if j - r >= 2:
+                b = 1 << (nj.bit_length() - 1)
+                hi = (b | (1 << ((nj ^ b).bit_length() - 1))) << (4 * j)
+                shape = R.PAIRSEQ + j - r + 1
+                for t in ((lo, hi) if hi != lo else (lo,)):
+                    m = body | t
+                    c, p = _split(ctx, mask & ~m, memo, sure_mode)
+                    c += cost(m, shape)
+                    if c < best_c:
+                        best_c, best_p = c, ((m, shape),) + p
+            body |= lo
+            j += 1
+    got = memo[mask] = (best_c, best_p)
+    return got
+
+
+# ---------------------------------------------------------------------------------------------
+# the public history: what each seat passed on
+
+def _pass_records(game, history, n: int) -> list[list[tuple[int, int, int]]]:
+    """Per seat, ``(shape, top, cards held)`` of every voluntary pass (a pass by a seat that
+    had not passed this round), replaying the table rules on the public history."""
+    recs: list[list] = [[] for _ in range(n)]
+    counts = [13] * n
+    active = (1 << n) - 1
+    top = top_shape = 0
+    owner = -1
+    passed = 0
+    exc = False
+    nxt = game._next
+    finfo_tab = game._finfo
+    first_out = True
+    for seat, move in history:
+        if move:
+            counts[seat] -= move.bit_count()
+            top, top_shape, owner = move, R.shape_of(move), seat
+            passed &= ~(1 << seat)
+            exc = finfo_tab[top_shape + 64 * (move >> 48 != 0)][1]
+            if not counts[seat]:
+                active &= ~(1 << seat)
+                if first_out:
+                    first_out = False
+                    if game.options["cong_enabled"]:
+                        for s in range(n):
+                            if counts[s] == 13:
+                                active &= ~(1 << s)
+        else:
+            if not passed >> seat & 1:
+                recs[seat].append((top_shape, top, counts[seat]))
+            passed |= 1 << seat
+        s = nxt[seat]
+        while s != owner:
+            if active >> s & 1 and (exc or not passed >> s & 1):
+                break
+            s = nxt[s]
+        else:
+            top = top_shape = 0
+            passed = 0
+            exc = False
+    return recs
+
+
+# ---------------------------------------------------------------------------------------------
+# the move
+
+def choose(game, state, rng: random.Random | None = None, params: Params | None = None) -> int:
+    """The sparring bot's move for the seat to act in ``state`` (a legal move), from that seat's
+    information only.  ``params``: the weights (default :data:`PARAMS`); ``rng`` is unused (the
+    bot is deterministic)."""
+    legal = state.legal_moves()
+    if not legal:
+        raise ValueError("sparring_move: the game is over")
+    me = state.cur
+    hand = state.hands[me]
+    if hand in legal:
+        return hand  # go out now
+    if len(legal) == 1:
+        return legal[0]
+    ctx = _Ctx(game, state, params or PARAMS)
+    top = state.top
+    if top:
+        return _follow(game, state, ctx, legal)
+    return _lead(game, state, ctx, legal)
+
+
+def _guaranteed_lead(ctx: _Ctx, hand: int) -> tuple | None:
+    """A split of ``hand`` whose combinations are all sure bosses but at most one: the seat,
+    on lead, goes out whatever the opponents hold.  Returns the combos (the non-boss one last)."""
+    k, combos = ctx.sure_plan(hand)
+    if k > 1.5:
+        return None
+    bosses = [c for c in combos if ctx.sure(*c)]
+    rest = [c for c in combos if not ctx.sure(*c)]
+    return tuple(bosses) + tuple(rest)
+
+
+def _finish_danger(ctx: _Ctx, mask: int, shape: int, seats) -> float:
+    """Chance that playing ``mask`` lets an opponent in ``seats`` out: it beats with its last
+    cards, or wins the trick and leads out."""
+    size = mask.bit_count()
+    fin = ctx.p.fin_lead
+    rho = ctx.p.respond
+    q = 1.0
+    for i in seats:
+        n = ctx.counts[i]
+        if n > size + len(fin) - 2:
+            continue
+        b = ctx.beat_p(i, mask, shape)
+        if not b:
+            continue
+        if n == size:
+            q *= 1.0 - b
+        else:
+            q *= 1.0 - rho * b * fin[n - size]
+    return 1.0 - q
+
+
+def _lead(game, state, ctx: _Ctx, legal: list[int]) -> int:
+    p = ctx.p
+    hand = ctx.hand
+    # endgame: a guaranteed way out
+    g = _guaranteed_lead(ctx, hand)
+    if g is not None:
+        cands = [c for c in g[:-1] if c[0] in legal] if len(g) > 1 else []
+        if cands:
+            return max(cands, key=lambda c: (c[0].bit_count(), c[0]))[0]
+    seats = ctx.opps
+    best, best_s = legal[0], _INF
+    for m in legal:
+        shape = R.shape_of(m)
+        rest = hand & ~m
+        c, _ = ctx.plan(rest)
+        w = ctx.win_p(m, shape, seats)
+        s = c - p.lead_keep * w + p.danger * _finish_danger(ctx, m, shape, seats)
+        s += p.money * _money(game, state, ctx, m, shape, seats)
+        s += _tiebreak(m)
+        if s < best_s:
+            best, best_s = m, s
+    return best
+
+
+def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
+    p = ctx.p
+    hand = ctx.hand
+    top, top_shape, owner = state.top, state.top_shape, state.owner
+    # seats that may still answer a play of ours in this round
+    seats = [i for i in ctx.opps if not state.passed >> i & 1]
+    if state.top >> 48 and top_shape == R.PAIR:
+        seats = list(ctx.opps)
+    # endgame: a sure boss now and a guaranteed way out after it
+    for m in legal:
+        if m and ctx.sure(m, R.shape_of(m), seats) and _guaranteed_lead(ctx, hand & ~m) is not None:
+            return m
+    base_c, _ = ctx.plan(hand)
+    # pass: the top stays unless a later seat beats it
+    later = [i for i in seats if i != owner]
+    stand = 1.0
+    for i in later:
+        stand *= 1.0 - p.respond * ctx.beat_p(i, top, top_shape)
+    d_pass = 0.0
+    if owner != ctx.me and ctx.counts[owner]:
+        k = ctx.counts[owner]
+        if k < len(p.fin_lead):
+            d_pass = stand * p.fin_lead[k]
+    s_pass = base_c + p.danger * d_pass
+    if hand.bit_count() == 13 and ctx.opps and min(ctx.counts[i] for i in ctx.opps) <= p.cong_guard:
+        s_pass += p.money * 2.0  # cóng costs two bets and more
+    s_pass += p.money * _thoi(ctx, hand)
+    best, best_s = 0, s_pass
+    for m in legal:
+        if not m:
+            continue
+        shape = R.shape_of(m)
+        rest = hand & ~m
+        c, _ = ctx.plan(rest)
+        w = ctx.win_p(m, shape, seats)
+        s = c - p.lead_value * w + p.danger * _finish_danger(ctx, m, shape, seats)
+        s += p.money * _money(game, state, ctx, m, shape, seats)
+        s += p.money * _thoi(ctx, rest)
+        s += _tiebreak(m)
+        if s < best_s:
+            best, best_s = m, s
+    return best
+
+
+def _tiebreak(m: int) -> float:
+    """Lower cards first, longer combinations first (tiny)."""
+    return 1e-4 * ((m & -m).bit_length() - 1) / 52 - 1e-5 * m.bit_count()
+
+
+def _money(game, state, ctx: _Ctx, m: int, shape: int, seats) -> float:
+    """Expected loss in bets of playing ``m`` (negative: a gain): chops won or suffered."""
+    table = game._table
+    loss = 0.0
+    top = state.top
+    if top and shape in ctx.bombs:
+        # a chop: the chain is paid to the last chopper by the last victim
+        chain = state.chain[0] if state.chain is not None else 0.0
+        v_top = R.combo_value(top, state.top_shape, table)
+        victim_out = not state.hands[state.owner] and game.options["chop_void_if_victim_finished"]
+        q = 1.0
+        for i in seats:
+            q *= 1.0 - ctx.hold(i, m, shape)[2] - ctx.hold(i, m, shape)[0]
+        counter = 1.0 - q
+        v_m = R.combo_value(m, shape, table)
+        if ctx.chain_mode:
+            gain = 0.0 if victim_out else chain + v_top
+            loss -= (1.0 - counter) * gain
+            loss += counter * (chain + v_top + v_m)
+        else:
+            loss -= 0.0 if victim_out else v_top
+            loss += counter * v_m
+    elif shape <= R.TRIPLE and m >> 48:
+        # a 2-combination: the chance that it gets chopped
+        q = 1.0
+        for i in seats:
+            q *= 1.0 - ctx.hold(i, m, shape)[2]
+        loss += (1.0 - q) * R.combo_value(m, shape, table)
+    return loss
+
+
+def _thoi(ctx: _Ctx, rest: int) -> float:
+    """Expected thối (bets) of keeping ``rest`` when this seat may end last: only counted when
+    it is one of the last two seats in play."""
+    if len(ctx.opps) != 1:
+        return 0.0
+    return 0.0
