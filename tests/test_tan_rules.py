@@ -372,7 +372,7 @@ def test_swap_table(mode, faceup, hand, swaps):
 
 
 @pytest.mark.parametrize("mode", ["any_lower", "two_only"])
-def test_swap_round_is_held_when_the_face_up_card_is_the_two(mode):
+def test_example_15_two_of_trumps_face_up(mode):
     # nobody can swap, but every seat answers 'done', in play order from the first attacker
     g = make("tan", 3, {"trump_swap": mode})
     st = g.state_from_deal(full_deal(3, ["3C", "4C", "5C"], "2C", first=1))
