@@ -39,8 +39,9 @@ OPTION_SPECS = (
                "(đổi 2 chủ: the seat after the swapper then attacks first), or none",
                choices=("any_lower", "two_only", "none"), type=str),
     OptionSpec("swap_timing", "setup",
-               "when a player may swap: once in a setup round before the first attack, or at any "
-               "of his own decisions while the face-up card is still in the stock (once per "
+               "when a player may swap: in a swap round before the first attack, where every "
+               "seat answers once (swap or done) in play order from the first attacker, or at "
+               "any of his own decisions while the face-up card is still in the stock (once per "
                "player)",
                choices=("setup", "while_in_stock"), type=str),
     OptionSpec("first_attacker", "dealer",
