@@ -1,0 +1,112 @@
+"""Paired strength runs: two bots, each alone against the same opponents, on the same deals.
+
+    python -m quansu.bench.strength --game tienlen --a level3 --b heuristic --opponent heuristic \
+        --deals 100 --seed 1 [--workers 2] [--json out.json]
+
+For every deal and every rotation, bot A plays one seat against ``players - 1`` copies of the
+opponent, and bot B plays the same seat of the same deal against the same opponents (same seeds):
+the difference of their payoffs measures A against B with the luck of the deal cancelled twice
+(by the rotations and by the pairing).  Reported, in bets per game with 95 % intervals over
+deals (each deal's rotations averaged first): A's payoff, B's payoff, and A - B.  Plan a run
+(game, bots, deals, seed) before starting it and report it whatever it shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+
+from quansu import games
+from quansu.search.arena import run_arena
+
+
+def _mean_ci(xs: list[float]) -> tuple[float, float]:
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return m, math.nan
+    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+    return m, 1.96 * math.sqrt(var / len(xs))
+
+
+def _per_deal(result, spec: str) -> dict[int, float]:
+    """Mean payoff of the seat holding ``spec`` per deal (over the rotations)."""
+    acc: dict[int, list[float]] = {}
+    for g in result.per_game:
+        for s, who in enumerate(g["seats"]):
+            if who == spec:
+                acc.setdefault(g["deal"], []).append(g["payoffs"][s])
+    return {d: sum(v) / len(v) for d, v in acc.items()}
+
+
+def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int = 0,
+           players: int = 4, workers: int = 1, options: dict | None = None) -> dict:
+    """Run both halves and pair them by deal.  ``a``/``b``/``opponent``: bot specs
+    (:func:`quansu.search.bots.make_bot`); A and B must differ from the opponent's spec."""
+    if a == opponent or b == opponent:
+        raise SystemExit("--a and --b must differ from --opponent (seats are told apart by spec)")
+    game = games.make(game_name, players, options or {})
+    t0 = time.monotonic()
+    ra = run_arena(game, [a] + [opponent] * (players - 1), deals, seed=seed, workers=workers)
+    rb = run_arena(game, [b] + [opponent] * (players - 1), deals, seed=seed, workers=workers)
+    pa, pb = _per_deal(ra, a), _per_deal(rb, b)
+    ds = sorted(pa)
+    diff = [pa[d] - pb[d] for d in ds]
+    out = {"game": game_name, "players": players, "options": options or {}, "a": a, "b": b,
+           "opponent": opponent, "deals": deals, "seed": seed, "elapsed_s": time.monotonic() - t0}
+    for key, xs in (("a_payoff", [pa[d] for d in ds]), ("b_payoff", [pb[d] for d in ds]),
+                    ("a_minus_b", diff)):
+        m, ci = _mean_ci(xs)
+        out[key] = m
+        out[key + "_ci"] = ci
+    sa = next(s for s in ra.stats if s.bot == a)
+    sb = next(s for s in rb.stats if s.bot == b)
+    out["a_ms_per_move"], out["b_ms_per_move"] = sa.ms_per_move, sb.ms_per_move
+    out["a_win"], out["b_win"] = sa.win, sb.win
+    return out
+
+
+def text(res: dict) -> str:
+    def f(key):
+        return f"{res[key]:+.3f} [{res[key] - res[key + '_ci']:+.3f}, {res[key] + res[key + '_ci']:+.3f}]"
+    return (f"{res['game']}, {res['players']} players, {res['deals']} deals x {res['players']} "
+            f"rotations, seed {res['seed']}, each against {res['players'] - 1} x {res['opponent']} "
+            f"({res['elapsed_s']:.0f} s)\n"
+            f"  A {res['a']}: {f('a_payoff')} bets/game, win {100 * res['a_win']:.1f} %, "
+            f"{res['a_ms_per_move']:.1f} ms/move\n"
+            f"  B {res['b']}: {f('b_payoff')} bets/game, win {100 * res['b_win']:.1f} %, "
+            f"{res['b_ms_per_move']:.1f} ms/move\n"
+            f"  A - B: {f('a_minus_b')}")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m quansu.bench.strength",
+                                description=__doc__.splitlines()[0])
+    p.add_argument("--game", required=True)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--a", required=True, help="bot spec A (e.g. level3)")
+    p.add_argument("--b", required=True, help="bot spec B (e.g. heuristic)")
+    p.add_argument("--opponent", required=True, help="bot spec of the other seats")
+    p.add_argument("--deals", type=int, default=50)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--json", metavar="PATH")
+    a = p.parse_args(argv)
+    options = {}
+    for o in a.option:
+        k, _, v = o.partition("=")
+        options[k] = json.loads(v)
+    res = paired(a.game, a.a, a.b, a.opponent, a.deals, a.seed, a.players, a.workers, options)
+    res["command"] = "python -m quansu.bench.strength " + " ".join(argv if argv is not None else sys.argv[1:])
+    print(text(res))
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(res, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
