@@ -10,7 +10,7 @@ never import a concrete game.  The vocabulary follows OpenSpiel:
   ``information_state_key(seat)``, ``determinize(seat, rng)``, ``zones()``/``known_cards(seat)``.
 * Moves are small hashable immutable values chosen by each game (ints or tuples of ints);
   ``game.move_to_text`` / ``game.parse_move`` convert to and from the canonical notation of
-  ``shared/rules/README.md`` and ``game.describe_move`` gives a structured :class:`MoveInfo`.
+  ``docs/notation.md`` and ``game.describe_move`` gives a structured :class:`MoveInfo`.
 
 Randomness is explicit: every random choice takes a ``random.Random`` passed by the caller.
 All chance (the deal, the stock order) is fixed in the :class:`Deal` when a state is created, so
@@ -271,7 +271,7 @@ class Game:
 
     # -- moves ---------------------------------------------------------------------------
     def move_to_text(self, move: Move) -> str:
-        """Canonical text of a move (shared/rules/README.md notation)."""
+        """Canonical text of a move (the notation of docs/notation.md)."""
         raise NotImplementedError
 
     def parse_move(self, text: str) -> Move:

@@ -1,6 +1,6 @@
 """Game records (``quansu-record/1``) and seat views (``quansu-view/1``): the JSON interchange format.
 
-The format is defined in ``shared/rules/RECORD.md``; this module reads, validates, writes and replays it
+The format is defined in ``docs/records.md``; this module reads, validates, writes and replays it
 for every registered game through the common interface of :mod:`games.base` only (no concrete game is
 imported).  JSON values are plain ``dict``/``list``/``str``/``int``/``float`` as produced by
 :func:`json.loads`.

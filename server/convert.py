@@ -23,7 +23,7 @@ from quansu.server.v1 import records_pb2, service_pb2 as pb
 
 
 def message_json(msg: Message) -> dict:
-    """The JSON object of a record or view message (field names as in RECORD.md)."""
+    """The JSON object of a record or view message (field names as in docs/records.md)."""
     return json_format.MessageToDict(msg, preserving_proto_field_name=True)
 
 

@@ -1,5 +1,5 @@
-"""Tiến lên miền Nam (``games.make("tienlen", players, options)``): rules in
-``shared/rules/tienlen.md``, decisions in ``docs/rules/tienlen.md``.
+"""Tiến lên miền Nam (``games.make("tienlen", players, options)``): rules and
+engine decisions in ``docs/rules/tienlen.md``.
 
 Moves are ints: the mask of the cards played, ``0`` for pass.
 """

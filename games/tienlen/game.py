@@ -1,4 +1,4 @@
-"""Tiến lên miền Nam: the :class:`Game` and :class:`State` of ``shared/rules/tienlen.md``.
+"""Tiến lên miền Nam: the :class:`Game` and :class:`State` of ``docs/rules/tienlen.md``.
 
 Moves are ints: a play is the mask of its cards (card id == strength, :mod:`games.cards`),
 ``0`` is a pass.  Rules decisions are written down in ``docs/rules/tienlen.md``.
@@ -84,9 +84,11 @@ def _options() -> tuple[OptionSpec, ...]:
 
 
 class TienLenGame(Game):
-    """Tiến lên miền Nam for 2-4 players (13 cards each), every option of rules §12.
+    """Tiến lên miền Nam for 2-4 players (13 cards each), every option of
+    docs/rules/tienlen.md.
 
-    Moves: ``int`` masks (a play) or ``0`` (pass).  Payoffs in bets (rules §7).
+    Moves: ``int`` masks (a play) or ``0`` (pass).  Payoffs in bets (see "Settlement" in
+    docs/rules/tienlen.md).
     """
 
     name = "tienlen"
@@ -893,7 +895,7 @@ class TienLenState(State):
 
     def next_first(self) -> int:
         """The seat that leads the next game of the session: the first finisher (nhất) or
-        the instant winner (rules §1); -1 before the end."""
+        the instant winner (docs/rules/tienlen.md); -1 before the end."""
         return self.finish[0] if self.cur < 0 and self.finish else -1
 
     def ranking(self) -> list[int]:

@@ -132,7 +132,8 @@ def is_two_combo(mask: int, shape: int) -> bool:
 
 
 # --------------------------------------------------------------------------------------------
-# beating (the rules text of §3, used by the engine and by the tests' cross-checks)
+# beating (docs/rules/tienlen.md "Beating the table"; used by the engine and by the tests'
+# cross-checks)
 
 def beats_same_shape(x: int, t: int) -> bool:
     """``x`` beats ``t`` when both have the same shape: its top card is stronger."""
@@ -141,8 +142,9 @@ def beats_same_shape(x: int, t: int) -> bool:
 
 def chop_shapes(top: int, top_shape: int, quad_chops_pair_of_twos: bool,
                 long_pair_sequence_is_bomb: bool) -> tuple[int, ...]:
-    """Bomb shapes of which **any** member may be played on ``top`` (the chop table, §3.2),
-    besides the same-shape-higher rule.  Empty when only same-shape plays beat it."""
+    """Bomb shapes of which **any** member may be played on ``top`` (the chop table of
+    docs/rules/tienlen.md), besides the same-shape-higher rule.  Empty when only same-shape plays
+    beat it."""
     longs = (PS5, PS6) if long_pair_sequence_is_bomb else ()
     if top_shape == SINGLE:
         return (QUAD, PS3, PS4) + longs if top >> 48 else ()
@@ -161,7 +163,8 @@ def chop_shapes(top: int, top_shape: int, quad_chops_pair_of_twos: bool,
 
 def beats(x: int, top: int, quad_chops_pair_of_twos: bool = True,
           long_pair_sequence_is_bomb: bool = True) -> bool:
-    """Whether the combination ``x`` may be played on the current top ``top`` (§3).
+    """Whether the combination ``x`` may be played on the current top ``top``
+    (docs/rules/tienlen.md).
 
     Both are valid combination masks.  Same shape and higher top card, or a bomb allowed by the
     chop table.
@@ -317,7 +320,7 @@ def higher_of(group: list[int], top: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------------------------
-# instant wins (§5) and penalty values (§7)
+# instant wins and penalty values (docs/rules/tienlen.md)
 
 def rank_counts(hand: int) -> list[int]:
     """Number of cards of each rank index 0..12 (3 .. A, 2) in ``hand``."""
@@ -345,11 +348,12 @@ def _rank_bits(hand: int) -> tuple[int, int, int, int]:
 
 def instant_win(hand: int, first_game: bool, first_game_extra: bool = True,
                 flush_rule: str = "12_same_suit") -> str | None:
-    """The name of the instant-win (tới trắng) hand ``hand`` holds, or ``None`` (§5).
+    """The name of the instant-win (tới trắng) hand ``hand`` holds, or ``None``
+    (docs/rules/tienlen.md, "Instant wins").
 
     ``hand``: a dealt 13-card mask.  ``first_game``: the game is the first of its session (the
     first-game-only hands apply when ``first_game_extra`` too).  ``flush_rule``:
-    ``"12_same_suit"``, ``"13_same_color"`` or ``"off"``.  Checked in the order of §5's table.
+    ``"12_same_suit"``, ``"13_same_color"`` or ``"off"``.  Checked in the order of the rules' table.
     """
     if hand >> 48 == 15:
         return "four 2s"
@@ -416,8 +420,9 @@ def _best_runs(length: int, v3: float, v4: float) -> float:
 
 
 def thoi_value(hand: int, table: dict) -> float:
-    """Thối value of a hand (§7.4): its 2s, plus its four-of-a-kinds (ranks 3..A), plus the
-    best split of each maximal run of remaining pair-ranks into 3- and 4-pair sequences."""
+    """Thối value of a hand ("Settlement" in docs/rules/tienlen.md): its 2s, plus its
+    four-of-a-kinds (ranks 3..A), plus the best split of each maximal run of remaining pair-ranks
+    into 3- and 4-pair sequences."""
     v = 0.0
     twos = table["twos"]
     m = hand >> 48
