@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -25,6 +26,32 @@ def game_classes() -> dict[str, type[Game]]:
         if cls is not None:
             out[cls.name] = cls
     return dict(sorted(out.items()))
+
+
+def load_all() -> dict[str, type[Game]]:
+    """Import every module of :mod:`games` now: each game's package and all its submodules
+    (rules, heuristic, view, ...), which the games otherwise import on first use.
+
+    A long-running process (``quansu serve``) calls this at start, so that a broken or missing
+    module stops the start instead of failing requests later, and nothing is imported on the
+    request path.  Returns :func:`game_classes`.  Raises :class:`ImportError` naming the module
+    that cannot be imported."""
+    from quansu import games
+
+    classes = game_classes()
+    for info in pkgutil.walk_packages(games.__path__, prefix="quansu.games.",
+                                      onerror=_walk_error):
+        try:
+            importlib.import_module(info.name)
+        except ImportError as e:
+            raise ImportError(f"cannot import {info.name}: {e}", name=info.name) from e
+    return classes
+
+
+def _walk_error(name: str) -> None:
+    """``walk_packages`` calls this inside its ``except ImportError``: name the package."""
+    cause = sys.exc_info()[1]
+    raise ImportError(f"cannot import {name}: {cause}", name=name) from cause
 
 
 def game_names() -> list[str]:

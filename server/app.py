@@ -12,8 +12,12 @@ UNAUTHENTICATED.
 from __future__ import annotations
 
 import hmac
+import importlib
 import logging
+import pkgutil
+import random
 import signal
+import sys
 import threading
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -23,6 +27,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from quansu import __version__
 from quansu.server.engine import Engine, Limits, build_engine
 from quansu.server.pool import WorkerPool
 from quansu.server.servicer import QuansuServicer
@@ -32,6 +37,107 @@ log = logging.getLogger("quansu.server")
 
 SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["QuansuService"].full_name
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
+
+#: Packages a server imports in full at start (:func:`preload_modules`), but for these prefixes:
+#: the training code (torch, never on the request path) and the command line.
+PRELOAD_PACKAGES = ("quansu.search", "quansu.models", "quansu.server")
+PRELOAD_SKIP = ("quansu.models.training", "quansu.server.cli", "quansu.server.cmd_")
+
+#: Addresses that listen on every interface.
+ALL_INTERFACES = {"", "0.0.0.0", "::", "[::]", "*"}
+
+
+def _import_tree(name: str, out: list[str]) -> None:
+    importlib.import_module(name)
+    out.append(name)
+    pkg = sys.modules[name]
+    for info in pkgutil.iter_modules(getattr(pkg, "__path__", ()), prefix=name + "."):
+        if not info.name.startswith(PRELOAD_SKIP):
+            _import_tree(info.name, out)
+
+
+def preload_modules() -> list[str]:
+    """Import now every module a request can reach: every game with all its modules
+    (:func:`games.registry.load_all`), the search, the networks' code (encoders, evaluator) and
+    the service.  The server process and each worker call this at start, so that a missing or
+    broken module stops the start (nothing is imported lazily on the request path, and
+    replacing the installed files under a running server cannot break it).  Returns the module
+    names; raises :class:`RuntimeError` naming the module that cannot be imported."""
+    from quansu.games.registry import load_all
+
+    names: list[str] = []
+    try:
+        load_all()
+        for pkg in PRELOAD_PACKAGES:
+            _import_tree(pkg, names)
+    except ImportError as e:
+        raise RuntimeError(f"cannot start: {e}") from e
+    exercise_games()
+    return names
+
+
+def exercise_games(moves: int = 4) -> None:
+    """Take every game a few moves along the paths a request takes: a seat's view rebuilt
+    through ``deal_for_view``, a determinization, move text both ways, the heuristic and
+    sparring moves.  The games import some of their modules only on that first use, and a
+    file missing from the installed package shows only then: here, at start.  Raises
+    :class:`RuntimeError` naming the game and the problem."""
+    from quansu.games import record as rec
+    from quansu.games.registry import game_classes, make
+
+    for name, cls in game_classes().items():
+        try:
+            game = make(name, cls.max_players)
+            rng = random.Random(0)
+            state = game.new_initial_state(rng)
+            for _ in range(moves):
+                if state.is_terminal():
+                    break
+                seat = state.current_player
+                for move in state.legal_moves():
+                    game.describe_move(move)
+                    game.parse_move(game.move_to_text(move))
+                rebuilt = rec.replay_view(rec.view_from_state(state, seat), rng)
+                rebuilt.determinize(seat, rng)
+                game.sparring_move(state, rng)
+                state.apply(game.heuristic_move(state, rng))
+        except Exception as e:  # noqa: BLE001 - any failure here stops the start, named
+            raise RuntimeError(f"cannot start: game {name}: {type(e).__name__}: {e}") from e
+
+
+def warm_models(engine: Engine) -> None:
+    """Build the network evaluator of every game that has one (for its largest player count)
+    and evaluate one position with it, so that every model, encoder and inference session is
+    loaded and known to work before the server reports SERVING."""
+    from quansu.games.registry import game_classes, make
+    from quansu.server.evaluators import UNIFORM
+
+    for name, cls in game_classes().items():
+        if engine.evaluators is None or engine.evaluators.model_name(name) == UNIFORM:
+            continue
+        game = make(name, cls.max_players)
+        evaluator, _config = engine.evaluators.for_game(game)
+        rng = random.Random(0)
+        state = game.new_initial_state(rng)
+        evaluator.evaluate([state], [state.legal_moves()], rng)
+
+
+def start_worker_engine(limits: Limits, uniform: bool, models: tuple) -> Engine:
+    """What each worker process runs at start: import everything, load and try every model."""
+    preload_modules()
+    engine = build_engine(limits, uniform, models)
+    warm_models(engine)
+    return engine
+
+
+def exposure_warning(host: str, token: str | None) -> str | None:
+    """The warning for a server that listens on every interface without a token (None when
+    there is nothing to warn about)."""
+    if token or host.strip() not in ALL_INTERFACES:
+        return None
+    return (f"serving on {host or 'every interface'} without --token: anyone who can reach "
+            f"this port can use the service; pass --token (or set $QUANSU_TOKEN), or listen "
+            f"on 127.0.0.1 with --host")
 
 
 @dataclass
@@ -104,7 +210,8 @@ class QuansuServer:
 
     def __init__(self, config: ServerConfig):
         self.config = config
-        self.pool = WorkerPool(partial(build_engine, config.limits, config.uniform,
+        preload_modules()
+        self.pool = WorkerPool(partial(start_worker_engine, config.limits, config.uniform,
                                        tuple(sorted(config.models.items()))),
                                workers=config.workers, queue_size=config.queue_size)
         self.engine = Engine(config.limits, evaluators=None, model_names=self.pool.models,
@@ -163,8 +270,13 @@ class QuansuServer:
 def serve(config: ServerConfig, ready=None) -> int:
     """Run until SIGTERM/SIGINT, then drain and return 0.  ``ready(port)`` is called once the
     server listens."""
+    warning = exposure_warning(config.host, config.token)
+    if warning:
+        log.warning(warning)
     server = QuansuServer(config)
     port = server.start()
+    if ready is None:
+        log.info("quansu %s serving on %s:%d", __version__, config.host, port)
     stop = threading.Event()
 
     def on_signal(signum, frame):

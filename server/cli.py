@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from pathlib import Path
+
+from quansu import __version__
+
+#: Exit status after a closed standard output (``quansu replay X | head -1``): 128 + SIGPIPE,
+#: what a shell reports for a program stopped by a closed pipe.
+EXIT_BROKEN_PIPE = 141
 
 #: subcommand -> (module, one-line help).  The module defines ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
@@ -21,10 +29,32 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def checkout_root() -> Path | None:
+    """The source checkout this quansu runs from (an editable install, or the tree itself on
+    ``sys.path``), or None for an installed copy."""
+    import quansu
+
+    root = Path(quansu.__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "games" / "registry.py").is_file():
+        return root
+    return None
+
+
+def install_hint(extra: str) -> str:
+    """How to install an optional extra, for this installation first and the other way too."""
+    root = checkout_root()
+    if root is not None:
+        return (f"pip install -e '.[{extra}]' in the checkout {root} (for a quansu installed "
+                f"from a package: pip install 'quansu[{extra}]')")
+    return (f"pip install 'quansu[{extra}]' (in a checkout of the source: "
+            f"pip install -e '.[{extra}]')")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with ``only``, just that subcommand's module is imported (so that
     ``quansu play`` never imports grpc or onnxruntime)."""
     parser = argparse.ArgumentParser(prog="quansu", description="quân sư: AI for Vietnamese card games")
+    parser.add_argument("--version", action="version", version=f"quansu {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():
@@ -35,14 +65,34 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that the flush at exit does not fail again."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     first = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(first if first in COMMANDS else None)
+    # only the chosen subcommand's module is imported ("": none, for --version, --help or an
+    # unknown command, whose messages need only COMMANDS)
+    parser = build_parser(first if first in COMMANDS else "")
     args = parser.parse_args(argv)
     mod = importlib.import_module(args._module)
     try:
-        return int(mod.run(args) or 0)
+        code = int(mod.run(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here rather than at interpreter exit
+        return code
+    except BrokenPipeError:  # the reader went away (`quansu replay X | head -1`): stop quietly
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -19,6 +19,8 @@ Every method takes messages or the plain JSON objects of ``quansu-view/1`` /
 from __future__ import annotations
 
 import json
+import socket
+import ssl
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import grpc
@@ -30,6 +32,103 @@ from quansu.server.v1 import service_pb2 as pb
 from quansu.server.v1 import service_pb2_grpc
 
 RecordOrView = records_pb2.Record | records_pb2.View | Mapping[str, Any]
+
+#: The port ``quansu serve`` listens on, and the one a target without a port goes to.
+DEFAULT_PORT = 50051
+
+#: gRPC target schemes left as they are (``dns:///host:port``, ``unix:/path``, ...).
+_SCHEMES = ("dns:", "unix:", "unix-abstract:", "ipv4:", "ipv6:", "vsock:")
+
+
+class TargetError(ValueError):
+    """A server address that cannot be used."""
+
+
+def normalize_target(target: str) -> str:
+    """``host:port`` for a server address: ``"localhost"`` -> ``"localhost:50051"``,
+    ``"::1"`` or ``"[::1]"`` -> ``"[::1]:50051"``; a target with a port or a gRPC scheme
+    (``dns:``, ``unix:``, ...) is kept.  Raises :class:`TargetError` for an empty host or a port
+    that is not a number in 1..65535."""
+    if not isinstance(target, str) or not target.strip():
+        raise TargetError("server address: empty (expected HOST or HOST:PORT)")
+    t = target.strip()
+    if t.startswith(_SCHEMES):
+        return t
+    if t.startswith("["):  # [v6] or [v6]:port
+        end = t.find("]")
+        if end < 0:
+            raise TargetError(f"server address {target!r}: missing ']' after the IPv6 address")
+        host, rest = t[:end + 1], t[end + 1:]
+        if not rest:
+            return f"{host}:{DEFAULT_PORT}"
+        if not rest.startswith(":"):
+            raise TargetError(f"server address {target!r}: expected ':PORT' after {host}")
+        port = rest[1:]
+    elif t.count(":") >= 2:  # a bare IPv6 address
+        return f"[{t}]:{DEFAULT_PORT}"
+    elif ":" in t:
+        host, port = t.rsplit(":", 1)
+        if not host:
+            raise TargetError(f"server address {target!r}: no host before ':{port}'")
+    else:
+        return f"{t}:{DEFAULT_PORT}"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise TargetError(f"server address {target!r}: port {port!r} is not a number in 1..65535")
+    return t
+
+
+def _host_port(target: str) -> tuple[str, int] | None:
+    """(host, port) of a normalized ``host:port`` target; None for scheme targets."""
+    if target.startswith(_SCHEMES):
+        return None
+    host, _, port = target.rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+def speaks_tls(host: str, port: int, timeout: float = 3.0) -> bool | None:
+    """Whether the server at host:port answers a TLS handshake (certificates are not checked:
+    this only tells TLS from plaintext).  None when it cannot be reached at all."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    ctx.set_alpn_protocols(["h2"])
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except OSError:
+        return None
+    try:
+        with ctx.wrap_socket(sock, server_hostname=host) as tls:
+            tls.settimeout(timeout)
+            return True
+    except (ssl.SSLError, ConnectionError, socket.timeout):
+        return False
+    except OSError:
+        return False
+    finally:
+        sock.close()
+
+
+def diagnose(error: grpc.RpcError, target: str, tls: bool) -> str | None:
+    """A sentence for a person when a call to ``target`` failed with UNAVAILABLE because no
+    server listens there or because client and server disagree on TLS; None otherwise (or when
+    the error is something else)."""
+    code = getattr(error, "code", None)
+    if code is None or code() != grpc.StatusCode.UNAVAILABLE:
+        return None
+    hp = _host_port(target)
+    if hp is None:
+        return None
+    host, port = hp
+    server_tls = speaks_tls(host, port)
+    if server_tls is None:
+        return f"nothing answers at {target} (is `quansu serve` running there, on that port?)"
+    if server_tls and not tls:
+        return (f"the server at {target} seems to use TLS and this client connected in "
+                f"plaintext; pass --tls-ca CERT.pem (the server's certificate or its CA)")
+    if tls and not server_tls:
+        return (f"the server at {target} seems to use plaintext and this client connected "
+                f"with TLS; drop --tls-ca (or start the server with --tls-cert/--tls-key)")
+    return None
 
 
 def _cards(cards: str | Sequence[str]) -> list[str]:
@@ -88,7 +187,7 @@ def _budget(iterations: int, milliseconds: int) -> pb.Budget:
 class Client:
     """A connection to a quansu server.
 
-    ``target``: ``"host:port"``.  ``token``: sent as ``authorization: Bearer <token>``.
+    ``target``: ``"host:port"`` (``"host"`` alone: port 50051).  ``token``: sent as ``authorization: Bearer <token>``.
     ``tls_ca``: PEM bytes or a file path of the certificate(s) to trust; with it the channel
     uses TLS (``server_name``: the name to check in the server's certificate, when it differs
     from the target's host).  ``timeout``: default deadline per call in seconds (None: none).
@@ -96,6 +195,9 @@ class Client:
 
     def __init__(self, target: str, *, token: str | None = None, tls_ca: bytes | str | None = None,
                  server_name: str | None = None, timeout: float | None = None):
+        target = normalize_target(target)
+        self.target = target
+        self.tls = tls_ca is not None
         options = []
         if tls_ca is not None:
             ca = tls_ca
@@ -120,6 +222,11 @@ class Client:
 
     def close(self) -> None:
         self.channel.close()
+
+    def diagnose(self, error: grpc.RpcError) -> str | None:
+        """Why a call failed with UNAVAILABLE, when it is clear: nothing listens at the target,
+        or the server uses TLS and this client does not (or the other way round)."""
+        return diagnose(error, self.target, self.tls)
 
     def _kw(self, timeout: float | None) -> dict:
         return {"timeout": timeout if timeout is not None else self.timeout, "metadata": self.metadata}

@@ -4,7 +4,8 @@ GAME is a ``quansu-record/1`` file (every seat can be judged) or a ``quansu-view
 view's seat only).  Each decision is searched from the deciding seat's information at that time;
 the table shows the move played, the best move, the expected loss in bets and the mark, then a
 summary per seat.  ``--plot out.png`` draws the judged seat's expected payoff and losses over the
-game.  In process, or on a server with ``--server HOST:PORT``.
+game.  In process, or on a server with ``--server HOST[:PORT]`` (port default 50051).  ``-`` reads
+the file from standard input.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ MARK_TEXT = {1: "best", 2: "good", 3: "inaccuracy", 4: "mistake", 5: "blunder"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="GAME.json", help="a quansu-record/1 or quansu-view/1 file")
+    p.add_argument("file", metavar="GAME.json",
+                   help="a quansu-record/1 or quansu-view/1 file ('-': standard input)")
     p.add_argument("--seat", type=int, action="append", default=[],
                    help="judge this seat (repeatable; default: every seat of a record)")
     p.add_argument("--good", type=float, default=0.0, help="loss threshold of 'good', in bets")
@@ -104,7 +106,7 @@ def run(args, out=sys.stdout) -> int:
 
             build_engine(uniform=args.uniform).analyze(req, show, seconds_left=args.timeout)
     except Exception as e:  # noqa: BLE001 - report_error re-raises what it does not know
-        return report_error(e, req.WhichOneof("game") if "req" in locals() else "record")
+        return report_error(e, req.WhichOneof("game") if "req" in locals() else "record", args)
     if args.plot:
         if not decisions:
             print("error: --plot: no decision to draw", file=sys.stderr)

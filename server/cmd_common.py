@@ -15,8 +15,9 @@ from quansu.server.errors import RequestError, field_violations
 
 
 def add_connection_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--server", metavar="HOST:PORT",
-                   help="ask a running quansu server instead of searching in this process")
+    p.add_argument("--server", metavar="HOST[:PORT]",
+                   help="ask a running quansu server instead of searching in this process "
+                        "(port default 50051)")
     p.add_argument("--token", help="the server's token (default: $QUANSU_TOKEN)")
     p.add_argument("--tls-ca", metavar="PEM", help="connect with TLS, trusting this certificate")
     p.add_argument("--server-name", help="name to check in the server's TLS certificate")
@@ -32,7 +33,10 @@ def add_budget_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def read_game_file(path: str) -> dict:
-    """The JSON object of a record or view file (RecordError for bad JSON, OSError if missing)."""
+    """The JSON object of a record or view file, ``-``: standard input (RecordError for bad
+    JSON, OSError if missing)."""
+    if path == "-":
+        return rec.loads(sys.stdin.read())
     return rec.read_json(path)
 
 
@@ -46,8 +50,13 @@ def make_client(args):
                   timeout=args.timeout)
 
 
-def report_error(e: BaseException, prefix: str = "") -> int:
-    """Print an error for a person; return the exit code (2: bad input, 1: other)."""
+def report_error(e: BaseException, prefix: str = "", args=None) -> int:
+    """Print an error for a person; return the exit code (2: bad input, 1: other).  With the
+    command's ``args``, an UNAVAILABLE server says why when it can tell (nothing listening, or
+    TLS on one side only: :func:`server.client.diagnose`).  A closed standard output
+    (:class:`BrokenPipeError`) is re-raised for :func:`server.cli.main`."""
+    if isinstance(e, BrokenPipeError):
+        raise e
     if isinstance(e, grpc.RpcError):
         fields = field_violations(e)
         if fields:
@@ -55,6 +64,12 @@ def report_error(e: BaseException, prefix: str = "") -> int:
                 print(f"error: {field}: {msg}", file=sys.stderr)
         else:
             print(f"error: {e.code().name}: {e.details()}", file=sys.stderr)
+            if args is not None and getattr(args, "server", None):
+                from quansu.server.client import diagnose, normalize_target
+
+                why = diagnose(e, normalize_target(args.server), bool(args.tls_ca))
+                if why:
+                    print(f"error: {why}", file=sys.stderr)
         return 2 if e.code() == grpc.StatusCode.INVALID_ARGUMENT else 1
     if isinstance(e, RequestError):
         print(f"error: {e.field}: {e.message}" if e.field else f"error: {e.message}", file=sys.stderr)
@@ -65,6 +80,11 @@ def report_error(e: BaseException, prefix: str = "") -> int:
         return report_error(as_request_error(e, prefix))
     if isinstance(e, OSError):
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    from quansu.server.client import TargetError
+
+    if isinstance(e, TargetError):
+        print(f"error: --server: {e}", file=sys.stderr)
         return 2
     raise e
 

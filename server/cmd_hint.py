@@ -2,7 +2,8 @@
 
 FILE is a ``quansu-view/1`` file (``quansu view RECORD.json --seat S`` cuts one), or a full
 ``quansu-record/1`` file with ``--seat`` (and ``--at K``: after the first K moves).  The search
-runs in this process, or on a server with ``--server HOST:PORT``.  Prints a table, or the
+runs in this process, or on a server with ``--server HOST[:PORT]`` (port default 50051).
+``-`` reads the file from standard input.  Prints a table, or the
 SuggestResponse as protobuf JSON with ``--json``.
 """
 
@@ -18,7 +19,8 @@ from quansu.server.cmd_common import (add_budget_arguments, add_connection_argum
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE.json", help="a quansu-view/1 file (or a record with --seat)")
+    p.add_argument("file", metavar="FILE.json",
+                   help="a quansu-view/1 file (or a record with --seat); '-': standard input")
     p.add_argument("--seat", type=int, default=None, help="cut this seat's view from a record")
     p.add_argument("--at", type=int, default=None, help="with --seat: after the first K moves")
     p.add_argument("--top", type=int, default=0, help="how many moves to show (0: server default)")
@@ -70,7 +72,7 @@ def run(args, out=sys.stdout) -> int:
 
             resp = build_engine(uniform=args.uniform).suggest(req, seconds_left=args.timeout)
     except Exception as e:  # noqa: BLE001 - report_error re-raises what it does not know
-        return report_error(e, "view")
+        return report_error(e, "view", args)
     if args.json:
         print(json_format.MessageToJson(resp, preserving_proto_field_name=True), file=out)
     else:

@@ -11,7 +11,9 @@ import logging
 import os
 import sys
 
+from quansu import __version__
 from quansu.games.base import GameError
+from quansu.server.client import DEFAULT_PORT
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -19,7 +21,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     d = Limits()
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--port", type=int, default=50051, help="port (0: any free port; default 50051)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"port (0: any free port; default {DEFAULT_PORT})")
     p.add_argument("--workers", type=int, default=None,
                    help=f"search worker processes (default: one per core, {os.cpu_count()} here)")
     p.add_argument("--queue", type=int, default=None,
@@ -86,8 +89,9 @@ def run(args) -> int:
 
     def ready(port: int) -> None:
         scheme = "TLS" if config.tls_cert else "plaintext"
-        print(f"quansu serving on {config.host}:{port} ({scheme}, {config.workers or os.cpu_count()} "
-              f"workers{', token required' if config.token else ''})", flush=True)
+        print(f"quansu {__version__} serving on {config.host}:{port} ({scheme}, "
+              f"{config.workers or os.cpu_count()} workers"
+              f"{', token required' if config.token else ''})", flush=True)
 
     try:
         return serve(config, ready=ready)

@@ -55,6 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from quansu.games import GameError
+    from quansu.server.cli import install_hint
     from quansu.server.cmd_play import parse_options
 
     try:
@@ -62,7 +63,7 @@ def run(args) -> int:
         import onnx  # noqa: F401
     except ImportError as e:
         print(f"error: quansu train needs the [train] extra (torch, onnx): {e}. "
-              f"Install it with: pip install 'quansu[train]'", file=sys.stderr)
+              f"Install it with: {install_hint('train')}", file=sys.stderr)
         return 2
     from quansu.models.training.loop import TrainConfig, train
 

@@ -24,7 +24,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", type=int, required=True, help="the seat whose view to cut (0-based)")
     p.add_argument("--at", type=int, default=None, metavar="K",
                    help="cut after the first K moves (default: all moves)")
-    p.add_argument("--out", "-o", default=None, metavar="FILE", help="write the view here (default: stdout)")
+    p.add_argument("--out", "-o", default=None, metavar="FILE",
+                   help="write the view here (default or '-': standard output)")
 
 
 def run(args, out=None, err=None) -> int:
@@ -59,7 +60,7 @@ def run(args, out=None, err=None) -> int:
         return 1
     text = records.dumps(view)
     target = getattr(args, "out", None)
-    if target:
+    if target and target != "-":
         try:
             with open(target, "w", encoding="utf-8") as f:
                 f.write(text)

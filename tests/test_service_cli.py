@@ -14,6 +14,18 @@ from quansu.server import cmd_analyze, cmd_hint, cmd_serve
 from tests.test_service_util import long_record, running_server, view_to_act
 
 
+def view_with_a_choice(game: str, players: int = 4, seed: int = 0) -> dict:
+    """A seat's view with at least two legal moves, so that a hint searches (a forced move is
+    answered without search), from the first seed at or after ``seed`` that gives one."""
+    import random
+
+    for s in range(seed, seed + 100):
+        view = view_to_act(game, players, seed=s)
+        if len(rec.legal_move_texts(rec.replay_view(view, random.Random(0)))) > 1:
+            return view
+    raise AssertionError(f"no {game} view with a choice")
+
+
 def _args(module, argv):
     p = argparse.ArgumentParser()
     module.add_arguments(p)
@@ -24,7 +36,7 @@ def _args(module, argv):
 def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("games")
     record = long_record("tienlen", 4, min_moves=12, seed=1)
-    view = view_to_act("tienlen", 4, seed=2)
+    view = view_with_a_choice("tienlen", 4, seed=2)
     (d / "game.json").write_text(json.dumps(record))
     (d / "view.json").write_text(json.dumps(view))
     (d / "bad.json").write_text('{"format": "quansu-view/1", "game": "tienlen", "players": 4,')
@@ -146,7 +158,7 @@ def test_shipped_models_are_served_by_name():
     for game in shipped:
         name = default_model_path(game).name
         assert engine.model_name(game) == name
-        resp = engine.suggest(Client.suggest_request(view_to_act(game, 4, seed=1), iterations=20,
+        resp = engine.suggest(Client.suggest_request(view_with_a_choice(game, 4, seed=1), iterations=20,
                                                      seed=1))
         assert resp.model == name and resp.stats.iterations == 20
         assert abs(sum(s.prior for s in resp.moves) - 1) < 1e-6 or resp.stats.legal_moves > len(resp.moves)
