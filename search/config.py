@@ -19,7 +19,7 @@ class SearchOptionError(OptionError):
 
 
 LEAF_VALUES = ("rollout", "evaluator", "mix")
-PLAYOUTS = ("game", "random", "heuristic", "mast")
+PLAYOUTS = ("game", "random", "heuristic", "sparring", "mast")
 OPPONENT_KEYS = ("own", "observer", "model")
 OPPONENT_POLICIES = ("heuristic", "sparring", "random")
 
@@ -74,7 +74,8 @@ class SearchConfig:
     * ``playout``: ``"game"`` (the default: the game's ``search_playout``, random or heuristic,
       whichever measured stronger at equal time in that game), ``"random"`` (uniform over
       legal moves), ``"heuristic"`` (the game's rule-based policy for every seat, from that
-      seat's information in the determinization) or
+      seat's information in the determinization), ``"sparring"`` (the game's strongest
+      rule-based bot, ``sparring_move``, likewise) or
       ``"mast"`` (move-average sampling: epsilon-greedy on the mean payoff each move has earned
       its player so far in this search, tree and playout moves alike).
     * ``mast_epsilon``: the share of random moves in ``"mast"`` playouts.

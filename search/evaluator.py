@@ -100,7 +100,8 @@ def playout(state: State, rng: random.Random, policy: str = "random",
 
     ``policy``: ``"game"`` (the game's ``search_playout``: whichever of random and heuristic
     makes the search stronger at equal time in that game), ``"random"`` (uniform over legal
-    moves), ``"heuristic"`` (the game's ``heuristic_move`` for the seat to act) or ``"mast"``
+    moves), ``"heuristic"`` (the game's ``heuristic_move`` for the seat to act), ``"sparring"``
+    (the game's ``sparring_move``, its strongest rule-based bot) or ``"mast"``
     (with probability ``epsilon`` a random move, else the legal move with the best
     :class:`MoveAverages` value in ``mast``, ties broken at random; the playout's moves are
     then added to ``mast``).  ``stop`` is polled every 4
@@ -152,7 +153,7 @@ def playout(state: State, rng: random.Random, policy: str = "random",
             k += 1
             if stop is not None and k % _STOP_EVERY == 0 and stop():
                 raise Aborted()
-    heuristic = state.game.heuristic_move
+    heuristic = state.game.sparring_move if policy == "sparring" else state.game.heuristic_move
     while not state.is_terminal():
         state.apply_unchecked(heuristic(state, rng))
         if stop is not None and stop():          # a heuristic move can take milliseconds

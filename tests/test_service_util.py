@@ -47,11 +47,14 @@ def long_record(game_name: str, players: int = 4, min_moves: int = 6, seed: int 
     raise AssertionError(f"no {game_name} game of {min_moves}+ moves")
 
 
-def view_to_act(game_name: str, players: int = 4, seed: int = 0, moves: int = 5) -> dict:
-    """The view of the seat to act after about ``moves`` random moves of a running game."""
+def view_to_act(game_name: str, players: int = 4, seed: int = 0, moves: int = 5,
+                choice: bool = True) -> dict:
+    """The view of the seat to act after about ``moves`` random moves of a running game
+    (``choice``: one where that seat has at least two legal moves, so that a search runs;
+    a position with one legal move is answered without search)."""
     for s in range(seed, seed + 200):
         state = played_state(game_name, players, s, moves)
-        if not state.is_terminal():
+        if not state.is_terminal() and (not choice or len(state.legal_moves()) > 1):
             return _with_lists(rec.view_from_state(state, state.current_player))
     raise AssertionError(f"no running {game_name} game after {moves} moves")
 
