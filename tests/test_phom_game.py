@@ -636,3 +636,25 @@ def test_a_record_may_leave_out_the_set_aside_cards():
     r["deal"]["stock"] = r["deal"]["stock"][:-1]
     with pytest.raises(DealError, match=r"deal.stock: 6 cards"):
         rec.replay_record(r)
+
+
+def test_rules_doc_lists_every_option_with_its_default():
+    """docs/rules/phom.md's option table names every option of the engine with its default."""
+    import json
+    import os
+    import re
+    path = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "rules", "phom.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    assert "shared/" not in text
+    section = text.split("## 11. Options", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        m = re.match(r"^\| `([a-z0-9_]+)` \| `([^`]*)` \|", line)
+        if m:
+            rows[m.group(1)] = json.loads(m.group(2))
+    specs = {o.name: o.default for o in games.make("phom", 4).option_specs}
+    assert set(rows) == set(specs)
+    for name, default in specs.items():
+        doc = tuple(rows[name]) if isinstance(default, tuple) else rows[name]
+        assert doc == default, f"docs/rules/phom.md: default of {name}"
