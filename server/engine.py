@@ -148,6 +148,8 @@ class Engine:
         out.limits.default_top_k = lim.default_top_k
         out.limits.max_top_k = lim.max_top_k
         out.limits.workers = self.workers
+        for lv in LEVELS.values():
+            out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature)
         return out
 
     # -- LegalMoves ---------------------------------------------------------------------------
@@ -280,6 +282,8 @@ class Engine:
         out.stats.stopped_by = result.stopped
         out.stats.legal_moves = len(result.moves)
         out.stats.max_depth = max((len(m.line) for m in result.moves), default=0)
+        out.stats.deep_share = result.deep_share
+        out.stats.tree_depth = result.max_depth
         return out
 
     def suggest(self, request: pb.SuggestRequest, *, stop: StopFn | None = None,

@@ -107,3 +107,21 @@ def test_levels_are_budgets_without_wall_time():
         cfg = level_config(k)
         assert cfg.time_s is None and cfg.iterations == lv.iterations
     assert LEVELS[4].temperature == 0.0 and LEVELS[5].temperature == 0.0
+
+
+def test_describe_games_lists_the_levels_and_suggest_reports_depth():
+    from quansu.server.engine import build_engine
+    from quansu.server.v1 import service_pb2 as pb
+    from quansu.server import convert
+    from quansu.games import record as rec
+
+    engine = build_engine(uniform=True)
+    levels = engine.describe_games().levels
+    assert [(lv.level, lv.iterations, lv.temperature) for lv in levels] == \
+        [(k, lv.iterations, lv.temperature) for k, lv in sorted(LEVELS.items())]
+    state = _opening(6)
+    view = rec.view_from_state(state, state.current_player)
+    resp = engine.suggest(pb.SuggestRequest(view=convert.record_message(view), strength=3, seed=2))
+    # a level is its iteration budget: no wall-time stop
+    assert resp.stats.iterations == LEVELS[3].iterations and resp.stats.stopped_by == "iterations"
+    assert 0.0 <= resp.stats.deep_share <= 1.0 and resp.stats.tree_depth >= 0

@@ -111,20 +111,24 @@ class SuggestStreamRequest(_message.Message):
     def __init__(self, request: _Optional[_Union[SuggestRequest, _Mapping]] = ..., interval_ms: _Optional[int] = ...) -> None: ...
 
 class SearchStats(_message.Message):
-    __slots__ = ("iterations", "elapsed_ms", "nodes", "max_depth", "stopped_by", "legal_moves")
+    __slots__ = ("iterations", "elapsed_ms", "nodes", "max_depth", "stopped_by", "legal_moves", "deep_share", "tree_depth")
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     MAX_DEPTH_FIELD_NUMBER: _ClassVar[int]
     STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
     LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    DEEP_SHARE_FIELD_NUMBER: _ClassVar[int]
+    TREE_DEPTH_FIELD_NUMBER: _ClassVar[int]
     iterations: int
     elapsed_ms: float
     nodes: int
     max_depth: int
     stopped_by: str
     legal_moves: int
-    def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., nodes: _Optional[int] = ..., max_depth: _Optional[int] = ..., stopped_by: _Optional[str] = ..., legal_moves: _Optional[int] = ...) -> None: ...
+    deep_share: float
+    tree_depth: int
+    def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., nodes: _Optional[int] = ..., max_depth: _Optional[int] = ..., stopped_by: _Optional[str] = ..., legal_moves: _Optional[int] = ..., deep_share: _Optional[float] = ..., tree_depth: _Optional[int] = ...) -> None: ...
 
 class SuggestResponse(_message.Message):
     __slots__ = ("game", "seat", "moves", "chosen", "stats", "model", "final")
@@ -317,12 +321,24 @@ class Limits(_message.Message):
     workers: int
     def __init__(self, default_budget: _Optional[_Union[Budget, _Mapping]] = ..., max_budget: _Optional[_Union[Budget, _Mapping]] = ..., default_top_k: _Optional[int] = ..., max_top_k: _Optional[int] = ..., workers: _Optional[int] = ...) -> None: ...
 
+class LevelInfo(_message.Message):
+    __slots__ = ("level", "iterations", "temperature")
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    level: int
+    iterations: int
+    temperature: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ...) -> None: ...
+
 class DescribeGamesResponse(_message.Message):
-    __slots__ = ("games", "limits", "api_version")
+    __slots__ = ("games", "limits", "api_version", "levels")
     GAMES_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     API_VERSION_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
     games: _containers.RepeatedCompositeFieldContainer[GameInfo]
     limits: Limits
     api_version: str
-    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., api_version: _Optional[str] = ...) -> None: ...
+    levels: _containers.RepeatedCompositeFieldContainer[LevelInfo]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., api_version: _Optional[str] = ..., levels: _Optional[_Iterable[_Union[LevelInfo, _Mapping]]] = ...) -> None: ...
