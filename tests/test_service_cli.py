@@ -162,3 +162,268 @@ def test_shipped_models_are_served_by_name():
                                                      seed=1))
         assert resp.model == name and resp.stats.iterations == 20
         assert abs(sum(s.prior for s in resp.moves) - 1) < 1e-6 or resp.stats.legal_moves > len(resp.moves)
+
+
+# -- issue 18 item 3: the small things a new user trips over ------------------------------------
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "docs" / "examples"
+
+
+def _quansu() -> str:
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "quansu"
+    assert script.is_file(), f"no console script at {script}: pip install -e '.[dev]'"
+    return str(script)
+
+
+def test_version(capsys):
+    import quansu
+    from quansu.server import cli
+
+    with pytest.raises(SystemExit) as ei:
+        cli.main(["--version"])
+    assert ei.value.code == 0
+    assert capsys.readouterr().out.strip() == f"quansu {quansu.__version__}"
+    assert quansu.__version__ != "0+unknown"  # read from the installed distribution
+
+
+def test_server_address_without_a_port_goes_to_50051():
+    from quansu.server.client import DEFAULT_PORT, Client, TargetError, normalize_target
+
+    assert DEFAULT_PORT == 50051
+    for given, expected in [("localhost", "localhost:50051"), ("10.0.0.7", "10.0.0.7:50051"),
+                            ("localhost:6000", "localhost:6000"), ("::1", "[::1]:50051"),
+                            ("[::1]", "[::1]:50051"), ("[::1]:7", "[::1]:7"),
+                            (" example.com ", "example.com:50051"),
+                            ("dns:///example.com:443", "dns:///example.com:443"),
+                            ("unix:/tmp/q.sock", "unix:/tmp/q.sock")]:
+        assert normalize_target(given) == expected, given
+    for bad, says in [("", "empty"), ("localhost:", "port ''"), ("h:99999", "1..65535"),
+                      ("h:http", "'http'"), (":50051", "no host"), ("[::1", "missing ']'"),
+                      ("[::1]x", "expected ':PORT'")]:
+        with pytest.raises(TargetError, match=says):
+            normalize_target(bad)
+    with Client("localhost") as c:
+        assert c.target == "localhost:50051" and not c.tls
+    # the same from the command line: `quansu serve` listens on 50051 by default, and a bad
+    # --server is refused with the reason, exit 2
+    assert _args(cmd_serve, []).port == 50051
+    assert _args(cmd_hint, ["v.json", "--server", "localhost"]).server == "localhost"
+
+
+def test_bad_server_address_is_refused(files, capsys):
+    d, _record, _view = files
+    assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--server", "localhost:http"])) == 2
+    assert "error: --server:" in capsys.readouterr().err
+
+
+def test_dash_reads_standard_input(files, monkeypatch):
+    d, record, view = files
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(view)))
+    out = io.StringIO()
+    assert cmd_hint.run(_args(cmd_hint, ["-", "--uniform", "--iterations", "12", "--seed", "1",
+                                         "--json"]), out=out) == 0
+    assert json.loads(out.getvalue())["stats"]["iterations"] == 12
+    seat = record["moves"][0]["seat"]
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(record)))
+    out = io.StringIO()
+    assert cmd_analyze.run(_args(cmd_analyze, ["-", "--uniform", "--seat", str(seat),
+                                               "--iterations", "6"]), out=out) == 0
+    assert f"seat {seat}:" in out.getvalue()
+    # replay and view: the console script with the record on its standard input
+    import subprocess
+
+    text = (EXAMPLES / "tienlen.record.json").read_text()
+    r = subprocess.run([_quansu(), "replay", "-"], input=text, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0 and "result: agrees with the settlement" in r.stdout, r.stderr
+    r = subprocess.run([_quansu(), "view", "-", "--seat", "1", "--at", "3", "--out", "-"],
+                       input=text, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    cut = json.loads(r.stdout)
+    assert cut["format"] == "quansu-view/1" and cut["seat"] == 1 and len(cut["moves"]) == 3
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, s):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_closed_pipe_exits_quietly(monkeypatch, capsys):
+    from quansu.server import cli
+
+    record = str(EXAMPLES / "tienlen.record.json")
+    monkeypatch.setattr("sys.stdout", _ClosedPipe())
+    assert cli.main(["replay", record]) == cli.EXIT_BROKEN_PIPE == 141
+    assert cli.main(["hint", str(EXAMPLES / "tienlen.view.json"), "--uniform", "--iterations",
+                     "5"]) == 141
+    monkeypatch.undo()
+    assert capsys.readouterr().err == ""
+
+
+def test_closed_pipe_exits_quietly_in_a_real_pipe():
+    """``quansu replay X --legal | head -1``: the reader goes away early."""
+    import subprocess
+
+    proc = subprocess.Popen([_quansu(), "replay", str(EXAMPLES / "tienlen.record.json"), "--legal"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # gone before the first write: every write fails
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141
+    assert err == "", err
+    r = subprocess.run(f"'{_quansu()}' replay '{EXAMPLES / 'tienlen.record.json'}' --legal | head -1",
+                       shell=True, capture_output=True, text=True, timeout=60)
+    assert r.stdout.startswith("game: tienlen") and r.stderr == "", r.stderr
+
+
+def test_tls_and_plaintext_mismatch_is_explained(files, capsys):
+    from tests.test_service_util import TLS_DIR
+
+    d, _record, _view = files
+    hint = [str(d / "view.json"), "--iterations", "5", "--timeout", "20"]
+    with running_server(workers=1, tls_cert=str(TLS_DIR / "server.crt"),
+                        tls_key=str(TLS_DIR / "server.key")) as (_server, target):
+        assert cmd_hint.run(_args(cmd_hint, hint + ["--server", target])) == 1
+        err = capsys.readouterr().err
+        assert f"the server at {target} seems to use TLS" in err and "--tls-ca" in err, err
+    with running_server(workers=1) as (_server, target):
+        port = target.rsplit(":", 1)[1]
+        assert cmd_hint.run(_args(cmd_hint, hint + ["--server", f"localhost:{port}", "--tls-ca",
+                                                    str(TLS_DIR / "server.crt")])) == 1
+        err = capsys.readouterr().err
+        assert "seems to use plaintext" in err and "drop --tls-ca" in err, err
+        # matching sides: no such message (and the call works)
+        assert cmd_hint.run(_args(cmd_hint, hint + ["--server", target, "--json"]),
+                            out=io.StringIO()) == 0
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    assert cmd_analyze.run(_args(cmd_analyze, [str(d / "game.json"), "--server",
+                                               f"127.0.0.1:{free}", "--timeout", "20"])) == 1
+    assert f"nothing answers at 127.0.0.1:{free}" in capsys.readouterr().err
+
+
+def test_warning_when_serving_every_interface_without_a_token():
+    from quansu.server.app import exposure_warning
+
+    for host in ("0.0.0.0", "::", "[::]", ""):
+        msg = exposure_warning(host, None)
+        assert msg and "--token" in msg, host
+        assert exposure_warning(host, "s3cret") is None
+    assert exposure_warning("127.0.0.1", None) is None
+    assert exposure_warning("localhost", None) is None
+
+
+def _serve_and_stop(*argv: str, env=None) -> tuple[str, str]:
+    """Run `quansu serve ARGV` until its start line, then SIGTERM; (start line, stderr)."""
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen([_quansu(), "serve", "--port", "0", "--workers", "1", "--uniform",
+                             *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        line = proc.stdout.readline()
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    return line, err
+
+
+def test_serve_start_line_and_exposure_warning():
+    import os
+
+    import quansu
+
+    env = {k: v for k, v in os.environ.items() if k != "QUANSU_TOKEN"}
+    line, err = _serve_and_stop("--host", "0.0.0.0", env=env)
+    assert line.startswith(f"quansu {quansu.__version__} serving on 0.0.0.0:"), line
+    assert "WARNING" in err and "without --token" in err, err
+    line, err = _serve_and_stop("--host", "0.0.0.0", "--token", "s3cret", env=env)
+    assert "token required" in line and "without --token" not in err, err
+    line, err = _serve_and_stop("--host", "127.0.0.1", env=env)
+    assert "serving on 127.0.0.1:" in line and "without --token" not in err, err
+
+
+def test_install_hints_work_from_a_checkout_and_an_install(monkeypatch, capsys):
+    from pathlib import Path
+
+    from quansu.server import cli, cmd_train
+
+    assert cli.checkout_root() == ROOT  # the tests run on an editable install of this checkout
+    here = cli.install_hint("train")
+    assert here.startswith("pip install -e '.[train]' in the checkout") and str(ROOT) in here
+    assert "pip install 'quansu[train]'" in here
+    monkeypatch.setattr(cli, "checkout_root", lambda: None)
+    installed = cli.install_hint("train")
+    assert installed.startswith("pip install 'quansu[train]'") and "-e '.[train]'" in installed
+    monkeypatch.undo()
+    try:
+        import onnx  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError:
+        assert cmd_train.run(_args(cmd_train, ["--game", "tienlen"])) == 2
+        err = capsys.readouterr().err
+        assert "[train] extra" in err and "pip install -e '.[train]'" in err
+        assert Path(ROOT).name in err
+
+
+def _readme_commands() -> list[list[str]]:
+    """Every `quansu ...` command the README shows (code blocks and inline code)."""
+    import re
+    import shlex
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.findall(r"^quansu [^\n`]+", text, flags=re.M)
+    found += re.findall(r"`(quansu [^`]+)`", text)
+    out = []
+    for cmd in found:
+        cmd = re.sub(r"\[[^\]]*\]", "", cmd.split("&&")[0]).strip()  # [optional] parts
+        # placeholders such as `--seat S --at K` stand for numbers
+        out.append(["1" if re.fullmatch(r"[A-Z]", a) else a for a in shlex.split(cmd)[1:]])
+    return out
+
+
+def test_readme_commands_parse():
+    from quansu.server import cli
+
+    commands = _readme_commands()
+    names = {argv[0] for argv in commands}
+    assert {"serve", "hint", "arena", "replay", "play"} <= names, names
+    for argv in commands:
+        if argv[0].startswith("-"):  # `quansu --version`
+            with pytest.raises(SystemExit) as ei:
+                cli.main(argv)
+            assert ei.value.code == 0
+            continue
+        cli.build_parser(argv[0]).parse_args(argv)
+
+
+def test_readme_arena_example_finishes_in_minutes():
+    """The README's arena command, timed on one deal in one process and scaled to its deals on
+    one core, must take minutes, not hours (the former `--deals 200` with the default 1000
+    iterations a move took about an hour of one core)."""
+    import time
+
+    from quansu.server import cli, cmd_arena
+
+    arena = [argv for argv in _readme_commands() if argv[0] == "arena"]
+    assert len(arena) == 1
+    args = cli.build_parser("arena").parse_args(arena[0])
+    deals = args.deals
+    args.deals, args.workers, args.quiet = 1, 1, True
+    t0 = time.monotonic()
+    assert cmd_arena.run(args, out=io.StringIO(), err=io.StringIO()) == 0
+    one_core_minutes = (time.monotonic() - t0) * deals / 60
+    assert one_core_minutes < 10, f"about {one_core_minutes:.0f} minutes of one core"
