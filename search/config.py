@@ -63,6 +63,17 @@ class SearchConfig:
       (the game's ``heuristic_move``), ``"sparring"`` (the game's ``sparring_move``, its
       strongest rule-based bot) or ``"random"``; each reads only that opponent's information in
       the determinization.
+
+    Inference (opponent modelling in the determinizations):
+
+    * ``belief_worlds``: 0 = every iteration draws a fresh determinization (hard constraints
+      only).  ``K > 0``: the search draws ``K`` determinizations once, weights each by how
+      likely the opponents' past moves are under ``opponent_policy`` given the hands that world
+      gives them (each opponent decision with a choice counts ``1 - belief_epsilon`` when the
+      model plays the move that was played, else ``belief_epsilon / (choices - 1)``), tempers
+      the weights so that their effective sample size stays at least ``K / 4``, resamples ``K``
+      worlds by them, and the iterations cycle through those.
+    * ``belief_epsilon``: the model's error rate (0 < e <= 1; 1 - e on the model's move).
     * ``value_scale``: payoffs (bets) are divided by this before entering PUCT; ``None`` = the
       game's ``payoff_bound()``.
 
@@ -99,6 +110,8 @@ class SearchConfig:
     fpu_reduction: float = 0.0
     opponent_keys: str = "own"
     opponent_policy: str = "heuristic"
+    belief_worlds: int = 0
+    belief_epsilon: float = 0.2
     value_scale: float | None = None
     leaf_value: str = "rollout"
     playout: str = "game"
@@ -141,6 +154,8 @@ class SearchConfig:
         number("fpu_reduction", 0)
         choice("opponent_keys", OPPONENT_KEYS)
         choice("opponent_policy", OPPONENT_POLICIES)
+        number("belief_worlds", 0, 4096, integer=True)
+        number("belief_epsilon", 0, 1, open_lo=True)
         number("value_scale", 0, optional=True, open_lo=True)
         choice("leaf_value", LEAF_VALUES)
         choice("playout", PLAYOUTS)

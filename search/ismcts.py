@@ -166,7 +166,10 @@ class _Search:
         self.prior_power = 1.0 / cfg.prior_temperature
         self.stopped = "running"
         self.model = cfg.opponent_keys == "model"
-        self.opponent_move = _opponent_policy(self.game, cfg.opponent_policy) if self.model else None
+        self.opponent_model = _opponent_policy(self.game, cfg.opponent_policy)
+        self.opponent_move = self.opponent_model if self.model else None
+        self.pool = None      # the belief-weighted worlds (cfg.belief_worlds > 0)
+        self.pool_next = 0
         self.deep = 0         # iterations whose walk went through an existing node at depth >= 2
         self.walked = 0       # existing nodes selected from below the root, summed over iterations
         self.max_depth = 0    # deepest existing node selected from (root = 0)
@@ -190,6 +193,13 @@ class _Search:
         self.determinizations += 1
         if self.known:
             return self.root_state.clone()
+        if self.cfg.belief_worlds:
+            if self.pool is None:
+                self.pool = belief_pool(self.root_state, self.observer, self.cfg.belief_worlds,
+                                        self.opponent_model, self.cfg.belief_epsilon, self.rng)
+            world = self.pool[self.pool_next % len(self.pool)]
+            self.pool_next += 1
+            return world.clone()
         return self.root_state.determinize(self.observer, self.rng)
 
     # -- main loop ------------------------------------------------------------------------------
@@ -451,6 +461,91 @@ class _Search:
                             elapsed_s=self.clock() - self.start, tree_size=self.tree_size,
                             stopped=self.stopped, max_depth=self.max_depth,
                             deep_share=self.deep / walks, visits_below_root=self.walked)
+
+
+def world_log_likelihood(world: State, observer: int, model, epsilon: float,
+                         rng: random.Random) -> float:
+    """Log-likelihood of the opponents' past moves in ``world`` (a determinization) under the
+    opponent ``model`` (``move(state, rng)``), replaying its history from its deal.
+
+    Each decision of a seat other than ``observer`` with ``k > 1`` legal moves counts
+    ``log(1 - epsilon)`` when the model plays the move that was played in that world's state
+    (the seat's hand as the world deals it), else ``log(epsilon / (k - 1))``.  Decisions with
+    one legal move count nothing.  A world whose history does not replay scores ``-inf``."""
+    game = world.game
+    try:
+        s = game.state_from_deal(world.deal)
+    except GameError:
+        return -math.inf
+    hit = math.log(1.0 - epsilon) if epsilon < 1.0 else -math.inf
+    total = 0.0
+    for seat, move in world.history:
+        if s.current_player != seat:
+            return -math.inf
+        if seat != observer:
+            legal = s.legal_moves()
+            k = len(legal)
+            if k > 1:
+                if move not in legal:
+                    return -math.inf
+                if model(s, rng) == move:
+                    total += hit if epsilon < 1.0 else math.log(1.0 / k)
+                else:
+                    total += math.log(epsilon / (k - 1))
+        s.apply_unchecked(move)
+    return total
+
+
+def belief_pool(state: State, observer: int, k: int, model, epsilon: float,
+                rng: random.Random) -> list:
+    """``k`` determinizations of ``state`` for ``observer``, resampled (systematic resampling)
+    from ``k`` fresh ones with weights ``exp(beta * world_log_likelihood)``: worlds in which the
+    opponents' past moves are likely under ``model`` come back more often.  ``beta`` (<= 1) is
+    lowered until the weights keep an effective sample size of ``k / 4``."""
+    worlds = [state.determinize(observer, rng) for _ in range(k)]
+    logs = [world_log_likelihood(w, observer, model, epsilon, rng) for w in worlds]
+    top = max(logs)
+    if top == -math.inf:
+        return worlds
+    weights = _tempered(logs, top, k / 4.0)
+    total = sum(weights)
+    step = total / k
+    u = rng.random() * step
+    out = []
+    acc = 0.0
+    i = 0
+    for j in range(k):
+        target = u + j * step
+        while acc + weights[i] < target and i < k - 1:
+            acc += weights[i]
+            i += 1
+        out.append(worlds[i])
+    return out
+
+
+def _tempered(logs: list, top: float, min_ess: float) -> list:
+    """Weights ``exp(beta * (log - top))`` with the largest ``beta`` in (0, 1] whose effective
+    sample size ``(sum w)^2 / sum w^2`` is at least ``min_ess`` (bisection), so that a model
+    that is too sure of itself cannot collapse the worlds onto a few (the opponents are not
+    the model)."""
+    def weights(beta):
+        return [math.exp(beta * (x - top)) if x > -math.inf else 0.0 for x in logs]
+
+    def ess(w):
+        s2 = sum(x * x for x in w)
+        return (sum(w) ** 2) / s2 if s2 > 0 else 0.0
+
+    w = weights(1.0)
+    if ess(w) >= min_ess:
+        return w
+    lo, hi = 0.0, 1.0
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        if ess(weights(mid)) >= min_ess:
+            lo = mid
+        else:
+            hi = mid
+    return weights(lo)
 
 
 def model_node_key(legal) -> tuple:

@@ -125,3 +125,68 @@ def test_describe_games_lists_the_levels_and_suggest_reports_depth():
     # a level is its iteration budget: no wall-time stop
     assert resp.stats.iterations == LEVELS[3].iterations and resp.stats.stopped_by == "iterations"
     assert 0.0 <= resp.stats.deep_share <= 1.0 and resp.stats.tree_depth >= 0
+
+
+def _heuristic_game_state(moves: int = 20, seed: int = 3):
+    g = games.make("tienlen", 4, {})
+    s = g.new_initial_state(random.Random(seed))
+    rng = random.Random(1)
+    for _ in range(moves):
+        s.apply(g.heuristic_move(s, rng))
+    return s
+
+
+def test_inference_weights_worlds_by_the_opponents_past_moves():
+    from quansu.search.ismcts import belief_pool, world_log_likelihood
+
+    s = _heuristic_game_state()
+    me = s.current_player
+    model = s.game.heuristic_move
+    rng = random.Random(4)
+    # the true world (every seat played the model's moves) is far more likely than sampled ones
+    true = world_log_likelihood(s, me, model, 0.2, rng)
+    others = [world_log_likelihood(s.determinize(me, rng), me, model, 0.2, rng) for _ in range(30)]
+    assert true > max(others)
+    assert sorted(others)[15] < true - 5.0
+    # a world where an opponent passed although the model would have beaten the table
+    # scores lower than one where the pass was the model's move
+    pool = belief_pool(s, me, 40, model, 0.2, random.Random(5))
+    assert len(pool) == 40
+    fresh = [s.determinize(me, random.Random(100 + i)) for i in range(40)]
+    mean = lambda ws: sum(world_log_likelihood(w, me, model, 0.2, rng) for w in ws) / len(ws)
+    assert mean(pool) > mean(fresh)
+    # and the pool keeps several distinct worlds (tempered weights)
+    assert len({tuple(w.hands) for w in pool}) >= 5
+
+
+def test_a_world_inconsistent_with_a_likely_pass_gets_less_weight():
+    from quansu.search.ismcts import world_log_likelihood
+
+    g = games.make("tienlen", 2, {})
+    rng = random.Random(0)
+    for seed in range(500):
+        s = g.new_initial_state(random.Random(seed))
+        first = s.current_player
+        s.apply(g.heuristic_move(s, rng))            # the observer leads
+        if s.is_terminal() or 0 not in s.legal_moves():
+            continue
+        s.apply(0)                                   # the opponent passes
+        if s.is_terminal() or s.current_player != first:
+            continue
+        # two worlds of the observer's information: the opponent could beat the lead or not
+        could, could_not = None, None
+        for k in range(200):
+            w = s.determinize(first, random.Random(k))
+            before = g.state_from_deal(w.deal)
+            before.apply(w.history[0][1])
+            options = before.legal_moves()
+            if len(options) > 1 and g.heuristic_move(before, rng) != 0:
+                could = could or w                   # the model would have beaten the lead
+            elif len(options) == 1:
+                could_not = could_not or w           # the pass was forced
+        if could is not None and could_not is not None:
+            break
+    else:
+        raise AssertionError("no position found")
+    assert world_log_likelihood(could_not, first, g.heuristic_move, 0.2, rng) == 0.0
+    assert world_log_likelihood(could, first, g.heuristic_move, 0.2, rng) < -1.0
