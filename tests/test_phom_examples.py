@@ -1,4 +1,4 @@
-"""Every worked example of shared/rules/phom.md §12 as its own test, with its exact expected answer.
+"""Every worked example of the Phỏm rules (docs/rules/phom.md) as its own test, with its exact expected answer.
 
 Examples that are about whole hands or payments are played through the engine from deals written
 in card notation (tests/test_phom_helpers.py); examples about card sets also check the pure rules.

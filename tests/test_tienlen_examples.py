@@ -1,4 +1,4 @@
-"""The worked examples of shared/rules/tienlen.md §10, one test each, with their exact answers."""
+"""The worked examples of the Tiến lên rules (docs/rules/tienlen.md), one test each, with their exact answers."""
 
 import random
 
