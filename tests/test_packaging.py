@@ -271,6 +271,10 @@ def install_copy(where: Path) -> Installed:
     network: the venv reaches the test venv's packages (the dependencies, pip, setuptools)
     through a ``.pth`` path line, and quansu itself is built and installed with
     ``--no-deps --no-build-isolation --no-index``."""
+    try:
+        import setuptools  # noqa: F401
+    except ImportError:
+        pytest.fail("setuptools is not installed: it is part of the dev extra (pip install -e '.[dev]')")
     src = _copy_source(where / "src")
     venv = where / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
