@@ -1,0 +1,336 @@
+"""Paired evaluation of candidate moves with common random numbers (the variance reduction of
+backgammon rollouts), for judging a decision.
+
+At a decision of seat ``observer`` the candidate moves (the move played, called the
+*reference*, and the best few moves of a short search) are evaluated on the *same* sampled
+worlds with the *same* random numbers:
+
+* world ``i`` is ``state.determinize(observer, rng_i)`` (hidden cards redrawn from what the
+  observer knows; the search's own information discipline), with ``rng_i`` seeded by
+  ``(seed, i)`` only;
+* for every candidate, a clone of world ``i`` plays the candidate and is then played to the end
+  with the continuation policy (``config.playout``: every seat, from its own information in
+  that world), from a fresh ``random.Random`` seeded with the same per-world seed, so the
+  continuations share their random numbers as far as the positions allow;
+* the observer's payoff (bets) of candidate ``c`` in world ``i`` is ``v[c][i]``.
+
+The value of a candidate relative to the reference is the mean of the *paired* differences
+``v[c][i] - v[ref][i]`` over the worlds both were played on, with the standard error of that
+mean: what the worlds have in common (the hidden cards, most of the random continuation)
+cancels out of the difference, so far fewer worlds are needed than with independent samples.
+
+The loss of the reference is ``L = max(0, max_c (V(c) - V(ref)))`` over the candidates.  Its
+interval ``[lo, hi]`` is ``lo = max(0, max_c (d_c - z se_c))``, ``hi = max(0, max_c (d_c + z
+se_c))`` with ``z`` the normal quantile of ``confidence`` after a Bonferroni correction for the
+``k`` comparisons with the reference (``z = Phi^-1(1 - (1 - confidence) / (2k))``: 1.96 for one
+alternative, 2.39 for three), so that all ``k`` intervals hold together with probability at
+least ``confidence`` and the loss is then inside ``[lo, hi]``.  ``hi`` is also capped at twice
+the game's ``payoff_bound()`` (no loss can be larger).
+
+Adaptive budget: worlds are added in batches of ``config.batch``; after ``config.min_worlds``
+the evaluation stops as soon as the loss interval lies inside one *band* (the caller's
+thresholds, e.g. the mark thresholds of an analysis: ``band_of(lo) == band_of(hi)``), else at
+``config.max_worlds``, a deadline or a stop request.  A candidate whose upper bound lies below
+the loss's lower bound cannot be the best move any more and is dropped (no more playouts).
+The repeated looks make the stopping rule approximate (a sequential test would widen the
+intervals a little); the minimum number of worlds keeps early looks from deciding on a handful
+of samples.
+
+Game-agnostic: reads only the game interface (``determinize``, ``clone``, ``apply_unchecked``,
+``legal_moves``, ``returns``, the game's playout policies through :func:`search.evaluator.playout`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Callable, Sequence
+
+from quansu.games.base import GameError, Move, State
+from quansu.search.config import SearchOptionError
+from quansu.search.evaluator import Aborted, playout
+
+StopFn = Callable[[], bool]
+
+_PLAYOUTS = ("game", "random", "heuristic", "sparring")
+
+
+@dataclass(frozen=True)
+class PairedConfig:
+    """Settings of a paired evaluation (checked on construction; a bad value raises
+    :class:`search.config.SearchOptionError` naming the field).
+
+    ``min_worlds``: worlds before the first look at the stopping rule.  ``max_worlds``: the cap.
+    ``batch``: worlds between two looks.  ``confidence``: the joint coverage of the loss
+    interval (0.95: a 95 % interval).  ``playout``: the continuation policy after the candidate
+    move, for every seat (``"heuristic"``: the game's rule-based bot, the default; ``"sparring"``,
+    ``"random"`` or ``"game"``, the game's ``search_playout``), see :func:`search.evaluator.playout`.
+    """
+
+    min_worlds: int = 16
+    max_worlds: int = 256
+    batch: int = 8
+    confidence: float = 0.95
+    playout: str = "heuristic"
+
+    def __post_init__(self) -> None:
+        for name in ("min_worlds", "max_worlds", "batch"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 2:
+                raise SearchOptionError(f"paired option {name!r}: expected a whole number >= 2, "
+                                        f"got {v!r}")
+        if self.min_worlds > self.max_worlds:
+            raise SearchOptionError(f"paired option 'min_worlds': {self.min_worlds} is above "
+                                    f"max_worlds {self.max_worlds}")
+        c = self.confidence
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.5 <= c < 1:
+            raise SearchOptionError(f"paired option 'confidence': expected a number in [0.5, 1), "
+                                    f"got {c!r}")
+        if self.playout not in _PLAYOUTS:
+            raise SearchOptionError(f"paired option 'playout': {self.playout!r} is not one of "
+                                    f"{', '.join(_PLAYOUTS)}")
+
+
+@dataclass(frozen=True)
+class PairedMove:
+    """One candidate after the evaluation.
+
+    ``worlds``: the worlds it was played on (the first ``worlds`` of the sequence; fewer than
+    the reference's when it was dropped).  ``mean``: its mean payoff for the observer on those
+    worlds, in bets.  ``value``: its paired estimate on the reference's worlds, ``V(ref) + diff``
+    (bets; what ranks the candidates).  ``diff`` / ``diff_stderr``: the mean paired difference
+    ``v[c] - v[ref]`` and its standard error (0 for the reference itself).  ``stderr``: the
+    standard error of ``mean`` alone (unpaired, for a lower bound).  ``group``: 0 for the top
+    move and the moves statistically tied with it (paired test at the evaluation's ``z``), then
+    1, 2, ... for the next tied groups.  ``dropped``: stopped early as surely worse than the
+    best move.
+    """
+
+    move: Move
+    worlds: int
+    mean: float
+    value: float
+    diff: float
+    diff_stderr: float
+    stderr: float
+    group: int
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """The outcome of :func:`paired_evaluate`.
+
+    ``moves``: the candidates, highest ``value`` first (the reference's ties broken in its
+    favour).  ``top``: the first of them.  ``loss`` / ``loss_low`` / ``loss_high``: the
+    reference's loss in bets and its interval (``confidence`` jointly over the comparisons).
+    ``loss_stderr``: the standard error of the paired difference between ``top`` and the
+    reference (0 when the reference is on top).  ``worlds``: worlds the reference was played on.
+    ``z``: the quantile used.  ``settled``: the interval lies inside one band.  ``stopped``:
+    ``"settled"``, ``"cap"`` (max_worlds), ``"deadline"`` or ``"cancelled"``.  ``playouts``:
+    playouts run in all.
+    """
+
+    observer: int
+    reference: Move
+    moves: tuple[PairedMove, ...]
+    loss: float
+    loss_low: float
+    loss_high: float
+    loss_stderr: float
+    worlds: int
+    z: float
+    settled: bool
+    stopped: str
+    playouts: int
+    elapsed_s: float
+
+    @property
+    def top(self) -> PairedMove:
+        return self.moves[0]
+
+    def move(self, move: Move) -> PairedMove:
+        for m in self.moves:
+            if m.move == move:
+                return m
+        raise KeyError(move)
+
+
+def band_of(x: float, bands: Sequence[float]) -> int:
+    """How many of the ascending thresholds ``bands`` lie below ``x`` (a value equal to a
+    threshold belongs to the lower band)."""
+    return sum(1 for t in bands if x > t)
+
+
+def joint_z(confidence: float, comparisons: int) -> float:
+    """The two-sided normal quantile for ``comparisons`` simultaneous intervals of joint coverage
+    at least ``confidence`` (Bonferroni)."""
+    k = max(1, comparisons)
+    return NormalDist().inv_cdf(1.0 - (1.0 - confidence) / (2.0 * k))
+
+
+def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    if n == 0:
+        return 0.0, math.inf
+    m = sum(xs) / n
+    if n < 2:
+        return m, math.inf
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, math.sqrt(max(0.0, var) / n)
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a[i] - b[i]`` over the common prefix."""
+    n = min(len(a), len(b))
+    return _mean_se([a[i] - b[i] for i in range(n)])
+
+
+def world_seed(seed: int, index: int) -> int:
+    """The seed of world ``index`` of an evaluation seeded ``seed``."""
+    return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB) % (1 << 64)
+
+
+def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *,
+                    config: PairedConfig | None = None, seed: int = 0,
+                    bands: Sequence[float] = (), deadline: float | None = None,
+                    stop: StopFn | None = None,
+                    clock: Callable[[], float] = time.monotonic) -> PairedResult:
+    """Evaluate ``candidates`` (legal moves of the seat to act in ``state``; ``reference`` is
+    added when missing) on common sampled worlds from that seat's information; see the module
+    text.  ``bands``: ascending loss thresholds in bets for the stopping rule (empty: stop at
+    ``min_worlds``).  ``deadline``: absolute ``clock()`` time.  ``stop()``: cancel.  The same
+    arguments give the same result (everything random is seeded by ``seed``).
+
+    Raises :class:`games.base.GameError` for a terminal state or a candidate that is not legal.
+    """
+    cfg = config or PairedConfig()
+    start = clock()
+    if state.is_terminal():
+        raise GameError("paired evaluation: the game is over")
+    observer = state.current_player
+    legal = state.legal_moves()
+    moves: list[Move] = []
+    for m in [reference, *candidates]:
+        if m not in legal:
+            raise GameError(f"paired evaluation: {state.game.move_to_text(m)!r} is not legal for "
+                            f"seat {observer}")
+        if m not in moves:
+            moves.append(m)
+    bands = sorted(float(b) for b in bands)
+    k = len(moves) - 1
+    z = joint_z(cfg.confidence, k)
+    cap = 2.0 * float(state.game.payoff_bound())
+    values: list[list[float]] = [[] for _ in moves]
+    active = [True] * len(moves)
+    n = 0
+    playouts = 0
+    stopped = "cap"
+
+    def halted() -> str | None:
+        if stop is not None and stop():
+            return "cancelled"
+        if deadline is not None and clock() >= deadline:
+            return "deadline"
+        return None
+
+    def interval():
+        ref = values[0]
+        lo = hi = 0.0
+        for j in range(1, len(moves)):
+            if not active[j]:
+                continue
+            d, se = _paired(values[j], ref)
+            if math.isinf(se):
+                hi = cap
+                continue
+            lo = max(lo, d - z * se)
+            hi = max(hi, d + z * se)
+        return lo, min(hi, cap)
+
+    poll = None if stop is None and deadline is None else halted
+    try:
+        while n < cfg.max_worlds:
+            why = halted()
+            if why is not None:
+                stopped = why
+                break
+            rng = random.Random(world_seed(seed, n))
+            world = state.determinize(observer, rng)
+            play_seed = rng.getrandbits(64)
+            row = []
+            for j, m in enumerate(moves):
+                if not active[j]:
+                    continue
+                s = world.clone()
+                s.apply_unchecked(m)
+                if s.is_terminal():
+                    v = s.returns()[observer]
+                else:
+                    v = playout(s, random.Random(play_seed), cfg.playout, poll)[observer]
+                    playouts += 1
+                row.append((j, float(v)))
+            for j, v in row:
+                values[j].append(v)
+            n += 1
+            if n >= cfg.min_worlds and (n - cfg.min_worlds) % cfg.batch == 0:
+                lo, hi = interval()
+                if not bands or band_of(lo, bands) == band_of(hi, bands):
+                    stopped = "settled"
+                    break
+                for j in range(1, len(moves)):
+                    if active[j]:
+                        d, se = _paired(values[j], values[0])
+                        if d + z * se < lo:
+                            active[j] = False
+    except Aborted:
+        stopped = "cancelled" if stop is not None and stop() else "deadline"
+    lo, hi = interval()
+    settled = n >= 2 and (not bands or band_of(lo, bands) == band_of(hi, bands))
+    if stopped == "cap" and settled:
+        stopped = "settled"
+
+    ref_mean, _ = _mean_se(values[0])
+    rows = []
+    for j, m in enumerate(moves):
+        mean, se = _mean_se(values[j])
+        if j == 0:
+            d, dse = 0.0, 0.0
+        else:
+            d, dse = _paired(values[j], values[0])
+        rows.append([j, m, len(values[j]), mean, ref_mean + d, d, dse, se, not active[j]])
+    # highest paired value first; the reference wins exact ties, then candidate order
+    rows.sort(key=lambda r: (-r[4], r[0] != 0, r[0]))
+    groups = _groups([values[r[0]] for r in rows], [r[4] for r in rows], z)
+    out = tuple(PairedMove(move=r[1], worlds=r[2], mean=r[3], value=r[4], diff=r[5],
+                           diff_stderr=r[6] if not math.isinf(r[6]) else cap,
+                           stderr=r[7] if not math.isinf(r[7]) else cap,
+                           group=g, dropped=r[8]) for r, g in zip(rows, groups))
+    top = out[0]
+    loss = max(0.0, top.diff)
+    return PairedResult(observer=observer, reference=moves[0], moves=out, loss=loss,
+                        loss_low=lo, loss_high=max(hi, loss), loss_stderr=top.diff_stderr if top.move != moves[0] else 0.0,
+                        worlds=n, z=z, settled=settled, stopped=stopped, playouts=playouts,
+                        elapsed_s=clock() - start)
+
+
+def _groups(samples: list[list[float]], values: list[float], z: float) -> list[int]:
+    """Tied groups of moves ranked by ``values`` (contiguous in that order): a group starts at
+    the best move not yet grouped (its leader) and holds the following moves whose paired
+    difference with the leader is within ``z`` standard errors."""
+    group = []
+    g = -1
+    leader = None
+    for i in range(len(values)):
+        if leader is not None:
+            d, se = _paired(samples[leader], samples[i])
+            if math.isinf(se) or abs(d) <= z * se:
+                group.append(g)
+                continue
+        g += 1
+        leader = i
+        group.append(g)
+    return group

@@ -1,0 +1,228 @@
+"""Paired evaluation (search/paired.py) on a toy game whose move values are known exactly.
+
+The toy game "pick": seat 0 knows nothing but the rules; seat 1 holds one hidden card ``h``
+drawn from ``0 .. DECK-1``.  Seat 0 picks a move ``m`` (0..K-1), then seat 1 answers 0 or 1 (at
+random in random playouts, 0 for the heuristic) and the game ends.  Seat 0 wins
+
+    BASE[m] + SLOPE[m] * (h % 3 - 1) + NOISE[m] * (2 * answer - 1)
+
+bets (seat 1 the opposite).  Over a uniform hidden card and a uniform answer the value of ``m``
+is ``BASE[m] + SLOPE[m] * E[h % 3 - 1]``: exactly known.  The hidden card and the answer are
+shared by every move in a world (common random numbers), so paired differences remove most
+of the spread that ``SLOPE`` and ``NOISE`` put into each single value.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import pytest
+
+from quansu.games.base import TERMINAL, Deal, Game, GameError, MoveInfo, State
+from quansu.search.config import SearchOptionError
+from quansu.search.paired import PairedConfig, band_of, joint_z, paired_evaluate
+
+DECK = 12
+BASE = [0.0, 0.30, -0.50, 0.30, 0.05]
+SLOPE = [1.0, 1.1, 0.9, 1.3, 1.0]
+NOISE = [0.8, 0.8, 0.8, 0.8, 0.8]
+MEAN_H = statistics.fmean(h % 3 - 1 for h in range(DECK))
+
+
+def true_value(m: int) -> float:
+    return BASE[m] + SLOPE[m] * MEAN_H
+
+
+class PickGame(Game):
+    name = "pick"
+    title = "Pick (toy)"
+    min_players = max_players = 2
+
+    def payoff_bound(self) -> float:
+        return 4.0
+
+    def random_deal(self, rng):
+        return Deal(hands=((), (rng.randrange(DECK),)))
+
+    def state_from_deal(self, deal):
+        return PickState(self, deal.hands[1][0])
+
+    def move_to_text(self, move) -> str:
+        return f"m{move}"
+
+    def parse_move(self, text):
+        return int(text[1:])
+
+    def describe_move(self, move):
+        return MoveInfo("play")
+
+    def heuristic_move(self, state, rng):
+        return state.legal_moves()[0]
+
+
+class PickState(State):
+    def __init__(self, game, hidden):
+        self.game = game
+        self.hidden = hidden
+        self.moves: list[tuple[int, int]] = []
+
+    @property
+    def current_player(self):
+        return TERMINAL if len(self.moves) == 2 else len(self.moves)
+
+    def legal_moves(self):
+        if len(self.moves) == 0:
+            return list(range(len(BASE)))
+        if len(self.moves) == 1:
+            return [0, 1]
+        return []
+
+    def apply(self, move):
+        if move not in self.legal_moves():
+            raise GameError(f"illegal {move}")
+        self.moves.append((self.current_player, move))
+
+    def clone(self):
+        s = PickState(self.game, self.hidden)
+        s.moves = list(self.moves)
+        return s
+
+    def returns(self):
+        if len(self.moves) < 2:
+            return [0.0, 0.0]
+        m, a = self.moves[0][1], self.moves[1][1]
+        x = BASE[m] + SLOPE[m] * (self.hidden % 3 - 1) + NOISE[m] * (2 * a - 1)
+        return [x, -x]
+
+    @property
+    def history(self):
+        return list(self.moves)
+
+    def determinize(self, seat, rng):
+        s = self.clone()
+        if seat != 1:
+            s.hidden = rng.randrange(DECK)
+        return s
+
+
+def _state():
+    return PickGame(2).state_from_deal(Deal(hands=((), (5,))))
+
+
+RANDOM = PairedConfig(min_worlds=64, max_worlds=64, playout="random")
+
+
+def test_true_values_are_what_the_test_assumes():
+    assert MEAN_H == 0
+    assert [true_value(m) for m in range(len(BASE))] == BASE  # moves 1 and 3 tie at 0.30
+
+
+@pytest.mark.parametrize("ref", [0, 2, 3, 1])
+def test_loss_interval_covers_the_true_loss(ref):
+    """Over 20 seeds the 95 % interval of the loss holds the exact loss at least 18 times, and
+    the estimate is unbiased to within its spread."""
+    cands = [0, 1, 2, 3, 4]
+    truth = max(0.0, max(true_value(c) for c in cands) - true_value(ref))
+    hits, losses = 0, []
+    for seed in range(20):
+        r = paired_evaluate(_state(), cands, ref, config=RANDOM, seed=seed)
+        assert r.worlds == 64 and r.loss_low <= r.loss <= r.loss_high
+        hits += r.loss_low - 1e-12 <= truth <= r.loss_high + 1e-12
+        losses.append(r.loss)
+    assert hits >= 18, (hits, truth)
+    assert statistics.fmean(losses) == pytest.approx(truth, abs=0.15)
+
+
+def test_pairing_shrinks_the_standard_error():
+    """The paired difference's standard error is far below what independent samples give."""
+    r = paired_evaluate(_state(), [1], 0, config=RANDOM, seed=3)
+    best = r.move(1)
+    unpaired = (r.move(0).stderr ** 2 + best.stderr ** 2) ** 0.5
+    assert best.diff_stderr < 0.5 * unpaired
+    assert best.diff == pytest.approx(0.30, abs=4 * best.diff_stderr + 1e-9)
+
+
+def test_ranking_groups_and_top():
+    r = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=PairedConfig(min_worlds=200, max_worlds=200, playout="random"), seed=1)
+    order = [m.move for m in r.moves]
+    assert set(order[:2]) == {1, 3} and order[-1] == 2
+    values = [m.value for m in r.moves]
+    assert values == sorted(values, reverse=True)
+    assert r.loss == pytest.approx(r.top.diff)
+    # moves 1 and 3 (both worth 0.30) are tied; 4 (0.05) and 2 (-0.50) are in later groups
+    assert r.move(1).group == r.move(3).group == 0
+    assert 0 < r.move(4).group < r.move(2).group
+    groups = [m.group for m in r.moves]
+    assert groups == sorted(groups)
+
+
+def test_a_clear_loss_settles_early_in_its_band():
+    bands = (0.05, 0.15, 0.4)
+    cfg = PairedConfig(min_worlds=16, max_worlds=512, batch=8, playout="random")
+    r = paired_evaluate(_state(), [0, 1], 2, config=cfg, seed=2, bands=bands)   # loss 0.8
+    assert r.settled and r.stopped == "settled" and r.worlds < 512
+    assert band_of(r.loss_low, bands) == band_of(r.loss_high, bands) == 3
+    # the best move itself: loss 0, settled in the first band
+    r = paired_evaluate(_state(), [0, 2], 1, config=cfg, seed=2, bands=bands)
+    assert r.settled and r.loss == 0 and r.loss_high <= 0.05 and r.top.move == 1
+
+
+def test_a_loss_on_a_threshold_stays_unsettled_at_the_cap():
+    """True loss 0.30 (move 0 against move 1) with a band edge at 0.30: the interval straddles
+    it whatever the number of worlds, so the evaluation runs to the cap and is not settled."""
+    cfg = PairedConfig(min_worlds=16, max_worlds=96, batch=16, playout="random")
+    r = paired_evaluate(_state(), [1], 0, config=cfg, seed=4, bands=(0.30,))
+    assert not r.settled and r.stopped == "cap" and r.worlds == 96
+    assert r.loss_low < 0.30 < r.loss_high
+
+
+def test_dominated_candidates_are_dropped():
+    cfg = PairedConfig(min_worlds=16, max_worlds=400, batch=8, playout="random")
+    r = paired_evaluate(_state(), [1, 2, 3], 0, config=cfg, seed=5, bands=(0.299, 0.301))
+    worse = r.move(2)
+    assert worse.dropped and worse.worlds < r.worlds
+
+
+def test_same_seed_same_result_and_heuristic_continuation():
+    a = paired_evaluate(_state(), [1, 2], 0, config=RANDOM, seed=9)
+    b = paired_evaluate(_state(), [1, 2], 0, config=RANDOM, seed=9)
+    assert a == b.__class__(**{**b.__dict__, "elapsed_s": a.elapsed_s})
+    # heuristic continuation: seat 1 always answers 0, so the value of m is BASE + SLOPE * E - NOISE
+    r = paired_evaluate(_state(), [1], 0, config=PairedConfig(min_worlds=300, max_worlds=300), seed=1)
+    assert r.move(0).mean == pytest.approx(true_value(0) - NOISE[0], abs=0.15)
+    assert r.move(1).diff == pytest.approx(0.30, abs=0.05)
+
+
+def test_deadline_and_stop():
+    t = [0.0]
+
+    def clock():
+        t[0] += 1.0
+        return t[0]
+
+    r = paired_evaluate(_state(), [1], 0, config=PairedConfig(max_worlds=1000), seed=1,
+                        bands=(0.3,), deadline=10.0, clock=clock)
+    assert r.stopped == "deadline" and r.worlds < 10
+    r = paired_evaluate(_state(), [1], 0, seed=1, stop=lambda: True)
+    assert r.stopped == "cancelled" and r.worlds == 0 and not r.settled
+    assert r.loss_high == pytest.approx(8.0)  # no data: the loss can be anything up to 2 * bound
+
+
+def test_bad_arguments_name_the_field():
+    with pytest.raises(SearchOptionError, match="max_worlds"):
+        PairedConfig(max_worlds=1)
+    with pytest.raises(SearchOptionError, match="min_worlds"):
+        PairedConfig(min_worlds=64, max_worlds=32)
+    with pytest.raises(SearchOptionError, match="confidence"):
+        PairedConfig(confidence=1.0)
+    with pytest.raises(SearchOptionError, match="playout"):
+        PairedConfig(playout="mast")
+    with pytest.raises(GameError, match="m7"):
+        paired_evaluate(_state(), [7], 0)
+
+
+def test_joint_z():
+    assert joint_z(0.95, 1) == pytest.approx(1.96, abs=0.01)
+    assert joint_z(0.95, 3) == pytest.approx(2.394, abs=0.01)
+    assert band_of(0.05, (0.05, 0.15)) == 0 and band_of(0.06, (0.05, 0.15)) == 1
