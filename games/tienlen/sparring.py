@@ -71,7 +71,7 @@ class Params:
     money: float = 2.0           #: plan-cost units per bet
     fin_lead: tuple = (1.0, 1.0, 0.55, 0.3, 0.12, 0.04)  #: chance a seat with k cards goes out from the lead
     cong_guard: int = 5          #: with all 13 cards, play anything once an opponent is this close
-    keep_spade3: float = 0.6     #: value of keeping 3♠ for a đút mù finish (per unit of hand strength)
+    keep_spade3: float = 2.0     #: value of keeping 3♠ for a đút mù finish
 
 
 PARAMS = Params()
@@ -122,7 +122,7 @@ class _Ctx:
 
     __slots__ = ("p", "me", "n", "hand", "unseen", "U", "uc", "opps", "counts", "passes",
                  "bombs", "quad_pair", "lpsb", "w_cache", "plan_memo", "sure_memo", "hold_cache",
-                 "sure_cache", "nobody_out", "chain_mode")
+                 "sure_cache", "dut_mu", "chain_mode")
 
     def __init__(self, game, state, params: Params):
         self.p = params
@@ -145,7 +145,9 @@ class _Ctx:
         self.quad_pair = o["four_of_a_kind_chops_pair_of_twos"]
         self.lpsb = game._lpsb
         self.chain_mode = o["chop_chain_last_victim_pays_all"]
-        self.nobody_out = not state.finish
+        # a first finish with a play holding 3♠ ends the game đút mù (every other seat loses)
+        self.dut_mu = (not state.finish and o["dut_mu_enabled"] and bool(hand & R.SPADE3)
+                       and o["settlement_mode"] == "ranking")
         self.w_cache: dict[int, float] = {}
         self.plan_memo: dict[int, tuple] = {}
         self.sure_memo: dict[int, tuple] = {}
@@ -477,13 +479,21 @@ def choose(game, state, rng: random.Random | None = None, params: Params | None 
 
 def _guaranteed_lead(ctx: _Ctx, hand: int) -> tuple | None:
     """A split of ``hand`` whose combinations are all sure bosses but at most one: the seat,
-    on lead, goes out whatever the opponents hold.  Returns the combos (the non-boss one last)."""
+    on lead, goes out whatever the opponents hold.  Returns the combos, the one to finish with
+    last (a combination holding 3♠ when that makes the finish đút mù), or None."""
     k, combos = ctx.sure_plan(hand)
     if k > 1.5:
         return None
-    bosses = [c for c in combos if ctx.sure(*c)]
-    rest = [c for c in combos if not ctx.sure(*c)]
-    return tuple(bosses) + tuple(rest)
+    if ctx.dut_mu and hand & R.SPADE3:
+        groups = R.generate(hand)
+        for shape in sorted(groups):
+            for c in groups[shape]:
+                if c & R.SPADE3:
+                    k2, combos2 = ctx.sure_plan(hand & ~c)
+                    if k2 < 0.5:
+                        return combos2 + ((c, shape),)
+    bosses = tuple(c for c in combos if ctx.sure(*c))
+    return bosses + tuple(c for c in combos if not ctx.sure(*c))
 
 
 def _finish_danger(ctx: _Ctx, mask: int, shape: int, seats) -> float:
@@ -525,6 +535,8 @@ def _lead(game, state, ctx: _Ctx, legal: list[int]) -> int:
         w = ctx.win_p(m, shape, seats)
         s = c - p.lead_keep * w + p.danger * _finish_danger(ctx, m, shape, seats)
         s += p.money * _money(game, state, ctx, m, shape, seats)
+        if ctx.dut_mu and m & R.SPADE3:
+            s += p.keep_spade3
         s += _tiebreak(m)
         if s < best_s:
             best, best_s = m, s
@@ -569,6 +581,8 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
         s = c - p.lead_value * w + p.danger * _finish_danger(ctx, m, shape, seats)
         s += p.money * _money(game, state, ctx, m, shape, seats)
         s += p.money * _thoi(ctx, rest)
+        if ctx.dut_mu and m & R.SPADE3:
+            s += p.keep_spade3
         s += _tiebreak(m)
         if s < best_s:
             best, best_s = m, s
