@@ -24,14 +24,15 @@ from dataclasses import dataclass, field
 from functools import partial
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
 from quansu import __version__
 from quansu.server.engine import Engine, Limits, build_engine
 from quansu.server.pool import WorkerPool
-from quansu.server.servicer import QuansuServicer
-from quansu.server.v1 import service_pb2, service_pb2_grpc
+from quansu.server.servicer import (QuansuServicer, raw_handlers, raw_health_handler,
+                                    raw_reflection_handler, track_workers)
+from quansu.server.v1 import service_pb2
 
 log = logging.getLogger("quansu.server")
 
@@ -162,6 +163,9 @@ class ServerConfig:
     uniform: bool = False
     models: dict[str, str] = field(default_factory=dict)
     reflection: bool = True
+    #: ready spare worker processes that take a dead worker's place at once (each costs one
+    #: worker's memory; 0: a dead worker is replaced by a process started then, about 1 s)
+    spare_workers: int = 1
 
 
 def _deny_handler(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMethodHandler:
@@ -171,8 +175,8 @@ def _deny_handler(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMetho
     def deny_stream(request_iter, context):
         context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
 
-    kw = dict(request_deserializer=handler.request_deserializer,
-              response_serializer=handler.response_serializer)
+    # no request deserializer: a refused call's body is never parsed
+    kw = dict(request_deserializer=None, response_serializer=handler.response_serializer)
     if handler.request_streaming and handler.response_streaming:
         return grpc.stream_stream_rpc_method_handler(deny_stream, **kw)
     if handler.request_streaming:
@@ -213,7 +217,8 @@ class QuansuServer:
         preload_modules()
         self.pool = WorkerPool(partial(start_worker_engine, config.limits, config.uniform,
                                        tuple(sorted(config.models.items()))),
-                               workers=config.workers, queue_size=config.queue_size)
+                               workers=config.workers, queue_size=config.queue_size,
+                               spares=config.spare_workers)
         self.engine = Engine(config.limits, evaluators=None, model_names=self.pool.models,
                              workers=self.pool.size)
         interceptors = [TokenInterceptor(config.token)] if config.token else []
@@ -222,13 +227,13 @@ class QuansuServer:
                                                              thread_name_prefix="quansu-rpc"),
                                   interceptors=interceptors,
                                   options=[("grpc.so_reuseport", 0)])
-        service_pb2_grpc.add_QuansuServiceServicer_to_server(QuansuServicer(self.engine, self.pool),
-                                                             self.server)
+        # every method receives its request's bytes and parses them itself (server/servicer.py)
+        self.server.add_generic_rpc_handlers((raw_handlers(QuansuServicer(self.engine, self.pool)),))
         self.health = health.HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        self.server.add_generic_rpc_handlers((raw_health_handler(self.health),))
         if config.reflection:
-            reflection.enable_server_reflection(
-                (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
+            self.server.add_generic_rpc_handlers((raw_reflection_handler(
+                (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)),))
         address = f"{config.host}:{config.port}"
         if config.tls_cert or config.tls_key:
             if not (config.tls_cert and config.tls_key):
@@ -250,6 +255,8 @@ class QuansuServer:
         self.server.start()
         for name in ("", SERVICE_NAME):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        # NOT_SERVING while no worker is alive, SERVING again once one is
+        track_workers(self.pool, self.health, ("", SERVICE_NAME), self._stopped.is_set)
         return self.port
 
     def stop(self, grace: float | None = None) -> None:

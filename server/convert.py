@@ -9,6 +9,7 @@ messages through the game's ``describe_move`` and ``move_to_text``.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Iterable
 
@@ -18,13 +19,129 @@ from google.protobuf.message import Message
 from quansu.games import record as rec
 from quansu.games.base import Game, Move, OptionSpec, State
 from quansu.games.cards import card_str
-from quansu.server.errors import RequestError
+from quansu.games.registry import game_classes, make
+from quansu.server.errors import RequestError, clip
 from quansu.server.v1 import records_pb2, service_pb2 as pb
 
 
 def message_json(msg: Message) -> dict:
-    """The JSON object of a record or view message (field names as in docs/records.md)."""
-    return json_format.MessageToDict(msg, preserving_proto_field_name=True)
+    """The JSON object of a record or view message (field names as in docs/records.md).  A
+    message that JSON cannot hold (a NaN or an infinity in ``options``, the only place where
+    protobuf JSON has no text for them) raises :class:`games.record.RecordError` naming
+    ``options``."""
+    try:
+        return json_format.MessageToDict(msg, preserving_proto_field_name=True)
+    except json_format.SerializeToJsonError as e:
+        raise rec.RecordError(f"options: not a finite number ({clip(str(e))})") from None
+
+
+# -- size limits (checked before a call is admitted) -------------------------------------------
+
+#: Most entries of a list of cards (a hand, the stock, the set-aside cards, a view's draws).
+MAX_CARDS = 52
+#: Longest card text ("10H" and the suit symbols fit easily).
+MAX_CARD_TEXT = 16
+#: Most seats of a deal or a result (every game has at most 4 players).
+MAX_SEATS = 8
+#: Most transfers of a result.
+MAX_TRANSFERS = 64
+#: Most options in a record or view, longest option name, most items in one option value.
+MAX_OPTIONS = 64
+MAX_OPTION_NAME = 64
+MAX_OPTION_ITEMS = 32
+
+_MAX_MOVES: dict[tuple[str, int], int] = {}
+
+
+def max_moves(game_name: str, players: int) -> int:
+    """The most moves a game of ``game_name`` with ``players`` players can have (the game's
+    ``max_moves``); for an unknown game or player count, the largest of every game's (the
+    precise error comes later, from the rules layer)."""
+    if not _MAX_MOVES:
+        table = {}
+        for name, cls in game_classes().items():
+            for n in range(cls.min_players, cls.max_players + 1):
+                table[(name, n)] = make(name, n).max_moves
+        table[("", 0)] = max(table.values())
+        _MAX_MOVES.update(table)
+    return _MAX_MOVES.get((game_name, players), _MAX_MOVES[("", 0)])
+
+
+def _text(value: str, field: str, limit: int) -> None:
+    if len(value) > limit:
+        raise RequestError(field, f"{len(value)} characters, over the maximum of {limit}")
+
+
+def _count(values, field: str, limit: int, what: str) -> None:
+    if len(values) > limit:
+        raise RequestError(field, f"{len(values)} {what}, over the maximum of {limit}")
+
+
+def _cards_limits(cards, field: str) -> None:
+    _count(cards, field, MAX_CARDS, "cards")
+    for i, c in enumerate(cards):
+        _text(c, f"{field}[{i}]", MAX_CARD_TEXT)
+
+
+def _finite(x: float, field: str) -> None:
+    if not math.isfinite(x):
+        raise RequestError(field, f"{x} is not a finite number")
+
+
+def _value_limits(v: struct_pb2.Value, field: str, max_text: int, depth: int = 0) -> None:
+    kind = v.WhichOneof("kind")
+    if kind == "number_value":
+        _finite(v.number_value, field)
+    elif kind == "string_value":
+        _text(v.string_value, field, max_text)
+    elif kind in ("list_value", "struct_value"):
+        if depth >= 2:
+            raise RequestError(field, "nested too deep for an option value")
+        items = (v.list_value.values if kind == "list_value"
+                 else list(v.struct_value.fields.values()))
+        _count(items, field, MAX_OPTION_ITEMS, "items")
+        for item in items:
+            _value_limits(item, field, max_text, depth + 1)
+
+
+def check_limits(msg: records_pb2.Record | records_pb2.View, field: str, max_text: int) -> None:
+    """Cheap bounds on a record or view message, before anything is converted or replayed:
+    every string at most ``max_text`` characters (cards :data:`MAX_CARD_TEXT`), at most the
+    game's ``max_moves`` moves (:func:`max_moves`), at most 52 cards in any list, bounded
+    options with finite numbers only, a bounded result.  Raises :class:`RequestError` naming the
+    field under ``field`` (``view``, ``record``, ``request.view``)."""
+    _text(msg.format, f"{field}.format", max_text)
+    _text(msg.game, f"{field}.game", max_text)
+    limit = max_moves(msg.game, msg.players)
+    if len(msg.moves) > limit:
+        raise RequestError(f"{field}.moves", f"{len(msg.moves)} moves, over the most a game can "
+                           f"have ({limit} for {clip(msg.game, 16)!r} with {msg.players} players)")
+    for i, ev in enumerate(msg.moves):
+        if len(ev.move) > max_text:
+            _text(ev.move, f"{field}.moves[{i}].move", max_text)
+    opts = msg.options.fields
+    _count(opts, f"{field}.options", MAX_OPTIONS, "options")
+    for name, value in opts.items():
+        if len(name) > MAX_OPTION_NAME:
+            raise RequestError(f"{field}.options", f"an option name of {len(name)} characters, "
+                               f"over the maximum of {MAX_OPTION_NAME}")
+        _value_limits(value, f"{field}.options.{name}", max_text)
+    deal = msg.deal
+    _count(deal.hands, f"{field}.deal.hands", MAX_SEATS, "hands")
+    for s, hand in enumerate(deal.hands):
+        _cards_limits(hand.cards, f"{field}.deal.hands[{s}].cards")
+    _cards_limits(deal.stock, f"{field}.deal.stock")
+    _cards_limits(deal.set_aside, f"{field}.deal.set_aside")
+    _text(deal.trump, f"{field}.deal.trump", MAX_CARD_TEXT)
+    if isinstance(msg, records_pb2.View):
+        _cards_limits(msg.drawn, f"{field}.drawn")
+    result = msg.result
+    _count(result.net, f"{field}.result.net", MAX_SEATS, "entries")
+    for i, x in enumerate(result.net):
+        _finite(x, f"{field}.result.net[{i}]")
+    _count(result.transfers, f"{field}.result.transfers", MAX_TRANSFERS, "transfers")
+    for i, t in enumerate(result.transfers):
+        _finite(t.amount, f"{field}.result.transfers[{i}].amount")
 
 
 def parse_json_message(obj: Any, message: Message, field: str = "") -> Message:

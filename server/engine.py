@@ -56,6 +56,11 @@ class Limits:
     values above the maximums are rejected.  ``default_interval_ms`` / ``min_interval_ms``:
     SuggestStream's partial-ranking period.  ``max_analyze_decisions``: the most decisions one
     Analyze call judges.
+
+    Sizes, checked before a call is admitted (:meth:`Engine.precheck`): ``max_request_bytes``,
+    the largest request body (below gRPC's own 4 MiB limit); ``max_text``, the longest string
+    field (moves, format, game, option strings); the moves of a record or view are at most the
+    game's ``max_moves`` and every card list at most 52 (:func:`server.convert.check_limits`).
     """
 
     default_iterations: int = 200
@@ -67,6 +72,8 @@ class Limits:
     default_interval_ms: int = 250
     min_interval_ms: int = 20
     max_analyze_decisions: int = 2000
+    max_request_bytes: int = 256 * 1024
+    max_text: int = 256
 
 
 class _Flag:
@@ -96,6 +103,14 @@ def mark_of(loss: float, is_best: bool, th: pb.Thresholds) -> int:
     if loss <= th.mistake:
         return pb.MARK_MISTAKE
     return pb.MARK_BLUNDER
+
+
+def deadline_margin(seconds_left: float) -> float:
+    """Seconds a search keeps before the call's deadline for the answer's way back (building the
+    response, the pipe to the server process, the checks, serialization and transport): 15 ms
+    plus 30 % of the time left, at most 0.3 s.  The call's clock starts when it arrives (the
+    gRPC deadline is absolute), so time in the queue and in the replay is already spent."""
+    return min(0.3, 0.015 + 0.3 * seconds_left)
 
 
 def _rules(prefix: str):
@@ -154,6 +169,7 @@ class Engine:
 
     # -- LegalMoves ---------------------------------------------------------------------------
     def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
+        self.precheck_legal_moves(request)
         which, msg = convert.source_of(request)
         with _rules(which):
             parsed = convert.parse_record(msg) if which == "record" else convert.parse_view(msg)
@@ -194,7 +210,10 @@ class Engine:
             it, ms = lim.default_iterations, lim.default_ms
         return (it or None), (ms or None)
 
-    def _parse_suggest(self, request: pb.SuggestRequest, prefix: str):
+    # -- cheap checks (before admission: no conversion, no replay) ------------------------------
+    def precheck_suggest(self, request: pb.SuggestRequest, prefix: str = "") -> None:
+        """The cheap checks of a Suggest request (fields, budget, sizes of the view), which the
+        server process runs before the call takes a worker; raises :class:`RequestError`."""
         p = f"{prefix}." if prefix else ""
         if not request.HasField("view"):
             raise RequestError(f"{p}view", "missing: Suggest takes a seat's view")
@@ -204,6 +223,40 @@ class Engine:
         if not 0 <= request.strength <= 5:
             raise RequestError(f"{p}strength", f"{request.strength} is out of range 1..5 (0: a hint)")
         self._budget(request.budget, f"{p}budget")
+        convert.check_limits(request.view, f"{p}view", lim.max_text)
+
+    def precheck_suggest_stream(self, request: pb.SuggestStreamRequest) -> None:
+        if not request.HasField("request"):
+            raise RequestError("request", "missing: the Suggest request to stream")
+        if request.interval_ms < 0:
+            raise RequestError("interval_ms", f"{request.interval_ms} is negative")
+        self.precheck_suggest(request.request, "request")
+
+    def _precheck_source(self, request) -> None:
+        which, msg = convert.source_of(request)
+        convert.check_limits(msg, which, self.limits.max_text)
+
+    def precheck_analyze(self, request: pb.AnalyzeRequest) -> None:
+        self._precheck_source(request)
+        if len(request.seats) > convert.MAX_SEATS:
+            raise RequestError("seats", f"{len(request.seats)} seats, over the maximum of "
+                               f"{convert.MAX_SEATS}")
+        for i, s in enumerate(request.seats):
+            if s < 0:
+                raise RequestError(f"seats[{i}]", f"seat {s} is negative")
+        self._budget(request.budget, "budget")
+        for name in ("good", "inaccuracy", "mistake"):
+            v = getattr(request.thresholds, name)
+            if v < 0 or not math.isfinite(v):
+                raise RequestError(f"thresholds.{name}", f"{v} must be a finite number >= 0")
+
+    def precheck_legal_moves(self, request: pb.LegalMovesRequest) -> None:
+        self._precheck_source(request)
+
+    # -- full validation (in the worker: the view or record is replayed once) --------------------
+    def _parse_suggest(self, request: pb.SuggestRequest, prefix: str):
+        p = f"{prefix}." if prefix else ""
+        self.precheck_suggest(request, prefix)
         with _rules(f"{p}view"):
             view = convert.parse_view(request.view)
             seed = request.seed if request.HasField("seed") else 0
@@ -220,10 +273,7 @@ class Engine:
         self._parse_suggest(request, "")
 
     def check_suggest_stream(self, request: pb.SuggestStreamRequest) -> None:
-        if not request.HasField("request"):
-            raise RequestError("request", "missing: the Suggest request to stream")
-        if request.interval_ms < 0:
-            raise RequestError("interval_ms", f"{request.interval_ms} is negative")
+        self.precheck_suggest_stream(request)
         self._parse_suggest(request.request, "request")
 
     # -- search -------------------------------------------------------------------------------
@@ -241,8 +291,7 @@ class Engine:
         cfg = base.replace(**changes)
         deadline = None
         if seconds_left is not None:
-            margin = min(0.1, 0.1 * seconds_left) + 0.005
-            deadline = time.monotonic() + max(0.0, seconds_left - margin)
+            deadline = time.monotonic() + max(0.0, seconds_left - deadline_margin(seconds_left))
         cancel = _Flag(stop) if stop is not None else None
         if cfg.iterations is None and cfg.time_s is None and deadline is None:
             cfg = cfg.replace(iterations=self.limits.default_iterations)
@@ -290,6 +339,7 @@ class Engine:
                 seconds_left: float | None = None, emit: Callable[[pb.SuggestResponse], None] | None = None,
                 interval_ms: int = 0, prefix: str = "") -> pb.SuggestResponse:
         """Run a Suggest; with ``emit``, partial rankings go to it every ``interval_ms``."""
+        end = None if seconds_left is None else time.monotonic() + seconds_left
         view, state = self._parse_suggest(request, prefix)
         p = f"{prefix}." if prefix else ""
         iterations, ms = self._budget(request.budget, f"{p}budget")
@@ -316,7 +366,8 @@ class Engine:
 
             progress = send_partial
 
-        result = self._search(state, iterations, ms, seed, stop, seconds_left, progress, interval_s)
+        left = None if end is None else end - time.monotonic()   # the replay took some of it
+        result = self._search(state, iterations, ms, seed, stop, left, progress, interval_s)
         chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
         return self._suggest_response(state, result, k, chosen, True)
 
@@ -337,6 +388,7 @@ class Engine:
 
     # -- Analyze ------------------------------------------------------------------------------
     def _parse_analyze(self, request: pb.AnalyzeRequest):
+        self.precheck_analyze(request)
         which, msg = convert.source_of(request)
         with _rules(which):
             parsed = convert.parse_record(msg) if which == "record" else convert.parse_view(msg)
@@ -475,12 +527,16 @@ class Engine:
     # -- worker entry -------------------------------------------------------------------------
     def run_job(self, kind: str, payload: bytes, emit: Emit, stop: StopFn,
                 seconds_left: float | None) -> None:
-        """Run one serialized request in a worker; serialized responses go to ``emit``."""
-        if kind == "suggest":
+        """Run one serialized request in a worker; serialized responses go to ``emit``.  The
+        request is validated here, once (the server process ran only the cheap checks)."""
+        if kind == "legal_moves":
+            emit(self.legal_moves(pb.LegalMovesRequest.FromString(payload)).SerializeToString())
+        elif kind == "suggest":
             req = pb.SuggestRequest.FromString(payload)
             emit(self.suggest(req, stop=stop, seconds_left=seconds_left).SerializeToString())
         elif kind == "suggest_stream":
             req = pb.SuggestStreamRequest.FromString(payload)
+            self.precheck_suggest_stream(req)
             final = self.suggest(req.request, stop=stop, seconds_left=seconds_left,
                                  emit=lambda m: emit(m.SerializeToString()),
                                  interval_ms=req.interval_ms, prefix="request")

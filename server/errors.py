@@ -12,6 +12,12 @@ Every exception that leaves a servicer method goes through :func:`to_rpc_status`
 * :class:`Unavailable` -> ``UNAVAILABLE`` (the server is draining or a worker died);
 * anything else -> ``INTERNAL`` with a generic message (the traceback goes to the server log).
 
+Error texts never echo much of the input: :func:`clip_message` shortens every quoted run of
+input to :data:`QUOTE_LIMIT` characters and the whole text to :data:`MESSAGE_LIMIT`, so a status
+(message and BadRequest detail) always fits in a client's metadata limit.  A request body that
+is not a valid protobuf is :class:`BadBody` (INVALID_ARGUMENT, field ``request``), logged by
+:data:`BAD_BODY_LOG` at most once per ``interval_s``.
+
 The field path of a rules error comes from the prefix the rules layer puts on its messages
 (``"moves[17]: ..."``, ``"deal.hands[1]: ..."``), or else from the error's class.
 """
@@ -20,6 +26,8 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+import time
 from typing import Any
 
 import grpc
@@ -48,6 +56,14 @@ class RequestError(ServiceError):
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
         self.message = message
+
+
+class BadBody(RequestError):
+    """A request body that is not a valid protobuf of the method's request message (or is over
+    the size limit): INVALID_ARGUMENT naming the field ``request``."""
+
+    def __init__(self, message: str):
+        super().__init__("request", message)
 
 
 class Busy(ServiceError):
@@ -139,8 +155,66 @@ def is_rules_error(exc: BaseException) -> bool:
     return type(exc).__module__.startswith("games.") and isinstance(exc, ValueError)
 
 
+#: Longest quoted run of input an error text keeps (characters).
+QUOTE_LIMIT = 64
+#: Longest error text (characters); gRPC sends it twice (message and BadRequest detail), and a
+#: client refuses trailers over 8 KB.
+MESSAGE_LIMIT = 400
+#: A quoted run: "..." (JSON, with escapes) or '...' (Python repr).
+_QUOTED_RE = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+
+
+def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters (the cut marked with ``...``)."""
+    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+
+
+def clip_message(message: str) -> str:
+    """An error text with every quoted run of input cut to :data:`QUOTE_LIMIT` characters (quotes
+    kept) and the whole cut to :data:`MESSAGE_LIMIT`."""
+    def short(m: re.Match) -> str:
+        q = m.group(0)
+        if len(q) <= QUOTE_LIMIT + 2:
+            return q
+        return q[0] + q[1:QUOTE_LIMIT - 2] + "..." + q[0]
+
+    return clip(_QUOTED_RE.sub(short, message), MESSAGE_LIMIT)
+
+
+class RateLimitedLog:
+    """Log one line at most every ``interval_s`` seconds, saying how many were left out."""
+
+    def __init__(self, logger: logging.Logger, interval_s: float = 10.0):
+        self.logger = logger
+        self.interval_s = interval_s
+        self._lock = threading.Lock()
+        self._next = 0.0
+        self._skipped = 0
+
+    def warning(self, message: str, *args: Any) -> bool:
+        """Log ``message % args`` unless a line was logged less than ``interval_s`` ago; returns
+        whether it was logged."""
+        now = time.monotonic()
+        with self._lock:
+            if now < self._next:
+                self._skipped += 1
+                return False
+            skipped, self._skipped = self._skipped, 0
+            self._next = now + self.interval_s
+        suffix = f" ({skipped} more like it not logged)" if skipped else ""
+        self.logger.warning(message + suffix, *args)
+        return True
+
+
+#: The log of request bodies that do not parse (one line per 10 s at most).
+BAD_BODY_LOG = RateLimitedLog(log)
+
+
 def bad_request(field: str, message: str) -> status_pb2.Status:
-    """An INVALID_ARGUMENT status with one BadRequest field violation."""
+    """An INVALID_ARGUMENT status with one BadRequest field violation (texts clipped by
+    :func:`clip_message`)."""
+    field = clip(field, 2 * QUOTE_LIMIT)
+    message = clip_message(message)
     detail = error_details_pb2.BadRequest(
         field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)])
     packed = any_pb2.Any()

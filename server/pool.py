@@ -1,23 +1,34 @@
-"""A pool of search worker processes.
+"""A pool of search worker processes, watched and healed.
 
 Python search holds the GIL, so concurrent searches need processes.  Each worker is a ``spawn``ed
 process that builds one :class:`server.engine.Engine` (its evaluators loaded once) and then runs
-jobs one at a time: a job is ``(kind, request bytes, seconds left)``; the worker streams back the
-serialized response messages and then ``done`` (or a serialized ``google.rpc.Status`` on error).
+jobs one at a time: a job is ``(kind, request bytes, deadline)`` (the deadline on the
+system-wide ``time.monotonic`` clock, or None); the worker validates the request, streams back
+the serialized response messages and then ``done`` (or a serialized ``google.rpc.Status`` on
+error).
 
 Every worker has a shared cancel flag that its search polls between iterations: a call that is
 cancelled, that passes its deadline, or whose handler stops reading sets it, and the worker
-answers with its best so far and becomes free.  A worker that does not stop within
-``stop_grace_s`` of a cancel, or that dies, is replaced by a fresh process.
+answers with its best so far and becomes free.
 
-Admission: at most ``workers`` jobs run and at most ``queue_size`` calls wait for a worker; one
-more raises :class:`server.errors.Busy` (RESOURCE_EXHAUSTED).
+**Admission**: at most ``workers`` jobs run and at most ``queue_size`` calls wait for a worker;
+one more raises :class:`server.errors.Busy` (RESOURCE_EXHAUSTED).
+
+**Healing**: a watcher thread waits on every idle worker's process sentinel (so it sees a death
+at once), takes back the workers of calls that ended early (it drains the cancelled job's last
+messages, or kills a worker that does not stop within ``stop_grace_s``) and replaces every dead
+worker: by a ready spare when there is one (``spares``, default 0: instantly), else by a fresh
+process started in the background.  A call whose worker dies gets UNAVAILABLE at once; it never
+waits for the replacement.  Listeners (:meth:`WorkerPool.add_listener`) hear the number of live
+workers whenever it changes (the server's health turns NOT_SERVING at 0).  :meth:`stats`
+counts deaths and restarts.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing as mp
+import multiprocessing.connection as mpc
 import os
 import sys
 import threading
@@ -34,6 +45,10 @@ log = logging.getLogger("quansu.server")
 
 #: How often a waiting handler checks whether its call is still alive (seconds).
 POLL_S = 0.02
+#: The watcher's longest sleep between checks (seconds); deaths wake it at once.
+WATCH_S = 0.25
+#: Seconds between two tries to start a worker after a failed start (doubling up to 30 s).
+RETRY_S = 1.0
 
 
 def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
@@ -61,7 +76,8 @@ def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
             return
         if job is None:
             return
-        kind, payload, seconds_left = job
+        kind, payload, deadline = job
+        seconds_left = None if deadline is None else deadline - time.monotonic()
 
         def emit(msg: bytes) -> None:
             conn.send(("item", msg))
@@ -115,6 +131,7 @@ class _Worker:
         _start_without_main(self.proc)
         child.close()
         self.models: dict[str, str] = {}
+        self.dead = False
 
     def wait_ready(self, timeout: float) -> None:
         if not self.conn.poll(timeout):
@@ -130,9 +147,10 @@ class _Worker:
         self.models = info
 
     def alive(self) -> bool:
-        return self.proc.is_alive()
+        return not self.dead and self.proc.is_alive()
 
     def kill(self) -> None:
+        self.dead = True
         if self.proc.is_alive():
             self.proc.kill()
         self.proc.join(timeout=5)
@@ -151,48 +169,92 @@ class _Waiter:
 
 @dataclass
 class PoolStats:
+    """``workers``: the pool's size; ``alive``: workers alive now (busy or idle); ``busy``;
+    ``waiting``: calls in the queue; ``spares``: ready spares; ``deaths``: workers found dead or
+    killed because they did not stop; ``restarts``: workers put back in a dead one's place."""
+
     workers: int
     busy: int
     waiting: int
     restarts: int
+    deaths: int = 0
+    alive: int = 0
+    spares: int = 0
 
 
 class WorkerPool:
     """``workers`` search processes; see the module docstring.
 
-    ``engine_factory``: a picklable callable that builds the engine in each worker.
+    ``engine_factory``: a picklable callable that builds the engine in each worker.  ``spares``:
+    extra ready processes that take a dead worker's place at once (each costs one worker's
+    memory).
     """
 
     def __init__(self, engine_factory: Callable[[], Any], workers: int | None = None,
                  queue_size: int | None = None, start_timeout_s: float = 60.0,
-                 stop_grace_s: float = 2.0):
+                 stop_grace_s: float = 2.0, spares: int = 0):
         self.size = max(1, workers or os.cpu_count() or 1)
         self.queue_size = self.size * 4 if queue_size is None else max(0, queue_size)
         self.stop_grace_s = stop_grace_s
+        self.spare_target = max(0, spares)
         self._factory = engine_factory
         self._ctx = mp.get_context("spawn")
         self._lock = threading.Lock()
         self._waiters: deque[_Waiter] = deque()
         self._restarts = 0
+        self._deaths = 0
         self._closed = False
         self._start_timeout = start_timeout_s
-        self._workers = [_Worker(self._ctx, engine_factory, i) for i in range(self.size)]
+        self._listeners: list[Callable[[int], None]] = []
+        self._stopping: dict[_Worker, float] = {}   # workers of ended calls -> kill time
+        self._starting = 0                          # processes being started in the background
+        self._next_index = self.size
+        workers_ = [_Worker(self._ctx, engine_factory, i) for i in range(self.size)]
+        spares_ = [_Worker(self._ctx, engine_factory, self.size + i)
+                   for i in range(self.spare_target)]
         try:
-            for w in self._workers:
+            for w in workers_ + spares_:
                 w.wait_ready(start_timeout_s)
         except BaseException:
-            for w in self._workers:
+            for w in workers_ + spares_:
                 w.kill()
             raise
-        self._free = list(self._workers)
-        self.models = dict(self._workers[0].models)
+        self._next_index += self.spare_target
+        self._workers: list[_Worker | None] = list(workers_)   # slot -> its worker
+        self._spares: list[_Worker] = spares_
+        self._free = list(workers_)
+        self.models = dict(workers_[0].models)
+        self._alive = self.size
+        self._wake_r, self._wake_w = self._ctx.Pipe(duplex=False)
+        self._watcher = threading.Thread(target=self._watch, name="quansu-pool-watcher",
+                                         daemon=True)
+        self._watcher.start()
 
-    # -- admission ---------------------------------------------------------------------------
+    # -- observation ---------------------------------------------------------------------------
     def stats(self) -> PoolStats:
         with self._lock:
-            return PoolStats(self.size, self.size - len(self._free), len(self._waiters),
-                             self._restarts)
+            return PoolStats(self.size, sum(1 for w in self._workers if w is not None)
+                             - len(self._free), len(self._waiters), self._restarts,
+                             self._deaths, self._alive, len(self._spares))
 
+    def add_listener(self, fn: Callable[[int], None]) -> None:
+        """``fn(alive)`` is called (from the watcher thread) whenever the number of live
+        workers changes."""
+        self._listeners.append(fn)
+
+    def _notify(self) -> None:
+        with self._lock:
+            alive = sum(1 for w in self._workers if w is not None and not w.dead)
+            changed = alive != self._alive
+            self._alive = alive
+        if changed:
+            for fn in list(self._listeners):
+                try:
+                    fn(alive)
+                except Exception:  # a listener's bug must not stop the watcher
+                    log.exception("pool listener failed")
+
+    # -- admission ---------------------------------------------------------------------------
     def acquire(self, seconds_left: float | None, is_active: Callable[[], bool]) -> _Worker:
         """A free worker.  Calls wait first come, first served while they are active and before
         their deadline; with ``queue_size`` calls already waiting, :class:`Busy`."""
@@ -233,22 +295,26 @@ class WorkerPool:
     def _release(self, worker: _Worker) -> None:
         """Hand a free worker to the longest-waiting call, or keep it free."""
         with self._lock:
-            if self._waiters:
+            if self._closed:
+                handed = False
+            elif self._waiters:
                 waiter = self._waiters.popleft()
                 waiter.worker = worker
                 waiter.event.set()
+                handed = True
             else:
                 self._free.append(worker)
+                handed = True
+        if not handed:
+            worker.kill()
+        else:
+            self._wake()
 
-    def _replace(self, worker: _Worker) -> _Worker:
-        log.warning("replacing search worker %d", worker.index)
-        worker.kill()
-        fresh = _Worker(self._ctx, self._factory, worker.index)
-        fresh.wait_ready(self._start_timeout)
-        with self._lock:
-            self._restarts += 1
-            self._workers[worker.index] = fresh
-        return fresh
+    def _wake(self) -> None:
+        try:
+            self._wake_w.send_bytes(b"w")
+        except (OSError, ValueError):
+            pass
 
     # -- running -------------------------------------------------------------------------------
     def run(self, kind: str, payload: bytes, seconds_left: float | None,
@@ -257,16 +323,16 @@ class WorkerPool:
 
         ``seconds_left``: the call's time left (None: no deadline).  ``is_active``: whether the
         call is still wanted.  Raises :class:`RemoteError` for an error status from the worker,
-        :class:`Busy`, :class:`DeadlineExceeded` or :class:`Unavailable`.  Closing the iterator
-        early cancels the job.
+        :class:`Busy`, :class:`DeadlineExceeded` or :class:`Unavailable` (at once when the
+        worker dies).  Closing the iterator early cancels the job.
         """
-        worker = self.acquire(seconds_left, is_active)
         end = None if seconds_left is None else time.monotonic() + seconds_left
+        worker = self.acquire(seconds_left, is_active)
         finished = False
         try:
             worker.cancel.value = 0
             try:
-                worker.conn.send((kind, payload, None if end is None else end - time.monotonic()))
+                worker.conn.send((kind, payload, end))
             except (BrokenPipeError, OSError):
                 raise Unavailable("a search worker died; retry") from None
             cancelled_at = None
@@ -285,7 +351,7 @@ class WorkerPool:
                         finished = True
                         raise RemoteError(status_pb2.Status.FromString(data))
                     continue
-                if not worker.alive():
+                if not worker.proc.is_alive():
                     raise Unavailable("a search worker died during the call; retry")
                 now = time.monotonic()
                 if cancelled_at is None and (not is_active() or (end is not None and now > end)):
@@ -294,37 +360,187 @@ class WorkerPool:
                 if cancelled_at is not None and now - cancelled_at > self.stop_grace_s:
                     raise Unavailable("the search did not stop after cancellation")
         finally:
-            if not finished:
-                worker = self._finish(worker)
-            if worker is not None:
+            if finished:
                 self._release(worker)
+            else:
+                self._reclaim(worker)
 
-    def _finish(self, worker: _Worker) -> _Worker | None:
-        """Stop an unfinished job and drain its messages; replace the worker if it hangs."""
+    def _reclaim(self, worker: _Worker) -> None:
+        """Give the worker of a call that ended early to the watcher: it stops the job (cancel
+        flag), drains its messages and frees the worker, or kills and replaces it."""
         worker.cancel.value = 1
-        end = time.monotonic() + self.stop_grace_s
-        try:
-            while worker.alive() and time.monotonic() < end:
-                if worker.conn.poll(POLL_S):
-                    tag, _ = worker.conn.recv()
-                    if tag in ("done", "error"):
-                        return worker
-        except (EOFError, OSError):
-            pass
-        if self._closed:
-            worker.kill()
-            return None
-        try:
-            return self._replace(worker)
-        except Exception:
-            log.exception("could not restart a search worker")
-            return None
+        with self._lock:
+            self._stopping[worker] = time.monotonic() + self.stop_grace_s
+        self._wake()
+
+    # -- the watcher ---------------------------------------------------------------------------
+    def _watch(self) -> None:
+        while True:
+            with self._lock:
+                if self._closed:
+                    return
+                idle = list(self._free) + list(self._spares)
+                stopping = dict(self._stopping)
+            objs: list = [self._wake_r]
+            objs += [w.proc.sentinel for w in idle]
+            for w in stopping:
+                objs += [w.conn, w.proc.sentinel]
+            timeout = WATCH_S
+            if stopping:
+                timeout = max(0.0, min(timeout, min(stopping.values()) - time.monotonic()))
+            try:
+                ready = set(mpc.wait(objs, timeout=timeout))
+            except (OSError, ValueError):
+                ready = set()       # a connection closed under us: look again
+            if self._wake_r in ready:
+                try:
+                    while self._wake_r.poll():
+                        self._wake_r.recv_bytes()
+                except (EOFError, OSError):
+                    return
+            try:
+                self._check_stopping(stopping, ready)
+                self._check_idle(idle)
+            except Exception:  # the watcher must keep watching
+                log.exception("pool watcher error")
+                time.sleep(WATCH_S)
+
+    def _check_stopping(self, stopping: dict[_Worker, float], ready: set) -> None:
+        now = time.monotonic()
+        for w, kill_at in stopping.items():
+            outcome = None               # "free" | "dead"
+            if w.conn in ready or w.proc.sentinel in ready:
+                try:
+                    while w.conn.poll():
+                        tag, _ = w.conn.recv()
+                        if tag in ("done", "error"):
+                            outcome = "free"
+                            break
+                except (EOFError, OSError):
+                    outcome = "dead"
+                if outcome is None and not w.proc.is_alive():
+                    outcome = "dead"
+            if outcome is None and now >= kill_at:
+                log.warning("search worker %d did not stop within %g s of a cancel: killing it",
+                            w.index, self.stop_grace_s)
+                outcome = "dead"
+            if outcome is None:
+                continue
+            with self._lock:
+                self._stopping.pop(w, None)
+            if outcome == "free":
+                self._release(w)
+            else:
+                self._dead(w)
+
+    def _check_idle(self, idle: list[_Worker]) -> None:
+        for w in idle:
+            if w.proc.is_alive():
+                continue
+            with self._lock:
+                if w in self._spares:
+                    self._spares.remove(w)
+                    spare = True
+                elif w in self._free:
+                    self._free.remove(w)
+                    spare = False
+                else:
+                    continue             # taken by a call meanwhile: the call will see it
+            if spare:
+                log.warning("spare search worker %d died (exit code %s)", w.index, w.proc.exitcode)
+                w.kill()
+                self._deaths_add()
+                self._refill()
+            else:
+                self._dead(w)
+
+    def _deaths_add(self) -> None:
+        with self._lock:
+            self._deaths += 1
+
+    def _dead(self, w: _Worker) -> None:
+        """A slot's worker died (or was killed): put a spare in its place or start a new one."""
+        code = w.proc.exitcode
+        w.kill()
+        with self._lock:
+            self._deaths += 1
+            closed = self._closed
+            if not closed and self._workers[w.index] is w:
+                self._workers[w.index] = None
+        if closed:
+            return
+        log.warning("search worker %d died (exit code %s): replacing it", w.index, code)
+        self._notify()
+        self._fill_slots()
+        self._refill()
+
+    def _fill_slots(self) -> None:
+        """Put ready spares into empty slots."""
+        while True:
+            with self._lock:
+                if self._closed or not self._spares or None not in self._workers:
+                    return
+                slot = self._workers.index(None)
+                fresh = self._spares.pop()
+                fresh.index = slot
+                self._workers[slot] = fresh
+                self._restarts += 1
+            self._notify()
+            self._release(fresh)
+
+    def _refill(self) -> None:
+        """Start in the background the processes missing from the slots and the spares."""
+        with self._lock:
+            if self._closed:
+                return
+            empty = sum(1 for w in self._workers if w is None)
+            missing = empty + self.spare_target - len(self._spares) - self._starting
+            self._starting += max(0, missing)
+        for _ in range(max(0, missing)):
+            threading.Thread(target=self._start_one, name="quansu-pool-start", daemon=True).start()
+
+    def _start_one(self) -> None:
+        delay = RETRY_S
+        while True:
+            with self._lock:
+                if self._closed:
+                    self._starting -= 1
+                    return
+                index = self._next_index
+                self._next_index += 1
+            try:
+                w = _Worker(self._ctx, self._factory, index)
+                try:
+                    w.wait_ready(self._start_timeout)
+                except BaseException:
+                    w.kill()
+                    raise
+                break
+            except Exception as e:
+                log.error("could not start a search worker (%s); trying again in %g s", e, delay)
+                time.sleep(delay)
+                delay = min(30.0, delay * 2)
+        with self._lock:
+            self._starting -= 1
+            if self._closed:
+                closed = True
+            else:
+                closed = False
+                self._spares.append(w)
+        if closed:
+            w.kill()
+            return
+        self._fill_slots()
+        self._wake()
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop every worker (running jobs are cancelled)."""
         with self._lock:
             self._closed = True
-            workers = list(self._workers)
+            workers = [w for w in self._workers if w is not None] + list(self._spares)
+            workers += [w for w in self._stopping if w not in workers]
+            self._spares = []
+        self._wake()
         for w in workers:
             w.cancel.value = 1
             try:
@@ -335,3 +551,4 @@ class WorkerPool:
         for w in workers:
             w.proc.join(timeout=max(0.0, end - time.monotonic()))
             w.kill()
+        self._watcher.join(timeout=2)

@@ -1,25 +1,49 @@
 """The gRPC servicer: thin glue between gRPC calls and :class:`server.engine.Engine`.
 
-Cheap calls (``LegalMoves``, ``DescribeGames``) run in the server process.  Searches
-(``Suggest``, ``SuggestStream``, ``Analyze``) are validated here first, so that a bad request
-never occupies a worker, and then run in the worker pool (:class:`server.pool.WorkerPool`);
-the call's deadline and cancellation reach the worker's search.  Every exception becomes a
-status through :func:`server.errors.abort`.
+Every method of ``quansu.v1.QuansuService``, of the health service and of reflection is
+registered with **no request deserializer** (:func:`raw_handlers`, :func:`raw_health_handler`,
+:func:`raw_reflection_handler`): the handler receives the request's bytes and parses them
+itself.  grpc-python's own deserialization keeps about 16 KB of server memory for good on every
+body that does not parse (``bench/grpc_leak.py``); parsed here, such a body is an
+INVALID_ARGUMENT naming the field ``request`` that costs nothing lasting (one log line per 10 s
+at most, :data:`server.errors.BAD_BODY_LOG`).
+
+A call goes through the cheap checks first, in this order, before anything is converted or
+replayed: the token (:class:`server.app.TokenInterceptor`, before the body is even parsed), the
+body's size (:attr:`Limits.max_request_bytes`), the parse, the counts and lengths of every field
+(:meth:`Engine.precheck`), then admission (a worker or a place in the wait queue of
+:class:`server.pool.WorkerPool`, else RESOURCE_EXHAUSTED).  The request is then validated and
+replayed once, in the worker, which answers.  ``LegalMoves`` goes through the same pool;
+``DescribeGames`` and health answer in the server process.
+
+The call's deadline is read when the handler starts (gRPC's deadline is absolute, so time spent
+before that counts too) and reaches the worker's search, which keeps a margin for the answer's
+way back (:func:`server.engine.deadline_margin`).  Every answer is checked to hold only finite
+numbers (:func:`check_finite`).  Every exception becomes a status through
+:func:`server.errors.abort`.
 """
 
 from __future__ import annotations
 
+import math
+from typing import Callable, Iterable
+
 import grpc
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import DecodeError, Message
 
 from quansu.server import errors
 from quansu.server.engine import Engine
 from quansu.server.pool import WorkerPool
 from quansu.server.v1 import service_pb2 as pb
-from quansu.server.v1 import service_pb2_grpc
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["QuansuService"].full_name
 
 #: Deadlines further away than this are treated as none (gRPC reports "no deadline" as a huge
 #: remaining time).
 _NO_DEADLINE_S = 10 * 365 * 24 * 3600.0
+
+_FLOATS = (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT)
 
 
 def seconds_left(context: grpc.ServicerContext) -> float | None:
@@ -30,53 +54,209 @@ def seconds_left(context: grpc.ServicerContext) -> float | None:
     return max(0.0, t)
 
 
-class QuansuServicer(service_pb2_grpc.QuansuServiceServicer):
-    """``engine``: validation and the in-process calls; ``pool``: the search workers."""
+def parse_body(body: bytes, message_type: type[Message], max_bytes: int | None = None) -> Message:
+    """The request message of a raw body; :class:`server.errors.BadBody` when it is larger than
+    ``max_bytes`` or does not parse."""
+    if not isinstance(body, (bytes, bytearray, memoryview)):
+        raise TypeError(f"expected the request's bytes, got {type(body).__name__}")
+    name = message_type.DESCRIPTOR.name
+    if max_bytes is not None and len(body) > max_bytes:
+        raise errors.BadBody(f"{len(body)} bytes, over the server's maximum of {max_bytes} "
+                             f"for a {name}")
+    try:
+        return message_type.FromString(bytes(body))
+    except (DecodeError, RecursionError, ValueError) as e:
+        errors.BAD_BODY_LOG.warning("a %d-byte request body is not a valid %s: %s", len(body),
+                                    name, errors.clip(str(e)))
+        raise errors.BadBody(f"the body ({len(body)} bytes) is not a valid {name}") from None
+
+
+def non_finite_fields(msg: Message, path: str = "") -> list[str]:
+    """The paths of every NaN or infinite float/double in ``msg`` (recursively)."""
+    out: list[str] = []
+    for fd, value in msg.ListFields():
+        where = f"{path}.{fd.name}" if path else fd.name
+        if fd.type in _FLOATS:
+            values = value if fd.is_repeated else (value,)
+            out += [where for v in values if not math.isfinite(v)]
+        elif fd.type == FieldDescriptor.TYPE_MESSAGE:
+            if fd.message_type.GetOptions().map_entry:
+                vtype = fd.message_type.fields_by_name["value"].type
+                for k, v in value.items():
+                    if vtype == FieldDescriptor.TYPE_MESSAGE:
+                        out += non_finite_fields(v, f"{where}[{k!r}]")
+                    elif vtype in _FLOATS and not math.isfinite(v):
+                        out.append(f"{where}[{k!r}]")
+            elif fd.is_repeated:
+                for i, v in enumerate(value):
+                    out += non_finite_fields(v, f"{where}[{i}]")
+            else:
+                out += non_finite_fields(value, where)
+    return out
+
+
+def check_finite(msg: Message) -> Message:
+    """``msg`` itself; raises AssertionError (a server bug: INTERNAL) when an answer would carry
+    a NaN or an infinity."""
+    bad = non_finite_fields(msg)
+    if bad:
+        raise AssertionError(f"{msg.DESCRIPTOR.name} carries non-finite numbers at "
+                             f"{', '.join(bad[:5])}")
+    return msg
+
+
+class QuansuServicer:
+    """``engine``: the cheap checks and DescribeGames; ``pool``: the workers that validate,
+    replay and search.  Register it with :func:`raw_handlers`."""
 
     def __init__(self, engine: Engine, pool: WorkerPool):
         self.engine = engine
         self.pool = pool
 
-    def _run(self, kind: str, request, context):
-        return self.pool.run(kind, request.SerializeToString(), seconds_left(context),
-                             context.is_active)
+    def _parse(self, body: bytes, message_type: type[Message]) -> Message:
+        return parse_body(body, message_type, self.engine.limits.max_request_bytes)
 
-    def DescribeGames(self, request, context):
+    def _run(self, kind: str, body: bytes, left: float | None, context) -> Iterable[bytes]:
+        return self.pool.run(kind, bytes(body), left, context.is_active)
+
+    def DescribeGames(self, body, context):
         try:
-            return self.engine.describe_games(request)
+            request = self._parse(body, pb.DescribeGamesRequest)
+            return check_finite(self.engine.describe_games(request))
         except Exception as e:
             errors.abort(context, e)
 
-    def LegalMoves(self, request, context):
+    def LegalMoves(self, body, context):
         try:
-            return self.engine.legal_moves(request)
-        except Exception as e:
-            errors.abort(context, e)
-
-    def Suggest(self, request, context):
-        try:
-            self.engine.check_suggest(request)
+            left = seconds_left(context)
+            request = self._parse(body, pb.LegalMovesRequest)
+            self.engine.precheck_legal_moves(request)
             last = None
-            for data in self._run("suggest", request, context):
+            for data in self._run("legal_moves", body, left, context):
                 last = data
             if last is None:
-                raise errors.Unavailable("the search ended without an answer")
-            return pb.SuggestResponse.FromString(last)
+                raise errors.Unavailable("the worker ended without an answer; retry")
+            return check_finite(pb.LegalMovesResponse.FromString(last))
         except Exception as e:
             errors.abort(context, e)
 
-    def SuggestStream(self, request, context):
+    def Suggest(self, body, context):
         try:
-            self.engine.check_suggest_stream(request)
-            for data in self._run("suggest_stream", request, context):
-                yield pb.SuggestResponse.FromString(data)
+            left = seconds_left(context)
+            request = self._parse(body, pb.SuggestRequest)
+            self.engine.precheck_suggest(request)
+            last = None
+            for data in self._run("suggest", body, left, context):
+                last = data
+            if last is None:
+                raise errors.Unavailable("the search ended without an answer; retry")
+            return check_finite(pb.SuggestResponse.FromString(last))
         except Exception as e:
             errors.abort(context, e)
 
-    def Analyze(self, request, context):
+    def SuggestStream(self, body, context):
         try:
-            self.engine.check_analyze(request)
-            for data in self._run("analyze", request, context):
-                yield pb.AnalyzeResponse.FromString(data)
+            left = seconds_left(context)
+            request = self._parse(body, pb.SuggestStreamRequest)
+            self.engine.precheck_suggest_stream(request)
+            for data in self._run("suggest_stream", body, left, context):
+                yield check_finite(pb.SuggestResponse.FromString(data))
         except Exception as e:
             errors.abort(context, e)
+
+    def Analyze(self, body, context):
+        try:
+            left = seconds_left(context)
+            request = self._parse(body, pb.AnalyzeRequest)
+            self.engine.precheck_analyze(request)
+            for data in self._run("analyze", body, left, context):
+                yield check_finite(pb.AnalyzeResponse.FromString(data))
+        except Exception as e:
+            errors.abort(context, e)
+
+
+def raw_handlers(servicer: QuansuServicer) -> grpc.GenericRpcHandler:
+    """``quansu.v1.QuansuService`` with every method receiving its request's bytes."""
+    unary = grpc.unary_unary_rpc_method_handler
+    stream = grpc.unary_stream_rpc_method_handler
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, {
+        "Suggest": unary(servicer.Suggest, request_deserializer=None,
+                         response_serializer=pb.SuggestResponse.SerializeToString),
+        "SuggestStream": stream(servicer.SuggestStream, request_deserializer=None,
+                                response_serializer=pb.SuggestResponse.SerializeToString),
+        "Analyze": stream(servicer.Analyze, request_deserializer=None,
+                          response_serializer=pb.AnalyzeResponse.SerializeToString),
+        "LegalMoves": unary(servicer.LegalMoves, request_deserializer=None,
+                            response_serializer=pb.LegalMovesResponse.SerializeToString),
+        "DescribeGames": unary(servicer.DescribeGames, request_deserializer=None,
+                               response_serializer=pb.DescribeGamesResponse.SerializeToString),
+    })
+
+
+def raw_health_handler(health_servicer) -> grpc.GenericRpcHandler:
+    """``grpc.health.v1.Health`` (``Check`` and ``Watch``) of grpc_health's ``HealthServicer``,
+    receiving the request's bytes (the servicer keeps its ``set`` and graceful shutdown)."""
+    from grpc_health.v1 import health_pb2
+
+    def check(body, context):
+        try:
+            request = parse_body(body, health_pb2.HealthCheckRequest, 4096)
+        except errors.BadBody as e:
+            errors.abort(context, e)
+        return health_servicer.Check(request, context)
+
+    def watch(body, context):
+        try:
+            request = parse_body(body, health_pb2.HealthCheckRequest, 4096)
+        except errors.BadBody as e:
+            errors.abort(context, e)
+        return health_servicer.Watch(request, context)
+
+    ser = health_pb2.HealthCheckResponse.SerializeToString
+    return grpc.method_handlers_generic_handler("grpc.health.v1.Health", {
+        "Check": grpc.unary_unary_rpc_method_handler(check, request_deserializer=None,
+                                                     response_serializer=ser),
+        "Watch": grpc.unary_stream_rpc_method_handler(watch, request_deserializer=None,
+                                                      response_serializer=ser),
+    })
+
+
+def raw_reflection_handler(service_names: Iterable[str]) -> grpc.GenericRpcHandler:
+    """Server reflection (``grpc.reflection.v1alpha``) receiving each request's bytes."""
+    from grpc_reflection.v1alpha import reflection, reflection_pb2
+
+    servicer = reflection.ReflectionServicer(tuple(service_names))
+
+    def info(bodies, context):
+        def requests():
+            for body in bodies:
+                try:
+                    yield parse_body(body, reflection_pb2.ServerReflectionRequest, 64 * 1024)
+                except errors.BadBody as e:
+                    errors.abort(context, e)
+        return servicer.ServerReflectionInfo(requests(), context)
+
+    return grpc.method_handlers_generic_handler(reflection.SERVICE_NAME, {
+        "ServerReflectionInfo": grpc.stream_stream_rpc_method_handler(
+            info, request_deserializer=None,
+            response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString),
+    })
+
+
+def track_workers(pool: WorkerPool, health_servicer, names: Iterable[str],
+                  draining: Callable[[], bool]) -> None:
+    """Health follows the workers: NOT_SERVING while none is alive, SERVING again once one is
+    (never while ``draining()``)."""
+    from grpc_health.v1 import health_pb2
+
+    names = tuple(names)
+
+    def on_change(alive: int) -> None:
+        if draining():
+            return
+        status = (health_pb2.HealthCheckResponse.SERVING if alive
+                  else health_pb2.HealthCheckResponse.NOT_SERVING)
+        for name in names:
+            health_servicer.set(name, status)
+
+    pool.add_listener(on_change)
