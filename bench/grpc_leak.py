@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         proc = ctx.Process(target=_bare_server, args=(args.raw, child), daemon=True)
         methods = QUANSU_METHODS[:1]
     else:
-        proc = ctx.Process(target=_quansu_server, args=(child,), daemon=True)
+        proc = ctx.Process(target=_quansu_server, args=(child,))   # it starts workers
         methods = QUANSU_METHODS
     proc.start()
     if not parent.poll(300):

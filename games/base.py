@@ -22,6 +22,7 @@ and sum to zero.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Mapping, Sequence
@@ -78,12 +79,32 @@ def check_view_hand(game: "Game", seat: Any, hand: Sequence[int], counts: Sequen
     return own
 
 
+#: Bound on the magnitude of a numeric option that declares no range of its own.
+NUMBER_LIMIT = 1e6
+
+
+def _shown(value: Any, limit: int = 64) -> str:
+    """``repr(value)`` cut to ``limit`` characters (error texts quote little of the input)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 15:
+        return f"{float(value):g}"
+    r = repr(value)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def _number(x: float) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One named rule option: its default, a one-line description, and what values are allowed.
 
     ``choices``: the allowed values for enumerated options (strings), else ``None``.
     ``type``: ``bool``, ``int``, ``float``, ``str`` or ``tuple`` (numbers; e.g. payment tables).
+    ``minimum`` / ``maximum``: the range of a numeric option (every number of a ``tuple``);
+    numbers are always finite, and an option without a range is bounded by
+    +-:data:`NUMBER_LIMIT`.  Every numeric option of the shipped games declares its range
+    (DescribeGames lists it; docs/api.md, "Option ranges").
     """
 
     name: str
@@ -91,46 +112,87 @@ class OptionSpec:
     description: str
     choices: tuple | None = None
     type: type = object
+    minimum: float | None = None
+    maximum: float | None = None
 
-    def validate(self, value: Any) -> Any:
-        """Return the value converted to the option's type, or raise :class:`OptionError`."""
-        t = self.type if self.type is not object else type(self.default)
+    @property
+    def kind(self) -> type:
+        return self.type if self.type is not object else type(self.default)
+
+    @property
+    def numeric(self) -> bool:
+        return self.kind in (int, float, tuple)
+
+    def bounds(self) -> tuple[float, float]:
+        """The allowed range of a numeric option (each number of a tuple)."""
+        lo = -NUMBER_LIMIT if self.minimum is None else self.minimum
+        hi = NUMBER_LIMIT if self.maximum is None else self.maximum
+        return lo, hi
+
+    def check_range(self, value: Any) -> None:
+        """Raise :class:`OptionError` when a numeric value (or any number of a tuple) lies
+        outside :meth:`bounds`."""
+        if not self.numeric:
+            return
+        lo, hi = self.bounds()
+        for x in (value if isinstance(value, (tuple, list)) else (value,)):
+            if not lo <= x <= hi:
+                allowed = f"{_number(lo)}..{_number(hi)}"
+                if lo == 0 and x < 0:
+                    raise OptionError(f"option {self.name!r}: must not be negative, got "
+                                      f"{_shown(x)} (allowed {allowed})")
+                raise OptionError(f"option {self.name!r}: {_shown(x)} is out of range {allowed}")
+
+    def _finite(self, x: Any) -> None:
+        if isinstance(x, float) and not math.isfinite(x):
+            raise OptionError(f"option {self.name!r}: expected a finite number, got {x!r}")
+
+    def validate(self, value: Any, check_range: bool = True) -> Any:
+        """Return the value converted to the option's type, or raise :class:`OptionError`
+        (``check_range``: also check :meth:`bounds`)."""
+        t = self.kind
         if t is bool:
             if not isinstance(value, bool):
-                raise OptionError(f"option {self.name!r}: expected true or false, got {value!r}")
+                raise OptionError(f"option {self.name!r}: expected true or false, got {_shown(value)}")
         elif t in (int, float):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise OptionError(f"option {self.name!r}: expected a number, got {value!r}")
+                raise OptionError(f"option {self.name!r}: expected a number, got {_shown(value)}")
+            self._finite(value)
             if t is int and value != int(value):
-                raise OptionError(f"option {self.name!r}: expected a whole number, got {value!r}")
+                raise OptionError(f"option {self.name!r}: expected a whole number, got {_shown(value)}")
             value = t(value)
         elif t is tuple:
             if not isinstance(value, (list, tuple)) or len(value) != len(self.default):
-                raise OptionError(
-                    f"option {self.name!r}: expected a list of {len(self.default)} numbers, got {value!r}")
+                raise OptionError(f"option {self.name!r}: expected a list of {len(self.default)} "
+                                  f"numbers, got {_shown(value)}")
             for v in value:
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise OptionError(f"option {self.name!r}: expected numbers, got {value!r}")
+                    raise OptionError(f"option {self.name!r}: expected numbers, got {_shown(value)}")
+                self._finite(v)
             value = tuple(value)
         elif t is str:
             if not isinstance(value, str):
-                raise OptionError(f"option {self.name!r}: expected a string, got {value!r}")
+                raise OptionError(f"option {self.name!r}: expected a string, got {_shown(value)}")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise OptionError(f"option {self.name!r}: {value!r} is not one of {allowed}")
+            raise OptionError(f"option {self.name!r}: {_shown(value)} is not one of {allowed}")
+        if check_range:
+            self.check_range(value)
         return value
 
 
-def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Defaults overridden by ``given``; unknown names or bad values raise :class:`OptionError`."""
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None,
+                    check_ranges: bool = True) -> dict[str, Any]:
+    """Defaults overridden by ``given``; unknown names or bad values raise :class:`OptionError`
+    (``check_ranges``: numbers outside an option's range too)."""
     by_name = {s.name: s for s in specs}
     out = {s.name: s.default for s in specs}
     for name, value in (given or {}).items():
         spec = by_name.get(name)
         if spec is None:
             known = ", ".join(sorted(by_name))
-            raise OptionError(f"unknown option {name!r}; known options: {known}")
-        out[name] = spec.validate(value)
+            raise OptionError(f"unknown option {_shown(name)}; known options: {known}")
+        out[name] = spec.validate(value, check_ranges)
     return out
 
 
@@ -207,8 +269,13 @@ class Game:
                 f"{self.name}: {num_players} players is not supported "
                 f"(allowed {self.min_players}..{self.max_players})")
         self.num_players = num_players
-        self.options: dict[str, Any] = resolve_options(self.option_specs, options)
+        # types and finite numbers first, then the game's own checks (whose messages are more
+        # precise, e.g. a seat of this player count), then every option's range
+        self.options: dict[str, Any] = resolve_options(self.option_specs, options,
+                                                       check_ranges=False)
         self.check_options()
+        for spec in self.option_specs:
+            spec.check_range(self.options[spec.name])
 
     # -- facts ---------------------------------------------------------------------------
     def check_options(self) -> None:
@@ -223,7 +290,8 @@ class Game:
     def describe_options(cls) -> list[dict[str, Any]]:
         """Every option as data: name, default, description, allowed choices."""
         return [{"name": s.name, "default": s.default, "description": s.description,
-                 "choices": list(s.choices) if s.choices else None} for s in cls.option_specs]
+                 "choices": list(s.choices) if s.choices else None,
+                 "range": list(s.bounds()) if s.numeric else None} for s in cls.option_specs]
 
     def payoff_bound(self) -> float:
         """An upper bound on ``abs(returns()[s])`` in bets, used to scale values to [-1, 1]."""

@@ -270,4 +270,6 @@ def option_message(spec: OptionSpec) -> pb.OptionInfo:
     out.default_value.CopyFrom(value_message(spec.default))
     for c in spec.choices or ():
         out.choices.append(value_message(c))
+    if spec.numeric:
+        out.minimum, out.maximum = (float(x) for x in spec.bounds())
     return out

@@ -163,6 +163,7 @@ class Engine:
         out.limits.default_top_k = lim.default_top_k
         out.limits.max_top_k = lim.max_top_k
         out.limits.workers = self.workers
+        out.limits.max_request_bytes = lim.max_request_bytes
         for lv in LEVELS.values():
             out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature)
         return out

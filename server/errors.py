@@ -96,7 +96,7 @@ class RemoteError(ServiceError):
 #: A leading field path such as ``moves[17]``, ``deal.hands[1]``, ``options.trump_swap``,
 #: ``result.net``, followed by ``": "``.
 _FIELD_RE = re.compile(r"^([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*): ")
-_OPTION_NAME_RE = re.compile(r"option '([A-Za-z0-9_]+)'")
+_OPTION_NAME_RE = re.compile(r"(?<!unknown )option '([A-Za-z0-9_]+)'")
 
 #: Top-level fields of a record or view: a rules message naming one of these is a field path.
 _TOP_FIELDS = {"format", "game", "players", "options", "seat", "deal", "drawn", "moves", "result"}
@@ -108,7 +108,7 @@ def as_request_error(exc: BaseException, prefix: str) -> RequestError:
     field = rules_field(exc)
     msg = str(exc)
     m = _FIELD_RE.match(msg)
-    if m and m.group(1) == field:
+    if m and (m.group(1) == field or field.startswith(m.group(1) + ".")):
         msg = msg[m.end():]
     return RequestError(join_field(prefix, field), msg)
 
@@ -119,14 +119,15 @@ def rules_field(exc: BaseException) -> str:
     if isinstance(field, str) and field:
         return field
     msg = str(exc)
-    m = _FIELD_RE.match(msg)
-    if m and m.group(1).split(".")[0].split("[")[0] in _TOP_FIELDS:
-        return m.group(1)
     if isinstance(exc, OptionError):
+        # "options: option 'u_payment': ..." names the option; an unknown one names none
         m = _OPTION_NAME_RE.search(msg)
         if m:
             return f"options.{m.group(1)}"
         return "options"
+    m = _FIELD_RE.match(msg)
+    if m and m.group(1).split(".")[0].split("[")[0] in _TOP_FIELDS:
+        return m.group(1)
     if isinstance(exc, (IllegalMoveError, MoveParseError)):
         return "moves"
     if isinstance(exc, (DealError, CardError)):

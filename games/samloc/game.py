@@ -92,18 +92,22 @@ class SamlocGame(Game):
                    choices=("each_opponent",), type=str),
         OptionSpec("sam_block_also_pays_chop", True,
                    "a chop that blocks a Sâm also earns its chop money", type=bool),
-        OptionSpec("sam_amount", 20, "Sâm payment per opponent, in bets", type=int),
+        OptionSpec("sam_amount", 20, "Sâm payment per opponent, in bets", type=int,
+                   minimum=0, maximum=10000),
         OptionSpec("instant_win_enabled", True,
                    "instant wins (sảnh rồng, tứ quý 2, đồng hoa, 3 xám, 5 đôi) are checked after the deal",
                    type=bool),
         OptionSpec("instant_win_amount", 20, "paid to an instant winner by each other seat, in bets",
-                   type=int),
+                   type=int, minimum=0, maximum=10000),
         OptionSpec("cong_amount", 15, "paid by a loser who never played a card, instead of the card count",
-                   type=int),
-        OptionSpec("thoi_two", 10, "per 2 held at the end, or per 2 in a player's going-out play", type=int),
-        OptionSpec("thoi_quad", 20, "per four of a kind held at the end", type=int),
-        OptionSpec("chop_two", 20, "chop money per 2 chopped", type=int),
-        OptionSpec("chop_quad", 30, "chop money per four of a kind chopped", type=int),
+                   type=int, minimum=0, maximum=10000),
+        OptionSpec("thoi_two", 10, "per 2 held at the end, or per 2 in a player's going-out play", type=int,
+                   minimum=0, maximum=10000),
+        OptionSpec("thoi_quad", 20, "per four of a kind held at the end", type=int,
+                   minimum=0, maximum=10000),
+        OptionSpec("chop_two", 20, "chop money per 2 chopped", type=int, minimum=0, maximum=10000),
+        OptionSpec("chop_quad", 30, "chop money per four of a kind chopped", type=int,
+                   minimum=0, maximum=10000),
         OptionSpec("chop_chain_last_victim_pays_all", True,
                    "a chop chain is paid once at round end by the last victim to the last chopper; "
                    "false: every chop is paid by its own victim", type=bool),
@@ -112,7 +116,7 @@ class SamlocGame(Game):
                    choices=("lowest_card", "random"), type=str),
         OptionSpec("previous_winner", -1,
                    "seat that won the previous game (leads unless someone declares Sâm, first among "
-                   "declarers); -1: a first game", type=int),
+                   "declarers); -1: a first game", type=int, minimum=-1, maximum=3),
     )
 
     def __init__(self, num_players: int = 4, options=None):

@@ -63,7 +63,7 @@ OPTION_SPECS = (
                choices=("first_out_wins", "until_one_left"), type=str),
     OptionSpec("loss_amount", 1.0,
                "bets each loser pays the winner (until_one_left: the last player pays each "
-               "other player)", type=float),
+               "other player)", type=float, minimum=0, maximum=1000),
     OptionSpec("instant_win_eight_trumps", False,
                "thắng trắng: a player dealt 8 trumps wins at once, before any move", type=bool),
     OptionSpec("repeat_trump_loss", False,

@@ -56,7 +56,7 @@ def _options() -> tuple[OptionSpec, ...]:
                    choices=("ranking", "count")),
         OptionSpec("rank_payments", (1.0, 0.5),
                    "ranking mode, in bets: last pays first, and (4 players) third pays second",
-                   type=tuple),
+                   type=tuple, minimum=0, maximum=1000),
         OptionSpec("penalty_unit", "bet",
                    "value table of 2s and bombs for chops and thối: bet (black 2 0.5, red 2 1, "
                    "3 pairs 1.5, four 2, 4 pairs 2.5) or points (2S 1, 2C 2, 2D 3, 2H 4, bombs 4)",
@@ -74,12 +74,14 @@ def _options() -> tuple[OptionSpec, ...]:
                    "a seat still holding all 13 cards when the first seat finishes is cóng"),
         OptionSpec("cong_multiplier", 2.0,
                    "a cóng seat pays the winner this many bets (count mode: 13 cards times this)",
-                   type=float),
-        OptionSpec("instant_win_payment", 2.0, "bets each opponent pays an instant winner", type=float),
+                   type=float, minimum=0, maximum=100),
+        OptionSpec("instant_win_payment", 2.0, "bets each opponent pays an instant winner", type=float,
+                   minimum=0, maximum=1000),
         OptionSpec("dut_mu_enabled", True,
                    "the first finisher ending with a play holding 3S makes every other seat lose"),
         OptionSpec("dut_mu_single_only", False, "đút mù only when the last play is the single 3S"),
-        OptionSpec("count_unit", 1.0, "count mode: bets per card left in a loser's hand", type=float),
+        OptionSpec("count_unit", 1.0, "count mode: bets per card left in a loser's hand", type=float,
+                   minimum=0, maximum=1000),
     )
 
 
