@@ -260,6 +260,9 @@ class Game:
     #: in this game: a measured fact of the game (docs/search.md), read by the search's
     #: ``playout="game"``.
     search_playout: str = "random"
+    #: How the search keys opponents' nodes in this game (``SearchConfig.opponent_keys``:
+    #: "own", "observer" or "model"), the measured strongest; read by ``opponent_keys="game"``.
+    search_opponent_keys: str = "own"
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, int):
@@ -360,6 +363,22 @@ class Game:
         seat's information): the baseline that search levels are measured against.  Games
         without one fall back to :meth:`heuristic_move`."""
         return self.heuristic_move(state, rng)
+
+    def move_reasons(self, state: "State", seat: int, move: Move) -> list:
+        """Why ``seat`` might play ``move`` in ``state`` (a state consistent with that seat's
+        view): the game's own explanation, a list of ``(code, cards, combo, text)`` tuples
+        (:mod:`games.reasons`).  By default the ``move_reasons`` function of the ``reasons``
+        module beside the game's module (``games/<game>/reasons.py``), or none."""
+        import importlib
+
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            module = importlib.import_module(f"{package}.reasons")
+        except ModuleNotFoundError as e:
+            if e.name != f"{package}.reasons":
+                raise
+            return []
+        return list(module.move_reasons(state, seat, move))
 
     def __repr__(self) -> str:
         diff = self.options_diff()

@@ -20,7 +20,7 @@ class SearchOptionError(OptionError):
 
 LEAF_VALUES = ("rollout", "evaluator", "mix")
 PLAYOUTS = ("game", "random", "heuristic", "sparring", "mast")
-OPPONENT_KEYS = ("own", "observer", "model")
+OPPONENT_KEYS = ("game", "own", "observer", "model")
 OPPONENT_POLICIES = ("heuristic", "sparring", "random")
 
 
@@ -49,7 +49,8 @@ class SearchConfig:
       (:class:`~search.result.MoveStats`) are the evaluator's.
     * ``fpu_reduction``: an unvisited move's Q is its node's mean value minus this (in units of
       the value scale).
-    * ``opponent_keys``: how the nodes where an opponent acts are keyed.  ``"own"``: by what that
+    * ``opponent_keys``: how the nodes where an opponent acts are keyed.  ``"game"`` (the
+      default): the game's measured choice (``Game.search_opponent_keys``).  ``"own"``: by what that
       opponent knows in the current determinization (its own information-state key), so the
       opponent's choices depend on its (sampled) hand.  ``"observer"``: by the observer's
       information-state key (single-observer ISMCTS: one node per public situation, with move
@@ -108,7 +109,7 @@ class SearchConfig:
     prior_mix: float = 0.0
     prior_temperature: float = 1.0
     fpu_reduction: float = 0.0
-    opponent_keys: str = "own"
+    opponent_keys: str = "game"
     opponent_policy: str = "heuristic"
     belief_worlds: int = 0
     belief_epsilon: float = 0.2

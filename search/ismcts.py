@@ -165,7 +165,9 @@ class _Search:
         self.root_priors = None  # the evaluator's root priors, as reported
         self.prior_power = 1.0 / cfg.prior_temperature
         self.stopped = "running"
-        self.model = cfg.opponent_keys == "model"
+        keys = cfg.opponent_keys
+        self.keys = self.game.search_opponent_keys if keys == "game" else keys
+        self.model = self.keys == "model"
         self.opponent_model = _opponent_policy(self.game, cfg.opponent_policy)
         self.opponent_move = self.opponent_model if self.model else None
         self.pool = None      # the belief-weighted worlds (cfg.belief_worlds > 0)
@@ -278,7 +280,7 @@ class _Search:
         legal = self.root_moves
         path = []
         obs = self.observer
-        own = cfg.opponent_keys == "own"
+        own = self.keys == "own"
         c = cfg.c_puct
         scale = self.scale
         while True:

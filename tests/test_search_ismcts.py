@@ -26,7 +26,7 @@ def stats_by_move(result):
 
 # -- known best moves ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("keys", ["own", "observer"])
+@pytest.mark.parametrize("keys", ["own", "observer", "model"])
 def test_leads_the_unbeatable_card_first(keys):
     # Seat 0 holds 2H (beats everything) and 3S; seat 1 holds one card among the other 50.
     # Leading 2H forces a pass, then 3S wins: +1 for sure.  Leading 3S lets seat 1 go out.
@@ -36,10 +36,14 @@ def test_leads_the_unbeatable_card_first(keys):
     s = stats_by_move(res)
     assert s[c("2H")].mean == pytest.approx(1.0)
     assert s[c("3S")].mean < 0.5
-    assert res.best.line[:3] == ((0, c("2H")), (1, PASS), (0, c("3S")))
+    if keys == "model":
+        # opponents own no nodes: the line is the observer's own plan
+        assert res.best.line[:2] == ((0, c("2H")), (0, c("3S")))
+    else:
+        assert res.best.line[:3] == ((0, c("2H")), (1, PASS), (0, c("3S")))
 
 
-@pytest.mark.parametrize("keys", ["own", "observer"])
+@pytest.mark.parametrize("keys", ["own", "observer", "model"])
 def test_value_is_the_expectation_over_the_observers_beliefs(keys):
     # Seat 0: 5S 3S.  Seat 1: one card out of the 10 unseen (deck 3S..5H).  Leading 5S loses only
     # when seat 1 holds 5C, 5D or 5H: EV = 0.7 * (+1) + 0.3 * (-1) = +0.4.  Leading 3S: seat 1

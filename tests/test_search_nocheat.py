@@ -55,7 +55,7 @@ CASES = [(name, players) for name in games.game_names()
          for players in sorted({games.game_classes()[name].min_players, 4})]
 
 
-@pytest.mark.parametrize("keys", ["own", "observer"])
+@pytest.mark.parametrize("keys", ["own", "observer", "model"])
 @pytest.mark.parametrize("name,players", CASES)
 def test_permuting_hidden_cards_leaves_the_search_unchanged(name, players, keys):
     game = games.make(name, players)
@@ -71,7 +71,7 @@ def test_permuting_hidden_cards_leaves_the_search_unchanged(name, players, keys)
     assert checked >= 1
 
 
-@pytest.mark.parametrize("keys", ["own", "observer"])
+@pytest.mark.parametrize("keys", ["own", "observer", "model"])
 def test_permuting_hidden_cards_toy_game(keys):
     game = BeatGame(3, {"deck_size": 30, "hand_size": 6})
     for k in range(4):
