@@ -30,7 +30,9 @@ the game's ``payoff_bound()`` (no loss can be larger).
 Adaptive budget: worlds are added in batches of ``config.batch``; after ``config.min_worlds``
 the evaluation stops as soon as the loss interval lies inside one *band* (the caller's
 thresholds, e.g. the mark thresholds of an analysis: ``band_of(lo) == band_of(hi)``), else at
-``config.max_worlds``, a deadline or a stop request.  A candidate whose upper bound lies below
+``config.max_worlds``, a deadline or a stop request; it also stops (``"futile"``) when the loss
+estimate sits so close to a threshold that the interval would most likely still cross it at
+the cap (the result is then just as unsettled, found sooner).  A candidate whose upper bound lies below
 the loss's lower bound cannot be the best move any more and is dropped (no more playouts).
 The repeated looks make the stopping rule approximate (a sequential test would widen the
 intervals a little); the minimum number of worlds keeps early looks from deciding on a handful
@@ -68,6 +70,8 @@ class PairedConfig:
     interval (0.95: a 95 % interval).  ``playout``: the continuation policy after the candidate
     move, for every seat (``"heuristic"``: the game's rule-based bot, the default; ``"sparring"``,
     ``"random"`` or ``"game"``, the game's ``search_playout``), see :func:`search.evaluator.playout`.
+    ``futility``: stop early (``"futile"``) once the chance that the interval leaves the band
+    threshold nearest the estimate by ``max_worlds`` falls below this (0: never).
     """
 
     min_worlds: int = 16
@@ -75,6 +79,7 @@ class PairedConfig:
     batch: int = 8
     confidence: float = 0.95
     playout: str = "heuristic"
+    futility: float = 0.1
 
     def __post_init__(self) -> None:
         for name in ("min_worlds", "max_worlds", "batch"):
@@ -89,6 +94,10 @@ class PairedConfig:
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.5 <= c < 1:
             raise SearchOptionError(f"paired option 'confidence': expected a number in [0.5, 1), "
                                     f"got {c!r}")
+        f = self.futility
+        if isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 <= f < 1:
+            raise SearchOptionError(f"paired option 'futility': expected a number in [0, 1), "
+                                    f"got {f!r}")
         if self.playout not in _PLAYOUTS:
             raise SearchOptionError(f"paired option 'playout': {self.playout!r} is not one of "
                                     f"{', '.join(_PLAYOUTS)}")
@@ -130,7 +139,8 @@ class PairedResult:
     ``loss_stderr``: the standard error of the paired difference between ``top`` and the
     reference (0 when the reference is on top).  ``worlds``: worlds the reference was played on.
     ``z``: the quantile used.  ``settled``: the interval lies inside one band.  ``stopped``:
-    ``"settled"``, ``"cap"`` (max_worlds), ``"deadline"`` or ``"cancelled"``.  ``playouts``:
+    ``"settled"``, ``"cap"`` (max_worlds), ``"futile"`` (would not settle by the cap),
+    ``"deadline"`` or ``"cancelled"``.  ``playouts``:
     playouts run in all.
     """
 
@@ -286,6 +296,10 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
                         d, se = _paired(values[j], values[0])
                         if d + z * se < lo:
                             active[j] = False
+                if n >= 2 * cfg.min_worlds and _futile(values, active, lo, hi, z, bands, n,
+                                                       cfg.max_worlds, cfg.futility):
+                    stopped = "futile"
+                    break
     except Aborted:
         stopped = "cancelled" if stop is not None and stop() else "deadline"
     lo, hi = interval()
@@ -315,6 +329,31 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
                         loss_low=lo, loss_high=max(hi, loss), loss_stderr=top.diff_stderr if top.move != moves[0] else 0.0,
                         worlds=n, z=z, settled=settled, stopped=stopped, playouts=playouts,
                         elapsed_s=clock() - start)
+
+
+def _futile(values, active, lo: float, hi: float, z: float, bands, n: int, cap: int,
+            limit: float) -> bool:
+    """Whether the loss interval is unlikely (probability below ``limit``) to leave the band
+    threshold nearest to the loss estimate by the cap: the estimate is taken to move like a
+    normal variable with the variance the remaining worlds add, and the interval to shrink
+    like ``1 / sqrt(worlds)``."""
+    if limit <= 0 or n >= cap:
+        return False
+    est = max(0.0, max((_paired(values[j], values[0])[0] for j in range(1, len(values))
+                        if active[j]), default=0.0))
+    inside = [t for t in bands if lo < t < hi]
+    if not inside:
+        return False
+    t = min(inside, key=lambda x: abs(x - est))
+    half = (hi - lo) / 2.0
+    se = half / z
+    half_cap = half * math.sqrt(n / cap)
+    spread = se * math.sqrt(max(0.0, 1.0 - n / cap))
+    if spread <= 0:
+        return abs(est - t) <= half_cap
+    nd = NormalDist(est, spread)
+    p_settle = nd.cdf(t - half_cap) + 1.0 - nd.cdf(t + half_cap)
+    return p_settle < limit
 
 
 def _groups(samples: list[list[float]], values: list[float], z: float) -> list[int]:

@@ -23,14 +23,15 @@ from typing import Callable, Iterable
 from quansu.games import record as rec
 from quansu.games.base import State
 from quansu.games.registry import game_classes
-from quansu.search.evaluator import Evaluation
 from quansu.search.levels import LEVELS
 from quansu.search.ismcts import search
-from quansu.search.result import MoveStats, SearchResult
+from quansu.search.paired import PairedConfig, PairedResult, band_of, paired_evaluate
+from quansu.search.ranking import rank as rank_moves
+from quansu.search.result import SearchResult
 from quansu.server import convert
 from quansu.server.errors import RequestError, as_request_error, is_rules_error
 from quansu.server.evaluators import UNIFORM, EvaluatorSet
-from quansu.server.reasons import move_reasons
+from quansu.server.reasons import move_reasons, search_reasons
 from quansu.server.v1 import service_pb2 as pb
 
 API_VERSION = "quansu.v1"
@@ -44,7 +45,13 @@ STAKE = {"tienlen": 1.0, "phom": 1.0, "samloc": 10.0, "tan": 1.0}
 THRESHOLD_FRACTIONS = (0.05, 0.15, 0.4)
 
 MARK_NAMES = {pb.MARK_BEST: "best", pb.MARK_GOOD: "good", pb.MARK_INACCURACY: "inaccuracy",
-              pb.MARK_MISTAKE: "mistake", pb.MARK_BLUNDER: "blunder"}
+              pb.MARK_MISTAKE: "mistake", pb.MARK_BLUNDER: "blunder", pb.MARK_UNCLEAR: "unclear"}
+#: The marks of the four loss bands cut by the thresholds (the first band: best or good).
+BAND_MARKS = (pb.MARK_GOOD, pb.MARK_INACCURACY, pb.MARK_MISTAKE, pb.MARK_BLUNDER)
+#: Analyze: candidate moves per decision besides the played one (the top of the search's
+#: ranking), and the share of a decision's time (under a deadline) its search may take.
+ANALYZE_CANDIDATES = 3
+ANALYZE_SEARCH_SHARE = 0.3
 
 
 
@@ -55,7 +62,8 @@ class Limits:
     Budgets: a request's zero fields take the defaults (``default_ms`` 0 = no time limit);
     values above the maximums are rejected.  ``default_interval_ms`` / ``min_interval_ms``:
     SuggestStream's partial-ranking period.  ``max_analyze_decisions``: the most decisions one
-    Analyze call judges.
+    Analyze call judges.  ``default_worlds`` / ``max_worlds``: Analyze's cap of sampled worlds
+    per decision (the request's ``max_worlds``; 0 takes the default).
 
     Sizes, checked before a call is admitted (:meth:`Engine.precheck`): ``max_request_bytes``,
     the largest request body (below gRPC's own 4 MiB limit); ``max_text``, the longest string
@@ -72,6 +80,8 @@ class Limits:
     default_interval_ms: int = 250
     min_interval_ms: int = 20
     max_analyze_decisions: int = 2000
+    default_worlds: int = 512
+    max_worlds: int = 4096
     max_request_bytes: int = 256 * 1024
     max_text: int = 256
 
@@ -92,17 +102,17 @@ def default_thresholds(game_name: str) -> pb.Thresholds:
     return pb.Thresholds(good=g, inaccuracy=i, mistake=m)
 
 
-def mark_of(loss: float, is_best: bool, th: pb.Thresholds) -> int:
-    """The mark of a decision with ``loss`` bets (``is_best``: the played move is the best)."""
-    if is_best:
+def mark_of(loss_low: float, loss_high: float, th: pb.Thresholds) -> int:
+    """The mark of a decision whose loss lies in ``[loss_low, loss_high]`` (bets): the band's
+    mark when both ends fall in one band of the thresholds, else ``MARK_UNCLEAR``.  In the first
+    band, best when no move is measurably better (``loss_low`` is 0), else good."""
+    bands = (th.good, th.inaccuracy, th.mistake)
+    b = band_of(loss_low, bands)
+    if b != band_of(loss_high, bands):
+        return pb.MARK_UNCLEAR
+    if b == 0 and loss_low <= 0.0:
         return pb.MARK_BEST
-    if loss <= th.good:
-        return pb.MARK_GOOD
-    if loss <= th.inaccuracy:
-        return pb.MARK_INACCURACY
-    if loss <= th.mistake:
-        return pb.MARK_MISTAKE
-    return pb.MARK_BLUNDER
+    return BAND_MARKS[b]
 
 
 def deadline_margin(seconds_left: float) -> float:
@@ -299,22 +309,31 @@ class Engine:
         return search(state, cfg, ev, seed=seed, deadline=deadline, cancel=cancel,
                       progress=progress)
 
+    def _lcb_z(self, game) -> float:
+        return self.evaluators.for_game(game)[1].lcb_z if self.evaluators is not None else 1.96
+
     def _suggestions(self, state: State, result: SearchResult, k: int) -> list[pb.Suggestion]:
+        """The first ``k`` moves of ``result`` in the order of the ranking rule
+        (:mod:`search.ranking`): measured moves by mean payoff, tied ones grouped, moves with
+        too few visits last and without a lower bound."""
         game = state.game
         seat = result.observer
         total = sum(m.visits for m in result.moves) or 1
-        visited = [m for m in result.moves if m.visits >= 2]
-        safest = max(visited, key=lambda m: m.lcb).move if visited else None
+        ranked = rank_moves(result, lcb_z=self._lcb_z(game))
+        top_text = game.move_to_text(ranked[0].move) if ranked and ranked[0].measured else ""
         out = []
-        for rank, m in enumerate(result.moves[:k]):
+        for rank, r in enumerate(ranked[:k]):
+            m = r.stats
             s = pb.Suggestion(move=convert.move_message(game, m.move), visit_share=m.visits / total,
-                              visits=m.visits, expected_payoff=m.mean, prior=m.prior,
-                              lower_bound=m.lcb)
+                              visits=m.visits, expected_payoff=m.mean, prior=m.prior, group=r.group)
+            if r.lower_bound is not None:
+                s.lower_bound = r.lower_bound
             for st, mv in m.line:
                 s.principal_line.add(seat=st, move=game.move_to_text(mv))
-            for code, cards, combo, text in move_reasons(state, seat, m.move, rank=rank,
-                                                         legal_count=len(result.moves),
-                                                         safest=(m.move == safest)):
+            for code, cards, combo, text in move_reasons(
+                    state, seat, m.move, rank=rank, legal_count=len(result.moves), safest=r.safest,
+                    measured=r.measured, group=r.group, top_text=top_text,
+                    most_visited=r.most_visited, visits=m.visits):
                 s.reasons.add(code=code, cards=convert.cards_text(cards), combo=combo, text=text)
             out.append(s)
         return out
@@ -414,6 +433,7 @@ class Engine:
         if len(decisions) > self.limits.max_analyze_decisions:
             raise RequestError("seats", f"{len(decisions)} decisions to judge, over the server's "
                                f"maximum of {self.limits.max_analyze_decisions}")
+        worlds = self._worlds(request.max_worlds)
         if which == "view":
             # The replayed state is one deal consistent with the view: as a record it gives the
             # view's seat exactly the view's information at every point.
@@ -421,7 +441,18 @@ class Engine:
             full = False
         else:
             full = True
-        return parsed, state, seats, decisions, th, full
+        return parsed, state, seats, decisions, th, full, worlds
+
+    def _worlds(self, given: int) -> int:
+        lim = self.limits
+        if given < 0:
+            raise RequestError("max_worlds", f"{given} is negative")
+        if given > lim.max_worlds:
+            raise RequestError("max_worlds", f"{given} is over the server's maximum of "
+                               f"{lim.max_worlds}")
+        if given == 1:
+            raise RequestError("max_worlds", "1 world gives no interval: ask for 2 or more")
+        return given or lim.default_worlds
 
     def _thresholds(self, request: pb.AnalyzeRequest, game_name: str) -> pb.Thresholds:
         th = default_thresholds(game_name)
@@ -443,11 +474,13 @@ class Engine:
     def analyze(self, request: pb.AnalyzeRequest, emit: Callable[[pb.AnalyzeResponse], None], *,
                 stop: StopFn | None = None, seconds_left: float | None = None) -> None:
         """Judge every decision of the requested seats; ``emit`` gets one message per decision
-        (game order) and then one summary per seat.  With ``seconds_left`` (the call's deadline)
+        (game order) and then one summary per seat.  Each decision with a choice: a search from
+        the seat's information proposes candidates, which :func:`search.paired.paired_evaluate`
+        measures against the played move on common worlds until the mark is settled.  With ``seconds_left`` (the call's deadline)
         the time left is shared evenly among the decisions still to judge, so the whole
         analysis ends in time.  Stops early (without summaries) when ``stop()`` turns true."""
         start = time.monotonic()
-        record, final_state, seats, decisions, th, full = self._parse_analyze(request)
+        record, final_state, seats, decisions, th, full, worlds = self._parse_analyze(request)
         game = record.game
         iterations, ms = self._budget(request.budget, "budget")
         seed = request.seed if request.HasField("seed") else 0
@@ -467,7 +500,8 @@ class Engine:
             view = rec.view_at(record, seat, index)
             rng = random.Random(seed * 1_000_003 + index)
             state = rec.replay_view(view, rng)
-            d = self._decision(state, index, seat, played, iterations, ms, seed + index, stop, left, th)
+            d = self._decision(state, index, seat, played, iterations, ms, seed + index, stop, left,
+                               th, worlds)
             judged[seat].append(d)
             emit(pb.AnalyzeResponse(decision=d, done=done + 1, total=total, thresholds=th, model=model))
         for seat in seats:
@@ -475,7 +509,7 @@ class Engine:
                                     done=total, total=total, thresholds=th, model=model))
 
     def _decision(self, state: State, index: int, seat: int, played, iterations, ms, seed, stop,
-                  left, th) -> pb.Decision:
+                  left, th, worlds: int = 512) -> pb.Decision:
         game = state.game
         legal = state.legal_moves()
         d = pb.Decision(index=index, seat=seat, played=convert.move_message(game, played),
@@ -484,42 +518,81 @@ class Engine:
             d.forced = True
             d.best.CopyFrom(d.played)
             d.mark = pb.MARK_BEST
+            d.stopped_by = "forced"
             return d
-        result = self._search(state, iterations, ms, seed, stop, left,
-                              evaluator=lambda ev: _FocusEvaluator(ev, played))
-        floor = max(4, int(0.05 * result.iterations))
-        by_move = {m.move: m for m in result.moves}
-        candidates = [m for m in result.moves if m.visits >= floor] or [result.best]
-        best = max(candidates, key=lambda m: m.mean)
-        mine: MoveStats | None = by_move.get(played)
-        played_value = mine.mean if mine is not None and mine.visits else best.mean
-        loss = max(0.0, best.mean - played_value)
-        is_best = best.move == played or loss == 0.0
-        d.best.CopyFrom(convert.move_message(game, played if is_best else best.move))
-        d.best_value = best.mean
-        d.played_value = played_value
-        d.loss = 0.0 if is_best else loss
-        d.mark = mark_of(d.loss, is_best, th)
-        ranked = sorted(candidates, key=lambda m: -m.mean)
-        fake = SearchResult(observer=result.observer, moves=tuple(ranked), iterations=result.iterations,
-                            determinizations=result.determinizations, elapsed_s=result.elapsed_s,
-                            tree_size=result.tree_size, stopped=result.stopped)
-        d.top.extend(self._suggestions(state, fake, 3))
+        start = time.monotonic()
+        result = self._search(state, iterations, ms, seed, stop,
+                              None if left is None else ANALYZE_SEARCH_SHARE * left)
+        ranked = rank_moves(result, lcb_z=self._lcb_z(game))
+        if len(legal) <= ANALYZE_CANDIDATES + 1:
+            candidates = list(legal)
+        else:
+            candidates = [r.move for r in ranked[:ANALYZE_CANDIDATES]]
+            most = next((r.move for r in ranked if r.most_visited), None)
+            if most is not None and most not in candidates:
+                candidates.append(most)
+        deadline = None
+        if left is not None:
+            deadline = start + left - (min(0.1, 0.1 * left) + 0.005)
+        cfg = PairedConfig(min_worlds=min(16, worlds), max_worlds=worlds)
+        pr = paired_evaluate(state, candidates, played, config=cfg, seed=seed,
+                             bands=(th.good, th.inaccuracy, th.mistake), deadline=deadline,
+                             stop=stop)
+        top = pr.top
+        d.best.CopyFrom(convert.move_message(game, top.move))
+        d.played_value = pr.move(played).value
+        d.best_value = top.value
+        d.loss = pr.loss
+        d.loss_low = pr.loss_low
+        d.loss_high = pr.loss_high
+        d.loss_stderr = pr.loss_stderr
+        d.worlds = pr.worlds
+        d.stopped_by = pr.stopped
+        d.mark = mark_of(pr.loss_low, pr.loss_high, th)
+        d.top.extend(self._paired_suggestions(state, result, pr))
         return d
+
+    def _paired_suggestions(self, state: State, result: SearchResult,
+                            pr: PairedResult) -> list[pb.Suggestion]:
+        """The candidates of a paired evaluation as ranked Suggestions (visits = worlds)."""
+        game = state.game
+        stats = {m.move: m for m in result.moves}
+        top_text = game.move_to_text(pr.top.move)
+        out = []
+        for rank, m in enumerate(pr.moves):
+            s = pb.Suggestion(move=convert.move_message(game, m.move), visits=m.worlds,
+                              visit_share=m.worlds / pr.worlds if pr.worlds else 0.0,
+                              expected_payoff=m.value, group=m.group)
+            if m.worlds >= 2:
+                s.lower_bound = m.value - 1.96 * m.stderr
+            st = stats.get(m.move)
+            if st is not None:
+                s.prior = st.prior
+                for seat, mv in st.line:
+                    s.principal_line.add(seat=seat, move=game.move_to_text(mv))
+            reasons = search_reasons(rank=rank, legal_count=len(result.moves),
+                                     measured=m.worlds >= 2, group=m.group, top_text=top_text,
+                                     visits=m.worlds)
+            reasons += game.move_reasons(state, pr.observer, m.move)
+            for code, cards, combo, text in reasons:
+                s.reasons.add(code=code, cards=convert.cards_text(cards), combo=combo, text=text)
+            out.append(s)
+        return out
 
     @staticmethod
     def _summary(seat: int, decisions: list[pb.Decision], final_state: State, full: bool) -> pb.SeatSummary:
         out = pb.SeatSummary(seat=seat, decisions=len(decisions))
         chosen = [d for d in decisions if not d.forced]
+        settled = [d for d in chosen if d.mark != pb.MARK_UNCLEAR]
         out.total_loss = sum(d.loss for d in decisions)
         out.average_loss = out.total_loss / len(chosen) if chosen else 0.0
-        good = sum(1 for d in chosen if d.mark in (pb.MARK_BEST, pb.MARK_GOOD))
-        out.accuracy = good / len(chosen) if chosen else 1.0
+        good = sum(1 for d in settled if d.mark in (pb.MARK_BEST, pb.MARK_GOOD))
+        out.accuracy = good / len(settled) if settled else 1.0
         for name in MARK_NAMES.values():
             out.marks[name] = 0
         for d in decisions:
             out.marks[MARK_NAMES[d.mark]] += 1
-        worst = sorted((d for d in chosen if d.loss > 0), key=lambda d: (-d.loss, d.index))[:3]
+        worst = sorted((d for d in settled if d.loss > 0), key=lambda d: (-d.loss, d.index))[:3]
         out.worst.extend(worst)
         if full and final_state.is_terminal():
             out.payoff = float(final_state.returns()[seat])
@@ -548,36 +621,6 @@ class Engine:
                          seconds_left=seconds_left)
         else:
             raise RequestError("", f"unknown job kind {kind!r}")
-
-
-class _FocusEvaluator:
-    """Wraps an evaluator so that ``move`` gets at least a third of the prior wherever it is
-    legal for the seat to act at the root's information set: Analyze needs the played move's
-    value measured, not only the best move's."""
-
-    def __init__(self, base, move):
-        self.base = base
-        self.move = move
-        self.name = getattr(base, "name", "evaluator")
-        self._root_seat = None
-
-    def evaluate(self, states, moves, rng, *, values=True, stop=None):
-        out = self.base.evaluate(states, moves, rng, values=values, stop=stop)
-        if self._root_seat is None and states:
-            self._root_seat = (states[0].current_player, len(states[0].history))
-        res = []
-        for st, legal, ev in zip(states, moves, out):
-            pri = list(ev.priors)
-            if (st.current_player, len(st.history)) == self._root_seat and self.move in legal:
-                i = legal.index(self.move)
-                total = sum(pri) or 1.0
-                rest = total - pri[i]
-                want = max(pri[i], total / 3.0)
-                pri[i] = want
-                scale = (total - want) / rest if rest > 0 else 0.0
-                pri = [p if j == i else p * scale for j, p in enumerate(pri)]
-            res.append(Evaluation(pri, ev.values))
-        return res
 
 
 def build_engine(limits: Limits | None = None, uniform: bool = False,

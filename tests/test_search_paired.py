@@ -171,9 +171,14 @@ def test_a_clear_loss_settles_early_in_its_band():
 def test_a_loss_on_a_threshold_stays_unsettled_at_the_cap():
     """True loss 0.30 (move 0 against move 1) with a band edge at 0.30: the interval straddles
     it whatever the number of worlds, so the evaluation runs to the cap and is not settled."""
-    cfg = PairedConfig(min_worlds=16, max_worlds=96, batch=16, playout="random")
+    cfg = PairedConfig(min_worlds=16, max_worlds=96, batch=16, playout="random", futility=0)
     r = paired_evaluate(_state(), [1], 0, config=cfg, seed=4, bands=(0.30,))
     assert not r.settled and r.stopped == "cap" and r.worlds == 96
+    assert r.loss_low < 0.30 < r.loss_high
+    # with the futility stop it ends sooner, just as unsettled
+    cfg = PairedConfig(min_worlds=16, max_worlds=4096, batch=16, playout="random")
+    r = paired_evaluate(_state(), [1], 0, config=cfg, seed=4, bands=(0.30,))
+    assert not r.settled and r.stopped == "futile" and r.worlds < 4096
     assert r.loss_low < 0.30 < r.loss_high
 
 
@@ -216,6 +221,8 @@ def test_bad_arguments_name_the_field():
         PairedConfig(min_worlds=64, max_worlds=32)
     with pytest.raises(SearchOptionError, match="confidence"):
         PairedConfig(confidence=1.0)
+    with pytest.raises(SearchOptionError, match="futility"):
+        PairedConfig(futility=1.5)
     with pytest.raises(SearchOptionError, match="playout"):
         PairedConfig(playout="mast")
     with pytest.raises(GameError, match="m7"):

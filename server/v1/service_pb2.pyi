@@ -17,12 +17,14 @@ class Mark(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MARK_INACCURACY: _ClassVar[Mark]
     MARK_MISTAKE: _ClassVar[Mark]
     MARK_BLUNDER: _ClassVar[Mark]
+    MARK_UNCLEAR: _ClassVar[Mark]
 MARK_UNSPECIFIED: Mark
 MARK_BEST: Mark
 MARK_GOOD: Mark
 MARK_INACCURACY: Mark
 MARK_MISTAKE: Mark
 MARK_BLUNDER: Mark
+MARK_UNCLEAR: Mark
 
 class Move(_message.Message):
     __slots__ = ("text", "kind", "cards", "target_card", "target_meld", "melds", "combo")
@@ -69,7 +71,7 @@ class Reason(_message.Message):
     def __init__(self, code: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ..., combo: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Suggestion(_message.Message):
-    __slots__ = ("move", "visit_share", "visits", "expected_payoff", "prior", "lower_bound", "principal_line", "reasons")
+    __slots__ = ("move", "visit_share", "visits", "expected_payoff", "prior", "lower_bound", "principal_line", "reasons", "group")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     VISIT_SHARE_FIELD_NUMBER: _ClassVar[int]
     VISITS_FIELD_NUMBER: _ClassVar[int]
@@ -78,6 +80,7 @@ class Suggestion(_message.Message):
     LOWER_BOUND_FIELD_NUMBER: _ClassVar[int]
     PRINCIPAL_LINE_FIELD_NUMBER: _ClassVar[int]
     REASONS_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
     move: Move
     visit_share: float
     visits: int
@@ -86,7 +89,8 @@ class Suggestion(_message.Message):
     lower_bound: float
     principal_line: _containers.RepeatedCompositeFieldContainer[_records_pb2.Event]
     reasons: _containers.RepeatedCompositeFieldContainer[Reason]
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., visit_share: _Optional[float] = ..., visits: _Optional[int] = ..., expected_payoff: _Optional[float] = ..., prior: _Optional[float] = ..., lower_bound: _Optional[float] = ..., principal_line: _Optional[_Iterable[_Union[_records_pb2.Event, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ...) -> None: ...
+    group: int
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., visit_share: _Optional[float] = ..., visits: _Optional[int] = ..., expected_payoff: _Optional[float] = ..., prior: _Optional[float] = ..., lower_bound: _Optional[float] = ..., principal_line: _Optional[_Iterable[_Union[_records_pb2.Event, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., group: _Optional[int] = ...) -> None: ...
 
 class SuggestRequest(_message.Message):
     __slots__ = ("view", "budget", "top_k", "strength", "seed")
@@ -159,23 +163,25 @@ class Thresholds(_message.Message):
     def __init__(self, good: _Optional[float] = ..., inaccuracy: _Optional[float] = ..., mistake: _Optional[float] = ...) -> None: ...
 
 class AnalyzeRequest(_message.Message):
-    __slots__ = ("record", "view", "seats", "budget", "thresholds", "seed")
+    __slots__ = ("record", "view", "seats", "budget", "thresholds", "seed", "max_worlds")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    MAX_WORLDS_FIELD_NUMBER: _ClassVar[int]
     record: _records_pb2.Record
     view: _records_pb2.View
     seats: _containers.RepeatedScalarFieldContainer[int]
     budget: Budget
     thresholds: Thresholds
     seed: int
-    def __init__(self, record: _Optional[_Union[_records_pb2.Record, _Mapping]] = ..., view: _Optional[_Union[_records_pb2.View, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+    max_worlds: int
+    def __init__(self, record: _Optional[_Union[_records_pb2.Record, _Mapping]] = ..., view: _Optional[_Union[_records_pb2.View, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., seed: _Optional[int] = ..., max_worlds: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("index", "seat", "played", "best", "loss", "mark", "played_value", "best_value", "legal_moves", "forced", "top")
+    __slots__ = ("index", "seat", "played", "best", "loss", "mark", "played_value", "best_value", "legal_moves", "forced", "top", "loss_low", "loss_high", "loss_stderr", "worlds", "stopped_by")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYED_FIELD_NUMBER: _ClassVar[int]
@@ -187,6 +193,11 @@ class Decision(_message.Message):
     LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
     FORCED_FIELD_NUMBER: _ClassVar[int]
     TOP_FIELD_NUMBER: _ClassVar[int]
+    LOSS_LOW_FIELD_NUMBER: _ClassVar[int]
+    LOSS_HIGH_FIELD_NUMBER: _ClassVar[int]
+    LOSS_STDERR_FIELD_NUMBER: _ClassVar[int]
+    WORLDS_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     played: Move
@@ -198,7 +209,12 @@ class Decision(_message.Message):
     legal_moves: int
     forced: bool
     top: _containers.RepeatedCompositeFieldContainer[Suggestion]
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., loss: _Optional[float] = ..., mark: _Optional[_Union[Mark, str]] = ..., played_value: _Optional[float] = ..., best_value: _Optional[float] = ..., legal_moves: _Optional[int] = ..., forced: _Optional[bool] = ..., top: _Optional[_Iterable[_Union[Suggestion, _Mapping]]] = ...) -> None: ...
+    loss_low: float
+    loss_high: float
+    loss_stderr: float
+    worlds: int
+    stopped_by: str
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., loss: _Optional[float] = ..., mark: _Optional[_Union[Mark, str]] = ..., played_value: _Optional[float] = ..., best_value: _Optional[float] = ..., legal_moves: _Optional[int] = ..., forced: _Optional[bool] = ..., top: _Optional[_Iterable[_Union[Suggestion, _Mapping]]] = ..., loss_low: _Optional[float] = ..., loss_high: _Optional[float] = ..., loss_stderr: _Optional[float] = ..., worlds: _Optional[int] = ..., stopped_by: _Optional[str] = ...) -> None: ...
 
 class SeatSummary(_message.Message):
     __slots__ = ("seat", "decisions", "total_loss", "average_loss", "accuracy", "worst", "marks", "payoff")
