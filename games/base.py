@@ -132,10 +132,8 @@ class OptionSpec:
     def check_range(self, value: Any) -> None:
         """Raise :class:`OptionError` when a numeric value (or any number of a tuple) lies
         outside :meth:`bounds`."""
-        if not self.numeric:
-            return
         lo, hi = self.bounds()
-        for x in (value if isinstance(value, (tuple, list)) else (value,)):
+        for x in self._numbers(value):
             if not lo <= x <= hi:
                 allowed = f"{_number(lo)}..{_number(hi)}"
                 if lo == 0 and x < 0:
@@ -176,9 +174,14 @@ class OptionSpec:
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise OptionError(f"option {self.name!r}: {_shown(value)} is not one of {allowed}")
-        if check_range:
-            self.check_range(value)
+        if check_range or any(abs(x) > NUMBER_LIMIT for x in self._numbers(value)):
+            self.check_range(value)     # a huge number never reaches a game's own checks
         return value
+
+    def _numbers(self, value: Any) -> tuple:
+        if not self.numeric:
+            return ()
+        return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None,

@@ -162,6 +162,7 @@ QUOTE_LIMIT = 64
 #: client refuses trailers over 8 KB.
 MESSAGE_LIMIT = 400
 #: A quoted run: "..." (JSON, with escapes) or '...' (Python repr).
+_LONG_RUN_RE = re.compile(r"[^\s\"']{%d,}" % (QUOTE_LIMIT + 1))
 _QUOTED_RE = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 
 
@@ -171,15 +172,18 @@ def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 
 def clip_message(message: str) -> str:
-    """An error text with every quoted run of input cut to :data:`QUOTE_LIMIT` characters (quotes
-    kept) and the whole cut to :data:`MESSAGE_LIMIT`."""
+    """An error text with every quoted run of input, and every other run without spaces, cut to
+    :data:`QUOTE_LIMIT` characters (quotes kept), and the whole cut to :data:`MESSAGE_LIMIT`."""
     def short(m: re.Match) -> str:
         q = m.group(0)
         if len(q) <= QUOTE_LIMIT + 2:
             return q
         return q[0] + q[1:QUOTE_LIMIT - 2] + "..." + q[0]
 
-    return clip(_QUOTED_RE.sub(short, message), MESSAGE_LIMIT)
+    message = _QUOTED_RE.sub(short, message)
+    # an unquoted run of input (a huge number, a long token) is cut too
+    message = _LONG_RUN_RE.sub(lambda m: m.group(0)[:QUOTE_LIMIT - 3] + "...", message)
+    return clip(message, MESSAGE_LIMIT)
 
 
 class RateLimitedLog:
