@@ -217,6 +217,13 @@ class TanGame(Game):
         from quansu.games.tan.heuristic import heuristic_move
         return heuristic_move(state, rng)
 
+    def sparring_move(self, state: "TanState", rng: random.Random) -> int:
+        """The sparring bot's move (:mod:`games.tan.sparring`: card counting, reading the
+        history, trump economy, exact endgame) for the seat to act, from that seat's information
+        only."""
+        from quansu.games.tan.sparring import choose
+        return choose(self, state, rng)
+
 
 class TanState(State):
     """A Tấn position.
