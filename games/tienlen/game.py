@@ -681,6 +681,18 @@ class TienLenState(State):
                     res += b
         return res
 
+    def follow_rule(self) -> tuple[int, int, tuple]:
+        """What the seat to act may play on the top, as ``(same, bits, shapes)``: a
+        combination ``m`` of its hand with shape ``sh`` is legal iff ``sh == same and
+        m.bit_length() > bits`` (same shape, higher top card; ``same`` is -1 when that is not
+        allowed) or ``sh in shapes`` (the bombs allowed on anything of the top's kind).  The
+        membership test of :meth:`legal_moves` without listing the moves; only while a top is
+        on the table."""
+        if not self.passed >> self.cur & 1:
+            return self.top_shape, self.top.bit_length(), self.finfo[0]
+        _, _, exc_any, exc_same = self.finfo
+        return (self.top_shape if exc_same else -1), self.top.bit_length(), exc_any
+
     # -- applying moves ------------------------------------------------------------------
     def apply(self, move: Any) -> None:
         if self.cur < 0:

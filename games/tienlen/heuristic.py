@@ -15,109 +15,196 @@ number of cards every seat holds and the legal moves.  Habits:
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 from quansu.games.tienlen import rules as R
 
 _TWO_RANK = 12
 
 
-def _runs_of_pairs(counts: list[int]) -> list[tuple[int, int]]:
-    """Maximal runs (start, length >= 3) of ranks 3..A holding >= 2 cards."""
-    out = []
-    r = 0
-    while r < 12:
-        if counts[r] >= 2:
-            s = r
-            while r < 12 and counts[r] >= 2:
-                r += 1
-            if r - s >= 3:
-                out.append((s, r - s))
-        else:
-            r += 1
+#: packed rank counts (nibble r = cards of rank r, ranks 3..A) -> the best first piece of the
+#: fewest-pieces split: ``(pieces, is_straight, start, length, packed counts left)``.  Bounded:
+#: cleared (between two top-level splits) once it holds :data:`_SPLITS_MAX` entries.
+_SPLITS: dict[int, tuple] = {0: (0, False, 0, 0, 0)}
+_SPLITS_MAX = 1 << 17
+
+
+def _split(c: int) -> int:
+    """The fewest pieces (sets of one rank, straights of >= 3 consecutive ranks) covering the
+    packed rank counts ``c``; records the first piece of the chosen split in :data:`_SPLITS`.
+
+    The lowest rank ``r`` held is either one set (all its cards) or the start of a straight;
+    ties prefer a straight, the longest of equals."""
+    e = _SPLITS.get(c)
+    if e is not None:
+        return e[0]
+    sh = ((c & -c).bit_length() - 1) & ~3
+    r = sh >> 2
+    rest = c & ~(15 << sh)
+    best_n = _split(rest) + 1
+    best = (best_n, False, r, (c >> sh) & 15, rest)
+    x = c
+    length = 0
+    while sh < 48 and (x >> sh) & 15:
+        x -= 1 << sh
+        length += 1
+        if length >= 3:
+            n = _split(x) + 1
+            if n <= best_n:
+                best_n = n
+                best = (n, True, r, length, x)
+        sh += 4
+    _SPLITS[c] = best
+    return best_n
+
+
+def _split_parts(c: int) -> list[tuple[str, int, int]]:
+    """The fewest-pieces split of packed rank counts ``c`` as ``(kind, start, length)`` parts,
+    lowest start first: ``("set", rank, count)`` or ``("straight", start, length)``."""
+    if len(_SPLITS) >= _SPLITS_MAX:
+        _SPLITS.clear()
+        _SPLITS[0] = (0, False, 0, 0, 0)
+    _split(c)
+    parts = []
+    while c:
+        _, straight, start, length, c = _SPLITS[c]
+        parts.append(("straight" if straight else "set", start, length))
+    return parts
+
+
+# Nibble masks: bit b of every rank nibble (ranks 3..A and 2) and the bits above bit 0, 1, 2.
+_NIB0 = 0x1111111111111
+_ABOVE0 = 0xEEEEEEEEEEEEE
+_ABOVE1 = 0xCCCCCCCCCCCCC
+_ABOVE2 = 0x8888888888888
+_BELOW3 = 0x7777777777777
+_BELOW2 = 0x3333333333333
+_QUAD, _STRAIGHT_OP, _PAIRSEQ_OP, _SET_OP = 0, 1, 2, 3
+
+#: packed rank counts of a hand's cards 3..A -> its plan recipe (see :func:`_recipe`).
+#: Bounded: cleared when it reaches :data:`_RECIPES_MAX` entries.
+_RECIPES: dict[int, tuple] = {}
+_RECIPES_MAX = 1 << 15
+
+
+def _packed_counts(hand: int) -> int:
+    """The number of cards of every rank, one per nibble (nibble r = rank r's count, 0..4)."""
+    x = hand - ((hand >> 1) & 0x5555555555555)
+    return (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)
+
+
+def _recipe(packed: int) -> tuple:
+    """The suit-free part of :func:`plan` for the rank counts ``packed`` (cards 3..A): the
+    pieces as ``(op, rank mask, shape)`` in plan order, ``op`` one of quad, pair sequence,
+    straight (the lowest card of every rank of the mask still in the hand) and set (every card
+    of the rank still in the hand).  Depends on the counts only, so every hand with the same
+    counts shares it."""
+    ops = []
+    quads = (packed >> 2) & _NIB0          # a count of 4 is the only one with bit 2
+    c = packed
+    while quads:
+        low = quads & -quads
+        ops.append((_QUAD, low * 15, R.QUAD))
+        c &= ~(low * 15)
+        quads ^= low
+    # maximal runs of >= 3 ranks holding 2 or 3 cards; a pair sequence of the first 6 of each
+    pairs = ((c >> 1) | (c >> 2)) & _NIB0
+    while pairs:
+        low = pairs & -pairs
+        run = 0
+        length = 0
+        while pairs & low:
+            run |= low
+            pairs ^= low
+            low <<= 4
+            length += 1
+        if length >= 3:
+            if length > 6:
+                run = _first_ranks(run, 6)
+                length = 6
+            ops.append((_PAIRSEQ_OP, run * 15, R.PAIRSEQ + length))
+            c -= 2 * run
+    parts = _split_parts(c)
+    for kind, start, length in parts:
+        if kind == "straight":
+            ops.append((_STRAIGHT_OP, ((1 << (4 * length)) - 1) << (4 * start),
+                        R.STRAIGHT + length))
+    for kind, start, length in parts:
+        if kind == "set":
+            ops.append((_SET_OP, 0xF << (4 * start), 0))
+    return tuple(ops)
+
+
+def _first_ranks(bits: int, k: int) -> int:
+    """The lowest ``k`` set bits of ``bits``."""
+    out = 0
+    for _ in range(k):
+        low = bits & -bits
+        out |= low
+        bits ^= low
     return out
 
 
-@lru_cache(maxsize=4096)
-def _split_counts(counts: tuple[int, ...]) -> tuple[int, tuple]:
-    """Fewest pieces for rank counts 3..A (12 entries): (pieces, tuple of (kind, start, len))
-    with kind "set" (len = rank count used) or "straight"."""
-    r = 0
-    while r < 12 and counts[r] == 0:
-        r += 1
-    if r == 12:
-        return 0, ()
-    best = None
-    # the cards of rank r as one set
-    c = list(counts)
-    c[r] = 0
-    n, rest = _split_counts(tuple(c))
-    best = (n + 1, (("set", r, counts[r]),) + rest)
-    # or a straight starting at r
-    c = list(counts)
-    length = 0
-    j = r
-    while j < 12 and c[j] > 0:
-        c[j] -= 1
-        length += 1
-        if length >= 3:
-            n, rest = _split_counts(tuple(c))
-            # ties: prefer fewer pieces, then the straight (sheds more cards at once)
-            if n + 1 <= best[0]:
-                best = (n + 1, (("straight", r, length),) + rest)
-        j += 1
-    return best
+#: hand -> its plan (:func:`plan`).  Bounded: cleared when it holds :data:`_PLANS_MAX` hands.
+_PLANS: dict[int, tuple] = {}
+_PLANS_MAX = 1 << 14
 
 
-@lru_cache(maxsize=8192)
 def plan(hand: int) -> tuple[tuple[int, int], ...]:
     """The seat's plan for ``hand``: disjoint pieces ``(mask, shape)`` covering the hand.
 
     2s form one set (a single, pair or triple of 2s; four 2s never reach play), fours of a kind
     and runs of >= 3 pairs are kept as bombs (the highest two cards of each rank), the rest is
     split into the fewest straights / sets.
+
+    The split depends on the rank counts only: it is computed once per count vector
+    (:func:`_recipe`) and laid onto the hand's suits here.  Bounded caches: 16,384 hands,
+    32,768 count vectors, 131,072 entries of the split search.
     """
+    p = _PLANS.get(hand)
+    if p is None:
+        if len(_PLANS) >= _PLANS_MAX:
+            _PLANS.clear()
+        p = _PLANS[hand] = _make_plan(hand)
+    return p
+
+
+def _make_plan(hand: int) -> tuple[tuple[int, int], ...]:
     pieces: list[tuple[int, int]] = []
     twos = hand & R.TWOS
     if twos:
-        if twos.bit_count() == 4:
-            pieces.extend((1 << c, R.SINGLE) for c in range(48, 52) if twos >> c & 1)
+        if twos == R.TWOS:
+            pieces.extend((1 << c, R.SINGLE) for c in range(48, 52))
         else:
             pieces.append((twos, twos.bit_count()))
     rest = hand & R.NON_TWOS
-    counts = R.rank_counts(rest)
-    for r in range(12):
-        if counts[r] == 4:
-            m = 0xF << (4 * r)
-            pieces.append((m, R.QUAD))
-            rest &= ~m
-            counts[r] = 0
-    for start, length in _runs_of_pairs(counts):
-        length = min(length, 6)
-        m = 0
-        for r in range(start, start + length):
-            nib = (rest >> (4 * r)) & 0xF
-            cards = [b for b in range(4) if nib >> b & 1]
-            for b in cards[-2:]:
-                m |= 1 << (4 * r + b)
-        pieces.append((m, R.PAIRSEQ + length))
-        rest &= ~m
-    counts = R.rank_counts(rest)
-    _, parts = _split_counts(tuple(counts[:12]))
-    # straights take the lowest cards of their ranks first, sets take what is left
-    for kind, start, length in parts:
-        if kind == "straight":
-            m = 0
-            for r in range(start, start + length):
-                nib = (rest >> (4 * r)) & 0xF
-                m |= (nib & -nib) << (4 * r)
-            rest ^= m
-            pieces.append((m, R.STRAIGHT + length))
-    for kind, start, length in parts:
-        if kind == "set":
-            m = rest & (0xF << (4 * start))
+    packed = _packed_counts(rest)
+    ops = _RECIPES.get(packed)
+    if ops is None:
+        if len(_RECIPES) >= _RECIPES_MAX:
+            _RECIPES.clear()
+        ops = _RECIPES[packed] = _recipe(packed)
+    for op, wm, shape in ops:
+        if op == _STRAIGHT_OP:
+            # the lowest card of every rank in the window
+            x = rest & wm
+            low = x & ~(((x << 1) & _ABOVE0) | ((x << 2) & _ABOVE1) | ((x << 3) & _ABOVE2))
+            rest ^= low
+            pieces.append((low, shape))
+        elif op == _SET_OP:
+            m = rest & wm
             if m:
                 pieces.append((m, m.bit_count()))
+        elif op == _PAIRSEQ_OP:
+            # the highest two cards of every rank in the window (each holds 2 or 3 cards)
+            x = rest & wm
+            hi = x & ~(((x >> 1) & _BELOW3) | ((x >> 2) & _BELOW2) | ((x >> 3) & _NIB0))
+            y = x ^ hi
+            hi |= y & ~(((y >> 1) & _BELOW3) | ((y >> 2) & _BELOW2) | ((y >> 3) & _NIB0))
+            rest &= ~hi
+            pieces.append((hi, shape))
+        else:
+            rest &= ~wm
+            pieces.append((wm, shape))
     return tuple(pieces)
 
 
@@ -125,34 +212,54 @@ def _is_power(mask: int, shape: int, bombs) -> bool:
     return shape in bombs or (shape <= R.TRIPLE and mask >> 48 != 0)
 
 
+def _opp_min(game, state, me: int) -> int:
+    """The fewest cards an opponent still in play holds (13 when none)."""
+    hands = state.hands
+    active = state.active
+    best = 13
+    for s in range(game.num_players):
+        if s != me and active >> s & 1:
+            c = hands[s].bit_count()
+            if c < best:
+                best = c
+    return best
+
+
 def choose(game, state, rng: random.Random) -> int:
     """The heuristic move of the seat to act in ``state`` (a legal move)."""
-    legal = state.legal_moves()
-    if not legal:
+    me = state.cur
+    if me < 0:
         raise ValueError("heuristic_move: the game is over")
-    me = state.current_player
     hand = state.hands[me]
-    if hand in legal:
-        return hand  # finish now
     bombs = game._bombs
-    n = game.num_players
-    others = [state.hands[s].bit_count() for s in range(n)
-              if s != me and state.active >> s & 1]
-    opp_min = min(others) if others else 13
-    pieces = plan(hand)
+    pieces = _PLANS.get(hand)
+    if pieces is None:
+        pieces = plan(hand)
     top = state.top
-    legal_set = set(legal)
 
     if not top:
-        cands = [p for p in pieces if p[0] in legal_set]
-        if not cands:  # the first lead must hold a given card: the smallest such play
-            return min(legal, key=lambda m: (m.bit_count() != 1, m))
-        normal = [p for p in cands if not _is_power(p[0], p[1], bombs)]
-        power = [p for p in cands if _is_power(p[0], p[1], bombs)]
+        # A leader may play every combination of its hand (holding the first-lead card while
+        # that is required), and every plan piece is one, so the lead list is not needed.
+        req = state.req
+        if (not req or hand & req) and R.classify(hand):
+            return hand  # finish now
+        if req:
+            cands = [p for p in pieces if p[0] & req]
+            if not cands:  # the first lead must hold a given card: the smallest such play
+                return min(state.legal_moves(), key=lambda m: (m.bit_count() != 1, m))
+        else:
+            cands = pieces
+        normal = []
+        power = []
+        for p in cands:
+            if p[1] in bombs or (p[1] <= R.TRIPLE and p[0] >> 48):
+                power.append(p)
+            else:
+                normal.append(p)
         if len(pieces) == 2 and power and len(cands) == 2:
             return max(power, key=lambda p: (p[1] in bombs, p[0]))[0]
         if normal:
-            if opp_min == 1:
+            if _opp_min(game, state, me) == 1:
                 multi = [p for p in normal if p[1] != R.SINGLE]
                 if multi:
                     return min(multi, key=lambda p: (p[0] & -p[0], -p[0].bit_count()))[0]
@@ -164,29 +271,47 @@ def choose(game, state, rng: random.Random) -> int:
             return min(bomb_p, key=lambda p: p[0])[0]
         return min(power, key=lambda p: p[0])[0]
 
-    plays = [m for m in legal if m]
-    if not plays:
-        return 0
     top_shape = state.top_shape
+    same_shape, tb, anys = state.follow_rule()
+    # finish now when the whole hand may be played: it has the top's shape (so as many cards)
+    # or is a bomb (>= 4 cards) allowed on it
+    n = hand.bit_count()
+    if n == top.bit_count() or (anys and n >= 4):
+        shape = R.classify(hand)
+        if shape and ((shape == same_shape and hand.bit_length() > tb) or shape in anys):
+            return hand
     top_power = _is_power(top, top_shape, bombs)
+    shape_of = R.shape_of
+    plays = None
     if top_power:
-        chops = [m for m in plays if R.shape_of(m) in bombs]
+        plays = state.legal_moves()[1:]  # a follower's moves: the pass, then the plays
+        if not plays:
+            return 0
+        chops = [m for m in plays if shape_of(m) in bombs]
         if chops:
             return min(chops)
-    piece_masks = {p[0] for p in pieces}
-    clean = [m for m in plays if m in piece_masks and not _is_power(m, R.shape_of(m), bombs)]
-    if not clean and top_shape == R.SINGLE:
+    # the lowest plan piece that may be played (not a 2 or a bomb), found without the moves
+    clean = [m for m, sh in pieces
+             if ((sh == same_shape and m.bit_length() > tb) or sh in anys)
+             and not (sh in bombs or (sh <= R.TRIPLE and m >> 48))]
+    if clean:
+        return min(clean)
+    if plays is None:
+        plays = state.legal_moves()[1:]
+        if not plays:
+            return 0
+    if top_shape == R.SINGLE:
         singles_of_sets = [p[0] for p in pieces if p[1] in (R.PAIR, R.TRIPLE) and not p[0] >> 48]
         # a single from a triple costs little: the pair stays
         clean = [m for m in plays if any(m & s and s.bit_count() == 3 for s in singles_of_sets)]
-    if clean:
-        return min(clean)
-    urgent = opp_min <= 2 or hand.bit_count() <= 4
+        if clean:
+            return min(clean)
+    urgent = hand.bit_count() <= 4 or _opp_min(game, state, me) <= 2
     if top_power:
         return 0
-    twos = [m for m in plays if R.shape_of(m) not in bombs and m >> 48]
+    twos = [m for m in plays if shape_of(m) not in bombs and m >> 48]
     if urgent:
-        ordinary = [m for m in plays if not m >> 48 and R.shape_of(m) not in bombs]
+        ordinary = [m for m in plays if not m >> 48 and shape_of(m) not in bombs]
         if ordinary:
             return min(ordinary)
         if twos:

@@ -110,11 +110,16 @@ def classify(mask: int) -> int:
         return n  # 1..4 cards of one rank
     if n < 3 or mask & TWOS:
         return 0
-    counts = [_POP[(mask >> (4 * r)) & 15] for r in range(lo_rank, hi_rank + 1)]
-    if all(c == 1 for c in counts) and len(counts) >= 3:
-        return STRAIGHT + len(counts)
-    if all(c == 2 for c in counts) and len(counts) >= 3:
-        return PAIRSEQ + len(counts)
+    span = hi_rank - lo_rank + 1
+    if span < 3:
+        return 0
+    if n == span:  # a straight: every rank of the span once (none twice)
+        x = mask | mask >> 1 | mask >> 2 | mask >> 3
+        return STRAIGHT + span if (x & _R_ALL).bit_count() == n else 0
+    if n == 2 * span:  # a pair sequence: every rank of the span twice (none three times)
+        x = mask - ((mask >> 1) & 0x5555555555555)
+        c = (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)  # cards per rank nibble
+        return PAIRSEQ + span if (((c >> 1) | (c >> 2)) & _R_ALL).bit_count() == span else 0
     return 0
 
 
