@@ -12,7 +12,9 @@ cancelled, that passes its deadline, or whose handler stops reading sets it, and
 answers with its best so far and becomes free.
 
 **Admission**: at most ``workers`` jobs run and at most ``queue_size`` calls wait for a worker;
-one more raises :class:`server.errors.Busy` (RESOURCE_EXHAUSTED).
+one more raises :class:`server.errors.Busy` (RESOURCE_EXHAUSTED).  Waiting calls are served
+first come, first served, except that short jobs (:data:`SHORT_JOBS`: LegalMoves, a replay)
+go before the searches.
 
 **Healing**: a watcher thread waits on every idle worker's process sentinel (so it sees a death
 at once), takes back the workers of calls that ended early (it drains the cancelled job's last
@@ -49,6 +51,8 @@ POLL_S = 0.02
 WATCH_S = 0.25
 #: Seconds between two tries to start a worker after a failed start (doubling up to 30 s).
 RETRY_S = 1.0
+#: Job kinds that wait in the short queue, served before the searches.
+SHORT_JOBS = frozenset({"legal_moves"})
 
 
 def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
@@ -201,6 +205,7 @@ class WorkerPool:
         self._ctx = mp.get_context("spawn")
         self._lock = threading.Lock()
         self._waiters: deque[_Waiter] = deque()
+        self._short_waiters: deque[_Waiter] = deque()
         self._restarts = 0
         self._deaths = 0
         self._closed = False
@@ -234,7 +239,7 @@ class WorkerPool:
     def stats(self) -> PoolStats:
         with self._lock:
             return PoolStats(self.size, sum(1 for w in self._workers if w is not None)
-                             - len(self._free), len(self._waiters), self._restarts,
+                             - len(self._free), self._waiting(), self._restarts,
                              self._deaths, self._alive, len(self._spares))
 
     def add_listener(self, fn: Callable[[int], None]) -> None:
@@ -255,20 +260,27 @@ class WorkerPool:
                     log.exception("pool listener failed")
 
     # -- admission ---------------------------------------------------------------------------
-    def acquire(self, seconds_left: float | None, is_active: Callable[[], bool]) -> _Worker:
-        """A free worker.  Calls wait first come, first served while they are active and before
-        their deadline; with ``queue_size`` calls already waiting, :class:`Busy`."""
+    def _waiting(self) -> int:
+        return len(self._waiters) + len(self._short_waiters)
+
+    def acquire(self, seconds_left: float | None, is_active: Callable[[], bool],
+                short: bool = False) -> _Worker:
+        """A free worker.  Calls wait first come, first served (``short`` ones before the
+        others) while they are active and before their deadline; with ``queue_size`` calls
+        already waiting, :class:`Busy`."""
         end = None if seconds_left is None else time.monotonic() + seconds_left
         with self._lock:
             if self._closed:
                 raise Unavailable("the server is shutting down")
-            if self._free and not self._waiters:
+            waiting = self._waiting()
+            if self._free and not waiting:
                 return self._free.pop()
-            if len(self._waiters) >= self.queue_size:
-                raise Busy(f"all {self.size} search workers are busy and {len(self._waiters)} "
+            if waiting >= self.queue_size:
+                raise Busy(f"all {self.size} search workers are busy and {waiting} "
                            f"calls are waiting (queue size {self.queue_size}); retry later")
             waiter = _Waiter()
-            self._waiters.append(waiter)
+            queue = self._short_waiters if short else self._waiters
+            queue.append(waiter)
         while True:
             wait = POLL_S * 5
             if end is not None:
@@ -286,7 +298,7 @@ class WorkerPool:
                 continue
             with self._lock:
                 if waiter.worker is None:
-                    self._waiters.remove(waiter)
+                    queue.remove(waiter)
                     raise problem
             # a worker was handed over just now: pass it on
             self._release(waiter.worker)
@@ -297,8 +309,8 @@ class WorkerPool:
         with self._lock:
             if self._closed:
                 handed = False
-            elif self._waiters:
-                waiter = self._waiters.popleft()
+            elif self._short_waiters or self._waiters:
+                waiter = (self._short_waiters or self._waiters).popleft()
                 waiter.worker = worker
                 waiter.event.set()
                 handed = True
@@ -327,7 +339,7 @@ class WorkerPool:
         worker dies).  Closing the iterator early cancels the job.
         """
         end = None if seconds_left is None else time.monotonic() + seconds_left
-        worker = self.acquire(seconds_left, is_active)
+        worker = self.acquire(seconds_left, is_active, kind in SHORT_JOBS)
         finished = False
         try:
             worker.cancel.value = 0

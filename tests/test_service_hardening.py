@@ -597,6 +597,38 @@ def test_a_cancelled_call_frees_its_worker_without_a_restart():
         pool.close()
 
 
+def test_short_jobs_wait_before_searches_within_the_same_queue():
+    from quansu.server.errors import Busy
+
+    pool = _pool(workers=1, spares=0, queue_size=2)
+    order = []
+
+    def job(kind, seconds, tag):
+        list(pool.run(kind, seconds.encode(), None, lambda: True))
+        order.append(tag)
+
+    threads = []
+    try:
+        for kind, seconds, tag, waiting in (("sleep", "1", "first", 0),
+                                            ("sleep", "0", "search", 1),
+                                            ("legal_moves", "0", "legal", 2)):
+            t = threading.Thread(target=job, args=(kind, seconds, tag))
+            t.start()
+            threads.append(t)
+            _wait_for(lambda: pool.stats().busy == 1 and pool.stats().waiting == waiting,
+                      what=f"{tag} to be queued")
+        # the queue is full for every kind of job
+        with pytest.raises(Busy):
+            _run(pool, "0")
+        with pytest.raises(Busy):
+            list(pool.run("legal_moves", b"0", None, lambda: True))
+        for t in threads:
+            t.join(60)
+        assert order == ["first", "legal", "search"]
+    finally:
+        pool.close()
+
+
 def _consume(it):
     try:
         return list(it)

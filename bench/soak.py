@@ -1,0 +1,430 @@
+"""Soak and abuse benchmark of the running service (issue 21's figures).
+
+    python -m quansu.bench.soak --clients 16 --seconds 120               # soak
+    python -m quansu.bench.soak --clients 64 --seconds 120               # same, 64 clients
+    python -m quansu.bench.soak --phase flood --flood 30 --seconds 30    # big invalid requests
+    python -m quansu.bench.soak --phase deadline --deadline-ms 50 --calls 200
+    python -m quansu.bench.soak --phase heal                             # worker kill -> replaced
+
+``soak`` starts ``quansu serve`` (uniform evaluator, ``--workers``, ``--queue``) in its own
+process and runs ``--clients`` client threads for ``--seconds``, each calling a mix of the RPCs
+in a loop: Suggest (100 iterations), SuggestStream, Analyze (one seat of a short record),
+LegalMoves, DescribeGames and health, with ``--malformed`` (10 %) of the calls replaced by a
+malformed body (bench/fuzz.py: random bytes or a mutated request).  The RSS of the server
+process and of every worker is sampled every ``--sample`` seconds.  Reported: calls, OK/s
+(valid calls that need a worker answered OK: Suggest, SuggestStream, Analyze, LegalMoves;
+a refused client backs off ``--backoff-ms``), refusals (RESOURCE_EXHAUSTED) and their latency
+p50/p99, the latency
+of every RPC, unexpected outcomes (bench/fuzz.py's ``problems``: anything but OK with finite
+numbers, INVALID_ARGUMENT with a field, RESOURCE_EXHAUSTED, NOT_FOUND for health), and the RSS:
+server process at the first sample after warm-up (``--warmup`` seconds) and at the end, each
+worker likewise.
+
+``flood``: ``--flood`` clients send maximum-size invalid requests as fast as they can (a view
+with more moves than the game allows, just under the body limit, and a record whose last move
+is illegal after the most moves a Tấn game can have) while one client checks health every
+50 ms and another sends valid Suggest calls: health latency (max, p99) and the valid calls'
+outcomes.
+
+``deadline``: ``--calls`` sequential Suggest calls with an unbounded budget and a deadline of
+``--deadline-ms``: the share answered with the best move so far (OK) rather than
+DEADLINE_EXCEEDED.
+
+``heal``: a pool of ``--workers`` real workers (in this process); an idle worker is killed with
+SIGKILL ``--kills`` times, with and without a spare: seconds until the pool is whole again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import grpc
+
+from quansu.bench import fuzz
+from quansu.bench.grpc_leak import rss_mb
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pct(xs, q: float) -> float:
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
+
+
+def start_server(workers: int, queue: int) -> tuple[subprocess.Popen, str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "quansu.server.cmd_serve", "--host", "127.0.0.1",
+                             "--port", "0", "--workers", str(workers), "--queue", str(queue),
+                             "--uniform", "--log-level", "ERROR"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if "serving on" not in line:
+        proc.kill()
+        raise RuntimeError(f"server did not start: {line!r}")
+    port = int(line.split(":")[1].split()[0])
+    return proc, f"127.0.0.1:{port}"
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def children(pid: int) -> list[int]:
+    """The worker (and spare) processes of the server ``pid``."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid != pid:
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if b"spawn_main" not in f.read():
+                    continue        # multiprocessing's resource tracker, not a worker
+        except OSError:
+            continue
+        out.append(int(entry))
+    return sorted(out)
+
+
+def sample_rss(pid: int) -> dict:
+    out = {"server": rss_mb(pid), "workers": {}}
+    for c in children(pid):
+        try:
+            out["workers"][c] = rss_mb(c)
+        except (OSError, RuntimeError):
+            pass
+    return out
+
+
+# -- requests --------------------------------------------------------------------------------------
+
+def valid_requests(seed: int = 0) -> dict[str, list[bytes]]:
+    """Valid request bodies per method, over every game."""
+    from quansu.server.v1 import service_pb2 as pb
+
+    sources = fuzz.base_sources(seed)
+    views = [m for k, m in sources if k == "view"]
+    records = [m for k, m in sources if k == "record" and len(m.moves) <= 40]
+    out: dict[str, list[bytes]] = defaultdict(list)
+    for i, v in enumerate(views):
+        req = pb.SuggestRequest(view=v, budget=pb.Budget(iterations=100), seed=i)
+        out["Suggest"].append(req.SerializeToString())
+        out["SuggestStream"].append(pb.SuggestStreamRequest(
+            request=pb.SuggestRequest(view=v, budget=pb.Budget(iterations=150)),
+            interval_ms=50).SerializeToString())
+        out["LegalMoves"].append(pb.LegalMovesRequest(view=v).SerializeToString())
+    for r in records:
+        out["Analyze"].append(pb.AnalyzeRequest(record=r, seats=[r.moves[0].seat],
+                                                budget=pb.Budget(iterations=20)).SerializeToString())
+        out["LegalMoves"].append(pb.LegalMovesRequest(record=r).SerializeToString())
+    out["DescribeGames"].append(pb.DescribeGamesRequest().SerializeToString())
+    return dict(out)
+
+
+#: The calls that need a worker (counted in ``work_ok_per_s``).
+WORK = ("Suggest", "SuggestStream", "Analyze", "LegalMoves")
+
+#: The soak's mix of valid calls (weights).
+MIX = {"Suggest": 30, "SuggestStream": 10, "Analyze": 5, "LegalMoves": 30, "DescribeGames": 5,
+       "Health": 20}
+
+
+def method_path(name: str) -> str:
+    return fuzz.HEALTH if name == "Health" else fuzz.SERVICE + name
+
+
+# -- soak ------------------------------------------------------------------------------------------
+
+def soak(args) -> dict:
+    proc, target = start_server(args.workers, args.queue)
+    requests = valid_requests(args.seed)
+    sources = fuzz.base_sources(args.seed + 1)
+    names = list(MIX)
+    weights = [MIX[n] for n in names]
+    lock = threading.Lock()
+    lat: dict[str, list[float]] = defaultdict(list)
+    codes: Counter = Counter()
+    refusal_ms: list[float] = []
+    problems: Counter = Counter()
+    ok_valid = 0
+    stop = threading.Event()
+    samples: list[tuple[float, dict]] = []
+
+    def client(k: int):
+        nonlocal ok_valid
+        rng = random.Random(args.seed * 1000 + k)
+        ch = fuzz.RandomChooser(rng)
+        with grpc.insecure_channel(target) as channel:
+            while not stop.is_set():
+                if rng.random() < args.malformed:
+                    method, body = fuzz.malformed_case(ch, sources)
+                    name, valid = "malformed", False
+                else:
+                    name = rng.choices(names, weights)[0]
+                    method = method_path(name)
+                    body = b"" if name == "Health" else rng.choice(requests[name])
+                    valid = True
+                t0 = time.perf_counter()
+                code, details, responses, error = fuzz.call(channel, method, body, fuzz.HANG_S)
+                ms = (time.perf_counter() - t0) * 1000
+                found = fuzz.problems(method, code, details, responses, error, False)
+                with lock:
+                    codes[(name, code.name)] += 1
+                    for p in found:
+                        problems[f"{name}: {p[:100]}"] += 1
+                    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        refusal_ms.append(ms)
+                    elif code == grpc.StatusCode.OK:
+                        lat[name].append(ms)
+                        if valid and name in WORK:
+                            ok_valid += 1
+                if code == grpc.StatusCode.RESOURCE_EXHAUSTED and args.backoff_ms:
+                    time.sleep(args.backoff_ms / 1000 * rng.uniform(0.5, 1.5))
+
+    threads = [threading.Thread(target=client, args=(k,), daemon=True)
+               for k in range(args.clients)]
+    t_start = time.monotonic()
+    for t in threads:
+        t.start()
+    try:
+        while time.monotonic() - t_start < args.seconds:
+            samples.append((time.monotonic() - t_start, sample_rss(proc.pid)))
+            time.sleep(args.sample)
+        stop.set()
+        for t in threads:
+            t.join(fuzz.HANG_S + 10)
+        elapsed = time.monotonic() - t_start
+        samples.append((elapsed, sample_rss(proc.pid)))
+    finally:
+        stop.set()
+        stop_server(proc)
+    warm = next((s for t, s in samples if t >= args.warmup), samples[0][1])
+    end = samples[-1][1]
+    workers = {pid: (warm["workers"].get(pid), mb) for pid, mb in end["workers"].items()}
+    return {
+        "phase": "soak", "clients": args.clients, "seconds": round(elapsed, 1),
+        "workers": args.workers, "queue": args.queue, "malformed": args.malformed,
+        "calls": sum(codes.values()), "work_ok_per_s": round(ok_valid / elapsed, 1),
+        "refused": len(refusal_ms), "refusal_ms_p50": round(pct(refusal_ms, 50), 1),
+        "refusal_ms_p99": round(pct(refusal_ms, 99), 1),
+        "latency_ms": {n: {"p50": round(pct(v, 50), 1), "p99": round(pct(v, 99), 1), "n": len(v)}
+                       for n, v in sorted(lat.items())},
+        "codes": {f"{n} {c}": k for (n, c), k in sorted(codes.items())},
+        "problems": dict(problems),
+        "server_rss_mb": {"start": round(samples[0][1]["server"], 1),
+                          "after_warmup": round(warm["server"], 1), "end": round(end["server"], 1),
+                          "growth_after_warmup_pct": round(100 * (end["server"] / warm["server"] - 1), 1)},
+        "worker_rss_mb": {str(pid): [None if a is None else round(a, 1), round(b, 1)]
+                          for pid, (a, b) in workers.items()},
+    }
+
+
+# -- flood -----------------------------------------------------------------------------------------
+
+def big_invalid_requests(limit_bytes: int) -> list[tuple[str, bytes]]:
+    from quansu.games.registry import make
+    from quansu.server.v1 import service_pb2 as pb
+
+    sources = fuzz.base_sources(0)
+    view = next(m for k, m in sources if k == "view" and m.game == "tienlen")
+    out = []
+    # more moves than any game can have, and as many bytes as the limit allows
+    big = pb.LegalMovesRequest(view=view)
+    ev = big.view.moves[0]
+    while big.ByteSize() < limit_bytes - 64:
+        big.view.moves.add().CopyFrom(ev)
+    out.append((fuzz.SERVICE + "LegalMoves", big.SerializeToString()))
+    sug = pb.SuggestRequest(view=big.view, budget=pb.Budget(iterations=100))
+    out.append((fuzz.SERVICE + "Suggest", sug.SerializeToString()))
+    # a Tấn record of the most moves a game can have, the last one impossible: replayed in a
+    # worker before it is refused
+    record = next(m for k, m in sources if k == "record" and m.game == "tan" and m.players == 4)
+    cap = make("tan", 4).max_moves
+    rec = pb.LegalMovesRequest(record=record)
+    moves = list(record.moves)
+    while len(rec.record.moves) < cap - 1:
+        rec.record.moves.add().CopyFrom(moves[len(rec.record.moves) % len(moves)])
+    rec.record.moves.add(seat=0, move="attack 3S 3S")
+    if rec.ByteSize() < limit_bytes:
+        out.append((fuzz.SERVICE + "LegalMoves", rec.SerializeToString()))
+    return out
+
+
+def flood(args) -> dict:
+    proc, target = start_server(args.workers, args.queue)
+    bad = big_invalid_requests(256 * 1024)
+    requests = valid_requests(args.seed)
+    stop = threading.Event()
+    lock = threading.Lock()
+    bad_codes: Counter = Counter()
+    health_ms: list[float] = []
+    health_codes: Counter = Counter()
+    valid_codes: Counter = Counter()
+
+    def flooder(k: int):
+        rng = random.Random(k)
+        with grpc.insecure_channel(target) as channel:
+            while not stop.is_set():
+                method, body = rng.choice(bad)
+                code, *_ = fuzz.call(channel, method, body, fuzz.HANG_S)
+                with lock:
+                    bad_codes[code.name] += 1
+
+    def prober():
+        with grpc.insecure_channel(target) as channel:
+            while not stop.is_set():
+                t0 = time.perf_counter()
+                code, *_ = fuzz.call(channel, fuzz.HEALTH, b"", 5.0)
+                with lock:
+                    health_ms.append((time.perf_counter() - t0) * 1000)
+                    health_codes[code.name] += 1
+                time.sleep(0.05)
+
+    def valid():
+        with grpc.insecure_channel(target) as channel:
+            while not stop.is_set():
+                body = random.choice(requests["Suggest"])
+                code, *_ = fuzz.call(channel, fuzz.SERVICE + "Suggest", body, 30.0)
+                with lock:
+                    valid_codes[code.name] += 1
+
+    threads = [threading.Thread(target=flooder, args=(k,), daemon=True) for k in range(args.flood)]
+    threads += [threading.Thread(target=prober, daemon=True), threading.Thread(target=valid, daemon=True)]
+    try:
+        for t in threads:
+            t.start()
+        time.sleep(args.seconds)
+        stop.set()
+        for t in threads:
+            t.join(60)
+    finally:
+        stop_server(proc)
+    return {"phase": "flood", "flood_clients": args.flood, "seconds": args.seconds,
+            "workers": args.workers, "invalid_bodies_bytes": [len(b) for _, b in bad],
+            "invalid_codes": dict(bad_codes), "health_ms_max": round(max(health_ms), 1),
+            "health_ms_p99": round(pct(health_ms, 99), 1), "health_checks": len(health_ms),
+            "health_codes": dict(health_codes), "valid_suggest_codes": dict(valid_codes)}
+
+
+# -- deadline --------------------------------------------------------------------------------------
+
+def deadline(args) -> dict:
+    from quansu.server.v1 import service_pb2 as pb
+
+    proc, target = start_server(args.workers, args.queue)
+    views = [m for k, m in fuzz.base_sources(args.seed) if k == "view"]
+    codes: Counter = Counter()
+    stopped: Counter = Counter()
+    lat: list[float] = []
+    try:
+        with grpc.insecure_channel(target) as channel:
+            stub = channel.unary_unary(fuzz.SERVICE + "Suggest",
+                                       request_serializer=pb.SuggestRequest.SerializeToString,
+                                       response_deserializer=pb.SuggestResponse.FromString)
+            stub(pb.SuggestRequest(view=views[0], budget=pb.Budget(iterations=5)), timeout=30)
+            for i in range(args.calls):
+                req = pb.SuggestRequest(view=views[i % len(views)],
+                                        budget=pb.Budget(iterations=50_000, milliseconds=60_000))
+                t0 = time.perf_counter()
+                try:
+                    resp = stub(req, timeout=args.deadline_ms / 1000)
+                    codes["OK"] += 1
+                    stopped[resp.stats.stopped_by] += 1
+                except grpc.RpcError as e:
+                    codes[e.code().name] += 1
+                lat.append((time.perf_counter() - t0) * 1000)
+    finally:
+        stop_server(proc)
+    return {"phase": "deadline", "deadline_ms": args.deadline_ms, "calls": args.calls,
+            "codes": dict(codes), "ok_share": round(codes["OK"] / args.calls, 3),
+            "stopped_by": dict(stopped), "latency_ms_p50": round(pct(lat, 50), 1),
+            "latency_ms_max": round(max(lat), 1)}
+
+
+# -- heal ------------------------------------------------------------------------------------------
+
+def heal(args) -> dict:
+    from functools import partial
+
+    from quansu.server.app import start_worker_engine
+    from quansu.server.engine import Limits
+    from quansu.server.pool import WorkerPool
+
+    out = {"phase": "heal", "workers": args.workers}
+    for spares in (1, 0):
+        pool = WorkerPool(partial(start_worker_engine, Limits(), True, ()), workers=args.workers,
+                          spares=spares)
+        times = []
+        try:
+            for k in range(args.kills):
+                while pool.stats().spares < spares:
+                    time.sleep(0.05)
+                before = pool.stats().restarts
+                victim = pool._free[0]
+                t0 = time.monotonic()
+                os.kill(victim.proc.pid, signal.SIGKILL)
+                while pool.stats().restarts == before or pool.stats().alive < args.workers:
+                    time.sleep(0.002)
+                times.append(time.monotonic() - t0)
+        finally:
+            pool.close()
+        out[f"spares_{spares}_replaced_s"] = {"max": round(max(times), 3),
+                                              "mean": round(statistics.mean(times), 3)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--phase", choices=("soak", "flood", "deadline", "heal"), default="soak")
+    ap.add_argument("--clients", type=int, default=16)
+    ap.add_argument("--seconds", type=float, default=120.0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--queue", type=int, default=None, help="default: 4 per worker")
+    ap.add_argument("--malformed", type=float, default=0.1)
+    ap.add_argument("--backoff-ms", type=float, default=50.0,
+                    help="a refused client waits about this long before its next call")
+    ap.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples")
+    ap.add_argument("--warmup", type=float, default=30.0)
+    ap.add_argument("--flood", type=int, default=30)
+    ap.add_argument("--deadline-ms", type=float, default=50.0)
+    ap.add_argument("--calls", type=int, default=200)
+    ap.add_argument("--kills", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", help="also write the figures to this file")
+    args = ap.parse_args(argv)
+    if args.queue is None:
+        args.queue = 4 * args.workers
+    out = {"soak": soak, "flood": flood, "deadline": deadline, "heal": heal}[args.phase](args)
+    text = json.dumps(out, indent=1)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
