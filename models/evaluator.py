@@ -25,6 +25,7 @@ from quansu.games.base import Game, GameError, State
 from quansu.search.evaluator import Evaluation, Evaluator
 from quansu.models.encoders import encoder_for
 from quansu.models.encoders.base import Encoder
+from quansu.games import caches
 
 MODEL_FORMAT = "quansu-pv/1"
 MODELS_DIR = Path(__file__).resolve().parent
@@ -166,13 +167,14 @@ class NetworkEvaluator(Evaluator):
     """
 
     def __init__(self, game: Game, model: PolicyValueModel | None = None, *,
-                 cache_size: int = 20000):
+                 cache_size: int | None = None):
         self.game = game
         self.encoder = encoder_for(game)
         self.model = model if model is not None else load_model(game)
         self.model.check_encoder(self.encoder)
         self.name = f"network:{game.name}"
-        self.cache_size = cache_size
+        # None: the process's setting (games/caches.py: QUANSU_CACHE_EVALUATOR, 20,000)
+        self.cache_size = caches.cache_size("evaluator") if cache_size is None else cache_size
         self._cache: OrderedDict = OrderedDict()
         self.calls = 0
         self.hits = 0

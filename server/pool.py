@@ -125,6 +125,18 @@ def _start_without_main(proc) -> None:
                     main.__file__ = saved_file
 
 
+def _rss_mb(pid: int) -> float | None:
+    """Resident memory of process ``pid`` in MB (Linux ``/proc``), None when unknown."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024.0
+    except (OSError, ValueError):
+        return None
+    return None
+
+
 class _Worker:
     def __init__(self, ctx, engine_factory, index: int):
         self.index = index
@@ -175,7 +187,9 @@ class _Waiter:
 class PoolStats:
     """``workers``: the pool's size; ``alive``: workers alive now (busy or idle); ``busy``;
     ``waiting``: calls in the queue; ``spares``: ready spares; ``deaths``: workers found dead or
-    killed because they did not stop; ``restarts``: workers put back in a dead one's place."""
+    killed because they did not stop; ``restarts``: workers put back in a dead one's place;
+    ``worker_rss_mb``: resident memory of each slot's worker (MB; empty where ``/proc`` is
+    missing), for the metrics."""
 
     workers: int
     busy: int
@@ -184,6 +198,7 @@ class PoolStats:
     deaths: int = 0
     alive: int = 0
     spares: int = 0
+    worker_rss_mb: tuple[float, ...] = ()
 
 
 class WorkerPool:
@@ -236,11 +251,16 @@ class WorkerPool:
         self._watcher.start()
 
     # -- observation ---------------------------------------------------------------------------
-    def stats(self) -> PoolStats:
+    def stats(self, rss: bool = False) -> PoolStats:
+        """The pool's counters (``rss``: also read every worker's resident memory)."""
         with self._lock:
-            return PoolStats(self.size, sum(1 for w in self._workers if w is not None)
-                             - len(self._free), self._waiting(), self._restarts,
-                             self._deaths, self._alive, len(self._spares))
+            out = PoolStats(self.size, sum(1 for w in self._workers if w is not None)
+                            - len(self._free), self._waiting(), self._restarts,
+                            self._deaths, self._alive, len(self._spares))
+            pids = [w.proc.pid for w in self._workers if w is not None and not w.dead]
+        if rss:
+            out.worker_rss_mb = tuple(x for x in (_rss_mb(p) for p in pids) if x is not None)
+        return out
 
     def add_listener(self, fn: Callable[[int], None]) -> None:
         """``fn(alive)`` is called (from the watcher thread) whenever the number of live

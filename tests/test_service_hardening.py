@@ -727,3 +727,41 @@ def test_short_deadlines_answer_best_so_far(target):
         resp = c.suggest(_view(seed=7), iterations=50_000, milliseconds=60_000, timeout=0.4)
     assert resp.stats.stopped_by == "deadline"
     assert resp.moves
+
+
+# -- caches ----------------------------------------------------------------------------------------
+
+def test_cache_sizes_are_settings_read_from_the_environment():
+    import subprocess
+    import sys
+
+    code = ("from quansu.games.caches import CACHES, cache_size\n"
+            "from quansu.games.phom import rules\n"
+            "from quansu.games.samloc import heuristic\n"
+            "from quansu.models.evaluator import NetworkEvaluator\n"
+            "print(cache_size('evaluator'), rules.min_deadwood.cache_info().maxsize, "
+            "heuristic._PLAN_CACHE_SIZE, cache_size('encoder_moves'))")
+    env = dict(os.environ, QUANSU_CACHE_EVALUATOR="11", QUANSU_CACHE_PHOM_DEADWOOD="7",
+               QUANSU_CACHE_SAMLOC_PLANS="0", QUANSU_CACHE_ENCODER_MOVES="5")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["11", "7", "0", "5"]
+    env["QUANSU_CACHE_EVALUATOR"] = "many"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode != 0 and "QUANSU_CACHE_EVALUATOR" in out.stderr
+
+
+def test_every_cache_documents_its_cost_and_the_pool_reports_worker_memory():
+    from quansu.games.caches import CACHES, memory_budget_mb
+
+    for spec in CACHES.values():
+        assert spec.default > 0 and spec.bytes_per_entry > 0 and spec.what
+    assert memory_budget_mb() > 0
+    pool = _pool(workers=1, spares=0)
+    try:
+        (rss,) = pool.stats(rss=True).worker_rss_mb
+        assert rss > 1
+    finally:
+        pool.close()

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from quansu.games.caches import cache_size
+
 from quansu.games.cards import PHOM_RANK
 
 SUIT_BLOCK = 0x1FFF
@@ -396,7 +398,7 @@ def arrangements(h: int, e: int, one_per_meld: bool = True, min_left: int = 1,
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=cache_size("phom_deadwood"))
 def min_deadwood(h: int, e: int, one_per_meld: bool = True) -> tuple[int, int]:
     """Best arrangement for points: ``(deadwood points, melded mask)`` minimising the points of
     the cards left outside disjoint melds (eaten cards must be melded, one per meld).  Returns

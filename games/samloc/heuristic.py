@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 
 from quansu.games.base import TERMINAL
+from quansu.games.caches import cache_size
 
 from . import rules as R
 from .rules import DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
@@ -32,6 +33,8 @@ SAM_SAMPLES = 48
 PLAY_COST = 10
 
 _plan_cache: dict = {}
+#: Entries of _plan_cache before it is emptied (games/caches.py: QUANSU_CACHE_SAMLOC_PLANS).
+_PLAN_CACHE_SIZE = cache_size("samloc_plans")
 
 
 def _counts(hand: int) -> tuple[int, ...]:
@@ -90,7 +93,7 @@ def _plan_counts(counts: tuple[int, ...], allow_two: bool):
             if cost < best[0]:
                 best = (cost, ((STRAIGHT, ranks),) + sub[1])
         res = best
-    if len(_plan_cache) > 200000:
+    if len(_plan_cache) >= _PLAN_CACHE_SIZE:
         _plan_cache.clear()
     _plan_cache[key] = res
     return res

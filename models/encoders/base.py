@@ -60,6 +60,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from quansu.games.base import Game, GameError, State
+from quansu.games.caches import cache_size
 
 MAX_SEATS = 4
 NUM_CARDS = 52
@@ -243,7 +244,7 @@ class Encoder:
             d = (mask, self._kind_index.get(info.kind, len(KINDS)),
                  self._combo_index.get(info.combo, len(self.spec.combos)) if info.combo is not None
                  else -1, info.target, mask.bit_count(), len(info.melds))
-            if len(self._desc) > 200_000:
+            if len(self._desc) >= cache_size("encoder_moves"):
                 self._desc.clear()
                 self._mask.clear()
             self._desc[move] = d
