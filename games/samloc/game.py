@@ -494,6 +494,13 @@ class SamlocGame(Game):
         from .heuristic import heuristic_move
         return heuristic_move(self, state, rng)
 
+    def sparring_move(self, state: "SamlocState", rng: random.Random) -> int:
+        """The sparring bot's move (:mod:`games.samloc.sparring`: card counting, hand plan,
+        control of the lead, báo một, báo sâm, exact endgame) for the seat to act, from that
+        seat's information only."""
+        from .sparring import choose
+        return choose(self, state, rng)
+
 
 class SamlocState(State):
     """A Sâm lốc position.
