@@ -166,6 +166,9 @@ class ServerConfig:
     #: ready spare worker processes that take a dead worker's place at once (each costs one
     #: worker's memory; 0: a dead worker is replaced by a process started then, about 1 s)
     spare_workers: int = 1
+    #: also serve the HTTP/JSON gateway and the web page on this port (server/gateway.py;
+    #: 0: any free port; None: no HTTP), with the same host, TLS, token, pool and limits
+    http_port: int | None = None
 
 
 def _deny_handler(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMethodHandler:
@@ -228,7 +231,8 @@ class QuansuServer:
                                   interceptors=interceptors,
                                   options=[("grpc.so_reuseport", 0)])
         # every method receives its request's bytes and parses them itself (server/servicer.py)
-        self.server.add_generic_rpc_handlers((raw_handlers(QuansuServicer(self.engine, self.pool)),))
+        self.servicer = QuansuServicer(self.engine, self.pool)
+        self.server.add_generic_rpc_handlers((raw_handlers(self.servicer),))
         self.health = health.HealthServicer()
         self.server.add_generic_rpc_handlers((raw_health_handler(self.health),))
         if config.reflection:
@@ -250,6 +254,8 @@ class QuansuServer:
             self.pool.close()
             raise OSError(f"cannot listen on {address}")
         self._stopped = threading.Event()
+        self.http = None            # server.gateway.HttpServer, once started
+        self.http_port: int | None = None
 
     def start(self) -> int:
         self.server.start()
@@ -257,7 +263,26 @@ class QuansuServer:
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         # NOT_SERVING while no worker is alive, SERVING again once one is
         track_workers(self.pool, self.health, ("", SERVICE_NAME), self._stopped.is_set)
+        if self.config.http_port is not None:
+            self._start_http()
         return self.port
+
+    def _start_http(self) -> None:
+        """The HTTP/JSON gateway over the same servicer (so the same pool, limits and errors)."""
+        from quansu.server.gateway import Gateway, HttpServer
+
+        gateway = Gateway(self.servicer, token=self.config.token,
+                          threads=self.pool.size + self.pool.queue_size + 16,
+                          health=lambda: not self._stopped.is_set() and self.pool.stats().alive > 0)
+        self.http = HttpServer(gateway, self.config.host, self.config.http_port,
+                               self.config.tls_cert, self.config.tls_key)
+        try:
+            self.http_port = self.http.start()
+        except BaseException:
+            self.http = None
+            self.server.stop(0)
+            self.pool.close()
+            raise
 
     def stop(self, grace: float | None = None) -> None:
         """Drain: refuse new calls, let in-flight ones finish within ``grace`` seconds (default:
@@ -267,7 +292,11 @@ class QuansuServer:
         self._stopped.set()
         self.health.enter_graceful_shutdown()
         grace = self.config.drain_s if grace is None else grace
+        if self.http is not None:
+            self.http.begin_stop(grace)
         self.server.stop(grace).wait()
+        if self.http is not None:
+            self.http.wait_stopped(grace + 5.0)
         self.pool.close()
 
     def wait(self) -> None:
@@ -294,6 +323,9 @@ def serve(config: ServerConfig, ready=None) -> int:
     try:
         if ready is not None:
             ready(port)
+        if server.http_port is not None:
+            log.info("HTTP/JSON gateway and web page on %s://%s:%d/",
+                     "https" if config.tls_cert else "http", config.host, server.http_port)
         while not stop.wait(0.5):
             pass
         server.stop()

@@ -43,6 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-iterations", type=int, default=d.max_iterations)
     p.add_argument("--max-ms", type=int, default=d.max_ms)
     p.add_argument("--max-top-k", type=int, default=d.max_top_k)
+    p.add_argument("--http-port", type=int, default=None, metavar="P",
+                   help="also serve the HTTP/JSON gateway and the web page on port P (same host, "
+                        "TLS, token, workers and limits; 0: any free port; default: no HTTP)")
     p.add_argument("--no-reflection", action="store_true", help="do not serve gRPC reflection")
     p.add_argument("--log-level", default="INFO")
 
@@ -64,6 +67,8 @@ def config_from_args(args):
         raise GameError("--default-ms must be at least 0")
     if args.default_iterations > args.max_iterations or args.default_ms > args.max_ms:
         raise GameError("the default budget is above the maximum")
+    if args.http_port is not None and not 0 <= args.http_port <= 65535:
+        raise GameError("--http-port must be 0..65535")
     if (args.tls_cert is None) != (args.tls_key is None):
         raise GameError("--tls-cert and --tls-key go together")
     limits = Limits(default_iterations=args.default_iterations, default_ms=args.default_ms,
@@ -73,7 +78,7 @@ def config_from_args(args):
                         tls_cert=args.tls_cert, tls_key=args.tls_key,
                         token=args.token or os.environ.get("QUANSU_TOKEN") or None,
                         drain_s=args.drain, limits=limits, uniform=args.uniform, models=models,
-                        reflection=not args.no_reflection)
+                        reflection=not args.no_reflection, http_port=args.http_port)
 
 
 def run(args) -> int:

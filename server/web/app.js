@@ -1,0 +1,812 @@
+// quansu web page: play against quansu bots, ask for hints, analyze a game, review a record.
+// Talks only to the quansu server that served it (the HTTP/JSON gateway, docs/api.md).
+"use strict";
+
+// ---------------------------------------------------------------------------------------------
+// texts (Vietnamese and English)
+
+const TEXTS = {
+  en: {
+    tab_play: "Play", tab_review: "Review a game", token: "Token", game: "Game",
+    players: "Players", level: "Bot level", your_seat: "Your seat", seed: "Deal number",
+    options: "Rule options (JSON)", new_game: "New game", play_selected: "Play the selected cards",
+    clear: "Clear", hint: "Hint", log: "Moves of this game", game_over: "Game over",
+    analyze_seats: "Analyze", my_seat: "my seat", all_seats: "every seat",
+    iterations: "Iterations per move", analyze: "Analyze the game", download: "Download the record",
+    review_help: "Paste a quansu-record/1 game record (or a quansu-view/1 view), or open a file.",
+    analysis: "Analysis", mistakes: "Mistakes and the better move",
+    footer: "Every request goes to this quansu server only.",
+    seat: "Seat", you: "you", bot: "bot", cards: "cards", to_act: "to act",
+    your_turn: "Your turn", waiting: "Waiting for seat {s}", thinking: "Seat {s} is thinking…",
+    legal_moves: "Legal moves:", no_selection: "Select cards first, or click a legal move.",
+    choose_one: "These legal moves use the selected cards; click one:",
+    refused: "Refused: {m}", not_legal: "“{m}” is not legal now.",
+    hint_title: "quansu's ranked moves (from your seat's information only)",
+    col_move: "Move", col_payoff: "Expected payoff", col_interval: "95% interval",
+    col_share: "Visits", col_reasons: "Why", hint_running: "searching… {n} iterations",
+    net: "Result (bets)", analyzing: "Analyzing… {d}/{t}", analysis_done: "Analysis done.",
+    accuracy: "accuracy", total_loss: "total loss", decisions: "decisions",
+    played: "played", better: "better", loss: "loss", no_mistakes: "No mistakes or blunders.",
+    cumulative: "cumulative loss", move_no: "move", bad_json: "Not valid JSON: {m}",
+    empty_record: "Paste a record or choose a file first.", starting: "Dealing…",
+    table: "Table", stock: "stock", played_zone: "played", discard: "discard",
+    set_aside: "set aside", trump: "trump", hidden: "hidden",
+    MARK_BEST: "best", MARK_GOOD: "good", MARK_INACCURACY: "inaccuracy", MARK_MISTAKE: "mistake",
+    MARK_BLUNDER: "blunder", MARK_UNCLEAR: "unclear", forced: "forced",
+    level_names: ["", "1 (beginner)", "2", "3", "4", "5 (full strength)"],
+    w_pass: "pass", w_draw: "draw", w_eat: "eat", w_lay: "lay", w_send: "send", w_to: "to",
+    w_discard: "discard", w_u: "u", w_swap: "swap", w_done: "done", w_attack: "attack",
+    w_defend: "defend", w_with: "with", w_throw: "throw", w_take: "take",
+    w_declare: "declare", w_decline: "decline",
+  },
+  vi: {
+    tab_play: "Chơi", tab_review: "Xem lại ván", token: "Mã truy cập", game: "Trò chơi",
+    players: "Số người", level: "Trình độ máy", your_seat: "Ghế của bạn", seed: "Số ván chia",
+    options: "Luật chơi (JSON)", new_game: "Ván mới", play_selected: "Đánh các lá đã chọn",
+    clear: "Bỏ chọn", hint: "Gợi ý", log: "Các nước đi của ván", game_over: "Hết ván",
+    analyze_seats: "Phân tích", my_seat: "ghế của tôi", all_seats: "mọi ghế",
+    iterations: "Số lần thử mỗi nước", analyze: "Phân tích ván", download: "Tải biên bản ván",
+    review_help: "Dán biên bản ván quansu-record/1 (hoặc góc nhìn quansu-view/1), hoặc mở tệp.",
+    analysis: "Phân tích", mistakes: "Nước sai và nước tốt hơn",
+    footer: "Mọi yêu cầu chỉ gửi tới máy chủ quansu này.",
+    seat: "Ghế", you: "bạn", bot: "máy", cards: "lá", to_act: "đến lượt",
+    your_turn: "Đến lượt bạn", waiting: "Chờ ghế {s}", thinking: "Ghế {s} đang nghĩ…",
+    legal_moves: "Nước hợp lệ:", no_selection: "Hãy chọn bài trước, hoặc bấm một nước hợp lệ.",
+    choose_one: "Các nước hợp lệ dùng những lá đã chọn; bấm một nước:",
+    refused: "Không được: {m}", not_legal: "“{m}” không hợp lệ lúc này.",
+    hint_title: "Các nước quansu xếp hạng (chỉ từ thông tin của ghế bạn)",
+    col_move: "Nước đi", col_payoff: "Lợi kỳ vọng", col_interval: "Khoảng 95%",
+    col_share: "Lượt thử", col_reasons: "Lý do", hint_running: "đang tìm… {n} lần thử",
+    net: "Kết quả (tiền cược)", analyzing: "Đang phân tích… {d}/{t}",
+    analysis_done: "Phân tích xong.", accuracy: "độ chính xác", total_loss: "tổng thiệt",
+    decisions: "quyết định", played: "đã đánh", better: "nên đánh", loss: "thiệt",
+    no_mistakes: "Không có nước sai nào.", cumulative: "thiệt cộng dồn", move_no: "nước",
+    bad_json: "JSON không hợp lệ: {m}", empty_record: "Hãy dán biên bản hoặc chọn tệp trước.",
+    starting: "Đang chia bài…", table: "Trên bàn", stock: "nọc", played_zone: "đã đánh",
+    discard: "bài bỏ", set_aside: "bài để riêng", trump: "chủ", hidden: "úp",
+    MARK_BEST: "tốt nhất", MARK_GOOD: "tốt", MARK_INACCURACY: "chưa chuẩn",
+    MARK_MISTAKE: "sai", MARK_BLUNDER: "sai nặng", MARK_UNCLEAR: "chưa rõ", forced: "bắt buộc",
+    level_names: ["", "1 (mới chơi)", "2", "3", "4", "5 (mạnh nhất)"],
+    w_pass: "bỏ lượt", w_draw: "bốc", w_eat: "ăn", w_lay: "hạ", w_send: "gửi", w_to: "vào",
+    w_discard: "đánh", w_u: "ù", w_swap: "đổi chủ", w_done: "xong", w_attack: "đánh",
+    w_defend: "chặn", w_with: "bằng", w_throw: "thêm", w_take: "nhặt",
+    w_declare: "báo sâm", w_decline: "không báo",
+  },
+};
+
+// Reasons in Vietnamese by code (the server's `text` is English); {c}: the reason's cards.
+const REASONS_VI = {
+  only_move: "nước duy nhất", best_value: "lợi kỳ vọng cao nhất", safest: "an toàn nhất",
+  finishes: "về nhất / hết bài", plays_bomb: "đánh hàng chặt {c}", breaks_bomb: "phá hàng {c}",
+  keeps_bomb: "giữ hàng {c}", plays_two: "đánh heo {c}", holds_twos: "giữ heo",
+  sheds_lowest: "xả lá nhỏ nhất", declares: "báo sâm", declines: "không báo sâm",
+  forms_meld: "ăn thành phỏm {c}", lays_melds: "hạ phỏm", sends: "gửi bài {c}",
+  discards_loose: "đánh lá rác {c}", discards_high: "đánh lá cao {c}", draws: "bốc bài",
+  declares_u: "ù", trump_used: "dùng chủ {c}", low_trump_kept: "giữ chủ nhỏ",
+  takes: "nhặt bài", attacks_low: "đánh lá nhỏ {c}", tied: "ngang với nước tốt nhất",
+};
+
+const MARKS = ["MARK_BEST", "MARK_GOOD", "MARK_INACCURACY", "MARK_MISTAKE", "MARK_BLUNDER",
+  "MARK_UNCLEAR"];
+const MARK_CLASS = {MARK_BEST: "best", MARK_GOOD: "good", MARK_INACCURACY: "inaccuracy",
+  MARK_MISTAKE: "mistake", MARK_BLUNDER: "blunder", MARK_UNCLEAR: "unclear"};
+
+// Rank order of each game, low to high (docs/notation.md); suits print S C D H.
+const RANK_ORDER = {
+  tienlen: "3456789TJQKA2", samloc: "3456789TJQKA2", phom: "A23456789TJQK",
+  tan: "23456789TJQKA",
+};
+const SUIT_ORDER = "SCDH";
+const SUIT_SYMBOL = {S: "♠", C: "♣", D: "♦", H: "♥"};
+const CARD_RE = /^([2-9TJQKA])([SCDH])$/;
+
+// ---------------------------------------------------------------------------------------------
+// page state
+
+const S = {
+  lang: "en", games: [], gameInfo: null, record: null, human: 0, level: 3, seed: null,
+  legal: [], toAct: -1, terminal: false, selected: new Set(), busy: false, table: null,
+  finalTable: null, runId: 0, reviewRecord: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function t(key, vars) {
+  const table = TEXTS[S.lang] || TEXTS.en;
+  let text = key in table ? table[key] : (TEXTS.en[key] !== undefined ? TEXTS.en[key] : key);
+  if (vars && typeof text === "string") {
+    for (const [k, v] of Object.entries(vars)) text = text.split("{" + k + "}").join(String(v));
+  }
+  return text;
+}
+
+// el("div", {class: "x"}, child, "text", ...): a DOM node (text is never parsed as HTML).
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+function say(text, kind) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.className = "message" + (kind ? " " + kind : "");
+}
+
+function num(x, digits) {
+  const v = typeof x === "number" ? x : Number(x || 0);
+  return (v >= 0 ? "+" : "") + v.toFixed(digits === undefined ? 2 : digits);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the server
+
+class ApiError extends Error {
+  constructor(httpStatus, error) {
+    super((error && error.message) || ("HTTP " + httpStatus));
+    this.httpStatus = httpStatus;
+    this.status = (error && error.status) || "";
+    this.violations = (error && error.violations) || [];
+  }
+  // the rule's own words: the first violation's description, else the message
+  get reason() {
+    return this.violations.length ? this.violations[0].description : this.message;
+  }
+}
+
+function headers() {
+  const h = {"Content-Type": "application/json"};
+  const token = $("token").value.trim();
+  if (token) h.Authorization = "Bearer " + token;
+  return h;
+}
+
+async function failure(resp) {
+  let body = null;
+  try { body = await resp.json(); } catch (e) { body = null; }
+  return new ApiError(resp.status, body && body.error);
+}
+
+async function api(path, body) {
+  const init = body === undefined ? {method: "GET", headers: headers()}
+    : {method: "POST", headers: headers(), body: JSON.stringify(body)};
+  const resp = await fetch(path, init);
+  if (!resp.ok) throw await failure(resp);
+  return resp.json();
+}
+
+// A streaming call (NDJSON): onItem(object) for every line; an {"error"} line throws.
+async function apiStream(path, body, onItem) {
+  const resp = await fetch(path, {method: "POST", headers: headers(), body: JSON.stringify(body)});
+  if (!resp.ok) throw await failure(resp);
+  const reader = resp.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (value) buffer += decoder.decode(value, {stream: true});
+    let nl;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      if (!line) continue;
+      const item = JSON.parse(line);
+      if (item.error) throw new ApiError(item.error.code, item.error);
+      onItem(item);
+    }
+    if (done) break;
+  }
+  if (buffer.trim()) {
+    const item = JSON.parse(buffer);
+    if (item.error) throw new ApiError(item.error.code, item.error);
+    onItem(item);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// cards and moves
+
+function cardNode(text, extra) {
+  const m = CARD_RE.exec(text);
+  if (!m) return el("span", {class: "word"}, text);
+  const rank = m[1] === "T" ? "10" : m[1];
+  const red = m[2] === "D" || m[2] === "H";
+  return el("span", Object.assign({class: "card" + (red ? " red" : ""), "data-card": text,
+    title: text}, extra || {}), el("span", {class: "rank"}, rank),
+  el("span", {class: "suit"}, SUIT_SYMBOL[m[2]]));
+}
+
+// A move's canonical text drawn with suit symbols and the words in the page's language.
+function moveNode(text) {
+  const span = el("span", {class: "move"});
+  for (const token of String(text).split(/\s+/)) {
+    if (!token) continue;
+    if (CARD_RE.test(token)) span.append(cardNode(token));
+    else if (token === "/") span.append(el("span", {class: "word"}, "/"));
+    else if (/^\d+$/.test(token)) span.append(el("span", {class: "word"}, token));
+    else span.append(el("span", {class: "word"}, t("w_" + token.toLowerCase()) || token));
+  }
+  return span;
+}
+
+function sortCards(cards, game) {
+  const order = RANK_ORDER[game] || RANK_ORDER.tienlen;
+  const key = (c) => order.indexOf(c[0]) * 4 + SUIT_ORDER.indexOf(c[1]);
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
+function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const s = new Set(a);
+  return b.every((c) => s.has(c));
+}
+
+// ---------------------------------------------------------------------------------------------
+// setup
+
+async function loadGames() {
+  try {
+    const resp = await api("/v1/games");
+    S.games = resp.games || [];
+    S.levels = resp.levels || [];
+    const sel = clear($("game"));
+    for (const g of S.games) sel.append(el("option", {value: g.name}, g.title || g.name));
+    onGameChange();
+    say("");
+  } catch (e) {
+    say(e.message, "error");
+  }
+}
+
+function onGameChange() {
+  const g = S.games.find((x) => x.name === $("game").value);
+  if (!g) return;
+  S.gameInfo = g;
+  const players = clear($("players"));
+  const lo = Math.max(2, g.min_players || 2);
+  const hi = Math.min(4, g.max_players || 4);
+  for (let n = lo; n <= hi; n++) {
+    players.append(el("option", {value: n, selected: n === hi}, String(n)));
+  }
+  onPlayersChange();
+}
+
+function onPlayersChange() {
+  const n = Number($("players").value);
+  const seat = clear($("seat"));
+  for (let s = 0; s < n; s++) seat.append(el("option", {value: s}, String(s)));
+}
+
+function levelOptions() {
+  const names = t("level_names");
+  for (const opt of $("level").options) opt.textContent = names[Number(opt.value)] || opt.value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// playing
+
+async function newGame(ev) {
+  if (ev) ev.preventDefault();
+  let options;
+  try {
+    options = JSON.parse($("options").value.trim() || "{}");
+  } catch (e) {
+    say(t("bad_json", {m: e.message}), "error");
+    return;
+  }
+  const body = {game: $("game").value, players: Number($("players").value), options};
+  const seedText = $("seed").value.trim();
+  if (seedText) body.seed = Number(seedText);
+  S.runId += 1;
+  say(t("starting"));
+  try {
+    const resp = await api("/v1/web/new-game", body);
+    S.record = resp.record;
+    S.record.moves = S.record.moves || [];
+    S.seed = resp.seed;
+    $("seed").placeholder = String(resp.seed);
+    S.human = Number($("seat").value);
+    S.level = Number($("level").value);
+    S.selected.clear();
+    S.finalTable = null;
+    $("table").classList.remove("hidden");
+    $("over").classList.add("hidden");
+    $("hints").classList.add("hidden");
+    $("analysis").classList.add("hidden");
+    say("");
+    await advance(S.runId);
+  } catch (e) {
+    say(e instanceof ApiError ? fieldText(e) : e.message, "error");
+  }
+}
+
+function fieldText(e) {
+  if (e.violations && e.violations.length) {
+    return e.violations.map((v) => v.field + ": " + v.description).join("; ");
+  }
+  return e.message;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// Let the bots move until it is the human's turn or the game is over.
+async function advance(runId) {
+  S.busy = true;
+  try {
+    for (;;) {
+      if (runId !== S.runId) return;
+      const lm = await api("/v1/legal-moves", {record: S.record});
+      if (runId !== S.runId) return;
+      S.terminal = !!lm.terminal;
+      S.toAct = S.terminal ? -1 : (lm.to_act || 0);
+      const view = await api("/v1/web/view", {record: S.record, seat: S.human});
+      if (runId !== S.runId) return;
+      S.table = view.table;
+      S.legal = S.toAct === S.human ? (lm.moves || []) : [];
+      renderTable();
+      if (S.terminal) {
+        gameOver(view.table);
+        return;
+      }
+      if (S.toAct === S.human) return;
+      $("turn").textContent = t("thinking", {s: S.toAct});
+      const botView = await api("/v1/web/view", {record: S.record, seat: S.toAct});
+      const answer = await api("/v1/suggest", {
+        view: botView.view, strength: S.level, seed: String(Math.floor(Math.random() * 2 ** 31)),
+      });
+      if (runId !== S.runId) return;
+      S.record.moves.push({seat: S.toAct, move: answer.chosen.text});
+      await sleep(250);
+    }
+  } catch (e) {
+    say(e instanceof ApiError ? fieldText(e) : e.message, "error");
+  } finally {
+    if (runId === S.runId) S.busy = false;
+  }
+}
+
+async function playMove(text) {
+  if (S.busy || S.terminal || S.toAct !== S.human) return;
+  S.record.moves.push({seat: S.human, move: text});
+  S.selected.clear();
+  $("hints").classList.add("hidden");
+  say("");
+  await advance(S.runId);
+}
+
+// What the selected cards would be as a move of this game (for the rule's refusal).
+function candidateText(cards) {
+  const game = S.record.game;
+  const kinds = new Set(S.legal.map((m) => m.kind));
+  const sorted = sortCards(cards, game);
+  if (game === "phom") {
+    if (kinds.has("discard") && sorted.length === 1) return "discard " + sorted[0];
+    if (kinds.has("lay")) return "lay " + sorted.join(" ");
+    return "discard " + sorted.join(" ");
+  }
+  if (game === "tan") {
+    if (sorted.length === 1) {
+      if (kinds.has("throw")) return "throw " + sorted[0];
+      if (kinds.has("swap")) return "swap " + sorted[0];
+      return "attack " + sorted[0];
+    }
+    return sorted.join(" ");
+  }
+  return sorted.join(" ");
+}
+
+async function playSelected() {
+  if (S.busy || S.toAct !== S.human) return;
+  const cards = [...S.selected];
+  if (!cards.length) {
+    say(t("no_selection"), "warn");
+    return;
+  }
+  const hand = new Set(S.table ? S.table.hand : []);
+  // the legal moves whose cards from the hand are exactly the selection
+  const matches = S.legal.filter((m) => sameCards((m.cards || []).filter((c) => hand.has(c)), cards));
+  if (matches.length === 1) {
+    await playMove(matches[0].text);
+    return;
+  }
+  if (matches.length > 1) {
+    say(t("choose_one"), "warn");
+    renderLegal(matches);
+    return;
+  }
+  // not legal: ask the referee why, with the move appended to the record
+  const text = candidateText(cards);
+  const trial = Object.assign({}, S.record, {moves: [...S.record.moves, {seat: S.human, move: text}]});
+  try {
+    await api("/v1/legal-moves", {record: trial});
+    say(t("not_legal", {m: text}), "error");
+  } catch (e) {
+    say(t("refused", {m: e instanceof ApiError ? e.reason : e.message}), "error");
+  }
+}
+
+async function hint() {
+  if (S.busy || S.toAct !== S.human || S.terminal) return;
+  const box = $("hints");
+  box.classList.remove("hidden");
+  clear(box).append(el("h3", {}, t("hint_title")), el("p", {class: "muted"}, t("hint_running", {n: 0})));
+  try {
+    const view = await api("/v1/web/view", {record: S.record, seat: S.human});
+    await apiStream("/v1/suggest-stream", {
+      request: {view: view.view, budget: {iterations: 800}, top_k: 6}, interval_ms: 300,
+    }, (resp) => renderHints(resp));
+  } catch (e) {
+    say(e instanceof ApiError ? fieldText(e) : e.message, "error");
+  }
+}
+
+function reasonText(r) {
+  if (S.lang === "vi" && REASONS_VI[r.code]) {
+    const cards = (r.cards || []).map((c) => c.replace(CARD_RE, (_, a, b) => (a === "T" ? "10" : a) + SUIT_SYMBOL[b]));
+    return REASONS_VI[r.code].split("{c}").join(cards.join(" ")).trim();
+  }
+  return r.text || r.code;
+}
+
+function renderHints(resp) {
+  const box = clear($("hints"));
+  const stats = resp.stats || {};
+  box.append(el("h3", {}, t("hint_title")),
+    el("p", {class: "muted"}, t("hint_running", {n: stats.iterations || 0}) +
+      (resp.final ? " ✓" : "")));
+  const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("col_move")),
+    el("th", {}, t("col_payoff")), el("th", {}, t("col_interval")),
+    el("th", {}, t("col_share")), el("th", {}, t("col_reasons")));
+  const body = el("tbody");
+  (resp.moves || []).forEach((s, i) => {
+    const p = s.expected_payoff || 0;
+    const lo = s.lower_bound === undefined ? null : s.lower_bound;
+    const interval = lo === null ? "–" : "[" + lo.toFixed(2) + ", " + (2 * p - lo).toFixed(2) + "]";
+    const text = s.move.text;
+    body.append(el("tr", {class: S.legal.some((m) => m.text === text) ? "clickable" : "",
+      onclick: () => playMove(text)},
+    el("td", {}, String(i + 1)), el("td", {}, moveNode(text)), el("td", {class: "num"}, num(p)),
+    el("td", {class: "num"}, interval),
+    el("td", {class: "num"}, Math.round((s.visit_share || 0) * 100) + "% (" + (s.visits || 0) + ")"),
+    el("td", {}, (s.reasons || []).map(reasonText).join("; "))));
+  });
+  box.append(el("table", {class: "hints"}, el("thead", {}, head), body));
+}
+
+function zoneLabel(name) {
+  const m = /^([a-z_]+?)(\d+)?$/.exec(name);
+  const base = m ? m[1] : name;
+  const labels = {stock: t("stock"), played: t("played_zone"), discard: t("discard"),
+    set_aside: t("set_aside"), table: t("table")};
+  const label = labels[base] || base;
+  return m && m[2] !== undefined ? label + " " + t("seat").toLowerCase() + " " + m[2] : label;
+}
+
+function renderTable() {
+  const rec = S.record;
+  const n = rec.players;
+  const counts = {};
+  for (const z of S.table.zones) counts[z.name] = z.count;
+  // the other seats
+  const seats = clear($("seats"));
+  for (let s = 0; s < n; s++) {
+    if (s === S.human) continue;
+    const last = [...rec.moves].reverse().find((m) => m.seat === s);
+    seats.append(el("div", {class: "seat" + (S.toAct === s ? " acting" : "")},
+      el("div", {class: "seat-name"}, t("seat") + " " + s + " (" + t("bot") + ")"),
+      el("div", {class: "backs"}, el("span", {class: "back"}), " × " + (counts["hand" + s] ?? "?")),
+      el("div", {class: "last"}, last ? moveNode(last.move) : "")));
+  }
+  // the board: the last moves, newest last
+  const board = clear($("board"));
+  for (const m of rec.moves.slice(-Math.max(n, 4))) {
+    board.append(el("div", {class: "play"}, el("span", {class: "who"},
+      m.seat === S.human ? t("you") : t("seat") + " " + m.seat), moveNode(m.move)));
+  }
+  // public zones with the cards this seat knows of them
+  const zones = clear($("zones"));
+  if (rec.deal && rec.deal.trump) zones.append(el("div", {class: "zone"}, t("trump") + ": ", cardNode(rec.deal.trump)));
+  for (const z of S.table.zones) {
+    if (/^hand\d+$/.test(z.name) || !z.count) continue;
+    const known = sortCards(z.cards || [], rec.game);
+    zones.append(el("div", {class: "zone"}, el("span", {class: "zone-name"}, zoneLabel(z.name) + " (" + z.count + ")"),
+      known.length > 12 ? known.slice(-12).map((c) => cardNode(c)) : known.map((c) => cardNode(c))));
+  }
+  // my hand
+  $("me-label").textContent = t("seat") + " " + S.human + " (" + t("you") + ")";
+  $("turn").textContent = S.terminal ? "" : S.toAct === S.human ? t("your_turn") : t("waiting", {s: S.toAct});
+  const hand = clear($("hand"));
+  for (const c of sortCards(S.table.hand, rec.game)) {
+    const node = cardNode(c, {role: "button", tabindex: "0"});
+    if (S.selected.has(c)) node.classList.add("selected");
+    const toggle = () => {
+      if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
+      node.classList.toggle("selected");
+      highlightLegal();
+    };
+    node.addEventListener("click", toggle);
+    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
+    hand.append(node);
+  }
+  renderLegal(S.legal);
+  // the log
+  const log = clear($("log"));
+  rec.moves.forEach((m) => log.append(el("li", {}, (m.seat === S.human ? t("you") : t("seat") + " " + m.seat) + ": ", moveNode(m.move))));
+  $("render").textContent = S.table.text || "";
+}
+
+function renderLegal(moves) {
+  const box = clear($("legal"));
+  if (!moves.length) return;
+  box.append(el("span", {class: "muted"}, t("legal_moves") + " "));
+  for (const m of moves) {
+    box.append(el("button", {type: "button", class: "legal-move", "data-move": m.text,
+      onclick: () => playMove(m.text)}, moveNode(m.text)));
+  }
+  highlightLegal();
+}
+
+function highlightLegal() {
+  const sel = [...S.selected];
+  for (const b of $("legal").querySelectorAll("button.legal-move")) {
+    const m = S.legal.find((x) => x.text === b.dataset.move);
+    const cards = m ? (m.cards || []) : [];
+    b.classList.toggle("match", sel.length > 0 && sel.every((c) => cards.includes(c)));
+  }
+}
+
+function gameOver(table) {
+  S.finalTable = table;
+  $("turn").textContent = "";
+  clear($("legal"));
+  const box = clear($("result"));
+  const returns = table.returns || [];
+  const list = el("ul", {class: "returns"});
+  returns.forEach((r, s) => list.append(el("li", {class: r > 0 ? "win" : r < 0 ? "lose" : ""},
+    (s === S.human ? t("you") : t("seat") + " " + s) + ": " + num(r, 2))));
+  box.append(el("p", {}, t("net")), list);
+  $("over").classList.remove("hidden");
+}
+
+function finishedRecord() {
+  const rec = JSON.parse(JSON.stringify(S.record));
+  if (S.finalTable && S.finalTable.result) rec.result = S.finalTable.result;
+  return rec;
+}
+
+function download() {
+  const rec = finishedRecord();
+  const blob = new Blob([JSON.stringify(rec, null, 2) + "\n"], {type: "application/json"});
+  const a = el("a", {href: URL.createObjectURL(blob),
+    download: rec.game + "-" + (S.seed ?? "game") + ".record.json"});
+  document.body.append(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// analysis
+
+async function analyze(source, seats, iterations, players) {
+  const section = $("analysis");
+  section.classList.remove("hidden");
+  clear($("graphs"));
+  clear($("mistakes"));
+  const progress = $("progress");
+  progress.value = 0;
+  const decisions = [];
+  const summaries = [];
+  const body = Object.assign({}, source, {budget: {iterations}});
+  if (seats) body.seats = seats;
+  say(t("analyzing", {d: 0, t: "?"}));
+  try {
+    await apiStream("/v1/analyze", body, (item) => {
+      if (item.decision) decisions.push(item.decision);
+      if (item.summary) summaries.push(item.summary);
+      progress.max = item.total || 1;
+      progress.value = item.done || 0;
+      say(t("analyzing", {d: item.done || 0, t: item.total || "?"}));
+    });
+    renderAnalysis(decisions, summaries, players);
+    say(t("analysis_done"), "ok");
+  } catch (e) {
+    say(e instanceof ApiError ? fieldText(e) : e.message, "error");
+  }
+  if (section.scrollIntoView) section.scrollIntoView({behavior: "smooth", block: "start"});
+}
+
+function renderLegend() {
+  const box = clear($("legend"));
+  for (const mark of MARKS.slice(0, 5)) {
+    box.append(el("span", {class: "legend-item"}, el("span", {class: "dot " + MARK_CLASS[mark]}), t(mark)));
+  }
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+// One seat's losses: a bar per decision (its mark's colour, a dot on top) and the cumulative
+// loss as a line, over the move numbers of the game.
+function lossGraph(seat, decisions, totalMoves) {
+  const W = 640, H = 160, L = 44, R = 12, T = 12, B = 26;
+  const xs = (i) => L + (totalMoves <= 1 ? 0 : (i / (totalMoves - 1)) * (W - L - R));
+  let cum = 0;
+  const cumulative = decisions.map((d) => (cum += d.loss || 0));
+  const top = Math.max(0.1, ...decisions.map((d) => d.loss || 0), cum);
+  const ys = (v) => T + (1 - v / top) * (H - T - B);
+  const g = svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img",
+    "aria-label": t("seat") + " " + seat, "data-seat": seat});
+  g.append(svg("line", {x1: L, y1: ys(0), x2: W - R, y2: ys(0), class: "axis"}));
+  g.append(svg("line", {x1: L, y1: T, x2: L, y2: H - B, class: "axis"}));
+  for (const v of [0, top / 2, top]) {
+    g.append(svg("text", {x: L - 4, y: ys(v) + 4, class: "tick", "text-anchor": "end"}, v.toFixed(2)));
+  }
+  g.append(svg("text", {x: W - R, y: H - 6, class: "tick", "text-anchor": "end"},
+    t("move_no") + " 0–" + Math.max(0, totalMoves - 1)));
+  decisions.forEach((d) => {
+    const x = xs(d.index || 0);
+    const cls = MARK_CLASS[d.mark] || "unclear";
+    if ((d.loss || 0) > 0) g.append(svg("line", {x1: x, y1: ys(0), x2: x, y2: ys(d.loss), class: "bar " + cls}));
+    const dot = svg("circle", {cx: x, cy: ys(d.loss || 0), r: d.forced ? 2 : 3.5, class: "mark " + cls,
+      "data-mark": d.mark || "", "data-index": d.index || 0});
+    dot.append(svg("title", {}, `#${d.index || 0} ${d.played ? d.played.text : ""}: ${t(d.mark || "MARK_UNCLEAR")}, ${t("loss")} ${(d.loss || 0).toFixed(2)}`));
+    g.append(dot);
+  });
+  if (decisions.length > 1) {
+    const pts = decisions.map((d, i) => xs(d.index || 0).toFixed(1) + "," + ys(cumulative[i]).toFixed(1)).join(" ");
+    g.append(svg("polyline", {points: pts, class: "cumulative"}));
+  }
+  return g;
+}
+
+function renderAnalysis(decisions, summaries, players) {
+  renderLegend();
+  const graphs = clear($("graphs"));
+  const totalMoves = Math.max(1, ...decisions.map((d) => (d.index || 0) + 1));
+  const seats = [...new Set(decisions.map((d) => d.seat || 0))].sort((a, b) => a - b);
+  for (const seat of seats) {
+    const mine = decisions.filter((d) => (d.seat || 0) === seat).sort((a, b) => (a.index || 0) - (b.index || 0));
+    const sum = summaries.find((s) => (s.seat || 0) === seat) || {};
+    const marks = sum.marks || {};
+    const label = (S.record && seat === S.human && !S.reviewRecord ? t("you") + " – " : "") + t("seat") + " " + seat;
+    graphs.append(el("div", {class: "seat-analysis"},
+      el("h4", {}, label),
+      el("p", {class: "muted"},
+        `${t("accuracy")} ${Math.round((sum.accuracy || 0) * 100)}% · ${t("total_loss")} ${(sum.total_loss || 0).toFixed(2)} · ${sum.decisions || mine.length} ${t("decisions")}` +
+        (sum.payoff !== undefined ? ` · ${t("net")} ${num(sum.payoff)}` : "") + " · " +
+        MARKS.filter((m) => marks[m.slice(5).toLowerCase()] || marks[m]).map((m) => `${t(m)} ${marks[m.slice(5).toLowerCase()] || marks[m]}`).join(", ")),
+      lossGraph(seat, mine, totalMoves)));
+  }
+  const list = clear($("mistakes"));
+  const bad = decisions.filter((d) => d.mark === "MARK_MISTAKE" || d.mark === "MARK_BLUNDER")
+    .sort((a, b) => (a.index || 0) - (b.index || 0));
+  if (!bad.length) list.append(el("li", {class: "muted"}, t("no_mistakes")));
+  for (const d of bad) {
+    const range = d.loss_high !== undefined ? ` [${(d.loss_low || 0).toFixed(2)}, ${d.loss_high.toFixed(2)}]` : "";
+    list.append(el("li", {class: MARK_CLASS[d.mark]},
+      `#${d.index || 0} ${t("seat")} ${d.seat || 0} (${t(d.mark)}): ${t("played")} `, moveNode(d.played ? d.played.text : "?"),
+      ` → ${t("better")} `, moveNode(d.best ? d.best.text : "?"),
+      ` · ${t("loss")} ${(d.loss || 0).toFixed(2)}${range}`));
+  }
+  void players;
+}
+
+async function analyzeGame() {
+  const which = $("analyze-seats").value;
+  const seats = which === "all" ? [] : [S.human];
+  const iterations = Math.max(10, Math.min(5000, Number($("analyze-iterations").value) || 100));
+  S.reviewRecord = null;
+  await analyze({record: finishedRecord()}, seats, iterations, S.record.players);
+}
+
+async function reviewAnalyze() {
+  const text = $("record-text").value.trim();
+  if (!text) {
+    say(t("empty_record"), "warn");
+    return;
+  }
+  let obj;
+  try {
+    obj = JSON.parse(text);
+  } catch (e) {
+    say(t("bad_json", {m: e.message}), "error");
+    return;
+  }
+  const isView = obj && (obj.format === "quansu-view/1" || (obj.format !== "quansu-record/1" && "seat" in obj));
+  const source = isView ? {view: obj} : {record: obj};
+  try {
+    await api("/v1/legal-moves", source);      // the referee first: a bad record names its field
+  } catch (e) {
+    say(e instanceof ApiError ? fieldText(e) : e.message, "error");
+    return;
+  }
+  S.reviewRecord = obj;
+  const iterations = Math.max(10, Math.min(5000, Number($("review-iterations").value) || 100));
+  await analyze(source, [], iterations, obj.players);
+}
+
+function readFile(ev) {
+  const file = ev.target.files && ev.target.files[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.onload = () => { $("record-text").value = String(reader.result); };
+  reader.readAsText(file);
+}
+
+// ---------------------------------------------------------------------------------------------
+// language and tabs
+
+function applyLanguage() {
+  document.documentElement.lang = S.lang;
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  $("lang").textContent = S.lang === "vi" ? "EN" : "VI";
+  levelOptions();
+  if (S.record && S.table) renderTable();
+}
+
+function setLanguage(lang) {
+  S.lang = lang === "vi" ? "vi" : "en";
+  try { localStorage.setItem("quansu.lang", S.lang); } catch (e) { /* private mode */ }
+  applyLanguage();
+}
+
+function showTab(name) {
+  $("view-play").classList.toggle("hidden", name !== "play");
+  $("view-review").classList.toggle("hidden", name !== "review");
+  $("tab-play").classList.toggle("active", name === "play");
+  $("tab-review").classList.toggle("active", name === "review");
+}
+
+function init() {
+  let lang = null;
+  try { lang = localStorage.getItem("quansu.lang"); } catch (e) { lang = null; }
+  S.lang = lang || ((navigator.language || "").toLowerCase().startsWith("vi") ? "vi" : "en");
+  try { $("token").value = sessionStorage.getItem("quansu.token") || ""; } catch (e) { /* none */ }
+  $("token").addEventListener("change", () => {
+    try { sessionStorage.setItem("quansu.token", $("token").value.trim()); } catch (e) { /* none */ }
+    loadGames();
+  });
+  $("lang").addEventListener("click", () => setLanguage(S.lang === "vi" ? "en" : "vi"));
+  $("tab-play").addEventListener("click", () => showTab("play"));
+  $("tab-review").addEventListener("click", () => showTab("review"));
+  $("game").addEventListener("change", onGameChange);
+  $("players").addEventListener("change", onPlayersChange);
+  $("setup").addEventListener("submit", newGame);
+  $("play-selected").addEventListener("click", playSelected);
+  $("clear-selected").addEventListener("click", () => {
+    S.selected.clear();
+    for (const c of $("hand").querySelectorAll(".selected")) c.classList.remove("selected");
+    renderLegal(S.legal);
+  });
+  $("hint").addEventListener("click", hint);
+  $("analyze-game").addEventListener("click", analyzeGame);
+  $("download").addEventListener("click", download);
+  $("review-analyze").addEventListener("click", reviewAnalyze);
+  $("record-file").addEventListener("change", readFile);
+  applyLanguage();
+  loadGames();
+}
+
+document.addEventListener("DOMContentLoaded", init);
