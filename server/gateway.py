@@ -168,11 +168,10 @@ class HttpCallContext(grpc.ServicerContext):
         for key, value in getattr(status, "trailing_metadata", None) or ():
             if key == "grpc-status-details-bin":
                 try:
-                    raise CallAborted(status_pb2.Status.FromString(value))
-                except CallAborted:
-                    raise
+                    rich = status_pb2.Status.FromString(value)
                 except Exception:  # noqa: BLE001 - an unreadable detail: keep code and message
                     break
+                raise CallAborted(rich)
         raise CallAborted(status_pb2.Status(code=status.code.value[0],
                                             message=getattr(status, "details", "") or ""))
 
@@ -762,6 +761,29 @@ async def _disconnected(request: Request) -> None:
 
 # -- serving -----------------------------------------------------------------------------------
 
+def bind_tcp(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` (``::`` takes IPv4 too).  Made with the protocol
+    number, as asyncio's own are: asyncio turns Nagle's algorithm off only on sockets whose
+    ``proto`` is TCP, and a response written in two parts (headers, then body) would otherwise
+    wait for the client's delayed ACK, 40 ms on every call of a kept-alive connection."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP,
+                                   flags=socket.AI_PASSIVE)
+        family, type_, proto, _, address = infos[0]
+        sock = socket.socket(family, type_, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            sock.bind(address)
+        except BaseException:
+            sock.close()
+            raise
+    except OSError as e:
+        raise OSError(f"cannot listen on {host}:{port} (HTTP): {e.strerror or e}") from None
+    return sock
+
+
 class HttpServer:
     """:class:`Gateway` served by uvicorn in a thread of its own.  ``start()`` returns the bound
     port; ``stop(grace)`` refuses new calls, gives the calls in flight ``grace`` seconds, then
@@ -784,11 +806,7 @@ class HttpServer:
         self.port = 0
 
     def start(self, timeout: float = 30.0) -> int:
-        try:
-            self._socket = self.config.bind_socket()
-        except SystemExit:
-            # uvicorn logs the reason and exits on a port it cannot bind
-            raise OSError(f"cannot listen on {self.config.host}:{self.config.port} (HTTP)") from None
+        self._socket = bind_tcp(self.config.host, self.config.port)
         self.port = self._socket.getsockname()[1]
 
         def run() -> None:

@@ -307,6 +307,23 @@ def test_a_bad_timeout_header_names_it(port):
     assert (status, field) == (400, "grpc-timeout")
 
 
+def test_the_listening_socket_is_tcp_so_that_nagle_is_off():
+    """asyncio disables Nagle's algorithm only on sockets whose ``proto`` is TCP; without it a
+    kept-alive connection waits 40 ms (the client's delayed ACK) on every answer."""
+    import socket
+
+    from quansu.server.gateway import bind_tcp
+
+    sock = bind_tcp("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP and sock.getsockname()[1] > 0
+        sock.listen()
+        with pytest.raises(OSError, match="cannot listen"):
+            bind_tcp("127.0.0.1", sock.getsockname()[1]).close()
+    finally:
+        sock.close()
+
+
 def test_parse_helpers():
     assert parse_timeout("2S") == 2.0 and parse_timeout("500m") == 0.5
     assert parse_timeout("1M") == 60.0 and parse_timeout(None) is None
