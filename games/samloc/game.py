@@ -36,6 +36,8 @@ DECLINE = 1 << 53
 FULL = (1 << 52) - 1
 HAND_SIZE = 10
 
+_heuristic_move = None  # games.samloc.heuristic.heuristic_move, once imported
+
 PH_DECLARE, PH_PLAY, PH_OVER = 0, 1, 2
 
 # how the game ended (``SamlocState.end_kind``)
@@ -491,8 +493,10 @@ class SamlocGame(Game):
                         combo=R.COMBO_NAMES[c[0]] if c else None)
 
     def heuristic_move(self, state: "SamlocState", rng: random.Random) -> int:
-        from .heuristic import heuristic_move
-        return heuristic_move(self, state, rng)
+        global _heuristic_move
+        if _heuristic_move is None:  # imported once, on first use (the heuristic imports this module)
+            from .heuristic import heuristic_move as _heuristic_move
+        return _heuristic_move(self, state, rng)
 
     def sparring_move(self, state: "SamlocState", rng: random.Random) -> int:
         """The sparring bot's move (:mod:`games.samloc.sparring`: card counting, hand plan,

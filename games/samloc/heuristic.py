@@ -26,19 +26,15 @@ from quansu.games.base import TERMINAL
 from quansu.games.caches import cache_size
 
 from . import rules as R
+from .game import DECLARE, DECLINE, PASS
 from .rules import DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
 
 SAM_THRESHOLD = 0.75
 SAM_SAMPLES = 48
 PLAY_COST = 10
 
-_plan_cache: dict = {}
-#: Entries of _plan_cache before it is emptied (games/caches.py: QUANSU_CACHE_SAMLOC_PLANS).
-_PLAN_CACHE_SIZE = cache_size("samloc_plans")
-
-
-def _counts(hand: int) -> tuple[int, ...]:
-    return tuple(((hand >> (4 * r)) & 15).bit_count() for r in range(13))
+#: the sampled deals of :func:`sam_success_chance` come from this seed (common random numbers)
+SAM_SEED = 2208
 
 
 def _group_cost(kind: int, ranks: tuple[int, ...]) -> int:
@@ -48,65 +44,104 @@ def _group_cost(kind: int, ranks: tuple[int, ...]) -> int:
     return PLAY_COST
 
 
-def _windows_with(r: int, counts: tuple[int, ...], allow_two: bool):
-    """Rank tuples of straights (in sequence order) holding rank r, all ranks present."""
-    vals = []
+#: (a, b) -> the rank indices of the straight of sequence values a..b, in sequence order, and
+#: the packed rank counts of its cards (one per rank).
+_WIN_RANKS = {(a, b): tuple(R.VALUE_RANK[x] for x in range(a, b + 1))
+              for a in range(1, 15) for b in range(a, 15)}
+_WIN_ONES = {w: sum(1 << (4 * r) for r in ranks) for w, ranks in _WIN_RANKS.items()}
+
+#: (rank, value mask, allow_two) -> the straights through that rank (:func:`_windows_with`).
+#: Bounded: cleared at :data:`_CACHE_MAX` entries.
+_windows_cache: dict = {}
+_CACHE_MAX = 200000
+
+
+def _windows_with(r: int, vm: int, allow_two: bool) -> list:
+    """The straights holding rank ``r`` whose every value is present in the value mask ``vm``
+    (bit v = sequence value v held), as ``(ranks in sequence order, packed rank counts)``:
+    by sequence value of ``r`` (A high first, then A low), start, then end."""
+    key = (r, vm, allow_two)
+    out = _windows_cache.get(key)
+    if out is not None:
+        return out
     if r == R.ACE:
-        vals = [14, 1] if allow_two else [14]
+        vals = (14, 1) if allow_two else (14,)
     elif r == TWO:
-        vals = [2] if allow_two else []
+        vals = (2,) if allow_two else ()
     else:
-        vals = [r + 3]
+        vals = (r + 3,)
     lo_v = 1 if allow_two else 3
     out = []
     for v in vals:
-        for a in range(max(lo_v, v - 9), v + 1):
-            for b in range(max(v, a + 2), min(14, a + 9) + 1):
+        lo = v
+        while lo - 1 >= lo_v and vm >> (lo - 1) & 1:
+            lo -= 1
+        hi = v
+        while hi < 14 and vm >> (hi + 1) & 1:
+            hi += 1
+        for a in range(max(lo_v, v - 9, lo), v + 1):
+            for b in range(max(v, a + 2), min(14, a + 9, hi) + 1):
                 if b == 14 and a <= 2:
                     continue
-                ranks = tuple(R.VALUE_RANK[x] for x in range(a, b + 1))
-                if all(counts[x] > 0 for x in ranks):
-                    out.append(ranks)
+                out.append((_WIN_RANKS[a, b], _WIN_ONES[a, b]))
+    if len(_windows_cache) > _CACHE_MAX:
+        _windows_cache.clear()
+    _windows_cache[key] = out
     return out
 
 
-def _plan_counts(counts: tuple[int, ...], allow_two: bool):
-    key = (counts, allow_two)
-    hit = _plan_cache.get(key)
+#: allow_two -> {packed rank counts -> (cost, groups)} (:func:`plan`).  Bounded: each is
+#: cleared at :data:`_CACHE_MAX` entries.
+_plan_cache: tuple[dict, dict] = ({}, {})
+
+
+def _plan_packed(c: int, allow_two: bool):
+    """:func:`plan` of the packed rank counts ``c`` (nibble r = cards of rank r)."""
+    cache = _plan_cache[allow_two]
+    hit = cache.get(c)
     if hit is not None:
         return hit
-    r = next((i for i in range(13) if counts[i]), -1)
-    if r < 0:
+    if not c:
         res = (0, ())
     else:
-        c = counts[r]
-        rest = counts[:r] + (0,) + counts[r + 1:]
-        kind = (SINGLE, PAIR, TRIPLE, QUAD)[c - 1]
-        sub = _plan_counts(rest, allow_two)
-        best = (sub[0] + _group_cost(kind, (r,) * c), ((kind, (r,) * c),) + sub[1])
-        for ranks in _windows_with(r, counts, allow_two):
-            nc = list(counts)
-            for x in ranks:
-                nc[x] -= 1
-            sub = _plan_counts(tuple(nc), allow_two)
+        sh = ((c & -c).bit_length() - 1) & ~3
+        r = sh >> 2
+        n = (c >> sh) & 15
+        kind = (SINGLE, PAIR, TRIPLE, QUAD)[n - 1]
+        sub = _plan_packed(c & ~(15 << sh), allow_two)
+        ranks = (r,) * n
+        best = (sub[0] + _group_cost(kind, ranks), ((kind, ranks),) + sub[1])
+        # value mask of the ranks held (A also as value 1 and 2 as value 2 when allowed)
+        x = (c | (c >> 1) | (c >> 2)) & R.NIB1
+        rp = R._compress(x)
+        vm = (rp & 0xFFF) << 3
+        if allow_two:
+            vm |= ((rp >> R.ACE) & 1) << 1 | ((rp >> TWO) & 1) << 2
+        for ranks, ones in _windows_with(r, vm, allow_two):
+            sub = _plan_packed(c - ones, allow_two)
             cost = sub[0] + PLAY_COST
             if cost < best[0]:
                 best = (cost, ((STRAIGHT, ranks),) + sub[1])
         res = best
-    if len(_plan_cache) >= _PLAN_CACHE_SIZE:
-        _plan_cache.clear()
-    _plan_cache[key] = res
+    if len(cache) > _CACHE_MAX:
+        cache.clear()
+    cache[c] = res
     return res
 
 
 def plan(hand: int, allow_two: bool = True):
     """``(cost, groups)``: a cheapest split of ``hand`` into combinations, each group
-    ``(ctype, ranks)`` (ranks in sequence order for straights, repeated for same-rank groups)."""
-    return _plan_counts(_counts(hand), allow_two)
+    ``(ctype, ranks)`` (ranks in sequence order for straights, repeated for same-rank groups).
+
+    Depends on the rank counts only (memoised per count vector, bounded)."""
+    x = hand - ((hand >> 1) & 0x5555555555555)
+    c = (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)   # R.rank_counts, inlined
+    hit = _plan_cache[allow_two].get(c)
+    return hit if hit is not None else _plan_packed(c, allow_two)
 
 
 def plan_cost(hand: int, allow_two: bool = True) -> int:
-    return _plan_counts(_counts(hand), allow_two)[0]
+    return plan(hand, allow_two)[0]
 
 
 def group_mask(hand: int, ranks: tuple[int, ...]) -> int:
@@ -127,14 +162,67 @@ def _beatable(mask: int, by: int, game) -> bool:
     c = R.classify(mask, game._allow_two, game._dq)
     if c is None:
         return True
-    return bool(R.beating_combos(by, c[0], c[1], c[2], game._allow_two, game._dq, game._quad_pair))
+    return R.can_beat(by, c[0], c[1], c[2], game._allow_two, game._dq, game._quad_pair)
 
 
-def sam_success_chance(game, hand: int, unseen: int, rng: random.Random,
+#: (hand, unseen, players, rule options, samples) -> :func:`sam_success_chance`.  Bounded:
+#: cleared at :data:`_SAM_MEMO_MAX` entries.
+_sam_memo: dict = {}
+_SAM_MEMO_MAX = 1 << 14
+#: (pool size, opponents, samples) -> the sampled deals as a 0/1 matrix (samples x opponents
+#: rows, pool columns: pool card i goes to that opponent).  At most 52 x 3 x a few entries.
+_deal_rows: dict = {}
+
+
+def sample_deals(pool_size: int, opponents: int, samples: int):
+    """The fixed sampled deals of :func:`sam_success_chance` for a pool of ``pool_size`` unseen
+    cards: an int array ``(samples, opponents, 10)`` of pool indices (pool = the unseen cards in
+    ascending id order), every row a uniform random 10-card hand, disjoint within a sample;
+    the same for every call (seed :data:`SAM_SEED`)."""
+    import numpy as np
+
+    gen = np.random.Generator(np.random.PCG64([SAM_SEED, pool_size, opponents, samples]))
+    perm = np.argsort(gen.random((samples, pool_size)), axis=1, kind="stable")
+    return perm[:, :10 * opponents].reshape(samples, opponents, 10)
+
+
+def _deal_matrix(pool_size: int, opponents: int, samples: int):
+    key = (pool_size, opponents, samples)
+    a = _deal_rows.get(key)
+    if a is None:
+        import numpy as np
+
+        idx = sample_deals(pool_size, opponents, samples)
+        a = np.zeros((samples * opponents, pool_size))
+        rows = np.repeat(np.arange(samples * opponents), 10)
+        a[rows, idx.reshape(-1)] = 1.0
+        if len(_deal_rows) > 512:
+            _deal_rows.clear()
+        _deal_rows[key] = a
+    return a
+
+
+def sam_success_chance(game, hand: int, unseen: int, rng: random.Random | None = None,
                        samples: int = SAM_SAMPLES) -> float:
     """Estimated chance that declaring Sâm with ``hand`` succeeds: opponents get random
     10-card hands from ``unseen``; success when no opponent can beat any planned play but the
-    last one (which must hold no counted 2)."""
+    last one (which must hold no counted 2).
+
+    The estimate is a fixed function of its arguments: the same ``samples`` sampled deals
+    (:func:`sample_deals`, seed :data:`SAM_SEED`) for every hand, evaluated on rank counts all
+    at once, and memoised (bounded).  ``rng`` is not used (kept for callers)."""
+    key = (hand, unseen, game.num_players, game._allow_two, game._dq, game._quad_pair,
+           game._two_str, samples)
+    hit = _sam_memo.get(key)
+    if hit is None:
+        hit = _sam_chance(game, hand, unseen, samples)
+        if len(_sam_memo) >= _SAM_MEMO_MAX:
+            _sam_memo.clear()
+        _sam_memo[key] = hit
+    return hit
+
+
+def _sam_chance(game, hand: int, unseen: int, samples: int) -> float:
     groups = [group_mask(hand, g[1]) for g in plan(hand, game._allow_two)[1]]
     # a combination that can never be beaten needs no sampling
     risky = [m for m in groups if _beatable(m, unseen, game)]
@@ -145,21 +233,71 @@ def sam_success_chance(game, hand: int, unseen: int, rng: random.Random,
         return 1.0
     if len(risky) == 1 and not _counts_two(game, risky[0]):
         return 1.0
+    import numpy as np
+
     pool = [c for c in range(52) if unseen >> c & 1]
     opp = game.num_players - 1
-    wins = 0
-    for _ in range(samples):
-        cards = rng.sample(pool, 10 * opp)
-        hands = []
-        for i in range(opp):
-            m = 0
-            for c in cards[10 * i:10 * (i + 1)]:
-                m |= 1 << c
-            hands.append(m)
-        beaten = [m for m in risky if any(_beatable(m, h, game) for h in hands)]
-        if not beaten or (len(beaten) == 1 and not _counts_two(game, beaten[0])):
-            wins += 1
-    return wins / samples
+    ranks = np.zeros((len(pool), 13))
+    ranks[np.arange(len(pool)), np.array(pool) >> 2] = 1.0
+    counts = (_deal_matrix(len(pool), opp, samples) @ ranks).reshape(samples, opp, 13)
+    beaten = np.zeros((samples, len(risky)), dtype=bool)
+    at_least = [None, counts >= 1, counts >= 2, counts >= 3, counts >= 4]
+    for j, m in enumerate(risky):
+        beaten[:, j] = _beaten_by_any(game, m, at_least)
+    nb = beaten.sum(axis=1)
+    plain = np.array([not _counts_two(game, m) for m in risky])
+    wins = (nb == 0) | ((nb == 1) & (beaten & plain).any(axis=1))
+    return int(wins.sum()) / samples
+
+
+def _beaten_by_any(game, mask: int, at_least):
+    """Per sampled deal: whether some opponent holds a combination that beats ``mask``
+    (:func:`_beatable` on rank counts; ``at_least[k]``: counts >= k, samples x opponents x 13)."""
+    import numpy as np
+
+    c = R.classify(mask, game._allow_two, game._dq)
+    ge1, ge2, ge3, ge4 = at_least[1], at_least[2], at_least[3], at_least[4]
+    if c is None:
+        return np.ones(ge1.shape[0], dtype=bool)
+    ctype, length, key = c
+    if ctype == SINGLE:
+        b = ge1[:, :, key + 1:].any(axis=2)
+        if key == TWO:
+            b |= ge4.any(axis=2)
+    elif ctype == PAIR:
+        b = ge2[:, :, key + 1:].any(axis=2)
+        if key == TWO:
+            nq = ge4.sum(axis=2)
+            if game._quad_pair:
+                b |= nq >= 1
+            if game._dq:
+                b |= nq >= 2
+    elif ctype == TRIPLE:
+        b = ge3[:, :, key + 1:].any(axis=2)
+    elif ctype == QUAD:
+        b = ge4[:, :, key + 1:].any(axis=2)
+    elif ctype == DQUAD:
+        b = (ge4.sum(axis=2) >= 2) & ge4[:, :, key + 1:].any(axis=2)
+    elif ctype == STRAIGHT:
+        if length > 10:       # an opponent holds 10 cards
+            return np.zeros(ge1.shape[0], dtype=bool)
+        # value v present (index v = sequence value 1..14; A also as 1 and 2 as 2 when allowed)
+        vals = np.zeros(ge1.shape[:2] + (15,), dtype=bool)
+        vals[:, :, 3:15] = ge1[:, :, 0:12]
+        if game._allow_two:
+            vals[:, :, 1] = ge1[:, :, R.ACE]
+            vals[:, :, 2] = ge1[:, :, TWO]
+        run = np.concatenate([np.zeros(vals.shape[:2] + (1,)), np.cumsum(vals, axis=2)], axis=2)
+        # windows a..a+length-1 with a higher top (and not 1..14 or 2..14)
+        starts = [a for a in range(max(key - length + 2, 1), 16 - length)
+                  if not (a + length - 1 == 14 and a <= 2)]
+        if not starts:
+            return np.zeros(ge1.shape[0], dtype=bool)
+        full = (run[:, :, length:] - run[:, :, :-length]) == length   # index a: window a..
+        b = full[:, :, starts].any(axis=2)
+    else:
+        return np.zeros(ge1.shape[0], dtype=bool)
+    return b.any(axis=1)
 
 
 def _counts_two(game, mask: int) -> bool:
@@ -171,8 +309,6 @@ def _counts_two(game, mask: int) -> bool:
 
 def heuristic_move(game, state, rng: random.Random) -> int:
     """The club player's move for the seat to act (see the module docstring)."""
-    from .game import DECLARE, DECLINE, PASS
-
     s = state.current_player
     if s == TERMINAL:
         raise ValueError("heuristic_move: the game is over")
@@ -229,18 +365,14 @@ def heuristic_move(game, state, rng: random.Random) -> int:
         rest = hand ^ m
         if not rest:
             return 5.0 * (m & TWOS).bit_count()      # out on a 2: a loss, but a cheap one
-        v = plan_cost(rest, allow_two)
-        groups = plan(rest, allow_two)[1]
+        v, groups = plan(rest, allow_two)
         if len(groups) == 1 and not _counts_two(game, rest) and not _beatable(m, unseen, game):
             v -= 100      # nobody can beat m, and the rest goes out in one play
         if (rest & TWOS) == rest:
             v += 15       # only 2s left: the hand can only end on a 2
         return v
 
-    quads = 0
-    for r in range(13):
-        if (hand >> (4 * r)) & 15 == 15:
-            quads |= 15 << (4 * r)
+    quads = ((R.rank_counts(hand) >> 2) & R.NIB1) * 15   # the cards of its fours of a kind
 
     if top is None:
         # leading
@@ -278,7 +410,8 @@ def heuristic_move(game, state, rng: random.Random) -> int:
         if singles:
             return max(singles)
     # chopping a 2 or a four of a kind earns chop money: always take it, with the smallest bomb
-    chops = [m for m in plays if R.classify(m, allow_two, game._dq)[0] in (QUAD, DQUAD)]
+    chops = [m for m in plays if m.bit_count() in (4, 8)
+             and R.classify(m, allow_two, game._dq)[0] in (QUAD, DQUAD)]
     if chops and (tmask & TWOS or tc[0] in (QUAD, DQUAD)):
         return min(chops)
     # passing gives up tempo (the first to go out takes everything): a bias to play, stronger

@@ -318,6 +318,48 @@ def beating_combos(hand: int, ctype: int, length: int, key: int, allow_two: bool
     return out
 
 
+def can_beat(hand: int, ctype: int, length: int, key: int, allow_two: bool = True,
+             double_quad: bool = True, quad_chops_pair_of_twos: bool = False) -> bool:
+    """Whether ``hand`` holds a combination that beats a top of ``(ctype, length, key)``:
+    ``bool(beating_combos(...))`` (``forced_high_single`` off) without listing them."""
+    c = rank_counts(hand)
+    if ctype == SINGLE:
+        if hand >> (4 * (key + 1)):
+            return True
+        return key == TWO and (c >> 2) & NIB1 != 0
+    if ctype == PAIR:
+        if ((c >> 1) | (c >> 2)) & NIB1 & (FULL << (4 * (key + 1))):
+            return True
+        if key == TWO:
+            quads = (c >> 2) & NIB1
+            if quads and (quad_chops_pair_of_twos or (double_quad and quads & (quads - 1))):
+                return True
+        return False
+    if ctype == TRIPLE:
+        return ((c & (c >> 1)) | (c >> 2)) & NIB1 & (FULL << (4 * (key + 1))) != 0
+    if ctype == QUAD:
+        return (c >> 2) & NIB1 & (FULL << (4 * (key + 1))) != 0
+    if ctype == DQUAD:
+        quads = (c >> 2) & NIB1
+        return quads & (quads - 1) != 0 and (quads.bit_length() - 1) >> 2 > key
+    if ctype == STRAIGHT:
+        if hand.bit_count() < length:
+            return False
+        rp = _compress((c | (c >> 1) | (c >> 2)) & NIB1)
+        vm = (rp & 0xFFF) << 3
+        if allow_two:
+            vm |= ((rp >> ACE) & 1) << 1 | ((rp >> TWO) & 1) << 2
+        m = vm
+        for _ in range(length - 1):
+            m &= m >> 1          # bit a set iff values a..a+length-1 all present
+        m >>= max(key - length + 2, 1)
+        m <<= max(key - length + 2, 1)
+        if 13 <= length <= 14:   # a window ending on 14 (A high) must not start at 1 or 2
+            m &= ~(1 << (15 - length))
+        return m != 0
+    return False
+
+
 def beats(move: tuple, top: tuple, double_quad: bool = True,
           quad_chops_pair_of_twos: bool = False) -> bool:
     """Whether a combination ``(ctype, length, key)`` beats the top ``(ctype, length, key)``."""
