@@ -1,7 +1,13 @@
 """Paired strength runs: two bots, each alone against the same opponents, on the same deals.
 
     python -m quansu.bench.strength --game tienlen --a level3 --b heuristic --opponent heuristic \
-        --deals 100 --seed 1 [--workers 2] [--json out.json]
+        --deals 100 --seed 1 [--json out.json]
+
+A spec is any ``quansu arena`` bot (:func:`quansu.search.bots.make_bot`: ``heuristic``,
+``sparring``, ``level3``, ``ismcts:iterations=200`` ...), or ``net:`` followed by a search bot
+(``net:level3``, ``net:ismcts:iterations=200``): the same bot guided by the game's shipped
+network with the game's guided settings (:func:`quansu.models.bots.guided_config`), as the
+service plays it.
 
 For every deal and every rotation, bot A plays one seat against ``players - 1`` copies of the
 opponent, and bot B plays the same seat of the same deal against the same opponents (same seeds):
@@ -19,8 +25,49 @@ import math
 import sys
 import time
 
+import random
+
 from quansu import games
-from quansu.search.arena import run_arena
+from quansu.search.arena import _seed_of, play_game
+from quansu.search.bots import ISMCTSBot, make_bot
+
+_NETWORKS: dict = {}
+
+
+def build_bot(spec: str, game, seed: int):
+    """A bot from ``spec`` (see the module doc); ``net:`` bots share one network per game."""
+    if not spec.startswith("net:"):
+        return make_bot(spec, seed=seed)
+    from quansu.models import default_evaluator
+    from quansu.models.bots import guided_config
+
+    key = (game.name, game.num_players, repr(sorted(game.options.items())))
+    ev = _NETWORKS.get(key)
+    if ev is None:
+        ev = _NETWORKS[key] = default_evaluator(game)
+    inner = make_bot(spec[4:], seed=seed)
+    if not isinstance(inner, ISMCTSBot):
+        raise SystemExit(f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts...)")
+    cfg = guided_config(ev, inner.config)
+    return ISMCTSBot(cfg, ev, seed, name=spec)
+
+
+def _run(game, specs: list[str], deals: int, seed: int) -> list[dict]:
+    """Every deal x rotation with ``specs[i]`` in seat ``(i + r) % n``; per game the seats'
+    specs and payoffs (deals and bot seeds as :func:`quansu.search.arena.run_arena` makes them)."""
+    n = game.num_players
+    out = []
+    for d in range(deals):
+        deal = game.random_deal(random.Random(_seed_of(seed, "deal", d)))
+        for r in range(n):
+            seats = [specs[(s - r) % n] for s in range(n)]
+            bots = [build_bot(spec, game, _seed_of(seed, "bot", d, r, s))
+                    for s, spec in enumerate(seats)]
+            state, moves, secs = play_game(game, deal, bots)
+            out.append({"deal": d, "rotation": r, "seats": seats,
+                        "payoffs": [float(x) for x in state.returns()], "moves": moves,
+                        "seconds": secs})
+    return out
 
 
 def _mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -31,10 +78,10 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * math.sqrt(var / len(xs))
 
 
-def _per_deal(result, spec: str) -> dict[int, float]:
+def _per_deal(per_game: list[dict], spec: str) -> dict[int, float]:
     """Mean payoff of the seat holding ``spec`` per deal (over the rotations)."""
     acc: dict[int, list[float]] = {}
-    for g in result.per_game:
+    for g in per_game:
         for s, who in enumerate(g["seats"]):
             if who == spec:
                 acc.setdefault(g["deal"], []).append(g["payoffs"][s])
@@ -42,16 +89,16 @@ def _per_deal(result, spec: str) -> dict[int, float]:
 
 
 def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int = 0,
-           players: int = 4, workers: int = 1, options: dict | None = None) -> dict:
+           players: int = 4, options: dict | None = None) -> dict:
     """Run both halves and pair them by deal.  ``a``/``b``/``opponent``: bot specs
     (:func:`quansu.search.bots.make_bot`); A and B must differ from the opponent's spec."""
     if a == opponent or b == opponent:
         raise SystemExit("--a and --b must differ from --opponent (seats are told apart by spec)")
     game = games.make(game_name, players, options or {})
     t0 = time.monotonic()
-    ra = run_arena(game, [a] + [opponent] * (players - 1), deals, seed=seed, workers=workers)
-    rb = run_arena(game, [b] + [opponent] * (players - 1), deals, seed=seed, workers=workers)
-    pa, pb = _per_deal(ra, a), _per_deal(rb, b)
+    ga = _run(game, [a] + [opponent] * (players - 1), deals, seed)
+    gb = _run(game, [b] + [opponent] * (players - 1), deals, seed)
+    pa, pb = _per_deal(ga, a), _per_deal(gb, b)
     ds = sorted(pa)
     diff = [pa[d] - pb[d] for d in ds]
     out = {"game": game_name, "players": players, "options": options or {}, "a": a, "b": b,
@@ -61,10 +108,17 @@ def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int 
         m, ci = _mean_ci(xs)
         out[key] = m
         out[key + "_ci"] = ci
-    sa = next(s for s in ra.stats if s.bot == a)
-    sb = next(s for s in rb.stats if s.bot == b)
-    out["a_ms_per_move"], out["b_ms_per_move"] = sa.ms_per_move, sb.ms_per_move
-    out["a_win"], out["b_win"] = sa.win, sb.win
+    for tag, gl, spec in (("a", ga, a), ("b", gb, b)):
+        secs = sum(g["seconds"][s] for g in gl for s, w in enumerate(g["seats"]) if w == spec)
+        moves = sum(g["moves"][s] for g in gl for s, w in enumerate(g["seats"]) if w == spec)
+        wins = []
+        for g in gl:
+            best = max(g["payoffs"])
+            top = [s for s, p in enumerate(g["payoffs"]) if p >= best - 1e-9]
+            s = g["seats"].index(spec)
+            wins.append(1.0 / len(top) if s in top else 0.0)
+        out[f"{tag}_ms_per_move"] = 1000.0 * secs / moves if moves else 0.0
+        out[f"{tag}_win"] = sum(wins) / len(wins)
     return out
 
 
@@ -91,7 +145,6 @@ def main(argv=None) -> int:
     p.add_argument("--opponent", required=True, help="bot spec of the other seats")
     p.add_argument("--deals", type=int, default=50)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--json", metavar="PATH")
     a = p.parse_args(argv)
@@ -99,7 +152,7 @@ def main(argv=None) -> int:
     for o in a.option:
         k, _, v = o.partition("=")
         options[k] = json.loads(v)
-    res = paired(a.game, a.a, a.b, a.opponent, a.deals, a.seed, a.players, a.workers, options)
+    res = paired(a.game, a.a, a.b, a.opponent, a.deals, a.seed, a.players, options)
     res["command"] = "python -m quansu.bench.strength " + " ".join(argv if argv is not None else sys.argv[1:])
     print(text(res))
     if a.json:
