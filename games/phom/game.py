@@ -391,6 +391,13 @@ class PhomGame(Game):
         from quansu.games.phom.heuristic import heuristic_move
         return heuristic_move(state, rng)
 
+    def sparring_move(self, state: "PhomState", rng: random.Random):
+        """The sparring bot's move (:mod:`games.phom.sparring`: card tracking, danger of each
+        discard to the next seat, hand plan with live outs, móm and Ù chances, lay and send
+        planning) for the seat to act, from that seat's information only."""
+        from quansu.games.phom.sparring import choose
+        return choose(self, state, rng)
+
 
 class PhomState(State):
     """A Phỏm position.  All masks are internal (:mod:`games.phom.rules`); :meth:`zones` and

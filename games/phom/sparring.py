@@ -1,0 +1,526 @@
+"""A strong rule-based "sparring" player for Phỏm (issue 19, item 1).
+
+It plays like a careful human who counts cards, and acts **only on its own seat's
+information**: its hand, and the public record (every discard and by whom, every eat, every
+pass, laid phỏm and sends, hand sizes, stock size).  It never reads an opponent's hidden cards:
+:class:`_Ctx` copies what the seat may know out of the state, and everything else works on that
+copy.  Rules: ``docs/rules/phom.md``.
+
+What it does:
+
+* **Card tracking.**  The unseen cards are the deck minus its hand, every discard row, every
+  eaten card and the table.  For every opponent it estimates the chance that the opponent holds
+  each unseen card *free* (able to make a new phỏm): its hidden hand size over the unseen
+  count; less for cards in a cạ with one of its discards (a player keeps his cạ); less for the
+  likely partners of its eaten cards (those are tied to the eaten card's phỏm).  A seat that
+  drew instead of eating a discard held no cạ for it then, so those pairs are ruled out (less
+  so as it draws new cards).
+* **Danger of a discard to the next seat** (the only seat that can eat it): the chance it holds
+  a free pair making a 3-card phỏm with the card, times what the eat costs in bets: the eat
+  payment (4 for a chốt card), the Ù money of a third eat (đền: the victim pays it all), and the
+  eater's progress.  No danger on the game's last discard.
+* **Hand plan.**  The hand after the discard is valued in bets: its deadwood points (best
+  arrangement; cards that can be sent onto phỏm already laid by others are free), the cạ among
+  the deadwood weighted by their live outs (unseen cards that complete them, less the likely
+  partners of the opponents' eaten cards) and by the takes left before the lay-down turn, the
+  risk of móm (no phỏm at all: the chance that none of the outs of any cạ arrives), and the
+  chance of Ù (the exact outs that would complete the whole hand, when it is close).
+* **Take:** eat whenever the rules allow (the eaten card completes a phỏm and is paid for).
+* **Lay and send:** every arrangement is tried with the greedy send closure (send everything
+  that can be sent) and the best last discard; sending out all but one card is Ù (gửi hết).
+
+:func:`choose` is the entry point (``PhomGame.sparring_move``); :class:`Params` holds the
+weights (tuned against :mod:`games.phom.heuristic` in the arena).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from quansu.games.phom import rules as R
+from quansu.games.phom import settle as S
+from quansu.games.phom.game import (DISCARD, DRAW, EAT, LAY, SEND, SEND_BASE, TAI, TAKE, U)
+
+
+@dataclass(frozen=True)
+class Params:
+    """Weights of the sparring bot (bets unless said otherwise)."""
+
+    point: float = 0.1          #: bets per deadwood point of the hand kept
+    ca_share: float = 1.8       #: share of a cạ's points counted as saved when it may complete
+    ca_meld: float = 0.4        #: value of a new phỏm (beyond its points) when a cạ completes
+    eat_rate: float = 2.0       #: chance of getting an out by eating, relative to drawing it
+    mom: float = 9.0            #: cost of ending móm (no phỏm)
+    u_share: float = 1.0        #: share of the Ù money counted for the chance of Ù
+    progress: float = 0.0       #: cost of the eater's progress when the next seat eats
+    disc_ca: float = 0.6        #: chance factor of a card in cạ with one of the seat's discards
+    end_point: float = 0.2      #: bets per point left at the lay-down (lay and send choices)
+    danger: float = 0.7         #: weight of the expected cost of being eaten
+    u2_share: float = 0.0       #: share of the Ù money for a hand two cạ away from Ù
+    soft_send: float = 0.0      #: weight of the chance that a card becomes sendable
+    all_points: float = 0.1     #: weight of all deadwood points beside those left at the end
+
+
+PARAMS = Params()
+
+#: per card x, the other two cards of each 3-card phỏm through x (masks)
+_REST = tuple(tuple(m & ~(1 << x) for m in R.MIN_MELDS[x]) for x in range(52))
+#: per card x, the cards that make a cạ with it
+_CA = tuple(sum(1 << y for y in range(52) if R.is_ca(x, y)) for x in range(52))
+
+
+def _outs_table() -> dict[int, int]:
+    """For a cạ (two-card mask), the cards that complete it into a 3-card phỏm."""
+    out: dict[int, int] = {}
+    for m in R.ALL_MELDS:
+        if m.bit_count() != 3:
+            continue
+        for x in R.bits(m):
+            pair = m & ~(1 << x)
+            out[pair] = out.get(pair, 0) | (1 << x)
+    return out
+
+
+_OUTS = _outs_table()
+#: cards within two ranks of x in its suit, or of its rank (candidates to complete a phỏm)
+_NEAR = tuple(_CA[x] for x in range(52))
+
+
+def _bitlist(m: int) -> list[int]:
+    return R.bits(m)
+
+
+class _Ctx:
+    """What the seat to act knows, and the derived estimates (built once per decision)."""
+
+    __slots__ = ("game", "state", "p", "me", "n", "hand", "eaten", "one", "unseen", "n_unseen",
+                 "nxt", "pfree", "excl", "live", "rate", "takes", "laid_me", "others_melds",
+                 "opts", "u_money", "soft")
+
+    def __init__(self, game, state, params: Params):
+        self.game = game
+        self.state = state
+        self.p = params
+        n = state.n
+        me = state.cur
+        self.me = me
+        self.n = n
+        self.hand = state.hands[me]
+        self.eaten = state.eaten[me]
+        self.one = game._one
+        self.opts = game.options
+        self.u_money = (n - 1) * self.opts["u_payment"]
+        known = self.hand
+        for s in range(n):
+            known |= state.eaten[s]
+            for x in state.rows[s]:
+                known |= 1 << x
+        for t in state.table:
+            known |= t[1]
+        unseen = R.FULL & ~known
+        self.unseen = unseen
+        nu = unseen.bit_count()
+        self.n_unseen = nu
+        self.laid_me = bool(state.laid >> me & 1)
+        self.others_melds = [t[1] for t in state.table if t[0] != me]
+
+        # partners of the opponents' eaten cards (tied to those phỏm)
+        partner = [0.0] * 52
+        for s in range(n):
+            if s == me:
+                continue
+            e = state.eaten[s]
+            for x in R.bits(e):
+                pairs = [r for r in _REST[x] if r & unseen == r]
+                if not pairs:
+                    continue
+                w = 1.0 / len(pairs)
+                for r in pairs:
+                    for y in R.bits(r):
+                        partner[y] = min(1.0, partner[y] + w)
+        # outs are less live when an opponent probably holds them for its eaten card
+        self.live = partner
+
+        # next seat: chance of holding each unseen card free, and the pairs its passes ruled out
+        nxt = (me + 1) % n
+        self.nxt = nxt
+        hid = state.hands[nxt].bit_count() - state.eaten[nxt].bit_count()
+        base = hid / nu if nu else 0.0
+        pf = [0.0] * 52
+        low_disc = 0
+        draws_since = 0
+        excl: dict[int, float] = {}
+        hist = state.hist
+        passes = []
+        for i, (s, mv) in enumerate(hist):
+            if s != nxt:
+                continue
+            if mv == DRAW:
+                draws_since += 1
+                if i and type(hist[i - 1][1]) is int and hist[i - 1][1] < 52 \
+                        and hist[i - 1][0] == me:
+                    passes.append((hist[i - 1][1], draws_since))
+            elif type(mv) is int and mv < 52:
+                low_disc |= _CA[mv]
+        for x in R.bits(unseen):
+            q = base
+            if low_disc >> x & 1:
+                q *= params.disc_ca
+            if self.one:
+                q *= 1.0 - partner_of(state, nxt, x, unseen)
+            pf[x] = q
+        if not self.one:
+            for x in R.bits(state.eaten[nxt]):
+                pf[x] = 1.0
+        self.pfree = pf
+        for d, at in passes:
+            new = draws_since - at        # draws made after that pass
+            old = max(0.0, 1.0 - new / hid) if hid else 0.0
+            keep = 1.0 - old * old       # chance that such a pair was formed since
+            for r in _REST[d]:
+                excl[r] = min(excl.get(r, 1.0), keep)
+        self.excl = excl
+
+        # my takes left before (and including) the lay-down turn
+        takes = 0
+        if not self.laid_me:
+            s_after = state.s_now          # the stock after this turn's take
+            while s_after > n - 1:
+                s_after -= n               # after the next take of this seat
+                if s_after < 0:
+                    break
+                takes += 1
+        self.takes = takes
+        # chance that one given live out reaches the seat (draw or eat) in the takes left
+        per_take = (1.0 + params.eat_rate) / nu if nu else 0.0
+        self.rate = 1.0 - (1.0 - min(per_take, 1.0)) ** takes if takes else 0.0
+
+        # cards likely to be sendable at the lay-down: ends of the phỏm that opponents who lay
+        # down before this seat will lay around their eaten cards
+        soft = {}
+        if params.soft_send and not self.laid_me and takes:
+            for o in self._lay_before():
+                e = state.eaten[o]
+                for c in R.bits(e):
+                    pairs = [r for r in _REST[c] if r & unseen == r]
+                    if not pairs:
+                        continue
+                    w = 1.0 / len(pairs)
+                    for r in pairs:
+                        for x in R.bits(R.meld_accepts(r | (1 << c)) & self.hand):
+                            soft[x] = soft.get(x, 0.0) + w
+        self.soft = soft
+
+    def _lay_before(self) -> list[int]:
+        """Opponents not laid down yet whose lay-down turn comes before this seat's (without
+        further eats)."""
+        st = self.state
+        n = self.n
+        me = self.me
+        s = st.s_now
+        seat = me
+        for _ in range(8 * n):
+            seat = (seat + 1) % n
+            s -= 1
+            if s <= n - 1:
+                break
+        out = []
+        while seat != me:
+            if not st.laid >> seat & 1:
+                out.append(seat)
+            seat = (seat + 1) % n
+        return out
+
+    # -- danger ---------------------------------------------------------------------------------
+    def eat_chance(self, c: int) -> float:
+        """Chance that the next seat can eat ``c`` (holds a free pair making a 3-card phỏm)."""
+        unseen = self.unseen
+        pf = self.pfree
+        excl = self.excl
+        q = 1.0
+        for r in _REST[c]:
+            if r & unseen != r and (self.one or r & ~unseen & ~self.state.eaten[self.nxt]):
+                continue
+            low = r & -r
+            a = low.bit_length() - 1
+            b = (r ^ low).bit_length() - 1
+            pr = pf[a] * pf[b]
+            f = excl.get(r)
+            if f is not None:
+                pr *= f
+            q *= 1.0 - min(pr, 1.0)
+        return 1.0 - q
+
+    def eat_cost(self) -> float:
+        """What it costs (bets) when the next seat eats this turn's discard."""
+        st = self.state
+        nxt = self.nxt
+        k = st.eats[nxt] + 1
+        chot = st.s_now <= self.n
+        cost = S.eat_payment(k, chot, False, len(st.rows[self.me]) + 1, self.opts)
+        if k >= 3:
+            cost += self.u_money
+        return cost + self.p.progress
+
+    def danger(self, c: int) -> float:
+        st = self.state
+        if st.s_now == 0:
+            return 0.0
+        ch = self.eat_chance(c)
+        if not ch:
+            return 0.0
+        cost = self.eat_cost()
+        if self.opts["ca_k_enabled"] and c % 13 == R.K_RANK:
+            k = st.eats[self.nxt] + 1
+            cost += S.eat_payment(k, st.s_now <= self.n, True, len(st.rows[self.me]) + 1,
+                                  self.opts) - S.eat_payment(k, st.s_now <= self.n, False,
+                                                             len(st.rows[self.me]) + 1, self.opts)
+        return self.p.danger * ch * cost
+
+    # -- hand value -----------------------------------------------------------------------------
+    def free_sends(self, dead: int) -> int:
+        """Cards of ``dead`` that can be sent (in a chain) onto phỏm laid by others."""
+        targets = self.others_melds
+        if not targets:
+            return 0
+        targets = list(targets)
+        free = 0
+        changed = True
+        while changed:
+            changed = False
+            for i, m in enumerate(targets):
+                acc = R.meld_accepts(m) & dead & ~free
+                if acc:
+                    free |= acc
+                    targets[i] = m | acc
+                    changed = True
+        return free
+
+    def hand_value(self, h: int, e: int) -> float:
+        """Value in bets of keeping the hand ``h`` (eaten cards ``e``) after the discard."""
+        p = self.p
+        dw, melded = R.min_deadwood(h, e, self.one)
+        if dw >= 10 ** 6:
+            return -1e9
+        dead = dead_all = h & ~melded
+        pts = R.POINTS
+        if melded and not self.laid_me:
+            free = self.free_sends(dead)
+            if free:
+                dead &= ~free
+                dw -= R.points(free)
+        dpts = [pts[x] for x in R.bits(dead)]
+        if self.soft:
+            dpts = [pts[x] * (1.0 - p.soft_send * min(self.soft.get(x, 0.0), 1.0))
+                    for x in R.bits(dead)]
+            dw = sum(dpts)
+        keep = len(dpts) - self.takes
+        if keep > 0 and self.takes:
+            # the cards still dead at the lay-down: the lowest, the others go in later discards
+            fp = sum(sorted(dpts)[:keep])
+        elif keep > 0:
+            fp = dw
+        else:
+            fp = 0
+        val = -p.point * (fp + p.all_points * dw)
+        rate = self.rate
+        if not rate:
+            return val
+        unseen = self.unseen
+        live = self.live
+        all_outs = 0
+        gain = 0.0
+        pairs = []
+        for x in R.bits(dead):
+            part = _CA[x] & h & ~(1 << x)
+            # pairs counted once from the lower card among the dead cards
+            part &= ~(dead & ((1 << (x + 1)) - 1))
+            while part:
+                lo = part & -part
+                part ^= lo
+                y = lo.bit_length() - 1
+                outs = _OUTS[(1 << x) | lo] & unseen
+                if not outs:
+                    continue
+                all_outs |= outs
+                L = 0.0
+                for u in R.bits(outs):
+                    L += 1.0 - live[u]
+                pc = 1.0 - (1.0 - rate) ** L
+                if dead >> y & 1:
+                    share = 1.0
+                    pairs.append(((1 << x) | lo, pc))
+                else:
+                    share = 0.5
+                gain += share * pc * (p.point * p.ca_share * (pts[x] + (pts[y] if dead >> y & 1 else 0))
+                                      + p.ca_meld)
+        val += gain
+        if not melded and not e:
+            miss = 1.0
+            for u in R.bits(all_outs):
+                miss *= 1.0 - rate * (1.0 - live[u])
+            val -= p.mom * miss
+        ndead = dead.bit_count()
+        if ndead <= 3 and p.u_share:
+            val += p.u_share * self.u_money * self.u_chance(h & ~(dead_all & ~dead), e)
+        elif ndead <= 5 and p.u2_share and self.takes >= 2:
+            # two cạ to complete: the best two disjoint ones
+            best = 0.0
+            for i in range(len(pairs)):
+                mi, pi = pairs[i]
+                for j in range(i + 1, len(pairs)):
+                    mj, pj = pairs[j]
+                    if not mi & mj and pi * pj > best:
+                        best = pi * pj
+            val += p.u2_share * self.u_money * best
+        return val
+
+    def u_chance(self, h: int, e: int) -> float:
+        """Chance of a Ù before the lay-down from ``h``: the cards that complete the whole
+        hand at the next take, each arriving at the rate of one live out."""
+        near = 0
+        for x in R.bits(h):
+            near |= _NEAR[x]
+        near &= self.unseen
+        miss = 1.0
+        one = self.one
+        for u in R.bits(near):
+            if R.can_u(h | (1 << u), e, one):
+                miss *= 1.0 - self.rate * (1.0 - self.live[u])
+        return 1.0 - miss
+
+
+def partner_of(state, seat: int, x: int, unseen: int) -> float:
+    """Chance that the unseen card ``x`` is tied to one of ``seat``'s eaten cards (equal weight on
+    each pair of unseen cards that makes a 3-card phỏm with the eaten card)."""
+    e = state.eaten[seat]
+    if not e:
+        return 0.0
+    tot = 0.0
+    for c in R.bits(e & _CA[x]):
+        pairs = [r for r in _REST[c] if r & unseen == r]
+        if pairs:
+            k = sum(1 for r in pairs if r >> x & 1)
+            tot += k / len(pairs)
+    return min(tot, 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# lay, send and the discard that ends the turn
+
+def _send_plan(ctx: _Ctx, h: int, targets: list[int], can_send: bool):
+    """Best ``(cost, sends, discard)`` for the hand ``h`` before the turn's sends and discard:
+    for every legal discard d, every other card that can be sent (in a chain) is sent;
+    sending all but d is Ù (gửi hết).  ``cost`` in bets (lower is better)."""
+    st = ctx.state
+    e = ctx.eaten
+    e &= h
+    legal = h if not e else R.legal_discards(h, e, ctx.one)
+    best = None
+    for d in R.bits(legal):
+        rest = h & ~(1 << d)
+        sent = 0
+        if can_send and targets:
+            tg = list(targets)
+            changed = True
+            while changed:
+                changed = False
+                for i, m in enumerate(tg):
+                    acc = R.meld_accepts(m) & rest & ~sent
+                    if acc:
+                        sent |= acc
+                        tg[i] = m | acc
+                        changed = True
+            sent &= ~e
+        left = rest & ~sent
+        if sent and not left and ctx.game._send_all:
+            cost = -ctx.u_money
+        else:
+            cost = ctx.p.end_point * R.points(left) + ctx.danger(d)
+        key = (cost, -R.POINTS[d], d)
+        if best is None or key < best[0]:
+            best = (key, sent, d)
+    return best[0][0], best[1], best[2]
+
+
+def _targets(ctx: _Ctx, arr: tuple) -> tuple[list[int], bool]:
+    st = ctx.state
+    me = ctx.me
+    if st.kind == TAI:
+        has_own = bool(arr) or any(t[0] == me for t in st.table)
+        return [t[1] for t in st.table] + list(arr), has_own and ctx.game._tai_send
+    return [t[1] for t in st.table if t[0] != me], bool(arr)
+
+
+def _choose_lay(ctx: _Ctx, legal: list):
+    st = ctx.state
+    me = ctx.me
+    h = ctx.hand
+    best = None
+    has_own = any(t[0] == me for t in st.table)
+    for arr in legal:
+        if type(arr) is not tuple:
+            continue
+        used = 0
+        for m in arr:
+            used |= m
+        left = h & ~used
+        targets, can_send = _targets(ctx, arr)
+        cost, _sent, _d = _send_plan(ctx, left, targets, can_send)
+        if not arr and not has_own:
+            cost += ctx.p.mom
+        key = (cost, -len(arr), [R.meld_key(m) for m in arr])
+        if best is None or key < best[0]:
+            best = (key, arr)
+    return best[1]
+
+
+def _choose_send(ctx: _Ctx, legal: list):
+    st = ctx.state
+    targets, can_send = _targets(ctx, ())
+    _cost, sent, d = _send_plan(ctx, ctx.hand, targets, True)
+    if sent:
+        for mv in legal:
+            if type(mv) is int and mv >= SEND_BASE and sent >> ((mv - SEND_BASE) % 64) & 1:
+                return mv
+    return d
+
+
+def _choose_discard(ctx: _Ctx, legal: list):
+    h = ctx.hand
+    e = ctx.eaten
+    best = None
+    for mv in legal:
+        if type(mv) is not int or not 0 <= mv < 52:
+            continue
+        val = ctx.hand_value(h & ~(1 << mv), e) - ctx.danger(mv)
+        key = (-val, -R.POINTS[mv], mv)
+        if best is None or key < best[0]:
+            best = (key, mv)
+    return best[1]
+
+
+def choose(game, state, rng: random.Random | None = None, params: Params | None = None):
+    """The sparring bot's move for the seat to act in ``state`` (a legal move), from that seat's
+    information only.  ``params``: the weights (default :data:`PARAMS`); ``rng`` is unused (the
+    bot is deterministic)."""
+    legal = state.legal_moves()
+    if not legal:
+        raise ValueError("sparring_move: the game is over")
+    if len(legal) == 1:
+        return legal[0]
+    if U in legal:
+        return U
+    ph = state.phase
+    if ph == TAKE:
+        for mv in legal:
+            if type(mv) is int and EAT <= mv < EAT + 52:
+                return mv
+        return DRAW
+    ctx = _Ctx(game, state, params or PARAMS)
+    if ph == LAY:
+        return _choose_lay(ctx, legal)
+    if ph == SEND:
+        return _choose_send(ctx, legal)
+    return _choose_discard(ctx, legal)
