@@ -106,7 +106,7 @@ const CARD_RE = /^([2-9TJQKA])([SCDH])$/;
 const S = {
   lang: "en", games: [], gameInfo: null, record: null, human: 0, level: 3, seed: null,
   legal: [], toAct: -1, terminal: false, selected: new Set(), busy: false, table: null,
-  finalTable: null, runId: 0, reviewRecord: null,
+  finalTable: null, runId: 0, reviewRecord: null, lastAnalysis: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -603,7 +603,7 @@ function download() {
 // ---------------------------------------------------------------------------------------------
 // analysis
 
-async function analyze(source, seats, iterations, players) {
+async function analyze(source, seats, iterations) {
   const section = $("analysis");
   section.classList.remove("hidden");
   clear($("graphs"));
@@ -612,6 +612,7 @@ async function analyze(source, seats, iterations, players) {
   progress.value = 0;
   const decisions = [];
   const summaries = [];
+  S.lastAnalysis = null;
   const body = Object.assign({}, source, {budget: {iterations}});
   if (seats) body.seats = seats;
   say(t("analyzing", {d: 0, t: "?"}));
@@ -623,7 +624,8 @@ async function analyze(source, seats, iterations, players) {
       progress.value = item.done || 0;
       say(t("analyzing", {d: item.done || 0, t: item.total || "?"}));
     });
-    renderAnalysis(decisions, summaries, players);
+    S.lastAnalysis = {decisions, summaries};
+    renderAnalysis(decisions, summaries);
     say(t("analysis_done"), "ok");
   } catch (e) {
     say(e instanceof ApiError ? fieldText(e) : e.message, "error");
@@ -681,7 +683,7 @@ function lossGraph(seat, decisions, totalMoves) {
   return g;
 }
 
-function renderAnalysis(decisions, summaries, players) {
+function renderAnalysis(decisions, summaries) {
   renderLegend();
   const graphs = clear($("graphs"));
   const totalMoves = Math.max(1, ...decisions.map((d) => (d.index || 0) + 1));
@@ -710,7 +712,6 @@ function renderAnalysis(decisions, summaries, players) {
       ` → ${t("better")} `, moveNode(d.best ? d.best.text : "?"),
       ` · ${t("loss")} ${(d.loss || 0).toFixed(2)}${range}`));
   }
-  void players;
 }
 
 async function analyzeGame() {
@@ -718,7 +719,7 @@ async function analyzeGame() {
   const seats = which === "all" ? [] : [S.human];
   const iterations = Math.max(10, Math.min(5000, Number($("analyze-iterations").value) || 100));
   S.reviewRecord = null;
-  await analyze({record: finishedRecord()}, seats, iterations, S.record.players);
+  await analyze({record: finishedRecord()}, seats, iterations);
 }
 
 async function reviewAnalyze() {
@@ -744,7 +745,7 @@ async function reviewAnalyze() {
   }
   S.reviewRecord = obj;
   const iterations = Math.max(10, Math.min(5000, Number($("review-iterations").value) || 100));
-  await analyze(source, [], iterations, obj.players);
+  await analyze(source, [], iterations);
 }
 
 function readFile(ev) {
@@ -764,6 +765,8 @@ function applyLanguage() {
   $("lang").textContent = S.lang === "vi" ? "EN" : "VI";
   levelOptions();
   if (S.record && S.table) renderTable();
+  if (S.finalTable && S.record) gameOver(S.finalTable);
+  if (S.lastAnalysis) renderAnalysis(S.lastAnalysis.decisions, S.lastAnalysis.summaries);
 }
 
 function setLanguage(lang) {
