@@ -82,7 +82,7 @@ class Limits:
     max_analyze_decisions: int = 2000
     default_worlds: int = 512
     max_worlds: int = 4096
-    max_request_bytes: int = 256 * 1024
+    max_request_bytes: int = 64 * 1024
     max_text: int = 256
 
 
