@@ -51,9 +51,9 @@ _WIN_RANKS = {(a, b): tuple(R.VALUE_RANK[x] for x in range(a, b + 1))
 _WIN_ONES = {w: sum(1 << (4 * r) for r in ranks) for w, ranks in _WIN_RANKS.items()}
 
 #: (rank, value mask, allow_two) -> the straights through that rank (:func:`_windows_with`).
-#: Bounded: cleared at :data:`_CACHE_MAX` entries.
+#: Bounded: emptied at :data:`_WINDOWS_MAX` entries.
 _windows_cache: dict = {}
-_CACHE_MAX = 200000
+_WINDOWS_MAX = 1 << 16
 
 
 def _windows_with(r: int, vm: int, allow_two: bool) -> list:
@@ -84,21 +84,23 @@ def _windows_with(r: int, vm: int, allow_two: bool) -> list:
                 if b == 14 and a <= 2:
                     continue
                 out.append((_WIN_RANKS[a, b], _WIN_ONES[a, b]))
-    if len(_windows_cache) > _CACHE_MAX:
+    if len(_windows_cache) >= _WINDOWS_MAX:
         _windows_cache.clear()
     _windows_cache[key] = out
     return out
 
 
-#: allow_two -> {packed rank counts -> (cost, groups)} (:func:`plan`).  Bounded: each is
-#: cleared at :data:`_CACHE_MAX` entries.
-_plan_cache: tuple[dict, dict] = ({}, {})
+#: packed rank counts | allow_two << 60 -> (cost, groups) (:func:`plan`), emptied when it holds
+#: :data:`_PLAN_CACHE_SIZE` entries (games/caches.py: QUANSU_CACHE_SAMLOC_PLANS).
+_plan_cache: dict = {}
+_PLAN_CACHE_SIZE = cache_size("samloc_plans")
+_TWO_KEY = 1 << 60
 
 
 def _plan_packed(c: int, allow_two: bool):
     """:func:`plan` of the packed rank counts ``c`` (nibble r = cards of rank r)."""
-    cache = _plan_cache[allow_two]
-    hit = cache.get(c)
+    key = c | _TWO_KEY if allow_two else c
+    hit = _plan_cache.get(key)
     if hit is not None:
         return hit
     if not c:
@@ -123,9 +125,9 @@ def _plan_packed(c: int, allow_two: bool):
             if cost < best[0]:
                 best = (cost, ((STRAIGHT, ranks),) + sub[1])
         res = best
-    if len(cache) > _CACHE_MAX:
-        cache.clear()
-    cache[c] = res
+    if len(_plan_cache) >= _PLAN_CACHE_SIZE:
+        _plan_cache.clear()
+    _plan_cache[key] = res
     return res
 
 
@@ -136,7 +138,7 @@ def plan(hand: int, allow_two: bool = True):
     Depends on the rank counts only (memoised per count vector, bounded)."""
     x = hand - ((hand >> 1) & 0x5555555555555)
     c = (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)   # R.rank_counts, inlined
-    hit = _plan_cache[allow_two].get(c)
+    hit = _plan_cache.get(c | _TWO_KEY if allow_two else c)
     return hit if hit is not None else _plan_packed(c, allow_two)
 
 
