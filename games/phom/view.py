@@ -23,6 +23,32 @@ from quansu.games.phom import rules as R
 
 _TRIES = 24
 
+#: (pool mask, eaten mask, one per meld) -> :func:`_witnesses`.  Bounded: cleared at
+#: :data:`_WITNESSES_MAX` entries.  A search draws every determinization from one pool, so the
+#: constraints are worked out once per root and reused by every iteration.
+_witness_cache: dict = {}
+_WITNESSES_MAX = 4096
+
+
+def _witnesses(pool: int, eaten: int, one: bool) -> tuple[int, ...]:
+    """The minimal sets ``w`` of cards of ``pool`` such that ``R.cover(m | eaten, eaten, one)``
+    holds exactly when ``m`` (cards of ``pool``) contains one of them.  (A cover of ``m |
+    eaten`` is a cover of ``pool | eaten`` whose non-eaten cards lie in ``m``.)"""
+    key = (pool, eaten, one)
+    ws = _witness_cache.get(key)
+    if ws is None:
+        unions: list[int] = []
+        R._cover_unions(pool | eaten, eaten, one, 0, unions)
+        minimal: list[int] = []
+        for u in sorted({u & ~eaten for u in unions}, key=lambda u: (u.bit_count(), u)):
+            if not any(v & u == v for v in minimal):
+                minimal.append(u)
+        ws = tuple(minimal)
+        if len(_witness_cache) >= _WITNESSES_MAX:
+            _witness_cache.clear()
+        _witness_cache[key] = ws
+    return ws
+
 
 def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: list[int],
                         one: bool, rng: random.Random) -> tuple[dict, list[int]] | None:
@@ -30,11 +56,17 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
     from ``pool``; returns (seat -> mask, the unused pool cards) or None.  First by rejection
     (uniform among valid hands), then by joint construction: a random 3-card meld from the pool
     around every eaten card, the rest at random."""
+    pool_mask = 0
+    for x in pool:
+        pool_mask |= 1 << x
+    # R.cover(m | eaten[o], eaten[o], one) for m within the pool  <=>  m holds a witness
+    witnesses = {o: _witnesses(pool_mask, eaten[o], one) for o in seats}
     for _ in range(2):
         avail = pool[:]
         got = {}
         for o in seats:
             k = sizes[o]
+            ws = witnesses[o]
             found = None
             for _round in range(2):
                 rng.shuffle(avail)
@@ -45,8 +77,11 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
                 for i in range(len(avail) - k + 1):
                     if i:
                         m ^= (1 << avail[i - 1]) | (1 << avail[i + k - 1])
-                    if R.cover(m | eaten[o], eaten[o], one):
-                        found = m
+                    for w in ws:
+                        if w & m == w:
+                            found = m
+                            break
+                    if found is not None:
                         break
                 if found is not None:
                     break
@@ -57,9 +92,6 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
         else:
             rng.shuffle(avail)
             return got, avail
-    pool_mask = 0
-    for x in pool:
-        pool_mask |= 1 << x
     melds_of = R.MIN_MELDS if one else R.MELDS_WITH
     for _ in range(4 * _TRIES):
         order = seats[:]
@@ -95,7 +127,7 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
             for x in avail[pos:pos + k]:
                 got[o] |= 1 << x
             pos += k
-        if all(R.cover(got[o] | eaten[o], eaten[o], one) for o in seats):
+        if all(any(w & got[o] == w for w in witnesses[o]) for o in seats):
             return got, avail[pos:]
     return None
 
