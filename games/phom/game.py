@@ -60,6 +60,8 @@ _HAND_KEYS = tuple(f"hand{s}" for s in range(4))
 _DISCARD_KEYS = tuple(f"discard{s}" for s in range(4))
 _EXT_BIT = tuple(1 << R.TO_EXT[x] for x in range(52))
 
+_heuristic_move = None  # games.phom.heuristic.heuristic_move, once imported
+
 
 def _opt_specs() -> tuple[OptionSpec, ...]:
     return (
@@ -388,8 +390,10 @@ class PhomGame(Game):
         return MoveInfo("send", cards=(_TO_EXT[x],), target=i)
 
     def heuristic_move(self, state: "PhomState", rng: random.Random):
-        from quansu.games.phom.heuristic import heuristic_move
-        return heuristic_move(state, rng)
+        global _heuristic_move
+        if _heuristic_move is None:  # imported once, on first use (the heuristic imports this module)
+            from quansu.games.phom.heuristic import heuristic_move as _heuristic_move
+        return _heuristic_move(state, rng)
 
     def sparring_move(self, state: "PhomState", rng: random.Random):
         """The sparring bot's move (:mod:`games.phom.sparring`: card tracking, danger of each
@@ -454,6 +458,9 @@ class PhomState(State):
     @property
     def current_player(self) -> int:
         return TERMINAL if self.phase == OVER else self.cur
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
 
     @property
     def deal(self) -> Deal:

@@ -30,6 +30,8 @@ _PHASE_NAMES = ("setup", "attack", "defend", "throw", "over")
 
 _SWAP_NONE, _SWAP_ANY_LOWER, _SWAP_TWO_ONLY = range(3)
 
+_heuristic_move = None  # games.tan.heuristic.heuristic_move, once imported
+
 OPTION_SPECS = (
     OptionSpec("direction", "counterclockwise",
                "play (and deal) direction: counterclockwise plays 0->1->2->3, clockwise 0->3->2->1",
@@ -214,8 +216,10 @@ class TanGame(Game):
         return R.describe_move(move)
 
     def heuristic_move(self, state: "TanState", rng: random.Random) -> int:
-        from quansu.games.tan.heuristic import heuristic_move
-        return heuristic_move(state, rng)
+        global _heuristic_move
+        if _heuristic_move is None:  # imported once, on first use (the heuristic imports this module)
+            from quansu.games.tan.heuristic import heuristic_move as _heuristic_move
+        return _heuristic_move(state, rng)
 
     def sparring_move(self, state: "TanState", rng: random.Random) -> int:
         """The sparring bot's move (:mod:`games.tan.sparring`: card counting, reading the
@@ -298,6 +302,9 @@ class TanState(State):
     @property
     def current_player(self) -> int:
         return self.cur
+
+    def is_terminal(self) -> bool:
+        return self.cur == TERMINAL
 
     @property
     def deal(self) -> Deal:
