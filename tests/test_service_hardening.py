@@ -765,3 +765,26 @@ def test_every_cache_documents_its_cost_and_the_pool_reports_worker_memory():
         assert rss > 1
     finally:
         pool.close()
+
+
+def test_docs_list_every_option_range():
+    """docs/api.md "Option ranges" names every numeric option with its range."""
+    import re
+    from pathlib import Path
+
+    from quansu.games.registry import game_classes
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    section = text.split("### Option ranges", 1)[1].split("###", 1)[0]
+    documented = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("game", "---"):
+            continue
+        m = re.match(r"(-?\d+)\.\.(-?\d+)", cells[2])
+        assert m, line
+        for name in re.findall(r"`([a-z_0-9]+)`", cells[1]):
+            documented[(cells[0], name)] = (float(m.group(1)), float(m.group(2)))
+    expected = {(g, s.name): tuple(float(x) for x in s.bounds())
+                for g, cls in game_classes().items() for s in cls.option_specs if s.numeric}
+    assert documented == expected
