@@ -15,16 +15,43 @@ gin_rummy from a dealt opening position, both with one random rollout per leaf.
 
 Targets (issue 6): at least 1,500 iterations/s in Tiến lên, and at least OpenSpiel's C++ rate on
 gin_rummy in every game.  Speeds depend on the machine and its load: run it on an idle machine.
+
+``--shipped`` measures what the service runs instead (issue 22): per game, the search settings
+and evaluator of :meth:`server.evaluators.EvaluatorSet.for_game` (the shipped network's priors,
+the game's playout; ``--uniform`` for the network-free service), on ``--hint-positions``
+decisions (default 20) taken from complete 4-player games of the rule-based bots (seeded by
+``--seed``; one decision with at least two legal moves at a random point of each game):
+
+* hint latency at ``--iterations`` (default 1,000) iterations: p50 / p90 over the positions,
+  wall clock and process CPU time, and iterations per second (all iterations / all time);
+* Suggest latency at each strength level (``search.levels.LEVELS``), through
+  :meth:`server.engine.Engine.suggest_for_state` (the view cut from the state, its replay, the
+  search, the ranking and the reasons): p50 / p95 / max;
+* with ``--baseline PATH`` (a checkout of another version, e.g. ``git worktree add /tmp/base
+  <commit>``) or ``--baseline-rev REV`` (exported with ``git archive`` into a temporary folder):
+  the same measurements of that version on the same positions (passed to it as quansu-record
+  files), each game run by both versions in turn in separate processes, ``--rounds`` times with
+  the order alternating, every figure taken as the best round of each position; and the ratios
+  baseline / current (above 1: the current version is faster).
+
+On a machine shared with other jobs only the ratios mean much; the CPU-time columns are steadier
+than the wall-clock ones.  ``--json PATH`` writes every figure.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 from quansu import games
 from quansu.search import SearchConfig, search
@@ -124,6 +151,310 @@ def bench_openspiel(seconds: float, seed: int) -> dict | None:
             "python_iterations_per_s": py, "open_spiel_version": getattr(pyspiel, "__version__", "?")}
 
 
+# -- the shipped configuration (--shipped) ----------------------------------------------------
+
+#: The folders of a checkout that make up the ``quansu`` package (pyproject.toml's package-dir).
+_PACKAGE_DIRS = ("games", "search", "models", "server", "bench", "proto")
+#: Issue 22's targets: hint p50 at 1,000 iterations (ms), Sâm lốc level 3 p95 and worst (ms),
+#: iterations per second against the baseline.
+HINT_P50_MS = {"tienlen": 150.0}
+HINT_P50_MS_ANY = 300.0
+SAMLOC_L3_P95_MS = 300.0
+SAMLOC_L3_MAX_MS = 1000.0
+SPEEDUP_TARGET = 4.0
+
+
+def real_positions(name: str, count: int, seed: int, players: int = 4) -> list[dict]:
+    """``count`` decisions from complete games of the rule-based bots (the game's
+    ``heuristic_move`` for every seat), as unfinished ``quansu-record/1`` objects: one decision
+    of each game, drawn uniformly among those where the seat to act has at least two legal
+    moves."""
+    from quansu.games.record import record_from_state
+
+    game = games.make(name, min(players, games.game_classes()[name].max_players))
+    rng = random.Random(seed)
+    out: list[dict] = []
+    while len(out) < count:
+        state = game.new_initial_state(rng)
+        deal = state.deal
+        history = []
+        choices = []
+        while not state.is_terminal():
+            if len(state.legal_moves()) > 1:
+                choices.append(len(history))
+            move = game.heuristic_move(state, rng)
+            history.append(move)
+            state.apply(move)
+        if not choices:
+            continue
+        cut = choices[rng.randrange(len(choices))]
+        prefix = game.state_from_deal(deal)
+        for move in history[:cut]:
+            prefix.apply(move)
+        out.append(record_from_state(prefix))
+    return out
+
+
+def _pct(xs: list[float], q: float) -> float:
+    """Nearest-rank percentile ``q`` (0..100) of ``xs``."""
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
+
+
+def _suite(job: dict) -> dict:
+    """Run one game's measurements in this process (the worker of :func:`bench_shipped`):
+    hint searches and Suggest calls at every level on the job's positions."""
+    from quansu.games.record import replay_record
+    from quansu.search.levels import LEVELS
+    from quansu.server.engine import build_engine
+    from quansu.server.evaluators import EvaluatorSet
+
+    states = [replay_record(r, check=False) for r in job["records"]]
+    game = states[0].game
+    ev, cfg = EvaluatorSet(uniform=job["uniform"]).for_game(game)
+    cfg = cfg.replace(iterations=job["iterations"], time_s=None)
+    engine = build_engine(uniform=job["uniform"])
+    levels = [lv for lv in job["levels"] if lv in LEVELS]
+    # warm-up (imports, sessions, first-use tables): not timed
+    search(states[0], cfg.replace(iterations=min(50, job["iterations"])), ev, seed=12345)
+    engine.suggest_for_state(states[0], strength=levels[0] if levels else 1, seed=12345)
+    hints = []
+    for i, st in enumerate(states):
+        w0, c0 = time.perf_counter(), time.process_time()
+        res = search(st, cfg, ev, seed=i)
+        hints.append({"wall_ms": 1000 * (time.perf_counter() - w0),
+                      "cpu_ms": 1000 * (time.process_time() - c0),
+                      "iterations": res.iterations, "stopped": res.stopped})
+    suggest = {}
+    for lv in levels:
+        rows = []
+        for i, st in enumerate(states):
+            w0, c0 = time.perf_counter(), time.process_time()
+            resp = engine.suggest_for_state(st, strength=lv, seed=i)
+            rows.append({"wall_ms": 1000 * (time.perf_counter() - w0),
+                         "cpu_ms": 1000 * (time.process_time() - c0),
+                         "iterations": resp.stats.iterations})
+        suggest[str(lv)] = rows
+    return {"game": game.name, "players": game.num_players,
+            "evaluator": getattr(ev, "name", type(ev).__name__), "leaf_value": cfg.leaf_value,
+            "playout": cfg.playout, "hints": hints, "suggest": suggest}
+
+
+def _shim(checkout: Path, into: Path) -> Path:
+    """A folder that, first on ``PYTHONPATH``, makes ``import quansu`` load ``checkout``."""
+    pkg = into / "quansu"
+    pkg.mkdir(parents=True)
+    for f in (checkout / "quansu").glob("*.py"):
+        shutil.copy(f, pkg / f.name)
+    for d in _PACKAGE_DIRS:
+        if (checkout / d).is_dir():
+            (pkg / d).symlink_to((checkout / d).resolve(), target_is_directory=True)
+    return into
+
+
+def _export_rev(rev: str, into: Path) -> Path:
+    """``git archive`` of ``rev`` (of the repository around this file) unpacked into ``into``."""
+    repo = Path(__file__).resolve().parent.parent
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(repo), "archive", rev], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def _run_worker(job: dict, pythonpath: Path | None, tmp: Path) -> dict:
+    """Run :func:`_suite` on ``job`` in a fresh interpreter: this file's code, with ``quansu``
+    from ``pythonpath`` (a :func:`_shim`) or, when None, the one this interpreter imports."""
+    job_file = tmp / "job.json"
+    out_file = tmp / "out.json"
+    job_file.write_text(json.dumps(job))
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath) + (os.pathsep + env["PYTHONPATH"]
+                                               if env.get("PYTHONPATH") else "")
+    code = ("import runpy, sys; sys.argv = ['bench-search-worker'] + sys.argv[1:]; "
+            f"runpy.run_path({str(Path(__file__).resolve())!r}, run_name='__main__')")
+    subprocess.run([sys.executable, "-c", code, "--worker", str(job_file), str(out_file)],
+                   env=env, cwd=str(tmp), check=True)
+    return json.loads(out_file.read_text())
+
+
+def _best_of(runs: list[dict]) -> dict:
+    """Per position (and level), the fastest of the rounds."""
+    first = runs[0]
+    hints = []
+    for i, h in enumerate(first["hints"]):
+        rows = [r["hints"][i] for r in runs]
+        hints.append({"wall_ms": min(x["wall_ms"] for x in rows),
+                      "cpu_ms": min(x["cpu_ms"] for x in rows),
+                      "iterations": h["iterations"], "stopped": h["stopped"]})
+    suggest = {}
+    for lv, rows0 in first["suggest"].items():
+        suggest[lv] = [{"wall_ms": min(r["suggest"][lv][i]["wall_ms"] for r in runs),
+                        "cpu_ms": min(r["suggest"][lv][i]["cpu_ms"] for r in runs),
+                        "iterations": rows0[i]["iterations"]} for i in range(len(rows0))]
+    return dict(first, hints=hints, suggest=suggest)
+
+
+def _summary(run: dict) -> dict:
+    hints = run["hints"]
+    its = sum(h["iterations"] for h in hints)
+    wall = [h["wall_ms"] for h in hints]
+    cpu = [h["cpu_ms"] for h in hints]
+    out = {"iterations_per_s_wall": 1000 * its / sum(wall),
+           "iterations_per_s_cpu": 1000 * its / max(sum(cpu), 1e-9),
+           "hint_p50_ms": _pct(wall, 50), "hint_p90_ms": _pct(wall, 90),
+           "hint_cpu_p50_ms": _pct(cpu, 50), "hint_cpu_p90_ms": _pct(cpu, 90),
+           "levels": {}}
+    for lv, rows in run["suggest"].items():
+        w = [r["wall_ms"] for r in rows]
+        c = [r["cpu_ms"] for r in rows]
+        out["levels"][lv] = {"p50_ms": _pct(w, 50), "p95_ms": _pct(w, 95), "max_ms": max(w),
+                             "cpu_p50_ms": _pct(c, 50), "cpu_p95_ms": _pct(c, 95),
+                             "cpu_max_ms": max(c),
+                             "iterations_mean": statistics.mean(r["iterations"] for r in rows)}
+    return out
+
+
+def bench_shipped(names: list[str], positions: int, iterations: int, levels: list[int],
+                  seed: int, uniform: bool, baseline: Path | None, rounds: int,
+                  log=print) -> list[dict]:
+    """The ``--shipped`` measurements (see the module doc); one row per game."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-search-") as td:
+        tmp = Path(td)
+        base_path = _shim(baseline, tmp / "baseline") if baseline is not None else None
+        for name in names:
+            records = real_positions(name, positions, seed)
+            job = {"records": records, "iterations": iterations, "levels": levels,
+                   "uniform": uniform}
+            cur_runs, base_runs = [], []
+            for k in range(rounds):
+                order = [("current", None), ("baseline", base_path)] if baseline is not None \
+                    else [("current", None)]
+                if k % 2:
+                    order.reverse()
+                for who, pp in order:
+                    wd = tmp / f"{name}-{who}-{k}"
+                    wd.mkdir()
+                    log(f"  {name}: {who} round {k + 1}/{rounds} ...", flush=True)
+                    (cur_runs if who == "current" else base_runs).append(_run_worker(job, pp, wd))
+            cur = _best_of(cur_runs)
+            row = {"game": name, "players": cur["players"], "evaluator": cur["evaluator"],
+                   "leaf_value": cur["leaf_value"], "playout": cur["playout"],
+                   "positions": positions, "iterations": iterations, "rounds": rounds,
+                   "current": _summary(cur), "current_raw": cur}
+            if baseline is not None:
+                base = _best_of(base_runs)
+                row["baseline"] = _summary(base)
+                row["baseline_raw"] = base
+                b, c = row["baseline"], row["current"]
+                row["ratio"] = {
+                    "iterations_per_s_wall": c["iterations_per_s_wall"] / b["iterations_per_s_wall"],
+                    "iterations_per_s_cpu": c["iterations_per_s_cpu"] / b["iterations_per_s_cpu"],
+                    "hint_p50": b["hint_p50_ms"] / c["hint_p50_ms"],
+                    "hint_p90": b["hint_p90_ms"] / c["hint_p90_ms"],
+                    "hint_cpu_p50": b["hint_cpu_p50_ms"] / c["hint_cpu_p50_ms"],
+                    "levels_p50": {lv: b["levels"][lv]["p50_ms"] / c["levels"][lv]["p50_ms"]
+                                   for lv in c["levels"] if lv in b["levels"]}}
+            rows.append(row)
+    return rows
+
+
+def print_shipped(rows: list[dict], out=sys.stdout) -> list[tuple[str, bool]]:
+    """Print the ``--shipped`` tables; return the issue's checks as (what, passed)."""
+    p = lambda *a: print(*a, file=out)  # noqa: E731
+    p(f"{'game':8s} {'build':8s} {'evaluator':9s} {'it/s':>7s} {'it/s cpu':>8s} "
+      f"{'hint p50':>9s} {'p90':>7s} {'cpu p50':>8s} {'cpu p90':>8s}  (ms, 1 position = 1 search)")
+    for row in rows:
+        for who in ("baseline", "current"):
+            if who not in row:
+                continue
+            s = row[who]
+            p(f"{row['game']:8s} {who:8s} {row['evaluator']:9s} {s['iterations_per_s_wall']:7.0f} "
+              f"{s['iterations_per_s_cpu']:8.0f} {s['hint_p50_ms']:9.1f} {s['hint_p90_ms']:7.1f} "
+              f"{s['hint_cpu_p50_ms']:8.1f} {s['hint_cpu_p90_ms']:8.1f}")
+        if "ratio" in row:
+            r = row["ratio"]
+            p(f"{row['game']:8s} {'ratio':8s} {'':9s} {r['iterations_per_s_wall']:6.2f}x "
+              f"{r['iterations_per_s_cpu']:7.2f}x {r['hint_p50']:8.2f}x {r['hint_p90']:6.2f}x "
+              f"{r['hint_cpu_p50']:7.2f}x")
+    p("")
+    p("Suggest latency per strength level, ms: p50 / p95 / max, wall clock and process CPU time "
+      "(mean iterations)")
+    for row in rows:
+        for who in ("baseline", "current"):
+            if who not in row:
+                continue
+            for clock, pre in (("wall", ""), ("cpu", "cpu_")):
+                cells = [f"L{lv} {v[pre + 'p50_ms']:.0f}/{v[pre + 'p95_ms']:.0f}/"
+                         f"{v[pre + 'max_ms']:.0f} ({v['iterations_mean']:.0f})"
+                         for lv, v in row[who]["levels"].items()]
+                p(f"{row['game']:8s} {who:8s} {clock:4s} " + "  ".join(cells))
+        if "ratio" in row:
+            p(f"{row['game']:8s} {'ratio':8s} {'wall':4s} " + "  ".join(
+                f"L{lv} {x:.2f}x" for lv, x in row["ratio"]["levels_p50"].items()))
+    # the targets are for an idle core: judged on CPU time, which other jobs do not inflate
+    checks = []
+    for row in rows:
+        c = row["current"]
+        limit = HINT_P50_MS.get(row["game"], HINT_P50_MS_ANY)
+        checks.append((f"{row['game']} hint p50 <= {limit:.0f} ms ({c['hint_cpu_p50_ms']:.0f}, "
+                       f"CPU time)", c["hint_cpu_p50_ms"] <= limit))
+        if "ratio" in row:
+            x = row["ratio"]["iterations_per_s_cpu"]
+            checks.append((f"{row['game']} iterations/s >= {SPEEDUP_TARGET:.0f}x the baseline "
+                           f"({x:.2f}x, CPU time)", x >= SPEEDUP_TARGET))
+        l3 = c["levels"].get("3")
+        if row["game"] == "samloc" and l3 is not None:
+            checks.append((f"samloc level 3 p95 <= {SAMLOC_L3_P95_MS:.0f} ms "
+                           f"({l3['cpu_p95_ms']:.0f}, CPU time)", l3["cpu_p95_ms"] <= SAMLOC_L3_P95_MS))
+            checks.append((f"samloc level 3 max <= {SAMLOC_L3_MAX_MS:.0f} ms "
+                           f"({l3['cpu_max_ms']:.0f}, CPU time)", l3["cpu_max_ms"] <= SAMLOC_L3_MAX_MS))
+    for what, ok in checks:
+        p(f"{'PASS' if ok else 'MISS'}  {what}")
+    return checks
+
+
+def _shipped_main(args) -> int:
+    names = [g for g in args.games.split(",") if g]
+    levels = [int(x) for x in args.levels.split(",") if x]
+    baseline = None
+    tmp = None
+    try:
+        if args.baseline_rev:
+            tmp = tempfile.mkdtemp(prefix="bench-search-rev-")
+            baseline = _export_rev(args.baseline_rev, Path(tmp) / "tree")
+        elif args.baseline:
+            baseline = Path(args.baseline).resolve()
+            if not (baseline / "quansu" / "__init__.py").is_file():
+                print(f"--baseline {args.baseline}: not a quansu checkout (no quansu/__init__.py)",
+                      file=sys.stderr)
+                return 2
+        rows = bench_shipped(names, args.hint_positions, args.iterations, levels, args.seed,
+                             args.uniform, baseline, args.rounds,
+                             log=lambda *a, **k: print(*a, file=sys.stderr, **k))
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    checks = print_shipped(rows)
+    if args.json:
+        if not args.raw:
+            for row in rows:
+                row.pop("current_raw", None)
+                row.pop("baseline_raw", None)
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"shipped": rows, "checks": dict(checks), "baseline": args.baseline_rev
+                       or args.baseline, "seed": args.seed}, f, indent=1)
+    return 0
+
+
+def _worker_main(argv: list[str]) -> int:
+    job = json.loads(Path(argv[0]).read_text())
+    Path(argv[1]).write_text(json.dumps(_suite(job)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m quansu.bench.search", description=__doc__.split("\n")[0])
     p.add_argument("--games", default=",".join(games.game_names()), help="comma separated game names")
@@ -135,7 +466,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-openspiel", action="store_true")
     p.add_argument("--json", default=None, metavar="PATH", help="also write the results as JSON")
+    g = p.add_argument_group("the shipped configuration (--shipped)")
+    g.add_argument("--shipped", action="store_true",
+                   help="measure the service's search (network priors, the game's playout) on "
+                        "positions from real games: hint and Suggest latencies, iterations/s")
+    g.add_argument("--uniform", action="store_true", help="with --shipped: the network-free service")
+    g.add_argument("--hint-positions", type=int, default=20, help="positions per game")
+    g.add_argument("--iterations", type=int, default=1000, help="iterations of a hint")
+    g.add_argument("--levels", default="1,2,3,4,5", help="strength levels to time (comma separated)")
+    g.add_argument("--rounds", type=int, default=1,
+                   help="runs of every version per game, order alternating; best round per position")
+    g.add_argument("--baseline", default=None, metavar="PATH",
+                   help="a checkout of the version to compare with (e.g. a git worktree)")
+    g.add_argument("--baseline-rev", default=None, metavar="REV",
+                   help="a git revision to compare with (exported with git archive)")
+    g.add_argument("--raw", action="store_true", help="with --json: every position's figures too")
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--worker"]:
+        return _worker_main(argv[1:])
     args = p.parse_args(argv)
+    if args.shipped:
+        return _shipped_main(args)
 
     names = [g for g in args.games.split(",") if g]
     rows = []
