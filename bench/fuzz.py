@@ -451,8 +451,9 @@ def main(argv: list[str] | None = None) -> int:
         from quansu.server.app import QuansuServer, ServerConfig
         from quansu.server.engine import Limits
 
-        limits = Limits(default_iterations=10, max_iterations=200, max_ms=300,
-                        max_analyze_decisions=30)
+        # small budgets: the fuzz is about what reaches the engine, not about search time
+        limits = Limits(default_iterations=10, max_iterations=100, max_ms=50,
+                        max_analyze_decisions=10)
         server = QuansuServer(ServerConfig(host="127.0.0.1", port=0, workers=args.workers,
                                            queue_size=64, uniform=True, limits=limits))
         port = server.start()

@@ -38,14 +38,21 @@ class DrawChooser(fuzz.Chooser):
         return self.data.draw(st.integers(lo, hi))
 
 
+def _limits():
+    from quansu.server.engine import Limits
+
+    # small budgets: the fuzz is about what reaches the engine, not about search time
+    return Limits(default_iterations=10, max_iterations=100, max_ms=50, max_analyze_decisions=10)
+
+
+LIMITS = _limits()
+
+
 @pytest.fixture(scope="module")
 def channel():
-    from quansu.server.engine import Limits
     from tests.test_service_util import running_server
 
-    limits = Limits(default_iterations=10, max_iterations=200, max_ms=300,
-                    max_analyze_decisions=30)
-    with running_server(workers=2, spare_workers=0, queue_size=16, limits=limits) as (_s, tgt), \
+    with running_server(workers=2, spare_workers=0, queue_size=16, limits=LIMITS) as (_s, tgt), \
             grpc.insecure_channel(tgt) as ch:
         yield ch
 
@@ -96,9 +103,9 @@ def test_valid_requests_of_every_game_are_answered_with_finite_numbers(channel, 
     code = _check(channel, method, body)
     if kind == "view" or method.endswith(("/LegalMoves", "/Analyze")):
         if code == grpc.StatusCode.INVALID_ARGUMENT and method.endswith("/Analyze"):
-            # a long record: more decisions than this server's max_analyze_decisions (30)
+            # a long record: more decisions than this server's max_analyze_decisions
             req = fuzz.METHODS[method][0].FromString(body)
-            assert len(getattr(req, req.WhichOneof("game")).moves) > 30
+            assert len(getattr(req, req.WhichOneof("game")).moves) > LIMITS.max_analyze_decisions
             return
         assert code == grpc.StatusCode.OK, (method, kind)
 
