@@ -301,11 +301,15 @@ def choose(game, state, rng: random.Random) -> int:
         if not plays:
             return 0
     if top_shape == R.SINGLE:
-        singles_of_sets = [p[0] for p in pieces if p[1] in (R.PAIR, R.TRIPLE) and not p[0] >> 48]
-        # a single from a triple costs little: the pair stays
-        clean = [m for m in plays if any(m & s and s.bit_count() == 3 for s in singles_of_sets)]
-        if clean:
-            return min(clean)
+        # a single from a triple (not of 2s) costs little: the pair stays
+        triples = 0
+        for m, sh in pieces:
+            if sh == R.TRIPLE and not m >> 48:
+                triples |= m
+        if triples:
+            clean = [m for m in plays if m & triples]
+            if clean:
+                return min(clean)
     urgent = hand.bit_count() <= 4 or _opp_min(game, state, me) <= 2
     if top_power:
         return 0
