@@ -66,7 +66,12 @@ class Params:
     throw_max_end: float = 22.0    #: empty stock: throw in cards whose worth is at most this
     throw_risk: float = 1.5        #: defence: cost per throwable card of the beater's new rank
     near_out: int = 2              #: a defender with this many cards or fewer is about to go out
-    worlds: int = 10               #: search: sampled deals of the unseen cards per decision
+    beliefs: bool = True           #: read the history for the cards an opponent does not hold
+    done_beliefs: bool = True      #: ... including what a thrower who stops does not hold
+    worlds: int = 10               #: search on (> 0) or off (0)
+    playouts: int = 40             #: search: playouts per decision (sequential halving)
+    min_worlds: int = 2            #: search: sampled deals per round at least
+    same_stop: int = 6             #: search: stop after this many deals where no candidate differs
     search_stock: int = 0          #: search the decisions once the stock holds this many cards or fewer
 
 
@@ -117,7 +122,7 @@ class _Ctx:
         self.unknown = _FULL & ~located
         self.hidden = [self.counts[s] - known[s].bit_count() for s in range(n)]
         self.hidden[seat] = 0
-        self.nobeat = _read_history(state, self)
+        self.nobeat = _read_history(state, self) if params.beliefs else [0] * n
 
     # -- card counting ---------------------------------------------------------------------
     def p_holds(self, o: int, mask: int) -> float:
@@ -176,6 +181,10 @@ def _read_history(state, ctx: _Ctx) -> list[int]:
     att = -1
     table_n = 0
     unc = -1
+    tr = 0
+    plain_low = ~tmask & _LOW10
+    nothrow = _NOTHROW[trump]
+    cheaper = _CHEAPER[trump]
     for s, m in hist:
         if m < 52:
             if att >= 0 and stock:
@@ -194,16 +203,23 @@ def _read_history(state, ctx: _Ctx) -> list[int]:
             counts[s] -= 1
             table_n = 1
             unc = m
+            tr = RANKBIT[m]
         elif m < DEFEND_BASE:
+            c = m - THROW_BASE
+            # the cheapest card worth throwing: none cheaper of a rank on the table
+            ok = plain_low if stock else ~nothrow
+            nobeat[s] |= RANKSET_CARDS[tr] & ok & cheaper[c]
             counts[s] -= 1
             table_n += 1
-            unc = m - THROW_BASE
+            unc = c
+            tr |= RANKBIT[c]
         elif m < SWAP_BASE:
             a = (m - DEFEND_BASE) >> 6
             d = (m - DEFEND_BASE) & 63
             counts[s] -= 1
             table_n += 1
             unc = -1
+            tr |= RANKBIT[d]
             va = CARD_VALUE[a]
             vd = CARD_VALUE[d]
             if d & 3 == a & 3:
@@ -221,12 +237,17 @@ def _read_history(state, ctx: _Ctx) -> list[int]:
             if unc >= 0:
                 va = CARD_VALUE[unc]
                 if unc & 3 == trump:
-                    nobeat[s] |= tmask & (_ABOVE[va] if not stock else _BETWEEN[va][min(10 + table_n, 31)])
+                    nobeat[s] |= tmask & (_ABOVE[va] if not stock
+                                          else _BETWEEN[va][min(10 + table_n, 31)])
                 else:
                     nobeat[s] |= SUIT_MASK[unc & 3] & _ABOVE[va]
-                    nobeat[s] |= tmask & (_FULL if not stock else _BETWEEN[1][min(8 + table_n, 31)])
+                    nobeat[s] |= tmask & (_FULL if not stock
+                                          else _BETWEEN[1][min(8 + table_n, 31)])
             counts[s] += table_n
             table_n = 0
+        elif m == DONE and att >= 0 and ctx.p.done_beliefs:
+            # a thrower who stops holds no low card of a rank on the table worth throwing
+            nobeat[s] |= RANKSET_CARDS[tr] & (plain_low if stock else ~nothrow)
     if att >= 0 and stock and state.phase == 1 and state.bout_start == len(hist):
         # the last bout is over and the refill is done
         for x in refill[att]:
@@ -250,6 +271,11 @@ def _read_history(state, ctx: _Ctx) -> list[int]:
 _ABOVE = tuple(sum(1 << c for c in range(52) if CARD_VALUE[c] > v) for v in range(16))
 _BETWEEN = tuple(tuple(sum(1 << c for c in range(52) if lo < CARD_VALUE[c] < hi)
                        for hi in range(32)) for lo in range(16))
+#: _CHEAPER[t][c]: every card cheaper than c with trump suit t (worth, then card id).
+_CHEAPER = tuple(tuple(
+    sum(1 << x for x in range(52)
+        if (CARD_VALUE[x] + 13 * (x & 3 == t), x) < (CARD_VALUE[c] + 13 * (c & 3 == t), c))
+    for c in range(52)) for t in range(4))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -574,18 +600,18 @@ def _swap(ctx: _Ctx, state, swaps: list[int]) -> int | None:
     return give
 
 
-def _attack(ctx: _Ctx, legal: list[int]) -> int:
+def _attack_order(ctx: _Ctx, legal: list[int]) -> list[int]:
+    """The attack cards, best first by the rules: low worth, several of the rank (the rest
+    follows as throw-ins), unlikely to be beaten while the stock lasts; with the stock empty and
+    the defender about to go out, the card he is least likely to beat first."""
     p = ctx.p
     hand = ctx.hand
-    if len(legal) == 1:
-        return legal[0]
     d = ctx.defender
     end = ctx.sc == 0
     if end and ctx.first_out and ctx.counts[d] <= p.near_out:
-        # never hand the defender his last beats: the card he is least likely to beat
-        return min(legal, key=lambda c: (ctx.p_beats(d, c), ctx.worth(c), c))
-    best = None
-    best_score = None
+        # never hand the defender his last beats
+        return sorted(legal, key=lambda c: (ctx.p_beats(d, c), ctx.worth(c), c))
+    scored = []
     for c in legal:
         same = (hand & _RANK_MASK[c]).bit_count() - 1
         score = ctx.worth(c)
@@ -593,9 +619,9 @@ def _attack(ctx: _Ctx, legal: list[int]) -> int:
             score -= p.pair_bonus * same
         if not end:
             score -= p.unbeatable_bonus * (1.0 - ctx.p_beats(d, c))
-        if best_score is None or score < best_score:
-            best, best_score = c, score
-    return best
+        scored.append((score, c))
+    scored.sort()
+    return [c for _, c in scored]
 
 
 def _defend(ctx: _Ctx, legal: list[int]) -> int:
@@ -658,9 +684,11 @@ def _throw(ctx: _Ctx, legal: list[int]) -> int:
 
 
 def _search_move(ctx: _Ctx, game, legal: list[int], rng: random.Random, prefer: int) -> int | None:
-    """Play every candidate move in ``worlds`` deals of the unseen cards to the end with the
-    heuristic policy for every seat (first player out wins), and return the move of the best
-    mean payoff, ``prefer`` on ties (None when the unseen cards cannot be dealt)."""
+    """Monte Carlo over deals of the unseen cards: every candidate move is played to the end of
+    the game with the heuristic policy for every seat (first player out wins) in the same
+    sampled deals; sequential halving spends about ``playouts`` playouts (the weaker half of the
+    candidates is dropped after each round).  Returns the move of the best mean payoff,
+    ``prefer`` on ties, or None when the unseen cards cannot be dealt."""
     n = ctx.n
     seat = ctx.seat
     cands = []
@@ -677,20 +705,44 @@ def _search_move(ctx: _Ctx, game, legal: list[int], rng: random.Random, prefer: 
         return None
     total = [0.0] * len(cands)
     win = n - 1
-    for _ in range(ctx.p.worlds):
-        world = _sample_world(ctx, rng)
-        if world is None:
-            return None
-        hands, stock = world
-        for i, (_, first) in enumerate(cands):
-            w = _playout(hands[:], ctx.trump, game, ctx.attacker, ctx.defender, ctx.phase, seat,
-                         ctx.table, ctx.tranks, ctx.uncovered, ctx.pointer, ctx.passes, stock,
-                         ctx.faceup, first)
-            if w == seat:
-                total[i] += win
-            elif w >= 0:
-                total[i] -= 1.0
-    best = max(range(len(cands)), key=lambda i: (total[i], cands[i][0] == prefer, -i))
+    alive = list(range(len(cands)))
+    rounds = (len(cands) - 1).bit_length()
+    budget = ctx.p.playouts
+    args = (ctx.trump, game, ctx.attacker, ctx.defender, ctx.phase, seat, ctx.table, ctx.tranks,
+            ctx.uncovered, ctx.pointer, ctx.passes)
+    faceup = ctx.faceup
+    same_stop = ctx.p.same_stop
+    differ = False
+    played = 0
+    while True:
+        k = budget // (len(alive) * rounds)
+        if k < ctx.p.min_worlds:
+            k = ctx.p.min_worlds
+        for _ in range(k):
+            world = _sample_world(ctx, rng)
+            if world is None:
+                return None
+            hands, stock = world
+            first = None
+            for i in alive:
+                w = _playout(hands[:], *args, stock, faceup, cands[i][1])
+                if first is None:
+                    first = w
+                elif w != first and (w == seat or first == seat):
+                    differ = True
+                if w == seat:
+                    total[i] += win
+                elif w >= 0:
+                    total[i] -= 1.0
+            played += 1
+            if not differ and played >= same_stop:
+                # every candidate has done the same for this seat in every deal so far
+                return prefer
+        if len(alive) <= 2:
+            break
+        alive.sort(key=lambda i: (-total[i], cands[i][0] != prefer, i))
+        alive = alive[:(len(alive) + 1) // 2]
+    best = max(alive, key=lambda i: (total[i], cands[i][0] == prefer, -i))
     return cands[best][0]
 
 
@@ -713,7 +765,8 @@ def choose(game, state, rng: random.Random, params: Params = PARAMS) -> int:
             return legal[0]
     ph = state.phase
     if ph == ATTACK:
-        move = _attack(ctx, legal)
+        order = _attack_order(ctx, legal)
+        move = order[0]
     elif ph == DEFEND:
         move = _defend(ctx, legal)
     elif ph == THROW:
