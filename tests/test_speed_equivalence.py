@@ -1,0 +1,326 @@
+"""The speed work of issue 22 changes no result: the optimised hot paths against the code they
+replaced (tests/reference_*.py, copied from commit 1a04877) on many random inputs and games.
+
+* Tiến lên: ``rules.classify``, ``heuristic.plan`` and the heuristic's move in every state of
+  random games under random options; ``TienLenState.follow_rule`` against ``legal_moves``.
+* Sâm lốc: ``heuristic.plan``, ``rules.can_beat`` against ``beating_combos``, the heuristic's
+  move, ``sam_success_chance`` against the original Monte Carlo loop on the same sampled deals
+  (the estimate is now a fixed function of the hand: it reads no caller randomness).
+* Phỏm: ``determinize`` (witness sets instead of the cover search) draws the same worlds and
+  leaves the generator in the same state.
+* Searches with the reference policies / determinization patched in give the same result for
+  a fixed seed and iteration budget.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from quansu import games
+from quansu.games.base import TERMINAL
+from quansu.games.phom import view as phom_view
+from quansu.games.samloc import heuristic as SH
+from quansu.games.samloc import rules as SR
+from quansu.games.tienlen import heuristic as TH
+from quansu.games.tienlen import rules as TR
+from quansu.search import SearchConfig, search
+from tests import reference_phom as PREF
+from tests import reference_samloc as SREF
+from tests import reference_tienlen as TREF
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _random_options(cls, rng: random.Random) -> dict:
+    """Random values for every option with choices or a boolean default."""
+    out = {}
+    for spec in cls.option_specs:
+        if spec.choices:
+            out[spec.name] = rng.choice(list(spec.choices))
+        elif isinstance(spec.default, bool):
+            out[spec.name] = rng.random() < 0.5
+    return out
+
+
+def _random_games(name: str, count: int, seed: int, heuristic_share: float = 0.6):
+    """States of ``count`` games under random options and player counts, moves drawn from the
+    heuristic (share ``heuristic_share``) or uniformly; yields every state before its move."""
+    cls = games.game_classes()[name]
+    rng = random.Random(seed)
+    for _ in range(count):
+        game = None
+        while game is None:
+            try:
+                game = games.make(name, rng.randint(cls.min_players, cls.max_players),
+                                  _random_options(cls, rng) if rng.random() < 0.7 else {})
+            except games.GameError:
+                game = None
+        state = game.new_initial_state(random.Random(rng.getrandbits(32)))
+        while not state.is_terminal():
+            yield state
+            legal = state.legal_moves()
+            if rng.random() < heuristic_share:
+                move = game.heuristic_move(state, random.Random(rng.getrandbits(32)))
+            else:
+                move = legal[rng.randrange(len(legal))]
+            state.apply(move)
+
+
+def _hands(rng: random.Random, count: int, lo: int = 0, hi: int = 13):
+    for i in range(count):
+        k = rng.randint(lo, hi)
+        cards = rng.sample(range(52), k)
+        if i % 7 == 0:
+            cards = list(set(cards) | {48, 49, 50, 51})          # four 2s (Tiến lên)
+        if i % 5 == 0:                                             # rich in pairs and quads
+            ranks = rng.sample(range(12), 6)
+            cards = [4 * r + s for r in ranks for s in rng.sample(range(4), rng.randint(2, 4))]
+        yield _mask(cards)
+
+
+# -- Tiến lên -----------------------------------------------------------------------------------
+
+def test_tienlen_classify_matches_reference():
+    rng = random.Random(3)
+    for i in range(60_000):
+        kind = i % 4
+        if kind == 0:
+            m = rng.getrandbits(54) - (1 << 52)
+        elif kind == 1:
+            m = _mask(rng.sample(range(52), rng.randint(1, 14)))
+        else:   # runs of ranks with 1, 2, 3 cards each (straights, pair sequences, near misses)
+            lo = rng.randint(0, 12)
+            per = rng.choice([1, 2, 2, 3, None])
+            m = 0
+            for r in range(lo, lo + rng.randint(1, 13 - lo)):
+                n = per if per else rng.randint(0, 4)
+                if kind == 3 and rng.random() < 0.1:
+                    n = rng.randint(0, 4)
+                for s in rng.sample(range(4), n):
+                    m |= 1 << (4 * r + s)
+        assert TR.classify(m) == TREF.classify(m), hex(m)
+
+
+def test_tienlen_plan_matches_reference():
+    for hand in _hands(random.Random(7), 30_000, 0, 20):
+        assert TH.plan(hand) == TREF.plan(hand), hex(hand)
+    TH._PLANS.clear()
+    TH._RECIPES.clear()
+    for hand in _hands(random.Random(8), 3_000):
+        assert TH.plan(hand) == TREF.plan(hand), hex(hand)
+
+
+def test_tienlen_heuristic_and_follow_rule_match_reference():
+    n = 0
+    for state in _random_games("tienlen", 150, 11):
+        game = state.game
+        seed = n
+        n += 1
+        assert (game.heuristic_move(state, random.Random(seed))
+                == TREF.choose(game, state, random.Random(seed)))
+        if state.top:
+            legal = set(state.legal_moves())
+            same, bits, shapes = state.follow_rule()
+            for m in TR.lead_list(TR.generate(state.hands[state.current_player])):
+                sh = TR.shape_of(m)
+                assert ((sh == same and m.bit_length() > bits) or sh in shapes) == (m in legal)
+    assert n > 5_000
+
+
+# -- Sâm lốc ------------------------------------------------------------------------------------
+
+def test_samloc_plan_matches_reference():
+    for hand in _hands(random.Random(5), 15_000):
+        for allow_two in (True, False):
+            assert SH.plan(hand, allow_two) == SREF.plan(hand, allow_two), hex(hand)
+            assert SH.plan_cost(hand, allow_two) == SREF.plan_cost(hand, allow_two)
+
+
+def test_samloc_can_beat_matches_beating_combos():
+    rng = random.Random(5)
+    tops = [(SR.SINGLE, 1), (SR.PAIR, 2), (SR.TRIPLE, 3), (SR.QUAD, 4), (SR.DQUAD, 8)]
+    for i in range(25_000):
+        hand = _mask(rng.sample(range(52), rng.randint(0, 16)))
+        if i % 4 == 0:
+            for r in rng.sample(range(13), rng.randint(0, 3)):
+                hand |= 0xF << (4 * r)
+        if i % 4 == 1:   # nearly every rank: long straights, A-high windows
+            hand = _mask(4 * r + rng.randrange(4) for r in range(13) if rng.random() < 0.93)
+        if rng.random() < 0.5:
+            ctype, length = SR.STRAIGHT, rng.randint(3, 14)
+            key = rng.randint(-1, 14)
+        else:
+            ctype, length = tops[rng.randrange(len(tops))]
+            key = rng.randint(0, 12)
+        for flags in ((True, True, True), (True, False, False), (False, True, False),
+                      (False, False, True)):
+            assert (SR.can_beat(hand, ctype, length, key, *flags)
+                    == bool(SR.beating_combos(hand, ctype, length, key, *flags)))
+
+
+def test_samloc_heuristic_matches_reference():
+    n = 0
+    for state in _random_games("samloc", 150, 13, heuristic_share=0.5):
+        game = state.game
+        assert (game.heuristic_move(state, random.Random(n))
+                == SREF.heuristic_move(game, state, random.Random(n)))
+        n += 1
+    assert n > 2_000
+
+
+def test_sam_success_chance_is_the_reference_loop_and_reads_no_randomness():
+    rng = random.Random(17)
+    cls = games.game_classes()["samloc"]
+    for i in range(150):
+        game = games.make("samloc", rng.randint(2, 4), _random_options(cls, rng))
+        if i % 2:
+            hand = _mask(rng.sample(range(52), 10))
+        else:   # strong hands: few ranks, long straights, 2s
+            hand = 0
+            for r in rng.sample(range(13), 4):
+                for s in rng.sample(range(4), rng.randint(1, 3)):
+                    if hand.bit_count() < 10:
+                        hand |= 1 << (4 * r + s)
+            while hand.bit_count() < 10:
+                hand |= 1 << rng.randrange(52)
+        unseen = SR.FULL & ~hand
+        caller = random.Random(i)
+        before = caller.getstate()
+        got = SH.sam_success_chance(game, hand, unseen, caller)
+        assert caller.getstate() == before
+        assert got == SREF.sam_success_chance(game, hand, unseen)
+        assert SH.sam_success_chance(game, hand, unseen, random.Random(99)) == got   # memoised
+    assert len(SH._sam_memo) <= SH._SAM_MEMO_MAX
+
+
+def test_sam_success_chance_memo_is_bounded(monkeypatch):
+    monkeypatch.setattr(SH, "_SAM_MEMO_MAX", 4)
+    SH._sam_memo.clear()
+    game = games.make("samloc", 4)
+    rng = random.Random(2)
+    for _ in range(10):
+        hand = _mask(rng.sample(range(52), 10))
+        SH.sam_success_chance(game, hand, SR.FULL & ~hand)
+        assert len(SH._sam_memo) <= 4
+
+
+# -- Phỏm ---------------------------------------------------------------------------------------
+
+def test_phom_determinize_matches_reference():
+    rng = random.Random(21)
+    constrained = 0
+    n = 0
+    for state in _random_games("phom", 80, 23, heuristic_share=0.8):
+        if rng.random() < 0.5:
+            continue
+        for seat in range(state.game.num_players):
+            seed = rng.getrandbits(32)
+            r1, r2 = random.Random(seed), random.Random(seed)
+            a = phom_view.determinize(state, seat, r1)
+            b = PREF.determinize(state, seat, r2)
+            assert (a.hands, a.stock, a.aside) == (b.hands, b.stock, b.aside)
+            assert r1.getstate() == r2.getstate()
+            constrained += any(state.eaten[o] for o in range(state.game.num_players) if o != seat)
+            n += 1
+    assert constrained > 200 and n > 1_000
+
+
+@pytest.mark.parametrize("name", ["tan", "phom"])
+def test_is_terminal_is_the_terminal_seat(name):
+    for i, state in enumerate(_random_games(name, 40, 29, heuristic_share=0.5)):
+        assert state.is_terminal() is False and state.current_player != TERMINAL
+    for state_end in _finished(name, 20):
+        assert state_end.is_terminal() and state_end.current_player == TERMINAL
+
+
+def _finished(name: str, count: int):
+    game = games.make(name, 4)
+    rng = random.Random(31)
+    for _ in range(count):
+        st = game.new_initial_state(rng)
+        while not st.is_terminal():
+            legal = st.legal_moves()
+            st.apply(legal[rng.randrange(len(legal))])
+        yield st
+
+
+# -- whole searches -------------------------------------------------------------------------------
+
+def _position(name: str, seed: int, after_declarations: bool = False):
+    game = games.make(name, 4)
+    rng = random.Random(seed)
+    while True:
+        st = game.new_initial_state(rng)
+        for _ in range(rng.randint(2, 12)):
+            if st.is_terminal():
+                break
+            st.apply(game.heuristic_move(st, rng))
+        if st.is_terminal() or len(st.legal_moves()) < 2:
+            continue
+        if after_declarations and st.in_declarations:
+            continue
+        return st
+
+
+def _same(a, b) -> None:
+    assert [(m.move, m.visits, m.mean, m.line) for m in a.moves] == \
+        [(m.move, m.visits, m.mean, m.line) for m in b.moves]
+    assert (a.iterations, a.tree_size) == (b.iterations, b.tree_size)
+
+
+@pytest.mark.parametrize("name,seed", [("tienlen", 1), ("tienlen", 2), ("samloc", 3),
+                                       ("samloc", 4)])
+def test_search_with_the_reference_heuristic_gives_the_same_result(name, seed):
+    state = _position(name, seed)
+    game = state.game
+    cfg = SearchConfig(iterations=150, playout="heuristic")
+    fast = search(state, cfg, seed=seed)
+    ref = TREF.choose if name == "tienlen" else SREF.heuristic_move
+    game.heuristic_move = lambda st, rng: ref(game, st, rng)   # this game object only
+    try:
+        slow = search(state, cfg, seed=seed)
+    finally:
+        del game.heuristic_move
+    _same(fast, slow)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_phom_search_with_the_reference_determinization_gives_the_same_result(seed, monkeypatch):
+    state = _position("phom", seed)
+    cfg = SearchConfig(iterations=150)
+    fast = search(state, cfg, seed=seed)
+    from quansu.games.phom.game import PhomState
+
+    monkeypatch.setattr(PhomState, "determinize",
+                        lambda self, seat, rng: PREF.determinize(self, seat, rng))
+    _same(fast, search(state, cfg, seed=seed))
+
+
+# -- the benchmark ------------------------------------------------------------------------------
+
+def test_bench_shipped_against_a_baseline_checkout(tmp_path, capsys):
+    """``bench.search --shipped`` with this checkout as its own baseline (a smoke run)."""
+    from quansu.bench import search as bench_search
+
+    out = tmp_path / "shipped.json"
+    assert bench_search.main(["--shipped", "--uniform", "--games", "tienlen", "--hint-positions",
+                              "2", "--iterations", "20", "--levels", "1", "--baseline",
+                              str(ROOT), "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    row = data["shipped"][0]
+    assert row["game"] == "tienlen" and row["evaluator"] == "uniform"
+    for who in ("current", "baseline"):
+        assert row[who]["iterations_per_s_cpu"] > 0 and row[who]["levels"]["1"]["p50_ms"] > 0
+    assert row["ratio"]["hint_p50"] > 0
+    assert "ratio" in capsys.readouterr().out
