@@ -59,6 +59,7 @@ class Params:
     danger: float = 0.7         #: weight of the expected cost of being eaten
     u2_share: float = 0.0       #: share of the Ù money for a hand two cạ away from Ù
     soft_send: float = 0.0      #: weight of the chance that a card becomes sendable
+    safe_keep: float = 0.0      #: value (bets) of a safe card kept for the lay-down discard
     all_points: float = 0.1     #: weight of all deadwood points beside those left at the end
 
 
@@ -96,7 +97,7 @@ class _Ctx:
 
     __slots__ = ("game", "state", "p", "me", "n", "hand", "eaten", "one", "unseen", "n_unseen",
                  "nxt", "pfree", "excl", "live", "rate", "takes", "laid_me", "others_melds",
-                 "opts", "u_money", "soft")
+                 "opts", "u_money", "soft", "_chance")
 
     def __init__(self, game, state, params: Params):
         self.game = game
@@ -167,8 +168,11 @@ class _Ctx:
             q = base
             if low_disc >> x & 1:
                 q *= params.disc_ca
-            if self.one:
-                q *= 1.0 - partner_of(state, nxt, x, unseen)
+            if state.eaten[nxt]:
+                tie = partner_of(state, nxt, x, unseen)
+                # one eaten card per phỏm: its partners are tied to it; otherwise they are
+                # held and can take a second eaten card
+                q = q * (1.0 - tie) if self.one else q + (1.0 - q) * tie
             pf[x] = q
         if not self.one:
             for x in R.bits(state.eaten[nxt]):
@@ -211,6 +215,7 @@ class _Ctx:
                         for x in R.bits(R.meld_accepts(r | (1 << c)) & self.hand):
                             soft[x] = soft.get(x, 0.0) + w
         self.soft = soft
+        self._chance: dict[int, float] = {}
 
     def _lay_before(self) -> list[int]:
         """Opponents not laid down yet whose lay-down turn comes before this seat's (without
@@ -235,6 +240,12 @@ class _Ctx:
     # -- danger ---------------------------------------------------------------------------------
     def eat_chance(self, c: int) -> float:
         """Chance that the next seat can eat ``c`` (holds a free pair making a 3-card phỏm)."""
+        got = self._chance.get(c)
+        if got is None:
+            got = self._chance[c] = self._eat_chance(c)
+        return got
+
+    def _eat_chance(self, c: int) -> float:
         unseen = self.unseen
         pf = self.pfree
         excl = self.excl
@@ -323,7 +334,10 @@ class _Ctx:
             fp = dw
         else:
             fp = 0
-        val = -p.point * (fp + p.all_points * dw)
+        if self.takes:
+            val = -p.point * (fp + p.all_points * dw)
+        else:
+            val = -p.end_point * dw
         rate = self.rate
         if not rate:
             return val
@@ -361,6 +375,9 @@ class _Ctx:
             for u in R.bits(all_outs):
                 miss *= 1.0 - rate * (1.0 - live[u])
             val -= p.mom * miss
+        if p.safe_keep and dead:
+            # keep a card the next seat is unlikely to eat for the chốt discard of the lay-down
+            val -= p.safe_keep * min(self.eat_chance(x) for x in R.bits(dead))
         ndead = dead.bit_count()
         if ndead <= 3 and p.u_share:
             val += p.u_share * self.u_money * self.u_chance(h & ~(dead_all & ~dead), e)
@@ -513,12 +530,13 @@ def choose(game, state, rng: random.Random | None = None, params: Params | None 
     if U in legal:
         return U
     ph = state.phase
+    params = params or PARAMS
     if ph == TAKE:
         for mv in legal:
             if type(mv) is int and EAT <= mv < EAT + 52:
                 return mv
         return DRAW
-    ctx = _Ctx(game, state, params or PARAMS)
+    ctx = _Ctx(game, state, params)
     if ph == LAY:
         return _choose_lay(ctx, legal)
     if ph == SEND:
