@@ -69,10 +69,10 @@ class Params:
     beliefs: bool = True           #: read the history for the cards an opponent does not hold
     done_beliefs: bool = True      #: ... including what a thrower who stops does not hold
     worlds: int = 10               #: search on (> 0) or off (0)
-    playouts: int = 40             #: search: playouts per decision (sequential halving)
+    playouts: int = 80             #: search: playouts per decision (sequential halving)
     min_worlds: int = 2            #: search: sampled deals per round at least
     same_stop: int = 6             #: search: stop after this many deals where no candidate differs
-    search_stock: int = 0          #: search the decisions once the stock holds this many cards or fewer
+    search_stock: int = 10         #: search the decisions once the stock holds this many cards or fewer
 
 
 PARAMS = Params()
@@ -162,15 +162,25 @@ class _Ctx:
 
 
 def _read_history(state, ctx: _Ctx) -> list[int]:
-    """Replay the public history (hand sizes and the stock) and return, per seat, the unseen
-    cards it is believed not to hold (see the module docstring).  When the replay does not
-    reproduce the hand sizes and the stock of ``state`` (a position built by hand), no belief is
-    kept."""
+    """Per seat, the unseen cards it is believed not to hold (see the module docstring), from a
+    replay of the public history.  When the replay does not reproduce the hand sizes and the
+    stock of ``state`` (a position built by hand), no belief is kept."""
+    if not state.hist:
+        return [0] * ctx.n
+    counts, stock, nobeat = _replay(state, ctx)
+    if counts != ctx.counts or stock != ctx.sc:
+        return [0] * ctx.n
+    nobeat[ctx.seat] = 0
+    return nobeat
+
+
+def _replay(state, ctx: _Ctx) -> tuple[list[int], int, list[int]]:
+    """Replay the public history from the deal: ``(hand sizes, stock size, beliefs)``.  Hand
+    sizes and the stock follow from the moves (refills after each bout in the refill order, the
+    defender's draw in mid-bout, pick-ups); a seat's beliefs are dropped when it draws."""
     n = ctx.n
     nobeat = [0] * n
     hist = state.hist
-    if not hist:
-        return nobeat
     g = state.game
     trump = ctx.trump
     tmask = SUIT_MASK[trump]
@@ -261,10 +271,7 @@ def _read_history(state, ctx: _Ctx) -> list[int]:
                 nobeat[x] = 0
                 if not stock:
                     break
-    if counts != ctx.counts or stock != ctx.sc:
-        return [0] * n
-    nobeat[ctx.seat] = 0
-    return nobeat
+    return counts, stock, nobeat
 
 
 #: _ABOVE[v]: mask of every card of value > v;  _BETWEEN[lo][hi]: every card with lo < value < hi.
