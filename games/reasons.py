@@ -6,12 +6,21 @@ English text)`` computed from what the moving seat can see (its own hand in a st
 with its view, the move's :class:`games.base.MoveInfo`, public facts such as Tấn's face-up
 trump), never from another seat's hidden cards.  The service adds the search's own reasons
 (``best_value``, ``tied``, ...: ``server/reasons.py``) in front of them.  Codes are stable
-identifiers an app can translate; the text is an English rendering.
+identifiers an app can translate.
+
+Texts come in English and Vietnamese: every module that emits reasons has a table ``TEXTS``,
+code -> ``(English, Vietnamese)`` templates in the players' own words (heo, tứ quý, đôi thông,
+chặt, phỏm, ăn, gửi, ù, chủ, ôm, báo sâm), and builds each reason with :func:`say`, which
+renders the text in the language in force (:func:`language`, English by default).  The codes
+and the cards do not change with the language.  ``server/reasons.py`` gathers every table into
+the one list of reason codes (:func:`server.reasons.reason_table`).
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+import contextvars
+from contextlib import contextmanager
+from typing import Iterable, Iterator
 
 from quansu.games.cards import card_str, rank_of
 
@@ -20,6 +29,67 @@ TWO = 12
 
 #: ``(code, cards, combo, text)``: ``cards`` are card ids (the cards the reason is about).
 Reason = tuple[str, tuple[int, ...], str, str]
+
+#: The languages of every text: English (the default) and Vietnamese.
+LANGUAGES = ("en", "vi")
+
+_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("quansu_reason_language",
+                                                                default="en")
+
+
+def current_language() -> str:
+    """The language reasons are written in now ("en" or "vi")."""
+    return _LANGUAGE.get()
+
+
+@contextmanager
+def language(lang: str | None) -> Iterator[str]:
+    """Within the block, :func:`say` writes in ``lang`` ("en", "vi"; "" or None: English).
+    Per thread (a context variable), so concurrent requests do not mix."""
+    lang = lang or "en"
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+    token = _LANGUAGE.set(lang)
+    try:
+        yield lang
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def say(texts: dict[str, tuple[str, str]], code: str, cards: Iterable[int] = (), combo: str = "",
+        /, **params) -> Reason:
+    """The reason ``code`` with its text from ``texts`` (code -> (English, Vietnamese)) in the
+    language in force; ``params`` fill the templates (a ``(en, vi)`` tuple is a word that differs
+    by language; the cards are in the notation in both)."""
+    vi = _LANGUAGE.get() == "vi"
+    template = texts[code][1 if vi else 0]
+    words = {k: (v[1 if vi else 0] if isinstance(v, tuple) else v) for k, v in params.items()}
+    return (code, tuple(cards), combo, template.format(**words))
+
+
+#: The shedding games' reasons (Tiến lên, Sâm lốc): code -> (English, Vietnamese).
+SHEDDING_TEXTS: dict[str, tuple[str, str]] = {
+    "finishes": ("plays the last cards", "đánh hết bài (về)"),
+    "plays_bomb": ("plays the bomb {cards}", "đánh {bomb} {cards}"),
+    "breaks_bomb": ("breaks up {cards}", "phá {bomb} {cards}"),
+    "keeps_bomb": ("keeps the bomb {cards}", "giữ {bomb} {cards} để chặt"),
+    "plays_two": ("spends a 2", "đánh heo {cards}"),
+    "holds_twos": ("keeps {cards} for later", "giữ heo {cards} lại"),
+    "sheds_lowest": ("gets rid of the lowest card", "xả lá nhỏ nhất"),
+}
+
+#: Small numbers in Vietnamese words (the pairs of a đôi thông).
+_NUMBERS_VI = {3: "ba", 4: "bốn", 5: "năm", 6: "sáu"}
+
+
+def bomb_name(cards: Iterable[int]) -> tuple[str, str]:
+    """What players call a bomb: a four of a kind (tứ quý) or n consecutive pairs (n đôi
+    thông)."""
+    cards = list(cards)
+    if len({rank_of(c) for c in cards}) == 1:
+        return ("four of a kind", "tứ quý")
+    n = len(cards) // 2
+    return (f"{n} consecutive pairs", f"{_NUMBERS_VI.get(n, str(n))} đôi thông")
 
 
 def cards_text(cards: Iterable[int]) -> str:
@@ -46,29 +116,32 @@ def shedding_reasons(info, hand: list[int], found: list[tuple[int, ...]]) -> lis
     """The reasons of a play or a pass in a shedding game (Tiến lên, Sâm): ``info`` is the
     move's :class:`games.base.MoveInfo`, ``found`` the bombs in the moving seat's ``hand``."""
     out: list[Reason] = []
+    t = SHEDDING_TEXTS
     cards = set(info.cards)
+    quad = info.combo in ("four_of_a_kind", "quad")      # Tiến lên's name, Sâm lốc's
     if info.kind == "play":
         if len(cards) == len(hand):
-            out.append(("finishes", tuple(info.cards), info.combo or "", "plays the last cards"))
-        if info.combo == "four_of_a_kind" or (info.combo == "pair_sequence" and len(cards) >= 6):
-            out.append(("plays_bomb", tuple(info.cards), info.combo,
-                        f"plays the bomb {cards_text(info.cards)}"))
+            out.append(say(t, "finishes", info.cards, info.combo or ""))
+        if quad or (info.combo == "pair_sequence" and len(cards) >= 6):
+            out.append(say(t, "plays_bomb", info.cards, info.combo,
+                           cards=cards_text(info.cards), bomb=bomb_name(info.cards)))
         else:
             for b in found:
                 if cards & set(b):
-                    out.append(("breaks_bomb", b, "", f"breaks up {cards_text(b)}"))
+                    out.append(say(t, "breaks_bomb", b, cards=cards_text(b), bomb=bomb_name(b)))
                     break
-        if any(rank_of(c) == TWO for c in cards) and info.combo != "four_of_a_kind":
-            out.append(("plays_two", tuple(c for c in info.cards if rank_of(c) == TWO),
-                        info.combo or "", "spends a 2"))
+        if any(rank_of(c) == TWO for c in cards) and not quad:
+            twos = tuple(c for c in info.cards if rank_of(c) == TWO)
+            out.append(say(t, "plays_two", twos, info.combo or "", cards=cards_text(twos)))
         if info.combo == "single" and len(hand) > 1 and min(hand, key=rank_of) in cards:
-            out.append(("sheds_lowest", tuple(info.cards), "single", "gets rid of the lowest card"))
+            out.append(say(t, "sheds_lowest", info.cards, "single"))
     elif info.kind == "pass":
         twos = tuple(c for c in hand if rank_of(c) == TWO)
         if twos:
-            out.append(("holds_twos", twos, "", f"keeps {cards_text(twos)} for later"))
+            out.append(say(t, "holds_twos", twos, cards=cards_text(twos)))
     if info.kind in ("play", "pass"):
         kept = [b for b in found if not (cards & set(b))]
         if kept and not any(r[0] == "plays_bomb" for r in out):
-            out.append(("keeps_bomb", kept[0], "", f"keeps the bomb {cards_text(kept[0])}"))
+            out.append(say(t, "keeps_bomb", kept[0], cards=cards_text(kept[0]),
+                           bomb=bomb_name(kept[0])))
     return out

@@ -22,6 +22,7 @@ from typing import Callable, Iterable
 
 from quansu.games import record as rec
 from quansu.games.base import State
+from quansu.games.reasons import LANGUAGES, language
 from quansu.games.registry import game_classes
 from quansu.search.levels import LEVELS
 from quansu.search.ismcts import search
@@ -121,6 +122,15 @@ def deadline_margin(seconds_left: float) -> float:
     plus 30 % of the time left, at most 0.3 s.  The call's clock starts when it arrives (the
     gRPC deadline is absolute), so time in the queue and in the replay is already spent."""
     return min(0.3, 0.015 + 0.3 * seconds_left)
+
+
+def check_language(value: str, field: str) -> str:
+    """The language of a request's reason texts ("" is English); :class:`RequestError` naming
+    ``field`` for any other value than :data:`games.reasons.LANGUAGES`."""
+    if value and value not in LANGUAGES:
+        raise RequestError(field, f"{value[:16]!r} is not a language; expected one of "
+                                  f"{', '.join(LANGUAGES)} (or empty: en)")
+    return value or "en"
 
 
 def _rules(prefix: str):
@@ -234,6 +244,7 @@ class Engine:
         if not 0 <= request.strength <= 5:
             raise RequestError(f"{p}strength", f"{request.strength} is out of range 1..5 (0: a hint)")
         self._budget(request.budget, f"{p}budget")
+        check_language(request.language, f"{p}language")
         convert.check_limits(request.view, f"{p}view", lim.max_text)
 
     def precheck_suggest_stream(self, request: pb.SuggestStreamRequest) -> None:
@@ -256,6 +267,7 @@ class Engine:
             if s < 0:
                 raise RequestError(f"seats[{i}]", f"seat {s} is negative")
         self._budget(request.budget, "budget")
+        check_language(request.language, "language")
         for name in ("good", "inaccuracy", "mistake"):
             v = getattr(request.thresholds, name)
             if v < 0 or not math.isfinite(v):
@@ -387,13 +399,15 @@ class Engine:
             progress = send_partial
 
         left = None if end is None else end - time.monotonic()   # the replay took some of it
-        result = self._search(state, iterations, ms, seed, stop, left, progress, interval_s)
-        chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
-        return self._suggest_response(state, result, k, chosen, True)
+        with language(request.language):       # the reasons' texts (games.reasons)
+            result = self._search(state, iterations, ms, seed, stop, left, progress, interval_s)
+            chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
+            return self._suggest_response(state, result, k, chosen, True)
 
     def suggest_for_state(self, state: State, *, strength: int = 5, iterations: int = 0,
                           milliseconds: int = 0, top_k: int = 0, seed: int | None = None,
-                          seconds_left: float | None = None) -> pb.SuggestResponse:
+                          seconds_left: float | None = None,
+                          language: str = "") -> pb.SuggestResponse:
         """Suggest for the seat to act in a running game held in this process (``quansu play``'s
         bots and hints): the seat's view is cut from the state, so the search sees only what
         that seat knows."""
@@ -401,7 +415,8 @@ class Engine:
             raise RequestError("state", "the game is over: there is no move to suggest")
         view = rec.view_from_state(state, state.current_player)
         req = pb.SuggestRequest(view=convert.record_message(view), top_k=top_k, strength=strength,
-                                budget=pb.Budget(iterations=iterations, milliseconds=milliseconds))
+                                budget=pb.Budget(iterations=iterations, milliseconds=milliseconds),
+                                language=language)
         if seed is not None:
             req.seed = seed
         return self.suggest(req, seconds_left=seconds_left)
@@ -500,8 +515,9 @@ class Engine:
             view = rec.view_at(record, seat, index)
             rng = random.Random(seed * 1_000_003 + index)
             state = rec.replay_view(view, rng)
-            d = self._decision(state, index, seat, played, iterations, ms, seed + index, stop, left,
-                               th, worlds)
+            with language(request.language):   # the reasons' texts (games.reasons)
+                d = self._decision(state, index, seat, played, iterations, ms, seed + index, stop,
+                                   left, th, worlds)
             judged[seat].append(d)
             emit(pb.AnalyzeResponse(decision=d, done=done + 1, total=total, thresholds=th, model=model))
         for seat in seats:

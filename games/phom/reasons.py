@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from quansu.games.base import Move, State
 from quansu.games.cards import PHOM_RANK, card_str, rank_of, suit_of
-from quansu.games.reasons import Reason, cards_text, hand_of
+from quansu.games.reasons import Reason, cards_text, hand_of, say
+
+#: Phỏm's reasons: code -> (English, Vietnamese) (:func:`games.reasons.say`).
+TEXTS: dict[str, tuple[str, str]] = {
+    "forms_meld": ("eats {card} to complete {cards}", "ăn {card} thành phỏm {cards}"),
+    "lays_melds": ("lays {n} meld(s)", "hạ {n} phỏm"),
+    "sends": ("sends {cards} to a laid meld", "gửi {cards} vào phỏm đã hạ"),
+    "discards_loose": ("throws away the loose card {card}", "đánh lá rác {card}"),
+    "discards_high": ("throws away the high loose card {card}", "đánh lá rác điểm cao {card}"),
+    "draws": ("draws from the stock", "bốc bài ở nọc"),
+    "declares_u": ("declares Ù", "ù"),
+}
 
 
 def meld_with(card: int, hand: list[int]) -> tuple[int, ...] | None:
@@ -56,8 +67,8 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     if k == "eat" and info.cards:
         meld = meld_with(info.cards[0], hand)
         if meld:
-            return [("forms_meld", meld, "",
-                     f"eats {card_str(info.cards[0])} to complete {cards_text(meld)}")]
+            return [say(TEXTS, "forms_meld", meld, card=card_str(info.cards[0]),
+                        cards=cards_text(meld))]
         return []
     if k == "discard" and info.cards:
         c = info.cards[0]
@@ -65,16 +76,16 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
         if c in loose:
             top = max(loose, key=lambda x: PHOM_RANK[rank_of(x)])
             if PHOM_RANK[rank_of(c)] == PHOM_RANK[rank_of(top)]:
-                return [("discards_high", (c,), "", f"throws away the high loose card {card_str(c)}")]
-            return [("discards_loose", (c,), "", f"throws away the loose card {card_str(c)}")]
+                return [say(TEXTS, "discards_high", (c,), card=card_str(c))]
+            return [say(TEXTS, "discards_loose", (c,), card=card_str(c))]
         return []
     if k == "lay" and info.melds:
         cards = tuple(c for m in info.melds for c in m)
-        return [("lays_melds", cards, "", f"lays {len(info.melds)} meld(s)")]
+        return [say(TEXTS, "lays_melds", cards, n=len(info.melds))]
     if k == "send":
-        return [("sends", tuple(info.cards), "", f"sends {cards_text(info.cards)} to a laid meld")]
+        return [say(TEXTS, "sends", info.cards, cards=cards_text(info.cards))]
     if k == "draw":
-        return [("draws", (), "", "draws from the stock")]
+        return [say(TEXTS, "draws")]
     if k == "u":
-        return [("declares_u", (), "", "declares Ù")]
+        return [say(TEXTS, "declares_u")]
     return []

@@ -8,7 +8,15 @@ Codes: ``declares`` / ``declines`` (báo sâm), ``finishes``, ``plays_bomb`` (a 
 from __future__ import annotations
 
 from quansu.games.base import Move, State
-from quansu.games.reasons import Reason, by_rank, hand_of, shedding_reasons
+from quansu.games.reasons import SHEDDING_TEXTS, Reason, by_rank, hand_of, say, shedding_reasons
+
+#: Sâm lốc's reasons: code -> (English, Vietnamese) (:func:`games.reasons.say`).
+TEXTS: dict[str, tuple[str, str]] = {
+    "declares": ("declares Sâm", "báo sâm"),
+    "declines": ("does not declare Sâm", "không báo sâm"),
+    **{k: SHEDDING_TEXTS[k] for k in ("finishes", "plays_bomb", "breaks_bomb", "keeps_bomb",
+                                      "plays_two", "holds_twos", "sheds_lowest")},
+}
 
 
 def bombs(hand: list[int]) -> list[tuple[int, ...]]:
@@ -20,8 +28,8 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     """Why ``seat`` might play ``move`` in ``state`` (a state consistent with its view)."""
     info = state.game.describe_move(move)
     if info.kind == "declare":
-        return [("declares", (), "", "declares Sâm")]
+        return [say(TEXTS, "declares")]
     if info.kind == "decline":
-        return [("declines", (), "", "does not declare Sâm")]
+        return [say(TEXTS, "declines")]
     hand = hand_of(state, seat)
     return shedding_reasons(info, hand, bombs(hand))

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from quansu.games.base import Move, State
 from quansu.games.cards import TAN_RANK, card_str, rank_of, suit_of
-from quansu.games.reasons import Reason, hand_of
+from quansu.games.reasons import Reason, cards_text, hand_of, say
+
+#: Tấn's reasons: code -> (English, Vietnamese) (:func:`games.reasons.say`); the trump is
+#: "chủ", taking the table "ôm".
+TEXTS: dict[str, tuple[str, str]] = {
+    "takes": ("takes the cards on the table", "ôm bài trên bàn"),
+    "trump_used": ("uses the trump {card}", "chặn bằng chủ {card}"),
+    "low_trump_kept": ("defends without spending a trump", "chặn mà không tốn chủ (giữ {cards})"),
+    "attacks_low": ("attacks with the low card {card}", "đánh lá nhỏ {card}"),
+}
 
 
 def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
@@ -21,17 +30,17 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     tsuit = suit_of(trump) if trump is not None else None
     k = info.kind
     if k == "take":
-        return [("takes", (), "", "takes the cards on the table")]
+        return [say(TEXTS, "takes")]
     if k == "defend" and info.cards and tsuit is not None:
         c = info.cards[0]
         if suit_of(c) == tsuit and (info.target is None or suit_of(info.target) != tsuit):
-            return [("trump_used", (c,), "", f"uses the trump {card_str(c)}")]
+            return [say(TEXTS, "trump_used", (c,), card=card_str(c))]
         trumps = tuple(x for x in hand if suit_of(x) == tsuit)
         if trumps and suit_of(c) != tsuit:
-            return [("low_trump_kept", trumps, "", "defends without spending a trump")]
+            return [say(TEXTS, "low_trump_kept", trumps, cards=cards_text(trumps))]
     if k == "attack" and info.cards:
         c = info.cards[0]
         plain = [x for x in hand if tsuit is None or suit_of(x) != tsuit]
         if plain and c in plain and TAN_RANK[rank_of(c)] == min(TAN_RANK[rank_of(x)] for x in plain):
-            return [("attacks_low", (c,), "", f"attacks with the low card {card_str(c)}")]
+            return [say(TEXTS, "attacks_low", (c,), card=card_str(c))]
     return []

@@ -93,18 +93,20 @@ class Suggestion(_message.Message):
     def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., visit_share: _Optional[float] = ..., visits: _Optional[int] = ..., expected_payoff: _Optional[float] = ..., prior: _Optional[float] = ..., lower_bound: _Optional[float] = ..., principal_line: _Optional[_Iterable[_Union[_records_pb2.Event, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., group: _Optional[int] = ...) -> None: ...
 
 class SuggestRequest(_message.Message):
-    __slots__ = ("view", "budget", "top_k", "strength", "seed")
+    __slots__ = ("view", "budget", "top_k", "strength", "seed", "language")
     VIEW_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     STRENGTH_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     view: _records_pb2.View
     budget: Budget
     top_k: int
     strength: int
     seed: int
-    def __init__(self, view: _Optional[_Union[_records_pb2.View, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., top_k: _Optional[int] = ..., strength: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+    language: str
+    def __init__(self, view: _Optional[_Union[_records_pb2.View, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., top_k: _Optional[int] = ..., strength: _Optional[int] = ..., seed: _Optional[int] = ..., language: _Optional[str] = ...) -> None: ...
 
 class SuggestStreamRequest(_message.Message):
     __slots__ = ("request", "interval_ms")
@@ -163,7 +165,7 @@ class Thresholds(_message.Message):
     def __init__(self, good: _Optional[float] = ..., inaccuracy: _Optional[float] = ..., mistake: _Optional[float] = ...) -> None: ...
 
 class AnalyzeRequest(_message.Message):
-    __slots__ = ("record", "view", "seats", "budget", "thresholds", "seed", "max_worlds")
+    __slots__ = ("record", "view", "seats", "budget", "thresholds", "seed", "max_worlds", "language")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -171,6 +173,7 @@ class AnalyzeRequest(_message.Message):
     THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     MAX_WORLDS_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     record: _records_pb2.Record
     view: _records_pb2.View
     seats: _containers.RepeatedScalarFieldContainer[int]
@@ -178,7 +181,8 @@ class AnalyzeRequest(_message.Message):
     thresholds: Thresholds
     seed: int
     max_worlds: int
-    def __init__(self, record: _Optional[_Union[_records_pb2.Record, _Mapping]] = ..., view: _Optional[_Union[_records_pb2.View, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., seed: _Optional[int] = ..., max_worlds: _Optional[int] = ...) -> None: ...
+    language: str
+    def __init__(self, record: _Optional[_Union[_records_pb2.Record, _Mapping]] = ..., view: _Optional[_Union[_records_pb2.View, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., seed: _Optional[int] = ..., max_worlds: _Optional[int] = ..., language: _Optional[str] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("index", "seat", "played", "best", "loss", "mark", "played_value", "best_value", "legal_moves", "forced", "top", "loss_low", "loss_high", "loss_stderr", "worlds", "stopped_by")
