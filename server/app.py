@@ -1,8 +1,15 @@
 """Serving: the gRPC server with its worker pool, health, reflection, TLS, token and drain.
 
 :class:`QuansuServer` builds everything; :func:`serve` runs it until SIGTERM or SIGINT and then
-drains: health turns NOT_SERVING, new calls are refused, in-flight calls get up to
+drains: health turns NOT_SERVING (and the ports keep serving for ``drain_notice_s`` seconds, so
+that a load balancer polling health sees it), new calls are refused, in-flight calls get up to
 ``drain_s`` seconds to finish, the workers stop, and the process exits 0.
+
+Readiness: every worker imports everything, loads and runs every model and answers one tiny
+Suggest per game (:func:`ready_check`) before it joins the pool, and the server reports SERVING
+only once its workers are ready; health is NOT_SERVING while no worker is alive.  With
+``metrics_port`` the server also serves Prometheus metrics (:mod:`server.metrics`); every call
+is logged as one JSON line (:mod:`server.logs`).
 
 Security: with ``tls_cert``/``tls_key`` the port speaks TLS only.  With ``token`` every call
 except the health service must carry the metadata ``authorization: Bearer <token>``, else
@@ -28,7 +35,9 @@ from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
 from quansu import __version__
+from quansu.server import errors
 from quansu.server.engine import Engine, Limits, build_engine
+from quansu.server.logs import Calls
 from quansu.server.pool import WorkerPool
 from quansu.server.servicer import (QuansuServicer, raw_handlers, raw_health_handler,
                                     raw_reflection_handler, track_workers)
@@ -123,11 +132,46 @@ def warm_models(engine: Engine) -> None:
         evaluator.evaluate([state], [state.legal_moves()], rng)
 
 
-def start_worker_engine(limits: Limits, uniform: bool, models: tuple) -> Engine:
-    """What each worker process runs at start: import everything, load and try every model."""
+def ready_check(engine: Engine) -> None:
+    """Answer one tiny Suggest per game (its largest player count, a position with a choice,
+    2 iterations), in every language: the whole path of a request (replay of a view, the
+    evaluator, the search, reasons) works for every game before the worker serves.  Raises
+    :class:`RuntimeError` naming the game."""
+    from quansu.games.reasons import LANGUAGES
+    from quansu.games.registry import game_classes, make
+
+    for name, cls in game_classes().items():
+        try:
+            game = make(name, cls.max_players)
+            rng = random.Random(0)
+            state = game.new_initial_state(rng)
+            while not state.is_terminal() and len(state.legal_moves()) < 2:
+                state.apply(game.heuristic_move(state, rng))
+            if state.is_terminal():
+                continue
+            for lang in LANGUAGES:
+                resp = engine.suggest_for_state(state, strength=0, iterations=2, top_k=2, seed=0,
+                                                language=lang)
+                if not resp.moves or not resp.chosen.text:
+                    raise RuntimeError("the Suggest answered no move")
+        except Exception as e:  # noqa: BLE001 - any failure here stops the start, named
+            raise RuntimeError(f"cannot start: ready check of game {name}: "
+                               f"{type(e).__name__}: {e}") from e
+
+
+def start_worker_engine(limits: Limits, uniform: bool, models: tuple,
+                        log_level: int | None = None) -> Engine:
+    """What each worker process runs at start: import everything, load and try every model,
+    answer one Suggest per game (:func:`ready_check`).  ``log_level``: log as the server does
+    (JSON lines, :func:`server.logs.configure`)."""
+    if log_level is not None:
+        from quansu.server.logs import configure
+
+        configure(log_level)
     preload_modules()
     engine = build_engine(limits, uniform, models)
     warm_models(engine)
+    ready_check(engine)
     return engine
 
 
@@ -169,14 +213,27 @@ class ServerConfig:
     #: also serve the HTTP/JSON gateway and the web page on this port (server/gateway.py;
     #: 0: any free port; None: no HTTP), with the same host, TLS, token, pool and limits
     http_port: int | None = None
+    #: also serve Prometheus metrics on this port (server/metrics.py; 0: any free port; None:
+    #: none), same host and TLS, no token
+    metrics_port: int | None = None
+    #: at shutdown, seconds during which health already says NOT_SERVING but calls are still
+    #: served, before new calls are refused and the in-flight ones drained (``drain_s``)
+    drain_notice_s: float = 0.0
+    #: the logging level of the workers (JSON lines, server/logs.py); None: left as it is
+    log_level: int | None = None
 
 
-def _deny_handler(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMethodHandler:
+def _deny_handler(handler: grpc.RpcMethodHandler, message: str, rpc: str | None = None,
+                  calls: Calls | None = None) -> grpc.RpcMethodHandler:
     def deny(request, context):
+        if calls is not None and rpc is not None:     # counted and logged as any call
+            call = calls.start(rpc, context)
+            call.failed(errors.Unauthenticated(message))
+            call.finish()
         context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
 
     def deny_stream(request_iter, context):
-        context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+        deny(None, context)
 
     # no request deserializer: a refused call's body is never parsed
     kw = dict(request_deserializer=None, response_serializer=handler.response_serializer)
@@ -190,10 +247,12 @@ def _deny_handler(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMetho
 
 
 class TokenInterceptor(grpc.ServerInterceptor):
-    """Require ``authorization: Bearer <token>`` on every call but the health checks."""
+    """Require ``authorization: Bearer <token>`` on every call but the health checks.  A refused
+    call of the service is observed by ``calls`` (log line, metrics) when set."""
 
-    def __init__(self, token: str):
+    def __init__(self, token: str, calls: Calls | None = None):
         self._expected = f"Bearer {token}".encode()
+        self.calls = calls
 
     def intercept_service(self, continuation, handler_call_details):
         if handler_call_details.method.startswith(HEALTH_PREFIX):
@@ -209,7 +268,8 @@ class TokenInterceptor(grpc.ServerInterceptor):
             return handler
         msg = ("missing metadata 'authorization: Bearer <token>'" if not got
                else "the token in 'authorization' is not valid")
-        return _deny_handler(handler, msg)
+        service, _, rpc = handler_call_details.method.lstrip("/").partition("/")
+        return _deny_handler(handler, msg, rpc if service == SERVICE_NAME else None, self.calls)
 
 
 class QuansuServer:
@@ -219,19 +279,26 @@ class QuansuServer:
         self.config = config
         preload_modules()
         self.pool = WorkerPool(partial(start_worker_engine, config.limits, config.uniform,
-                                       tuple(sorted(config.models.items()))),
+                                       tuple(sorted(config.models.items())), config.log_level),
                                workers=config.workers, queue_size=config.queue_size,
                                spares=config.spare_workers)
         self.engine = Engine(config.limits, evaluators=None, model_names=self.pool.models,
                              workers=self.pool.size)
-        interceptors = [TokenInterceptor(config.token)] if config.token else []
+        self.metrics = None          # server.metrics.ServiceMetrics with metrics_port
+        self.metrics_port: int | None = None
+        if config.metrics_port is not None:
+            from quansu.server.metrics import ServiceMetrics
+
+            self.metrics = ServiceMetrics(self.pool, self.pool.models)
+        self.calls = Calls(self.metrics)
+        interceptors = [TokenInterceptor(config.token, self.calls)] if config.token else []
         threads = self.pool.size + self.pool.queue_size + 16
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads,
                                                              thread_name_prefix="quansu-rpc"),
                                   interceptors=interceptors,
                                   options=[("grpc.so_reuseport", 0)])
         # every method receives its request's bytes and parses them itself (server/servicer.py)
-        self.servicer = QuansuServicer(self.engine, self.pool)
+        self.servicer = QuansuServicer(self.engine, self.pool, self.calls)
         self.server.add_generic_rpc_handlers((raw_handlers(self.servicer),))
         self.health = health.HealthServicer()
         self.server.add_generic_rpc_handlers((raw_health_handler(self.health),))
@@ -258,10 +325,20 @@ class QuansuServer:
         self.http_port: int | None = None
 
     def start(self) -> int:
+        if self.metrics is not None:
+            try:
+                self.metrics_port = self.metrics.serve(self.config.host, self.config.metrics_port,
+                                                       self.config.tls_cert, self.config.tls_key)
+            except BaseException:
+                self.pool.close()
+                raise
         self.server.start()
+        # the workers answered their ready check (one Suggest per game) before the pool
+        # started; NOT_SERVING while no worker is alive, SERVING again once one is
+        status = (health_pb2.HealthCheckResponse.SERVING if self.pool.stats().alive
+                  else health_pb2.HealthCheckResponse.NOT_SERVING)
         for name in ("", SERVICE_NAME):
-            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        # NOT_SERVING while no worker is alive, SERVING again once one is
+            self.health.set(name, status)
         track_workers(self.pool, self.health, ("", SERVICE_NAME), self._stopped.is_set)
         if self.config.http_port is not None:
             self._start_http()
@@ -281,22 +358,31 @@ class QuansuServer:
         except BaseException:
             self.http = None
             self.server.stop(0)
+            if self.metrics is not None:
+                self.metrics.close()
             self.pool.close()
             raise
 
-    def stop(self, grace: float | None = None) -> None:
-        """Drain: refuse new calls, let in-flight ones finish within ``grace`` seconds (default:
-        the config's ``drain_s``), then stop the workers."""
+    def stop(self, grace: float | None = None, notice: float | None = None) -> None:
+        """Drain: health turns NOT_SERVING at once (gRPC and HTTP); the ports keep serving for
+        ``notice`` seconds (default: the config's ``drain_notice_s``); then new calls are
+        refused, in-flight ones get ``grace`` seconds (default: ``drain_s``) to finish, and the
+        workers stop."""
         if self._stopped.is_set():
             return
-        self._stopped.set()
+        self._stopped.set()          # the HTTP health answers NOT_SERVING from now on
         self.health.enter_graceful_shutdown()
+        notice = self.config.drain_notice_s if notice is None else notice
+        if notice > 0:
+            threading.Event().wait(notice)
         grace = self.config.drain_s if grace is None else grace
         if self.http is not None:
             self.http.begin_stop(grace)
         self.server.stop(grace).wait()
         if self.http is not None:
             self.http.wait_stopped(grace + 5.0)
+        if self.metrics is not None:
+            self.metrics.close()
         self.pool.close()
 
     def wait(self) -> None:
@@ -326,6 +412,9 @@ def serve(config: ServerConfig, ready=None) -> int:
         if server.http_port is not None:
             log.info("HTTP/JSON gateway and web page on %s://%s:%d/",
                      "https" if config.tls_cert else "http", config.host, server.http_port)
+        if server.metrics_port is not None:
+            log.info("Prometheus metrics on %s://%s:%d/metrics",
+                     "https" if config.tls_cert else "http", config.host, server.metrics_port)
         while not stop.wait(0.5):
             pass
         server.stop()

@@ -1,5 +1,6 @@
 """The ``quansu`` command line.  Each subcommand lives in its own module and is imported only
-when used, so ``quansu play`` never loads grpc or onnxruntime."""
+when used, so ``quansu play`` never loads grpc or onnxruntime.  Every subcommand takes ``--lang
+vi|en`` (default: the locale), the language of its texts (:mod:`server.i18n`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 from quansu import __version__
+from quansu.server.i18n import add_lang_argument, lang_of, t
 
 #: Exit status after a closed standard output (``quansu replay X | head -1``): 128 + SIGPIPE,
 #: what a shell reports for a program stopped by a closed pipe.
@@ -62,6 +64,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         p.set_defaults(_module=module)
         if only is None or only == name:
             importlib.import_module(module).add_arguments(p)
+        add_lang_argument(p)
     return parser
 
 
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         _quiet_stdout()
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + t("interrupted", lang_of(args)), file=sys.stderr)
         return 130
 
 

@@ -55,36 +55,41 @@ def report_error(e: BaseException, prefix: str = "", args=None) -> int:
     command's ``args``, an UNAVAILABLE server says why when it can tell (nothing listening, or
     TLS on one side only: :func:`server.client.diagnose`).  A closed standard output
     (:class:`BrokenPipeError`) is re-raised for :func:`server.cli.main`."""
+    from quansu.server.i18n import lang_of, t
+
+    lang = lang_of(args)       # the CLI's words in --lang; the server's texts as they come
     if isinstance(e, BrokenPipeError):
         raise e
     if isinstance(e, grpc.RpcError):
         fields = field_violations(e)
         if fields:
             for field, msg in fields:
-                print(f"error: {field}: {msg}", file=sys.stderr)
+                print(t("error_field", lang, field=field, message=msg), file=sys.stderr)
         else:
-            print(f"error: {e.code().name}: {e.details()}", file=sys.stderr)
+            print(t("error_status", lang, status=e.code().name, message=e.details()),
+                  file=sys.stderr)
             if args is not None and getattr(args, "server", None):
                 from quansu.server.client import diagnose, normalize_target
 
                 why = diagnose(e, normalize_target(args.server), bool(args.tls_ca))
                 if why:
-                    print(f"error: {why}", file=sys.stderr)
+                    print(t("error", lang, message=why), file=sys.stderr)
         return 2 if e.code() == grpc.StatusCode.INVALID_ARGUMENT else 1
     if isinstance(e, RequestError):
-        print(f"error: {e.field}: {e.message}" if e.field else f"error: {e.message}", file=sys.stderr)
+        print(t("error_field", lang, field=e.field, message=e.message) if e.field
+              else t("error", lang, message=e.message), file=sys.stderr)
         return 2
     if isinstance(e, GameError):
         from quansu.server.errors import as_request_error
 
-        return report_error(as_request_error(e, prefix))
+        return report_error(as_request_error(e, prefix), args=args)
     if isinstance(e, OSError):
-        print(f"error: {e}", file=sys.stderr)
+        print(t("error", lang, message=e), file=sys.stderr)
         return 2
     from quansu.server.client import TargetError
 
     if isinstance(e, TargetError):
-        print(f"error: --server: {e}", file=sys.stderr)
+        print(t("error_field", lang, field="--server", message=e), file=sys.stderr)
         return 2
     raise e
 

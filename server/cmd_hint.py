@@ -4,7 +4,8 @@ FILE is a ``quansu-view/1`` file (``quansu view RECORD.json --seat S`` cuts one)
 ``quansu-record/1`` file with ``--seat`` (and ``--at K``: after the first K moves).  The search
 runs in this process, or on a server with ``--server HOST[:PORT]`` (port default 50051).
 ``-`` reads the file from standard input.  Prints a table, or the
-SuggestResponse as protobuf JSON with ``--json``.
+SuggestResponse as protobuf JSON with ``--json``; the table and the reasons in ``--lang vi|en``
+(default: the locale).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from google.protobuf import json_format
 
 from quansu.server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
                                read_game_file, report_error)
+from quansu.server.i18n import lang_of, stopped_name, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,26 +36,31 @@ def view_object(args) -> dict:
     from quansu.games import record as rec
 
     obj = read_game_file(args.file)
+    lang = lang_of(args)
     if isinstance(obj, dict) and obj.get("format") == rec.RECORD_FORMAT:
         if args.seat is None:
-            raise rec.RecordError("format: a full record needs --seat S to cut that seat's view "
-                                  "(or give a quansu-view/1 file)")
+            raise rec.RecordError(t("hint_record_needs_seat", lang))
         return rec.view_at(obj, args.seat, args.at)
     if args.seat is not None or args.at is not None:
-        raise rec.RecordError("--seat/--at: only for a full record; this file is already a view")
+        raise rec.RecordError(t("hint_view_no_seat", lang))
     return obj
 
 
-def format_table(resp) -> str:
-    lines = [f"{resp.game}: seat {resp.seat} to act; model {resp.model}; "
-             f"{resp.stats.iterations} iterations in {resp.stats.elapsed_ms:.0f} ms "
-             f"(stopped by {resp.stats.stopped_by}); {resp.stats.legal_moves} legal moves",
-             f"{'#':>2}  {'move':<28} {'share':>6} {'payoff':>8} {'lcb':>8} {'prior':>6}  reasons"]
+def format_table(resp, lang: str = "en") -> str:
+    """The answer as a table in ``lang`` (the reasons are in the request's language)."""
+    st = resp.stats
+    lines = [t("hint_header", lang, game=resp.game, seat=resp.seat, model=resp.model,
+               iterations=st.iterations, ms=f"{st.elapsed_ms:.0f}",
+               stopped=stopped_name(st.stopped_by, lang), legal=st.legal_moves),
+             f"{'#':>2}  {t('col_move', lang):<28} {t('col_share', lang):>6} "
+             f"{t('col_payoff', lang):>8} {t('col_lcb', lang):>8} {t('col_prior', lang):>6}  "
+             f"{t('col_reasons', lang)}"]
     for i, s in enumerate(resp.moves, 1):
         reasons = "; ".join(r.text for r in s.reasons)
+        lcb = f"{s.lower_bound:>+8.3f}" if s.HasField("lower_bound") else f"{'-':>8}"
         lines.append(f"{i:>2}  {s.move.text:<28} {s.visit_share:>6.1%} {s.expected_payoff:>+8.3f} "
-                     f"{s.lower_bound:>+8.3f} {s.prior:>6.3f}  {reasons}")
-    lines.append(f"play: {resp.chosen.text}")
+                     f"{lcb} {s.prior:>6.3f}  {reasons}")
+    lines.append(t("hint_play", lang, move=resp.chosen.text))
     return "\n".join(lines)
 
 
@@ -64,6 +71,7 @@ def run(args, out=sys.stdout) -> int:
         obj = view_object(args)
         req = Client.suggest_request(obj, iterations=args.iterations, milliseconds=args.ms,
                                      top_k=args.top, strength=args.strength, seed=args.seed)
+        req.language = lang_of(args)
         if args.server:
             with make_client(args) as client:
                 resp = client.stub.Suggest(req, **client._kw(None))
@@ -76,5 +84,5 @@ def run(args, out=sys.stdout) -> int:
     if args.json:
         print(json_format.MessageToJson(resp, preserving_proto_field_name=True), file=out)
     else:
-        print(format_table(resp), file=out)
+        print(format_table(resp, lang_of(args)), file=out)
     return 0

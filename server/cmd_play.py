@@ -6,7 +6,9 @@ service's ``Suggest`` with ``strength``), or ``--bot heuristic`` / ``--bot rando
 Commands at the prompt: a move in canonical notation (``3S 4S 5H``, ``pass``, ``draw``, ...),
 its number in the listed legal moves, ``moves`` to list them again, ``hint`` (quansu's ranked
 moves for your seat, from your information only), ``help``, ``quit``.
-Bad input is answered with a message and a new prompt, never a traceback.
+Bad input is answered with a message and a new prompt, never a traceback.  Texts in ``--lang
+vi|en`` (default: the locale; :mod:`server.i18n`): in Vietnamese the table is drawn from the
+game's zones (:func:`table_text`) and the hints' reasons come in Vietnamese.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import random
 import sys
 
 from quansu.games import GameError, make
+from quansu.server.i18n import lang_of, move_words, t, zone_name
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,13 +35,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hint-iterations", type=int, default=400, help="search budget of 'hint'")
 
 
-def parse_options(pairs: list[str]) -> dict:
+def parse_options(pairs: list[str], lang: str = "en") -> dict:
     import json
 
     out = {}
     for pair in pairs:
         if "=" not in pair:
-            raise GameError(f"bad --option {pair!r}: expected NAME=VALUE")
+            raise GameError(t("play_bad_option", lang, option=pair))
         name, value = pair.split("=", 1)
         try:
             out[name] = json.loads(value)
@@ -50,8 +53,10 @@ def parse_options(pairs: list[str]) -> dict:
 class _Bots:
     """The other seats' move choice; the search engine is loaded only when first needed."""
 
-    def __init__(self, kind: str, level: int, seed: int | None, hint_iterations: int):
+    def __init__(self, kind: str, level: int, seed: int | None, hint_iterations: int,
+                 lang: str = "en"):
         self.kind, self.level, self.hint_iterations = kind, level, hint_iterations
+        self.lang = lang
         self.rng = random.Random(seed)
         self._engine = None
 
@@ -76,75 +81,134 @@ class _Bots:
         from quansu.server.cmd_hint import format_table
 
         resp = self.engine.suggest_for_state(state, iterations=self.hint_iterations, top_k=5,
-                                             seed=self.rng.randrange(1 << 31))
-        return format_table(resp)
+                                             seed=self.rng.randrange(1 << 31), language=self.lang)
+        return format_table(resp, self.lang)
+
+
+def table_text(state, seat: int, lang: str = "en", last: int = 4) -> str:
+    """What ``seat`` sees, in ``lang``: in English the game's own rendering
+    (:meth:`games.base.State.render`); in Vietnamese one drawn from the zones every game has
+    (its hand, the cards left per seat, every other zone's size and the cards of it the seat
+    knows), the last moves in words and who is to act."""
+    if lang != "vi":
+        return state.render(seat)
+    from quansu.games.cards import card_str, format_cards, suit_of
+
+    game = state.game
+    n = game.num_players
+    sizes = state.zone_sizes()
+    known = state.known_cards(seat)
+    lines = [t("view_title", lang, title=game.title or game.name, players=n, seat=seat)]
+    hand = known.get(f"hand{seat}", 0)
+    lines.append(t("view_hand", lang, cards=format_cards(hand) if hand else t("view_empty", lang)))
+    lines.append(t("view_counts", lang, items=", ".join(
+        t("view_count", lang, seat=s, count=sizes.get(f"hand{s}", 0)) for s in range(n))))
+    for name, count in sizes.items():
+        if name.startswith("hand") or not count:
+            continue
+        mask = known.get(name, 0)
+        if mask:
+            lines.append(t("view_zone_known", lang, zone=zone_name(name, lang), count=count,
+                           cards=format_cards(mask)))
+        else:
+            lines.append(t("view_zone", lang, zone=zone_name(name, lang), count=count))
+    trump = getattr(getattr(state, "deal", None), "trump", None)
+    if trump is not None:                                     # Tấn: the face-up trump card
+        suit = "SCDH"[suit_of(trump)]
+        lines.append(t("view_trump", lang, suit={"S": "♠", "C": "♣", "D": "♦", "H": "♥"}[suit],
+                       card=card_str(trump)))
+    recent = state.history[-last:] if last else []
+    if recent:
+        lines.append(t("view_last", lang, items="; ".join(
+            f"{t('seat', lang, seat=s)} {move_words(game, m, lang)}" for s, m in recent)))
+    if state.is_terminal():
+        lines.append(t("view_over", lang))
+    else:
+        cur = state.current_player
+        who = t("you", lang) if cur == seat else t("seat", lang, seat=cur)
+        lines.append(t("view_to_act", lang, who=who))
+    return "\n".join(lines)
 
 
 def run(args, input_fn=input, out=sys.stdout) -> int:
+    lang = lang_of(args)
     try:
-        game = make(args.game, args.players, parse_options(args.option))
+        game = make(args.game, args.players, parse_options(args.option, lang))
     except GameError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(t("error", lang, message=e), file=sys.stderr)
         return 2
     if not 0 <= args.seat < game.num_players:
-        print(f"error: --seat {args.seat} out of range 0..{game.num_players - 1}", file=sys.stderr)
+        print(t("error", lang, message=t("play_seat_range", lang, seat=args.seat,
+                                         last=game.num_players - 1)), file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
     state = game.new_initial_state(rng)
-    bots = _Bots(args.bot, args.level, args.seed, args.hint_iterations)
+    bots = _Bots(args.bot, args.level, args.seed, args.hint_iterations, lang)
     me = args.seat
-    print(f"quansu play: {game.title or game.name}, {game.num_players} players, you are seat {me}",
+    print(t("play_start", lang, title=game.title or game.name, players=game.num_players, seat=me),
           file=out)
+
+    def listed(texts: list[str]) -> str:
+        if lang == "en":
+            return ", ".join(f"[{i}] {x}" for i, x in enumerate(texts))
+        out = []      # the notation, and what a move that is not a play does in words
+        for i, x in enumerate(texts):
+            move = game.parse_move(x)
+            words = "" if game.describe_move(move).kind == "play" else move_words(game, move, lang)
+            out.append(f"[{i}] {x}" + (f" ({words})" if words and words != x else ""))
+        return ", ".join(out)
+
     while not state.is_terminal():
         seat = state.current_player
         if seat != me:
             move = bots.move(game, state)
             state.apply(move)
-            print(f"seat {seat}: {game.move_to_text(move)}", file=out)
+            said = game.move_to_text(move) if lang == "en" else move_words(game, move, lang)
+            print(t("play_bot_move", lang, seat=seat, move=said), file=out)
             continue
         legal = state.legal_moves()
         texts = sorted(game.move_to_text(m) for m in legal)
         print("", file=out)
-        print(state.render(me), file=out)
-        print("your moves: " + ", ".join(f"[{i}] {t}" for i, t in enumerate(texts)), file=out)
+        print(table_text(state, me, lang), file=out)
+        print(t("play_moves", lang, moves=listed(texts)), file=out)
         while True:
             try:
-                line = input_fn("your move> ").strip()
+                line = input_fn(t("play_prompt", lang)).strip()
             except EOFError:
-                print("\nbye", file=out)
+                print("\n" + t("play_bye", lang), file=out)
                 return 0
             if line in ("quit", "exit"):
                 return 0
             if line in ("", "help"):
-                print("type a move (e.g. '3S 4S 5H' or 'pass'), its number, 'moves', 'hint' or 'quit'",
-                      file=out)
+                print(t("play_help", lang), file=out)
                 continue
             if line == "hint":
                 print(bots.hint(state), file=out)
                 continue
             if line == "moves":
-                print(", ".join(f"[{i}] {t}" for i, t in enumerate(texts)), file=out)
+                print(listed(texts), file=out)
                 continue
             if line.isdigit():
                 if int(line) >= len(texts):
-                    print(f"no move number {line}; choose 0..{len(texts) - 1}", file=out)
+                    print(t("play_no_number", lang, number=line, last=len(texts) - 1), file=out)
                     continue
                 line = texts[int(line)]
             try:
                 move = game.parse_move(line)
             except GameError as e:
-                print(f"not a move: {e}", file=out)
+                print(t("play_not_a_move", lang, message=e), file=out)
                 continue
             if move not in legal:
-                print(f"{game.move_to_text(move)!r} is not legal now", file=out)
+                print(t("play_not_legal", lang, move=game.move_to_text(move)), file=out)
                 continue
             state.apply(move)
-            print(f"seat {me} (you): {game.move_to_text(move)}", file=out)
+            print(t("play_my_move", lang, seat=me, move=game.move_to_text(move)), file=out)
             break
     print("", file=out)
-    print("game over. settlement (payer -> payee: bets):", file=out)
+    print(t("play_game_over", lang), file=out)
     for payer, payee, amount in state.settlement():
-        print(f"  seat {payer} -> seat {payee}: {amount:g}", file=out)
+        print(t("play_transfer", lang, payer=payer, payee=payee, amount=f"{amount:g}"), file=out)
     ret = state.returns()
-    print("net: " + ", ".join(f"seat {s}: {r:+g}" for s, r in enumerate(ret)), file=out)
+    print(t("play_net", lang, items=", ".join(t("view_count", lang, seat=s, count=f"{r:+g}")
+                                              for s, r in enumerate(ret))), file=out)
     return 0

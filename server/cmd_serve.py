@@ -1,13 +1,15 @@
 """``quansu serve``: run the gRPC service (quansu.v1.QuansuService, health, reflection).
 
 Searches run in a pool of worker processes (one per core by default).  SIGTERM or Ctrl-C
-drains: in-flight calls get ``--drain`` seconds to finish, then the process exits 0.
+drains: health turns NOT_SERVING (the ports keep serving ``--drain-notice`` seconds), in-flight
+calls get ``--drain`` seconds to finish, then the process exits 0.  Logs are JSON lines on
+standard error, one per call at ``--log-level info`` (server/logs.py); ``--metrics-port``
+serves Prometheus metrics (server/metrics.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 
@@ -34,6 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="require 'authorization: Bearer TOKEN' on every call but health "
                         "(default: $QUANSU_TOKEN if set)")
     p.add_argument("--drain", type=float, default=10.0, help="seconds in-flight calls get at shutdown")
+    p.add_argument("--drain-notice", type=float, default=1.0, metavar="S",
+                   help="at shutdown, seconds health says NOT_SERVING while calls are still "
+                        "served, before new calls are refused (default 1)")
     p.add_argument("--model", action="append", default=[], metavar="GAME=PATH",
                    help="serve this .onnx model for GAME instead of the shipped one (repeatable)")
     p.add_argument("--uniform", action="store_true",
@@ -46,8 +51,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--http-port", type=int, default=None, metavar="P",
                    help="also serve the HTTP/JSON gateway and the web page on port P (same host, "
                         "TLS, token, workers and limits; 0: any free port; default: no HTTP)")
+    p.add_argument("--metrics-port", type=int, default=None, metavar="P",
+                   help="also serve Prometheus metrics at http://HOST:P/metrics (same host and "
+                        "TLS, no token; 0: any free port; default: none)")
     p.add_argument("--no-reflection", action="store_true", help="do not serve gRPC reflection")
-    p.add_argument("--log-level", default="INFO")
+    p.add_argument("--log-level", default="info", metavar="LEVEL",
+                   help="debug, info (one JSON line per call), warning, error or critical "
+                        "(default info; only debug logs cards)")
 
 
 def config_from_args(args):
@@ -69,6 +79,16 @@ def config_from_args(args):
         raise GameError("the default budget is above the maximum")
     if args.http_port is not None and not 0 <= args.http_port <= 65535:
         raise GameError("--http-port must be 0..65535")
+    if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
+        raise GameError("--metrics-port must be 0..65535")
+    if not args.drain_notice >= 0:
+        raise GameError("--drain-notice must be at least 0")
+    from quansu.server.logs import parse_level
+
+    try:
+        log_level = parse_level(args.log_level)
+    except ValueError as e:
+        raise GameError(f"--log-level: {e}") from None
     if (args.tls_cert is None) != (args.tls_key is None):
         raise GameError("--tls-cert and --tls-key go together")
     limits = Limits(default_iterations=args.default_iterations, default_ms=args.default_ms,
@@ -78,19 +98,21 @@ def config_from_args(args):
                         tls_cert=args.tls_cert, tls_key=args.tls_key,
                         token=args.token or os.environ.get("QUANSU_TOKEN") or None,
                         drain_s=args.drain, limits=limits, uniform=args.uniform, models=models,
-                        reflection=not args.no_reflection, http_port=args.http_port)
+                        reflection=not args.no_reflection, http_port=args.http_port,
+                        metrics_port=args.metrics_port, drain_notice_s=args.drain_notice,
+                        log_level=log_level)
 
 
 def run(args) -> int:
     from quansu.server.app import serve
+    from quansu.server.logs import configure
 
-    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         config = config_from_args(args)
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    configure(config.log_level)
 
     def ready(port: int) -> None:
         scheme = "TLS" if config.tls_cert else "plaintext"

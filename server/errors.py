@@ -10,7 +10,8 @@ Every exception that leaves a servicer method goes through :func:`to_rpc_status`
 * :class:`Busy` -> ``RESOURCE_EXHAUSTED`` (every worker busy and the queue full);
 * :class:`Unauthenticated` -> ``UNAUTHENTICATED``;
 * :class:`Unavailable` -> ``UNAVAILABLE`` (the server is draining or a worker died);
-* anything else -> ``INTERNAL`` with a generic message (the traceback goes to the server log).
+* anything else -> ``INTERNAL`` with a generic message (the traceback goes to the server log,
+  at most one per 10 s: :data:`INTERNAL_LOG`).
 
 Error texts never echo much of the input: :func:`clip_message` shortens every quoted run of
 input to :data:`QUOTE_LIMIT` characters and the whole text to :data:`MESSAGE_LIMIT`, so a status
@@ -210,9 +211,26 @@ class RateLimitedLog:
         self.logger.warning(message + suffix, *args)
         return True
 
+    def exception(self, message: str, exc: BaseException) -> bool:
+        """Log ``message`` at ERROR with ``exc``'s traceback, at most once per ``interval_s``;
+        returns whether it was logged."""
+        now = time.monotonic()
+        with self._lock:
+            if now < self._next:
+                self._skipped += 1
+                return False
+            skipped, self._skipped = self._skipped, 0
+            self._next = now + self.interval_s
+        suffix = f" ({skipped} more like it not logged)" if skipped else ""
+        self.logger.error(message + suffix, exc_info=exc)
+        return True
+
 
 #: The log of request bodies that do not parse (one line per 10 s at most).
 BAD_BODY_LOG = RateLimitedLog(log)
+#: The tracebacks of server bugs (INTERNAL), one per 10 s at most: the only tracebacks a call
+#: writes (every other error is a status in the call's log line, server/logs.py).
+INTERNAL_LOG = RateLimitedLog(log)
 
 
 def bad_request(field: str, message: str) -> status_pb2.Status:
@@ -240,7 +258,7 @@ def to_rpc_status(exc: BaseException, prefix: str = "") -> status_pb2.Status:
         return bad_request(err.field, err.message)
     if isinstance(exc, ServiceError):
         return status_pb2.Status(code=exc.code.value[0], message=str(exc))
-    log.exception("internal error", exc_info=exc)
+    INTERNAL_LOG.exception(f"internal error ({type(exc).__name__})", exc)
     return status_pb2.Status(code=code_pb2.INTERNAL,
                              message=f"internal error ({type(exc).__name__}); see the server log")
 

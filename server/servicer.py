@@ -20,7 +20,12 @@ The call's deadline is read when the handler starts (gRPC's deadline is absolute
 before that counts too) and reaches the worker's search, which keeps a margin for the answer's
 way back (:func:`server.engine.deadline_margin`).  Every answer is checked to hold only finite
 numbers (:func:`check_finite`).  Every exception becomes a status through
-:func:`server.errors.abort`.
+:func:`server.errors.to_rpc_status`.
+
+Every call of the service is observed here, in the one path that the gRPC port and the HTTP
+gateway share (:class:`server.logs.Calls`): its request's game, players and budget, its answers'
+iterations, its status and duration make one JSON log line and, with ``--metrics-port``, the
+Prometheus metrics (:mod:`server.metrics`).
 """
 
 from __future__ import annotations
@@ -31,9 +36,11 @@ from typing import Callable, Iterable
 import grpc
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
+from grpc_status import rpc_status
 
 from quansu.server import errors
 from quansu.server.engine import Engine
+from quansu.server.logs import Call, Calls
 from quansu.server.pool import WorkerPool
 from quansu.server.v1 import service_pb2 as pb
 
@@ -107,11 +114,18 @@ def check_finite(msg: Message) -> Message:
 
 class QuansuServicer:
     """``engine``: the cheap checks and DescribeGames; ``pool``: the workers that validate,
-    replay and search.  Register it with :func:`raw_handlers`."""
+    replay and search; ``calls``: the observer of every call (its log line and metrics; default:
+    the log line only).  Register it with :func:`raw_handlers`."""
 
-    def __init__(self, engine: Engine, pool: WorkerPool):
+    def __init__(self, engine: Engine, pool: WorkerPool, calls: Calls | None = None):
         self.engine = engine
         self.pool = pool
+        self.calls = calls or Calls()
+
+    @staticmethod
+    def _abort(call: Call, context, exc: BaseException):
+        """End the call with the status of ``exc`` (raises, as ``context.abort`` does)."""
+        context.abort_with_status(rpc_status.to_status(call.failed(exc)))
 
     def _parse(self, body: bytes, message_type: type[Message]) -> Message:
         return parse_body(body, message_type, self.engine.limits.max_request_bytes)
@@ -120,59 +134,86 @@ class QuansuServicer:
         return self.pool.run(kind, bytes(body), left, context.is_active)
 
     def DescribeGames(self, body, context):
+        call = self.calls.start("DescribeGames", context)
         try:
             request = self._parse(body, pb.DescribeGamesRequest)
-            return check_finite(self.engine.describe_games(request))
+            out = check_finite(self.engine.describe_games(request))
+            call.ok()
+            return out
         except Exception as e:
-            errors.abort(context, e)
+            self._abort(call, context, e)
+        finally:
+            call.finish()
 
     def LegalMoves(self, body, context):
+        call = self.calls.start("LegalMoves", context)
         try:
             left = seconds_left(context)
             request = self._parse(body, pb.LegalMovesRequest)
+            call.request(request)
             self.engine.precheck_legal_moves(request)
             last = None
             for data in self._run("legal_moves", body, left, context):
                 last = data
             if last is None:
                 raise errors.Unavailable("the worker ended without an answer; retry")
-            return check_finite(pb.LegalMovesResponse.FromString(last))
+            out = check_finite(pb.LegalMovesResponse.FromString(last))
+            call.ok()
+            return out
         except Exception as e:
-            errors.abort(context, e)
+            self._abort(call, context, e)
+        finally:
+            call.finish()
 
     def Suggest(self, body, context):
+        call = self.calls.start("Suggest", context)
         try:
             left = seconds_left(context)
             request = self._parse(body, pb.SuggestRequest)
+            call.request(request)
             self.engine.precheck_suggest(request)
             last = None
             for data in self._run("suggest", body, left, context):
                 last = data
             if last is None:
                 raise errors.Unavailable("the search ended without an answer; retry")
-            return check_finite(pb.SuggestResponse.FromString(last))
+            out = call.answer(check_finite(pb.SuggestResponse.FromString(last)))
+            call.ok()
+            return out
         except Exception as e:
-            errors.abort(context, e)
+            self._abort(call, context, e)
+        finally:
+            call.finish()
 
     def SuggestStream(self, body, context):
+        call = self.calls.start("SuggestStream", context)
         try:
             left = seconds_left(context)
             request = self._parse(body, pb.SuggestStreamRequest)
+            call.request(request)
             self.engine.precheck_suggest_stream(request)
             for data in self._run("suggest_stream", body, left, context):
-                yield check_finite(pb.SuggestResponse.FromString(data))
+                yield call.answer(check_finite(pb.SuggestResponse.FromString(data)))
+            call.ok()
         except Exception as e:
-            errors.abort(context, e)
+            self._abort(call, context, e)
+        finally:
+            call.finish()      # a stream the client closed early ends CANCELLED
 
     def Analyze(self, body, context):
+        call = self.calls.start("Analyze", context)
         try:
             left = seconds_left(context)
             request = self._parse(body, pb.AnalyzeRequest)
+            call.request(request)
             self.engine.precheck_analyze(request)
             for data in self._run("analyze", body, left, context):
-                yield check_finite(pb.AnalyzeResponse.FromString(data))
+                yield call.answer(check_finite(pb.AnalyzeResponse.FromString(data)))
+            call.ok()
         except Exception as e:
-            errors.abort(context, e)
+            self._abort(call, context, e)
+        finally:
+            call.finish()      # a stream the client closed early ends CANCELLED
 
 
 def raw_handlers(servicer: QuansuServicer) -> grpc.GenericRpcHandler:

@@ -1,0 +1,267 @@
+"""The command line's texts in English and Vietnamese: one catalogue, :data:`MESSAGES`.
+
+Every message the ``quansu`` commands print for a person (``play``, ``hint``, ``analyze``
+tables and summaries, errors) is a key of :data:`MESSAGES` with its English and Vietnamese
+templates (``str.format`` fields, the same in both), written with the players' own words: heo
+(a 2), tứ quý, đôi thông, sảnh, chặt, phỏm, ăn, gửi, ù, móm, chủ, đổi chủ, ôm, báo sâm.
+:func:`t` renders one.  ``--lang vi|en`` chooses the language (every subcommand has it,
+:func:`add_lang_argument`); without it, the locale does (:func:`default_language`: ``LC_ALL``,
+``LC_MESSAGES`` or ``LANG`` starting with ``vi`` -> Vietnamese).  Moves and cards stay in the
+canonical notation (docs/notation.md) in both languages: that is what a player types.
+
+The reasons of a hint are not here: they live with each game (``games/<game>/reasons.py``,
+``TEXTS``) and come from the engine in the request's ``language``.  Error texts that come from
+the rules or the server (a field violation's description) are English; the CLI's own words
+around them are translated.  ``tests/test_i18n.py`` checks that every key has both languages
+with the same fields and that every key the commands use exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import string
+from typing import Mapping
+
+#: The languages: English and Vietnamese.
+LANGUAGES = ("en", "vi")
+
+#: key -> (English, Vietnamese).
+MESSAGES: dict[str, tuple[str, str]] = {
+    # -- shared -----------------------------------------------------------------------------
+    "error": ("error: {message}", "lỗi: {message}"),
+    "error_field": ("error: {field}: {message}", "lỗi: {field}: {message}"),
+    "error_status": ("error: {status}: {message}", "lỗi: {status}: {message}"),
+    "interrupted": ("interrupted", "đã dừng"),
+    "seat": ("seat {seat}", "ghế {seat}"),
+    "you": ("you", "bạn"),
+    "lang_help": ("language of the texts: vi (Vietnamese) or en (English); default: the locale "
+                  "(LANG starting with vi: vi)",
+                  "ngôn ngữ: vi (tiếng Việt) hoặc en (tiếng Anh); mặc định theo locale (LANG "
+                  "bắt đầu bằng vi: vi)"),
+    # -- quansu hint ------------------------------------------------------------------------
+    "hint_header": ("{game}: seat {seat} to act; model {model}; {iterations} iterations in {ms} ms "
+                    "(stopped by {stopped}); {legal} legal moves",
+                    "{game}: ghế {seat} đi; mô hình {model}; {iterations} lượt thử trong {ms} ms "
+                    "(dừng vì {stopped}); {legal} nước hợp lệ"),
+    "col_move": ("move", "nước đi"),
+    "col_share": ("share", "tỉ lệ"),
+    "col_payoff": ("payoff", "lợi"),
+    "col_lcb": ("lcb", "cận dưới"),
+    "col_prior": ("prior", "ưu tiên"),
+    "col_reasons": ("reasons", "lý do"),
+    "hint_play": ("play: {move}", "nên đi: {move}"),
+    "stopped_iterations": ("iterations", "đủ lượt thử"),
+    "stopped_time": ("time", "hết thời gian"),
+    "stopped_deadline": ("deadline", "hết hạn"),
+    "stopped_cancelled": ("cancelled", "bị hủy"),
+    "stopped_forced": ("forced", "chỉ có một nước"),
+    "hint_record_needs_seat": ("format: a full record needs --seat S to cut that seat's view "
+                               "(or give a quansu-view/1 file)",
+                               "format: một bản ghi cả ván cần --seat S để cắt phần nhìn của ghế "
+                               "đó (hoặc đưa tệp quansu-view/1)"),
+    "hint_view_no_seat": ("--seat/--at: only for a full record; this file is already a view",
+                          "--seat/--at: chỉ dùng cho bản ghi cả ván; tệp này đã là phần nhìn "
+                          "của một ghế"),
+    # -- quansu play ------------------------------------------------------------------------
+    "play_start": ("quansu play: {title}, {players} players, you are seat {seat}",
+                   "quansu play: {title}, {players} người chơi, bạn ngồi ghế {seat}"),
+    "play_bot_move": ("seat {seat}: {move}", "ghế {seat}: {move}"),
+    "play_my_move": ("seat {seat} (you): {move}", "ghế {seat} (bạn): {move}"),
+    "play_moves": ("your moves: {moves}", "nước của bạn: {moves}"),
+    "play_prompt": ("your move> ", "nước đi> "),
+    "play_bye": ("bye", "tạm biệt"),
+    "play_help": ("type a move (e.g. '3S 4S 5H' or 'pass'), its number, 'moves', 'hint' or 'quit'",
+                  "gõ một nước (vd. '3S 4S 5H' hay 'pass'), số thứ tự của nó, 'moves' (xem "
+                  "lại các nước), 'hint' (gợi ý) hoặc 'quit' (thoát)"),
+    "play_no_number": ("no move number {number}; choose 0..{last}",
+                       "không có nước số {number}; chọn 0..{last}"),
+    "play_not_a_move": ("not a move: {message}", "không phải nước đi: {message}"),
+    "play_not_legal": ("'{move}' is not legal now", "'{move}' không hợp lệ lúc này"),
+    "play_game_over": ("game over. settlement (payer -> payee: bets):",
+                       "hết ván. thanh toán (người trả -> người nhận: cược):"),
+    "play_transfer": ("  seat {payer} -> seat {payee}: {amount}",
+                      "  ghế {payer} -> ghế {payee}: {amount}"),
+    "play_net": ("net: {items}", "thắng thua: {items}"),
+    "play_seat_range": ("--seat {seat} out of range 0..{last}",
+                        "--seat {seat} ngoài khoảng 0..{last}"),
+    "play_bad_option": ("bad --option {option!r}: expected NAME=VALUE",
+                        "--option {option!r} sai: cần TÊN=GIÁ_TRỊ"),
+    # the table a seat sees (Vietnamese rendering of play; English uses the game's own)
+    "view_title": ("{title}, {players} players; you are seat {seat}",
+                   "{title}, {players} người chơi; bạn ngồi ghế {seat}"),
+    "view_hand": ("your hand: {cards}", "bài trên tay: {cards}"),
+    "view_empty": ("(empty)", "(hết bài)"),
+    "view_counts": ("cards left: {items}", "số lá còn lại: {items}"),
+    "view_count": ("seat {seat}: {count}", "ghế {seat}: {count}"),
+    "view_zone": ("{zone}: {count} cards", "{zone}: {count} lá"),
+    "view_zone_known": ("{zone}: {count} cards ({cards})", "{zone}: {count} lá ({cards})"),
+    "view_last": ("last moves: {items}", "nước vừa đi: {items}"),
+    "view_trump": ("trump: {suit} ({card})", "chủ: {suit} ({card})"),
+    "view_to_act": ("to act: {who}", "đến lượt: {who}"),
+    "view_over": ("game over", "hết ván"),
+    "zone_played": ("played", "bài đã đánh"),
+    "zone_table": ("table", "trên bàn"),
+    "zone_stock": ("stock", "nọc"),
+    "zone_discard": ("discards", "bài bỏ"),
+    "zone_discard_seat": ("discards of seat {seat}", "bài ghế {seat} đánh ra"),
+    "zone_set_aside": ("set aside", "bài để riêng"),
+    "zone_other": ("{name}", "{name}"),
+    # what a move does, by MoveInfo.kind (games/base.py) and combo
+    "kind_play": ("plays {combo} {cards}", "đánh {combo} {cards}"),
+    "kind_pass": ("passes", "bỏ lượt"),
+    "kind_draw": ("draws", "bốc bài"),
+    "kind_eat": ("eats {cards}", "ăn {cards}"),
+    "kind_lay": ("lays melds {cards}", "hạ phỏm {cards}"),
+    "kind_send": ("sends {cards}", "gửi {cards}"),
+    "kind_discard": ("discards {cards}", "đánh {cards}"),
+    "kind_u": ("declares Ù", "ù"),
+    "kind_swap": ("swaps the trump card {cards}", "đổi chủ {cards}"),
+    "kind_done": ("done", "xong"),
+    "kind_attack": ("attacks with {cards}", "đánh {cards}"),
+    "kind_defend": ("defends with {cards}", "chặn bằng {cards}"),
+    "kind_throw": ("throws in {cards}", "đánh thêm {cards}"),
+    "kind_take": ("takes the table", "ôm bài"),
+    "kind_declare": ("declares Sâm", "báo sâm"),
+    "kind_decline": ("does not declare Sâm", "không báo sâm"),
+    "kind_other": ("{text}", "{text}"),
+    "combo_single": ("single", "lá lẻ"),
+    "combo_pair": ("pair", "đôi"),
+    "combo_triple": ("triple", "sám cô"),
+    "combo_four_of_a_kind": ("four of a kind", "tứ quý"),
+    "combo_quad": ("four of a kind", "tứ quý"),
+    "combo_straight": ("straight", "sảnh"),
+    "combo_pair_sequence": ("consecutive pairs", "đôi thông"),
+    "combo_double_quad": ("two fours of a kind", "hai tứ quý"),
+    "combo_other": ("{combo}", "{combo}"),
+    # 2s in the shedding games: heo
+    "combo_two_single": ("2", "heo"),
+    "combo_two_pair": ("pair of 2s", "đôi heo"),
+    "combo_two_triple": ("three 2s", "ba heo"),
+    # -- quansu analyze ---------------------------------------------------------------------
+    "analyze_header": ("model {model}; marks: good <= {good}, inaccuracy <= {inaccuracy}, "
+                       "mistake <= {mistake} bets, else blunder",
+                       "mô hình {model}; đánh giá: tốt <= {good}, chưa chuẩn <= {inaccuracy}, "
+                       "sai <= {mistake} cược, hơn nữa là sai nặng"),
+    "col_index": ("move", "nước"),
+    "col_seat": ("seat", "ghế"),
+    "col_played": ("played", "đã đi"),
+    "col_best": ("best", "tốt nhất"),
+    "col_loss": ("loss", "mất"),
+    "col_value": ("value", "giá trị"),
+    "col_mark": ("mark", "đánh giá"),
+    "mark_best": ("best", "tốt nhất"),
+    "mark_good": ("good", "tốt"),
+    "mark_inaccuracy": ("inaccuracy", "chưa chuẩn"),
+    "mark_mistake": ("mistake", "sai"),
+    "mark_blunder": ("blunder", "sai nặng"),
+    "mark_unclear": ("unclear", "chưa rõ"),
+    "mark_forced": ("{mark} (forced)", "{mark} (bắt buộc)"),
+    "analyze_summary": ("seat {seat}: {decisions} decisions, total loss {total} bets, average "
+                        "{average}, accuracy {accuracy} ({marks})",
+                        "ghế {seat}: {decisions} quyết định, tổng mất {total} cược, trung bình "
+                        "{average}, độ chính xác {accuracy} ({marks})"),
+    "analyze_result": ("; result {payoff}", "; kết quả {payoff}"),
+    "analyze_worst": ("  worst: move {index}: played {played}, best {best}, loss {loss}",
+                      "  tệ nhất: nước {index}: đã đi {played}, tốt nhất {best}, mất {loss}"),
+    "analyze_no_plot": ("--plot: no decision to draw", "--plot: không có quyết định nào để vẽ"),
+    "analyze_plot_written": ("plot written to {path}", "đã ghi biểu đồ vào {path}"),
+    # -- quansu serve -----------------------------------------------------------------------
+    "serve_bad_model": ("bad --model {item!r}: expected GAME=PATH",
+                        "--model {item!r} sai: cần GAME=ĐƯỜNG_DẪN"),
+    "serve_at_least": ("--{name} must be at least {least}", "--{name} phải từ {least} trở lên"),
+    "serve_default_above_max": ("the default budget is above the maximum",
+                                "ngân sách mặc định vượt mức tối đa"),
+    "serve_port_range": ("--{name} must be 0..65535", "--{name} phải trong khoảng 0..65535"),
+    "serve_tls_pair": ("--tls-cert and --tls-key go together",
+                       "--tls-cert và --tls-key phải đi cùng nhau"),
+    "serve_log_level": ("--log-level: {message}", "--log-level: {message}"),
+}
+
+
+def default_language(environ: Mapping[str, str] | None = None) -> str:
+    """The locale's language: "vi" when the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that
+    is set starts with ``vi`` (``vi_VN.UTF-8``), else "en"."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            return "vi" if value.lower().startswith("vi") else "en"
+    return "en"
+
+
+def lang_of(args=None) -> str:
+    """The language of a command: its ``--lang``, else the locale's."""
+    lang = getattr(args, "lang", None) if args is not None else None
+    return lang if lang in LANGUAGES else default_language()
+
+
+def add_lang_argument(p: argparse.ArgumentParser) -> None:
+    """``--lang vi|en`` (once per parser: a command that already has it keeps its own)."""
+    if "--lang" in p._option_string_actions:
+        return
+    p.add_argument("--lang", choices=LANGUAGES, default=None, help=t("lang_help", "en"))
+
+
+def t(key: str, lang: str = "en", **params) -> str:
+    """Message ``key`` in ``lang`` with its fields filled."""
+    en, vi = MESSAGES[key]
+    return (vi if lang == "vi" else en).format(**params)
+
+
+def fields_of(template: str) -> set[str]:
+    """The ``str.format`` field names of a template."""
+    return {name.split(".")[0].split("[")[0].split("!")[0]
+            for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def mark_name(mark: int | str, lang: str = "en") -> str:
+    """A Decision mark (the enum value or its short name: ``best``, ``good``, ...) in ``lang``."""
+    names = {1: "best", 2: "good", 3: "inaccuracy", 4: "mistake", 5: "blunder", 6: "unclear"}
+    name = names.get(mark, "?") if isinstance(mark, int) else mark
+    key = f"mark_{name}"
+    return t(key, lang) if key in MESSAGES else str(name)
+
+
+def stopped_name(stopped_by: str, lang: str = "en") -> str:
+    """``SearchStats.stopped_by`` in ``lang``."""
+    key = f"stopped_{stopped_by}"
+    return t(key, lang) if key in MESSAGES else stopped_by
+
+
+def combo_name(combo: str | None, lang: str = "en") -> str:
+    """A shedding combination (``MoveInfo.combo``) as players call it: sảnh, đôi thông..."""
+    if not combo:
+        return ""
+    key = f"combo_{combo}"
+    return t(key, lang) if key in MESSAGES else t("combo_other", lang, combo=combo)
+
+
+def zone_name(zone: str, lang: str = "en") -> str:
+    """A zone of :meth:`games.base.State.zones` (not a hand) in ``lang``."""
+    base = zone.rstrip("0123456789")
+    if base == "discard" and base != zone:
+        return t("zone_discard_seat", lang, seat=zone[len(base):])
+    key = f"zone_{base}"
+    return t(key, lang) if key in MESSAGES else t("zone_other", lang, name=zone)
+
+
+def move_words(game, move, lang: str = "en") -> str:
+    """What ``move`` does, in words of ``lang`` ("đánh sảnh 3S 4S 5H", "bỏ lượt", "ôm bài"),
+    from the game's :class:`games.base.MoveInfo`."""
+    from quansu.games.reasons import cards_text
+
+    from quansu.games.cards import rank_of
+    from quansu.games.reasons import TWO
+
+    info = game.describe_move(move)
+    key = f"kind_{info.kind}"
+    if key not in MESSAGES:
+        return t("kind_other", lang, text=game.move_to_text(move))
+    if info.kind == "play":
+        combo = combo_name(info.combo, lang)
+        if info.cards and all(rank_of(c) == TWO for c in info.cards) and \
+                f"combo_two_{info.combo}" in MESSAGES:       # a 2 of Tiến lên or Sâm: heo
+            combo = t(f"combo_two_{info.combo}", lang)
+        return " ".join(t(key, lang, combo=combo, cards=cards_text(info.cards)).split())
+    return " ".join(t(key, lang, cards=cards_text(info.cards)).split())
