@@ -51,15 +51,12 @@ class Params:
     ca_share: float = 1.8       #: share of a cạ's points counted as saved when it may complete
     ca_meld: float = 0.4        #: value of a new phỏm (beyond its points) when a cạ completes
     eat_rate: float = 2.0       #: chance of getting an out by eating, relative to drawing it
-    mom: float = 9.0            #: cost of ending móm (no phỏm)
-    u_share: float = 1.0        #: share of the Ù money counted for the chance of Ù
+    mom: float = 13.0            #: cost of ending móm (no phỏm)
+    u_share: float = 0.7        #: share of the Ù money counted for the chance of Ù
     progress: float = 0.0       #: cost of the eater's progress when the next seat eats
     disc_ca: float = 0.6        #: chance factor of a card in cạ with one of the seat's discards
     end_point: float = 0.2      #: bets per point left at the lay-down (lay and send choices)
     danger: float = 0.7         #: weight of the expected cost of being eaten
-    u2_share: float = 0.0       #: share of the Ù money for a hand two cạ away from Ù
-    soft_send: float = 0.0      #: weight of the chance that a card becomes sendable
-    safe_keep: float = 0.0      #: value (bets) of a safe card kept for the lay-down discard
     all_points: float = 0.1     #: weight of all deadwood points beside those left at the end
 
 
@@ -84,55 +81,61 @@ def _outs_table() -> dict[int, int]:
 
 
 _OUTS = _outs_table()
-#: cards within two ranks of x in its suit, or of its rank (candidates to complete a phỏm)
-_NEAR = tuple(_CA[x] for x in range(52))
-
-
-def _bitlist(m: int) -> list[int]:
-    return R.bits(m)
 
 
 class _Ctx:
-    """What the seat to act knows, and the derived estimates (built once per decision)."""
+    """What the seat to act knows, and the estimates derived from it (built once per decision).
 
-    __slots__ = ("game", "state", "p", "me", "n", "hand", "eaten", "one", "unseen", "n_unseen",
-                 "nxt", "pfree", "excl", "live", "rate", "takes", "laid_me", "others_melds",
-                 "opts", "u_money", "soft", "_chance")
+    Only public facts are copied out of the state (hand sizes, eaten cards, discard rows, the
+    table, the move history, eat counts, stock size, lay-down flags) beside the seat's own
+    hand; nothing else of the state is kept."""
+
+    __slots__ = ("game", "p", "me", "n", "hand", "eaten", "one", "unseen", "nxt", "pfree",
+                 "excl", "live", "rate", "takes", "laid_me", "table", "kind", "s_now", "eats",
+                 "eaten_nxt", "round_me", "opts", "u_money", "_chance")
 
     def __init__(self, game, state, params: Params):
         self.game = game
-        self.state = state
         self.p = params
         n = state.n
         me = state.cur
         self.me = me
         self.n = n
+        # -- what the seat may know
         self.hand = state.hands[me]
-        self.eaten = state.eaten[me]
+        sizes = [h.bit_count() for h in state.hands]
+        eaten = tuple(state.eaten)
+        self.eaten = eaten[me]
+        rows = state.rows
+        self.table = tuple(state.table)
+        hist = state.hist
+        self.eats = tuple(state.eats)
+        self.s_now = state.s_now
+        self.kind = state.kind
+        self.laid_me = bool(state.laid >> me & 1)
+        self.round_me = len(rows[me]) + 1
+        # -- derived
         self.one = game._one
         self.opts = game.options
         self.u_money = (n - 1) * self.opts["u_payment"]
         known = self.hand
         for s in range(n):
-            known |= state.eaten[s]
-            for x in state.rows[s]:
+            known |= eaten[s]
+            for x in rows[s]:
                 known |= 1 << x
-        for t in state.table:
+        for t in self.table:
             known |= t[1]
         unseen = R.FULL & ~known
         self.unseen = unseen
         nu = unseen.bit_count()
-        self.n_unseen = nu
-        self.laid_me = bool(state.laid >> me & 1)
-        self.others_melds = [t[1] for t in state.table if t[0] != me]
 
-        # partners of the opponents' eaten cards (tied to those phỏm)
+        # partners of the opponents' eaten cards: those opponents hold them, so they are
+        # less likely to reach this seat
         partner = [0.0] * 52
         for s in range(n):
             if s == me:
                 continue
-            e = state.eaten[s]
-            for x in R.bits(e):
+            for x in R.bits(eaten[s]):
                 pairs = [r for r in _REST[x] if r & unseen == r]
                 if not pairs:
                     continue
@@ -140,106 +143,72 @@ class _Ctx:
                 for r in pairs:
                     for y in R.bits(r):
                         partner[y] = min(1.0, partner[y] + w)
-        # outs are less live when an opponent probably holds them for its eaten card
         self.live = partner
 
-        # next seat: chance of holding each unseen card free, and the pairs its passes ruled out
+        # the next seat: chance that it holds each unseen card free, and the pairs that its
+        # passes on this seat's discards ruled out
         nxt = (me + 1) % n
         self.nxt = nxt
-        hid = state.hands[nxt].bit_count() - state.eaten[nxt].bit_count()
+        e_nxt = eaten[nxt]
+        self.eaten_nxt = e_nxt
+        hid = sizes[nxt] - e_nxt.bit_count()
         base = hid / nu if nu else 0.0
-        pf = [0.0] * 52
-        low_disc = 0
-        draws_since = 0
-        excl: dict[int, float] = {}
-        hist = state.hist
+        near_disc = 0
+        draws = 0
         passes = []
         for i, (s, mv) in enumerate(hist):
             if s != nxt:
                 continue
             if mv == DRAW:
-                draws_since += 1
-                if i and type(hist[i - 1][1]) is int and hist[i - 1][1] < 52 \
-                        and hist[i - 1][0] == me:
-                    passes.append((hist[i - 1][1], draws_since))
+                draws += 1
+                if i:
+                    ps, pm = hist[i - 1]
+                    if ps == me and type(pm) is int and pm < 52:
+                        passes.append((pm, draws))
             elif type(mv) is int and mv < 52:
-                low_disc |= _CA[mv]
+                near_disc |= _CA[mv]
+        pf = [0.0] * 52
         for x in R.bits(unseen):
             q = base
-            if low_disc >> x & 1:
+            if near_disc >> x & 1:
                 q *= params.disc_ca
-            if state.eaten[nxt]:
-                tie = partner_of(state, nxt, x, unseen)
+            if e_nxt:
+                tie = _tied_chance(e_nxt, x, unseen)
                 # one eaten card per phỏm: its partners are tied to it; otherwise they are
                 # held and can take a second eaten card
                 q = q * (1.0 - tie) if self.one else q + (1.0 - q) * tie
             pf[x] = q
         if not self.one:
-            for x in R.bits(state.eaten[nxt]):
+            for x in R.bits(e_nxt):
                 pf[x] = 1.0
         self.pfree = pf
+        excl: dict[int, float] = {}
         for d, at in passes:
-            new = draws_since - at        # draws made after that pass
-            old = max(0.0, 1.0 - new / hid) if hid else 0.0
-            keep = 1.0 - old * old       # chance that such a pair was formed since
+            old = max(0.0, 1.0 - (draws - at) / hid) if hid else 0.0
+            keep = 1.0 - old * old       # chance that such a pair was formed since the pass
             for r in _REST[d]:
                 excl[r] = min(excl.get(r, 1.0), keep)
         self.excl = excl
 
-        # my takes left before (and including) the lay-down turn
+        # takes left to this seat before (and including) its lay-down turn
         takes = 0
         if not self.laid_me:
-            s_after = state.s_now          # the stock after this turn's take
+            s_after = self.s_now           # the stock after this turn's take
             while s_after > n - 1:
                 s_after -= n               # after the next take of this seat
                 if s_after < 0:
                     break
                 takes += 1
         self.takes = takes
-        # chance that one given live out reaches the seat (draw or eat) in the takes left
-        per_take = (1.0 + params.eat_rate) / nu if nu else 0.0
-        self.rate = 1.0 - (1.0 - min(per_take, 1.0)) ** takes if takes else 0.0
-
-        # cards likely to be sendable at the lay-down: ends of the phỏm that opponents who lay
-        # down before this seat will lay around their eaten cards
-        soft = {}
-        if params.soft_send and not self.laid_me and takes:
-            for o in self._lay_before():
-                e = state.eaten[o]
-                for c in R.bits(e):
-                    pairs = [r for r in _REST[c] if r & unseen == r]
-                    if not pairs:
-                        continue
-                    w = 1.0 / len(pairs)
-                    for r in pairs:
-                        for x in R.bits(R.meld_accepts(r | (1 << c)) & self.hand):
-                            soft[x] = soft.get(x, 0.0) + w
-        self.soft = soft
+        # chance that one given live out reaches the seat (drawn or eaten) in those takes
+        per_take = min((1.0 + params.eat_rate) / nu, 1.0) if nu else 0.0
+        self.rate = 1.0 - (1.0 - per_take) ** takes if takes else 0.0
         self._chance: dict[int, float] = {}
-
-    def _lay_before(self) -> list[int]:
-        """Opponents not laid down yet whose lay-down turn comes before this seat's (without
-        further eats)."""
-        st = self.state
-        n = self.n
-        me = self.me
-        s = st.s_now
-        seat = me
-        for _ in range(8 * n):
-            seat = (seat + 1) % n
-            s -= 1
-            if s <= n - 1:
-                break
-        out = []
-        while seat != me:
-            if not st.laid >> seat & 1:
-                out.append(seat)
-            seat = (seat + 1) % n
-        return out
 
     # -- danger ---------------------------------------------------------------------------------
     def eat_chance(self, c: int) -> float:
-        """Chance that the next seat can eat ``c`` (holds a free pair making a 3-card phỏm)."""
+        """Chance that the next seat can eat ``c`` (holds a free pair making a 3-card phỏm
+        with it)."""
         got = self._chance.get(c)
         if got is None:
             got = self._chance[c] = self._eat_chance(c)
@@ -251,53 +220,41 @@ class _Ctx:
         excl = self.excl
         q = 1.0
         for r in _REST[c]:
-            if r & unseen != r and (self.one or r & ~unseen & ~self.state.eaten[self.nxt]):
+            if r & unseen != r and (self.one or r & ~unseen & ~self.eaten_nxt):
                 continue
             low = r & -r
-            a = low.bit_length() - 1
-            b = (r ^ low).bit_length() - 1
-            pr = pf[a] * pf[b]
+            pr = pf[low.bit_length() - 1] * pf[(r ^ low).bit_length() - 1]
             f = excl.get(r)
             if f is not None:
                 pr *= f
             q *= 1.0 - min(pr, 1.0)
         return 1.0 - q
 
-    def eat_cost(self) -> float:
-        """What it costs (bets) when the next seat eats this turn's discard."""
-        st = self.state
-        nxt = self.nxt
-        k = st.eats[nxt] + 1
-        chot = st.s_now <= self.n
-        cost = S.eat_payment(k, chot, False, len(st.rows[self.me]) + 1, self.opts)
+    def eat_cost(self, c: int = -1) -> float:
+        """What it costs (bets) when the next seat eats this turn's discard ``c``: the eat
+        payment, and on its third eat the whole Ù money (đền)."""
+        k = self.eats[self.nxt] + 1
+        king = c >= 0 and c % 13 == R.K_RANK
+        cost = S.eat_payment(k, self.s_now <= self.n, king, self.round_me, self.opts)
         if k >= 3:
             cost += self.u_money
         return cost + self.p.progress
 
     def danger(self, c: int) -> float:
-        st = self.state
-        if st.s_now == 0:
+        """Expected cost (bets, weighted) of discarding ``c``: none on the game's last discard."""
+        if self.s_now == 0:
             return 0.0
         ch = self.eat_chance(c)
         if not ch:
             return 0.0
-        cost = self.eat_cost()
-        if self.opts["ca_k_enabled"] and c % 13 == R.K_RANK:
-            k = st.eats[self.nxt] + 1
-            cost += S.eat_payment(k, st.s_now <= self.n, True, len(st.rows[self.me]) + 1,
-                                  self.opts) - S.eat_payment(k, st.s_now <= self.n, False,
-                                                             len(st.rows[self.me]) + 1, self.opts)
-        return self.p.danger * ch * cost
+        return self.p.danger * ch * self.eat_cost(c)
 
     # -- hand value -----------------------------------------------------------------------------
     def free_sends(self, dead: int) -> int:
         """Cards of ``dead`` that can be sent (in a chain) onto phỏm laid by others."""
-        targets = self.others_melds
-        if not targets:
-            return 0
-        targets = list(targets)
+        targets = [t[1] for t in self.table if t[0] != self.me]
         free = 0
-        changed = True
+        changed = bool(targets)
         while changed:
             changed = False
             for i, m in enumerate(targets):
@@ -321,105 +278,70 @@ class _Ctx:
             if free:
                 dead &= ~free
                 dw -= R.points(free)
-        dpts = [pts[x] for x in R.bits(dead)]
-        if self.soft:
-            dpts = [pts[x] * (1.0 - p.soft_send * min(self.soft.get(x, 0.0), 1.0))
-                    for x in R.bits(dead)]
-            dw = sum(dpts)
-        keep = len(dpts) - self.takes
-        if keep > 0 and self.takes:
-            # the cards still dead at the lay-down: the lowest, the others go in later discards
-            fp = sum(sorted(dpts)[:keep])
-        elif keep > 0:
-            fp = dw
-        else:
-            fp = 0
-        if self.takes:
-            val = -p.point * (fp + p.all_points * dw)
-        else:
-            val = -p.end_point * dw
+        takes = self.takes
+        if not takes:
+            return -p.end_point * dw
+        # the cards still dead at the lay-down: the lowest; the others go in later discards
+        keep = dead.bit_count() - takes
+        fp = sum(sorted(pts[x] for x in R.bits(dead))[:keep]) if keep > 0 else 0
+        val = -p.point * (fp + p.all_points * dw)
         rate = self.rate
-        if not rate:
-            return val
         unseen = self.unseen
         live = self.live
         all_outs = 0
         gain = 0.0
-        pairs = []
         for x in R.bits(dead):
             part = _CA[x] & h & ~(1 << x)
-            # pairs counted once from the lower card among the dead cards
+            # a pair of dead cards is counted once, from its lower card
             part &= ~(dead & ((1 << (x + 1)) - 1))
             while part:
                 lo = part & -part
                 part ^= lo
-                y = lo.bit_length() - 1
                 outs = _OUTS[(1 << x) | lo] & unseen
                 if not outs:
                     continue
                 all_outs |= outs
-                L = 0.0
+                n_live = 0.0
                 for u in R.bits(outs):
-                    L += 1.0 - live[u]
-                pc = 1.0 - (1.0 - rate) ** L
-                if dead >> y & 1:
-                    share = 1.0
-                    pairs.append(((1 << x) | lo, pc))
-                else:
-                    share = 0.5
-                gain += share * pc * (p.point * p.ca_share * (pts[x] + (pts[y] if dead >> y & 1 else 0))
-                                      + p.ca_meld)
+                    n_live += 1.0 - live[u]
+                pc = 1.0 - (1.0 - rate) ** n_live
+                if dead & lo:
+                    saved = pts[x] + pts[lo.bit_length() - 1]
+                    gain += pc * (p.point * p.ca_share * saved + p.ca_meld)
+                else:       # a dead card with a card of a phỏm: half as good
+                    gain += 0.5 * pc * (p.point * p.ca_share * pts[x] + p.ca_meld)
         val += gain
         if not melded and not e:
             miss = 1.0
             for u in R.bits(all_outs):
                 miss *= 1.0 - rate * (1.0 - live[u])
             val -= p.mom * miss
-        if p.safe_keep and dead:
-            # keep a card the next seat is unlikely to eat for the chốt discard of the lay-down
-            val -= p.safe_keep * min(self.eat_chance(x) for x in R.bits(dead))
-        ndead = dead.bit_count()
-        if ndead <= 3 and p.u_share:
+        if dead.bit_count() <= 3 and p.u_share:
             val += p.u_share * self.u_money * self.u_chance(h & ~(dead_all & ~dead), e)
-        elif ndead <= 5 and p.u2_share and self.takes >= 2:
-            # two cạ to complete: the best two disjoint ones
-            best = 0.0
-            for i in range(len(pairs)):
-                mi, pi = pairs[i]
-                for j in range(i + 1, len(pairs)):
-                    mj, pj = pairs[j]
-                    if not mi & mj and pi * pj > best:
-                        best = pi * pj
-            val += p.u2_share * self.u_money * best
         return val
 
     def u_chance(self, h: int, e: int) -> float:
         """Chance of a Ù before the lay-down from ``h``: the cards that complete the whole
-        hand at the next take, each arriving at the rate of one live out."""
+        hand at a take, each arriving at the rate of one live out."""
         near = 0
         for x in R.bits(h):
-            near |= _NEAR[x]
-        near &= self.unseen
+            near |= _CA[x]
         miss = 1.0
         one = self.one
-        for u in R.bits(near):
+        for u in R.bits(near & self.unseen):
             if R.can_u(h | (1 << u), e, one):
                 miss *= 1.0 - self.rate * (1.0 - self.live[u])
         return 1.0 - miss
 
 
-def partner_of(state, seat: int, x: int, unseen: int) -> float:
-    """Chance that the unseen card ``x`` is tied to one of ``seat``'s eaten cards (equal weight on
-    each pair of unseen cards that makes a 3-card phỏm with the eaten card)."""
-    e = state.eaten[seat]
-    if not e:
-        return 0.0
+def _tied_chance(eaten: int, x: int, unseen: int) -> float:
+    """Chance that the unseen card ``x`` is a partner of one of the ``eaten`` cards of a seat
+    (equal weight on each pair of unseen cards that makes a 3-card phỏm with an eaten card)."""
     tot = 0.0
-    for c in R.bits(e & _CA[x]):
+    for c in R.bits(eaten & _CA[x]):
         pairs = [r for r in _REST[c] if r & unseen == r]
         if pairs:
-            k = sum(1 for r in pairs if r >> x & 1)
-            tot += k / len(pairs)
+            tot += sum(1 for r in pairs if r >> x & 1) / len(pairs)
     return min(tot, 1.0)
 
 
@@ -430,7 +352,6 @@ def _send_plan(ctx: _Ctx, h: int, targets: list[int], can_send: bool):
     """Best ``(cost, sends, discard)`` for the hand ``h`` before the turn's sends and discard:
     for every legal discard d, every other card that can be sent (in a chain) is sent;
     sending all but d is Ù (gửi hết).  ``cost`` in bets (lower is better)."""
-    st = ctx.state
     e = ctx.eaten
     e &= h
     legal = h if not e else R.legal_discards(h, e, ctx.one)
@@ -462,20 +383,21 @@ def _send_plan(ctx: _Ctx, h: int, targets: list[int], can_send: bool):
 
 
 def _targets(ctx: _Ctx, arr: tuple) -> tuple[list[int], bool]:
-    st = ctx.state
+    """The phỏm that may receive sends after laying ``arr``, and whether sending is allowed."""
     me = ctx.me
-    if st.kind == TAI:
-        has_own = bool(arr) or any(t[0] == me for t in st.table)
-        return [t[1] for t in st.table] + list(arr), has_own and ctx.game._tai_send
-    return [t[1] for t in st.table if t[0] != me], bool(arr)
+    if ctx.kind == TAI:
+        has_own = bool(arr) or any(t[0] == me for t in ctx.table)
+        return [t[1] for t in ctx.table] + list(arr), has_own and ctx.game._tai_send
+    return [t[1] for t in ctx.table if t[0] != me], bool(arr)
 
 
 def _choose_lay(ctx: _Ctx, legal: list):
-    st = ctx.state
+    """The arrangement whose sends and last discard cost least (laying nothing while a phỏm is
+    possible costs the móm)."""
     me = ctx.me
     h = ctx.hand
     best = None
-    has_own = any(t[0] == me for t in st.table)
+    has_own = any(t[0] == me for t in ctx.table)
     for arr in legal:
         if type(arr) is not tuple:
             continue
@@ -494,8 +416,8 @@ def _choose_lay(ctx: _Ctx, legal: list):
 
 
 def _choose_send(ctx: _Ctx, legal: list):
-    st = ctx.state
-    targets, can_send = _targets(ctx, ())
+    """A send of the best plan while one is left, then its discard."""
+    targets, _can = _targets(ctx, ())
     _cost, sent, d = _send_plan(ctx, ctx.hand, targets, True)
     if sent:
         for mv in legal:
@@ -505,6 +427,7 @@ def _choose_send(ctx: _Ctx, legal: list):
 
 
 def _choose_discard(ctx: _Ctx, legal: list):
+    """The discard keeping the most valuable hand, net of its danger; ties: the higher card."""
     h = ctx.hand
     e = ctx.eaten
     best = None
