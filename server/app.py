@@ -321,6 +321,7 @@ class QuansuServer:
             self.pool.close()
             raise OSError(f"cannot listen on {address}")
         self._stopped = threading.Event()
+        self._notice_over = threading.Event()
         self.http = None            # server.gateway.HttpServer, once started
         self.http_port: int | None = None
 
@@ -374,7 +375,7 @@ class QuansuServer:
         self.health.enter_graceful_shutdown()
         notice = self.config.drain_notice_s if notice is None else notice
         if notice > 0:
-            threading.Event().wait(notice)
+            self._notice_over.wait(notice)
         grace = self.config.drain_s if grace is None else grace
         if self.http is not None:
             self.http.begin_stop(grace)
@@ -384,6 +385,10 @@ class QuansuServer:
         if self.metrics is not None:
             self.metrics.close()
         self.pool.close()
+
+    def end_notice(self) -> None:
+        """End the drain notice now (a second SIGTERM does): new calls are refused from here."""
+        self._notice_over.set()
 
     def wait(self) -> None:
         self.server.wait_for_termination()
@@ -402,6 +407,9 @@ def serve(config: ServerConfig, ready=None) -> int:
     stop = threading.Event()
 
     def on_signal(signum, frame):
+        if stop.is_set():            # a second signal: end the drain notice now
+            server.end_notice()
+            return
         log.info("signal %d: draining", signum)
         stop.set()
 

@@ -16,6 +16,7 @@ import sys
 from quansu import __version__
 from quansu.games.base import GameError
 from quansu.server.client import DEFAULT_PORT
+from quansu.server.i18n import add_lang_argument, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -63,34 +64,34 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def config_from_args(args):
     from quansu.server.app import ServerConfig
     from quansu.server.engine import Limits
+    from quansu.server.logs import parse_level
 
+    lang = lang_of(args)
     models = {}
     for item in args.model:
         if "=" not in item:
-            raise GameError(f"bad --model {item!r}: expected GAME=PATH")
+            raise GameError(t("serve_bad_model", lang, item=item))
         name, path = item.split("=", 1)
         models[name] = path
     for name in ("default_iterations", "max_iterations", "max_ms", "max_top_k"):
         if getattr(args, name) < 1:
-            raise GameError(f"--{name.replace('_', '-')} must be at least 1")
+            raise GameError(t("serve_at_least", lang, name=name.replace("_", "-"), least=1))
     if args.default_ms < 0:
-        raise GameError("--default-ms must be at least 0")
+        raise GameError(t("serve_at_least", lang, name="default-ms", least=0))
     if args.default_iterations > args.max_iterations or args.default_ms > args.max_ms:
-        raise GameError("the default budget is above the maximum")
-    if args.http_port is not None and not 0 <= args.http_port <= 65535:
-        raise GameError("--http-port must be 0..65535")
-    if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
-        raise GameError("--metrics-port must be 0..65535")
+        raise GameError(t("serve_default_above_max", lang))
+    for name in ("http_port", "metrics_port"):
+        port = getattr(args, name)
+        if port is not None and not 0 <= port <= 65535:
+            raise GameError(t("serve_port_range", lang, name=name.replace("_", "-")))
     if not args.drain_notice >= 0:
-        raise GameError("--drain-notice must be at least 0")
-    from quansu.server.logs import parse_level
-
+        raise GameError(t("serve_at_least", lang, name="drain-notice", least=0))
     try:
         log_level = parse_level(args.log_level)
     except ValueError as e:
-        raise GameError(f"--log-level: {e}") from None
+        raise GameError(t("serve_log_level", lang, message=e)) from None
     if (args.tls_cert is None) != (args.tls_key is None):
-        raise GameError("--tls-cert and --tls-key go together")
+        raise GameError(t("serve_tls_pair", lang))
     limits = Limits(default_iterations=args.default_iterations, default_ms=args.default_ms,
                     max_iterations=args.max_iterations, max_ms=args.max_ms,
                     max_top_k=args.max_top_k)
@@ -110,7 +111,7 @@ def run(args) -> int:
     try:
         config = config_from_args(args)
     except GameError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(t("error", lang_of(args), message=e), file=sys.stderr)
         return 2
     configure(config.log_level)
 
@@ -123,13 +124,14 @@ def run(args) -> int:
     try:
         return serve(config, ready=ready)
     except (OSError, GameError, RuntimeError, ValueError) as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(t("error", lang_of(args), message=e), file=sys.stderr)
         return 1
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="quansu serve", description=__doc__.splitlines()[0])
     add_arguments(p)
+    add_lang_argument(p)
     return run(p.parse_args(argv))
 
 
