@@ -81,18 +81,19 @@ class Params:
 
     combo_cost: float = 1.0      #: cost of one combination still to be played
     control: float = 1.5         #: earned by a combination in proportion to its chance to win a lead
-    respond: float = 0.85        #: chance that an opponent holding a beater plays it
+    control_lead_only: float = 1.0  #: the same for straights and triples (rarely an answer to a lead)
+    respond: float = 0.7         #: chance that an opponent holding a beater plays it
     pass_soft: float = 0.35      #: beater chance of a seat that passed a lower same-shape top
     pass_soft_two: float = 0.8   #: the same for beaters that are 2s or bombs (players save them)
     lead_value: float = 0.6      #: value of winning the trick when following
-    lead_keep: float = 0.15      #: value of keeping the lead when leading
-    danger: float = 2.5          #: cost of letting an opponent go out
+    lead_keep: float = 0.5       #: value of keeping the lead when leading
+    danger: float = 0.8          #: cost of letting an opponent go out
     money: float = 0.1           #: plan-cost units per bet
     two_end: float = 1.5         #: a hand left with only 2s (it cannot go out and win)
     fin_lead: tuple = (1.0, 1.0, 0.55, 0.3, 0.12, 0.04)  #: chance a seat with k cards goes out from the lead
     bill_risk: tuple = (1.0, 1.0, 0.7, 0.45, 0.25, 0.12, 0.05, 0.02, 0.0, 0.0, 0.0)
     #: ^ weight of the bill of the cards kept, by the fewest cards an opponent holds
-    pass_cost: float = 1.0       #: tempo given up by passing (the round goes on without this seat)
+    pass_cost: float = 0.5       #: tempo given up by passing (the round goes on without this seat)
     pass_cost_late: float = 2.0  #: the same once an opponent holds three cards or fewer
     low_first: float = 0.6       #: leading: cost per unit of the led combination's strength (0..1)
     shed: float = 0.1            #: leading: value per card led
@@ -144,6 +145,34 @@ def _present(c: int) -> int:
     return R._compress((c | (c >> 1) | (c >> 2)) & _NIB1)
 
 
+_OPTS: dict = {}
+
+
+def _options(c: int, allow_two: bool) -> tuple:
+    """Every combination ``(cid, delta)`` holding a card of the lowest rank of the count vector
+    ``c`` (so that every split of ``c`` is found once by taking one of them and splitting the
+    rest): the same-rank groups, largest first, then the straights whose lowest rank it is.
+    Cached across decisions (a pure function of the counts and the option)."""
+    key = c if allow_two else -c
+    got = _OPTS.get(key)
+    if got is None:
+        low = (c & -c).bit_length() - 1
+        r = low >> 2
+        sh = 4 * r
+        cnt = (c >> sh) & 15
+        opts = [(k << 8 | k << 4 | r, k << sh) for k in range(cnt, 0, -1)]
+        if r <= 9:
+            pres = _present(c)
+            for need, delta, cid, _ in _WINDOWS[allow_two][r]:
+                if need & pres == need:
+                    opts.append((cid, delta))
+        got = tuple(opts)
+        if len(_OPTS) > 400000:
+            _OPTS.clear()
+        _OPTS[key] = got
+    return got
+
+
 def _combo_of(mask: int, allow_two: bool):
     """``(cid, delta)`` of a played mask."""
     c = R.classify(mask, allow_two, True)
@@ -169,12 +198,95 @@ def _hg_ge(U: int, n: int, u: int, k: int) -> float:
 # ---------------------------------------------------------------------------------------------
 # what the seat knows
 
+class _Tab:
+    """Beater chances of one opponent with ``n`` cards drawn from ``U`` unseen cards (counts
+    ``uc`` per rank), as suffix tables over the key to beat (built lazily)."""
+
+    __slots__ = ("U", "n", "uc", "allow_two", "hg1", "above", "_groups", "_two", "_quads",
+                 "_straights")
+
+    def __init__(self, U: int, n: int, uc: list, allow_two: bool):
+        self.U, self.n, self.uc, self.allow_two = U, n, uc, allow_two
+        self.hg1 = [_hg_ge(U, n, u, 1) for u in uc]
+        above = [0] * 13
+        acc = 0
+        for r in range(TWO - 1, -1, -1):
+            above[r] = acc
+            acc += uc[r]
+        self.above = above          #: non-2 unseen cards of a rank above r
+        self._groups: dict = {}
+        self._two: dict = {}
+        self._quads = None
+        self._straights: dict = {}
+
+    def groups(self, k: int) -> list:
+        """``[r]``: P(no ``k`` cards of one rank in r+1 .. A)."""
+        got = self._groups.get(k)
+        if got is None:
+            got = [1.0] * 13
+            q = 1.0
+            U, n, uc = self.U, self.n, self.uc
+            for r in range(TWO - 1, -1, -1):
+                got[r] = q
+                if uc[r] >= k:
+                    q *= 1.0 - _hg_ge(U, n, uc[r], k)
+            self._groups[k] = got
+        return got
+
+    def two(self, k: int) -> float:
+        """P(at least ``k`` 2s)."""
+        got = self._two.get(k)
+        if got is None:
+            got = self._two[k] = _hg_ge(self.U, self.n, self.uc[TWO], k)
+        return got
+
+    def quads(self) -> list:
+        """``[r]``: P(no four of a kind of rank r+1 .. 2)."""
+        if self._quads is None:
+            got = [1.0] * 13
+            q = 1.0
+            p4 = _hg_ge(self.U, self.n, 4, 4)
+            for r in range(TWO, -1, -1):
+                got[r] = q
+                if self.uc[r] == 4:
+                    q *= 1.0 - p4
+            self._quads = got
+        return self._quads
+
+    def no_quad3(self) -> float:
+        """P(no four 3s) (the one rank ``quads()[0]`` leaves out)."""
+        return 1.0 - _hg_ge(self.U, self.n, 4, 4) if self.uc[0] == 4 else 1.0
+
+    def straights(self, ln: int) -> list:
+        """``[v]``: P(a straight of ``ln`` cards with a value above v), v = 0 .. 14."""
+        got = self._straights.get(ln)
+        if got is None:
+            got = [0.0] * 15
+            lo = 1 if self.allow_two else 3
+            hg1 = self.hg1
+            q = 1.0
+            for b in range(14, 0, -1):
+                got[b] = 1.0 - q
+                a = b - ln + 1
+                if a < lo or (b == 14 and a <= 2):
+                    continue
+                pr = 1.0
+                for v in range(a, b + 1):
+                    pr *= hg1[R.VALUE_RANK[v]]
+                    if pr == 0.0:
+                        break
+                q *= 1.0 - pr
+            got[0] = 1.0 - q
+            self._straights[ln] = got
+        return got
+
+
 class _Ctx:
     """The acting seat's knowledge and the caches of one decision."""
 
     __slots__ = ("p", "g", "me", "n", "hand", "hc", "unseen", "U", "uc", "opps", "counts", "passes",
                  "allow_two", "dq", "quad_pair", "two_str", "windows", "seat_u", "hold_cache",
-                 "cost_cache", "plan_memo", "sure_cache", "guar_memo", "sam_memo", "sam_p_cache",
+                 "cost_cache", "beat_cache", "tabs", "plan_memo", "sure_cache", "guar_memo", "sam_memo", "sam_p_cache",
                  "declarer")
 
     def __init__(self, game, state, params: Params, me: int):
@@ -211,7 +323,9 @@ class _Ctx:
                 ucs = self.uc[:cap + 1] + [0] * (12 - cap)
                 self.seat_u[s] = (sum(ucs), ucs)
         self.passes = _pass_records(state.history, n, self.allow_two, self.declarer)
+        self.tabs: dict = {}
         self.hold_cache: dict = {}
+        self.beat_cache: dict = {}
         self.cost_cache: dict = {}
         self.plan_memo: dict = {}
         self.sure_cache: dict = {}
@@ -220,17 +334,13 @@ class _Ctx:
         self.sam_p_cache: dict = {}
 
     # -- an opponent's chance to hold a beater -------------------------------------------------
-    def _quad_p(self, i: int, above: int) -> float:
-        """P(opponent ``i`` holds a four of a kind of rank > ``above``)."""
-        U, uc = self.seat_u[i]
-        n = self.counts[i]
-        if n < 4:
-            return 0.0
-        q = 1.0
-        for r in range(above + 1, 13):
-            if uc[r] == 4:
-                q *= 1.0 - _hg_ge(U, n, 4, 4)
-        return 1.0 - q
+    def _tab(self, i: int) -> "_Tab":
+        key = (i if self.seat_u[i][1] is not self.uc else -1, self.counts[i])
+        t = self.tabs.get(key)
+        if t is None:
+            U, uc = self.seat_u[i]
+            t = self.tabs[key] = _Tab(U, self.counts[i], uc, self.allow_two)
+        return t
 
     def hold(self, i: int, cid: int) -> tuple[float, float, float]:
         """``(p_low, p_two, p_bomb)``: the chance that opponent ``i`` holds a same-shape beater
@@ -240,46 +350,27 @@ class _Ctx:
         if got is not None:
             return got
         t, ln, k = cid >> 8, (cid >> 4) & 15, cid & 15
-        U, uc = self.seat_u[i]
         n = self.counts[i]
+        tab = self._tab(i)
         p_low = p_two = p_bomb = 0.0
         if n >= ln:
             if t == SINGLE:
                 if k < TWO:
-                    h1 = 0
-                    for r in range(k + 1, TWO):
-                        h1 += uc[r]
-                    p_low = _hg_ge(U, n, h1, 1)
-                    p_two = _hg_ge(U, n, uc[TWO], 1)
+                    p_low = _hg_ge(tab.U, n, tab.above[k], 1)
+                    p_two = tab.hg1[TWO]
             elif t <= TRIPLE:
-                q_low = 1.0
-                for r in range(k + 1, TWO):
-                    if uc[r] >= ln:
-                        q_low *= 1.0 - _hg_ge(U, n, uc[r], ln)
-                p_low = 1.0 - q_low
-                if k < TWO and uc[TWO] >= ln:
-                    p_two = _hg_ge(U, n, uc[TWO], ln)
+                if k < TWO:
+                    p_low = 1.0 - tab.groups(ln)[k]
+                    p_two = tab.two(ln)
             elif t == QUAD:
-                p_bomb = self._quad_p(i, k)
+                p_bomb = 1.0 - tab.quads()[k]
             elif t == STRAIGHT:
-                q = 1.0
-                lo = 1 if self.allow_two else 3
-                for b in range(k + 1, 15):
-                    a = b - ln + 1
-                    if a < lo or (b == 14 and a <= 2):
-                        continue
-                    pr = 1.0
-                    for v in range(a, b + 1):
-                        pr *= _hg_ge(U, n, uc[R.VALUE_RANK[v]], 1)
-                        if pr == 0.0:
-                            break
-                    q *= 1.0 - pr
-                p_low = 1.0 - q
+                p_low = tab.straights(ln)[k]
         if k == TWO and n >= 4:
             if t == SINGLE:
-                p_bomb = self._quad_p(i, -1)
+                p_bomb = 1.0 - tab.quads()[0] * tab.no_quad3()
             elif t == PAIR:
-                pq = self._quad_p(i, -1)
+                pq = 1.0 - tab.quads()[0] * tab.no_quad3()
                 p_bomb = pq if self.quad_pair else 0.0
                 if self.dq and n >= 8:
                     p_bomb = 1.0 - (1.0 - p_bomb) * (1.0 - pq * pq)
@@ -312,11 +403,17 @@ class _Ctx:
 
     def beat_p(self, i: int, cid: int) -> float:
         """Chance that opponent ``i`` holds a beater of ``cid``, passes read softly."""
-        p_low, p_two, p_bomb = self.hold(i, cid)
-        if not (p_low or p_two or p_bomb):
-            return 0.0
-        f_low, f_two, f_bomb = self.pass_factor(i, cid)
-        return 1.0 - (1.0 - f_low * p_low) * (1.0 - f_two * p_two) * (1.0 - f_bomb * p_bomb)
+        key = (i, cid)
+        got = self.beat_cache.get(key)
+        if got is None:
+            p_low, p_two, p_bomb = self.hold(i, cid)
+            if not (p_low or p_two or p_bomb):
+                got = 0.0
+            else:
+                f_low, f_two, f_bomb = self.pass_factor(i, cid)
+                got = 1.0 - (1.0 - f_low * p_low) * (1.0 - f_two * p_two) * (1.0 - f_bomb * p_bomb)
+            self.beat_cache[key] = got
+        return got
 
     def sure(self, cid: int, seats=None) -> bool:
         """No seat in ``seats`` (default: every opponent) can beat ``cid`` whatever the unseen
@@ -357,7 +454,9 @@ class _Ctx:
     def cost(self, cid: int) -> float:
         w = self.cost_cache.get(cid)
         if w is None:
-            w = self.cost_cache[cid] = self.p.combo_cost - self.p.control * self.win_p(cid, self.opps)
+            t = cid >> 8
+            ctl = self.p.control_lead_only if t == STRAIGHT or t == TRIPLE else self.p.control
+            w = self.cost_cache[cid] = self.p.combo_cost - ctl * self.win_p(cid, self.opps)
         return w
 
     def plan(self, c: int) -> float:
@@ -367,24 +466,13 @@ class _Ctx:
         got = self.plan_memo.get(c)
         if got is not None:
             return got
-        low = (c & -c).bit_length() - 1
-        r = low >> 2
-        sh = 4 * r
-        cnt = (c >> sh) & 15
         best = _INF
         cost = self.cost
         plan = self.plan
-        for k in range(1, cnt + 1):
-            v = cost(k << 8 | k << 4 | r) + plan(c - (k << sh))
+        for cid, delta in _options(c, self.allow_two):
+            v = cost(cid) + plan(c - delta)
             if v < best:
                 best = v
-        if r <= 9:
-            pres = _present(c)
-            for need, delta, cid, _ in self.windows[r]:
-                if need & pres == need:
-                    v = cost(cid) + plan(c - delta)
-                    if v < best:
-                        best = v
         self.plan_memo[c] = best
         return best
 
@@ -406,18 +494,8 @@ class _Ctx:
         if key in self.guar_memo:
             return self.guar_memo[key]
         self.guar_memo[key] = None
-        low = (c & -c).bit_length() - 1
-        r = low >> 2
-        sh = 4 * r
-        cnt = (c >> sh) & 15
-        opts = [(k << 8 | k << 4 | r, k << sh) for k in range(cnt, 0, -1)]
-        if r <= 9:
-            pres = _present(c)
-            for need, delta, cid, _ in self.windows[r]:
-                if need & pres == need:
-                    opts.append((cid, delta))
         res = None
-        for cid, delta in opts:
+        for cid, delta in _options(c, self.allow_two):
             rest = c - delta
             if self.sure(cid):
                 sub = self.guaranteed(rest, last)
@@ -457,18 +535,8 @@ class _Ctx:
         got = self.sam_memo.get(key)
         if got is not None:
             return got
-        low = (c & -c).bit_length() - 1
-        r = low >> 2
-        sh = 4 * r
-        cnt = (c >> sh) & 15
-        opts = [(k << 8 | k << 4 | r, k << sh) for k in range(1, cnt + 1)]
-        if r <= 9:
-            pres = _present(c)
-            for need, delta, cid, _ in self.windows[r]:
-                if need & pres == need:
-                    opts.append((cid, delta))
         best = (-_INF, ())
-        for cid, delta in opts:
+        for cid, delta in _options(c, self.allow_two):
             rest = c - delta
             pb = self.sam_beat_p(cid)
             if pb < 1.0:
@@ -827,9 +895,10 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
 
 
 def _strength(cid: int) -> float:
-    """Where a combination stands among its shape, 0 (lowest) .. 1 (highest)."""
-    if cid >> 8 == STRAIGHT:
-        return ((cid & 15) - 3) / 11
+    """Where a combination stands among its shape, 0 (lowest) .. 1 (highest); straights and
+    triples 0 (they are led, hardly ever an answer, so nothing is gained by keeping them)."""
+    if cid >> 8 == STRAIGHT or cid >> 8 == TRIPLE:
+        return 0.0
     return (cid & 15) / 12
 
 
