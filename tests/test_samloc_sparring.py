@@ -58,7 +58,15 @@ def _low_single_early():
 
 
 def _lead_fresh_hand():
-    # seat 0 leads a fresh hand holding 2H and AH: it leads low and keeps the bosses
+    # seat 0 leads a fresh hand holding 2H and AH: it leads its low straight, keeping the bosses
+    g, st = position(["3D 4S 6D 8S TC JH KD AH 2H 5C", "4C 6C 8C TH QC AS 3H 5H 9D 7D"],
+                     first=0, n=2, full=True)
+    return g, st
+
+
+def _lead_boss_straight():
+    # J Q K A is the highest four-card straight: led, it keeps the lead (and it is no answer to
+    # anything later), so it goes first
     g, st = position(["3D 6D 8S 9C JH QS KD AH 2H 5C", "4C 6C 8C TC QC AS 3H 5H 9D 7D"],
                      first=0, n=2, full=True)
     return g, st
@@ -94,7 +102,8 @@ CASES = [
     ("chops a single 2 with a four of a kind", _chop_two, {"7S 7C 7D 7H"}),
     ("chops a pair of 2s with a double quad", _chop_pair_of_twos, {"7S 7C 7D 7H 9S 9C 9D 9H"}),
     ("answers a low single early without its 2 or ace", _low_single_early, {"5C", "6D"}),
-    ("leads a fresh hand low, keeping its bosses", _lead_fresh_hand, {"3D", "5C 6D", "3D 5C 6D"}),
+    ("leads a fresh hand low, keeping its bosses", _lead_fresh_hand, {"3D 4S 5C 6D"}),
+    ("leads an unbeatable straight first", _lead_boss_straight, {"JH QS KD AH"}),
     ("plays the sure boss that leads to a guaranteed way out", _guaranteed_follow, {"2H"}),
     ("leads its bosses first and ends on a 2-free play", _guaranteed_lead, {"2H"}),
     ("báo một: leads a combination, not a single", _bao_mot_lead_multi, {"TC TD"}),
