@@ -5,7 +5,8 @@ view's seat only).  Each decision is searched from the deciding seat's informati
 the table shows the move played, the best move, the expected loss in bets and the mark, then a
 summary per seat.  ``--plot out.png`` draws the judged seat's expected payoff and losses over the
 game.  In process, or on a server with ``--server HOST[:PORT]`` (port default 50051).  ``-`` reads
-the file from standard input.
+the file from standard input.  Texts (and the reasons of the candidates) in ``--lang vi|en``
+(default: the locale; :mod:`server.i18n`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from google.protobuf import json_format
 
 from quansu.server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
                                read_game_file, report_error)
-
-MARK_TEXT = {1: "best", 2: "good", 3: "inaccuracy", 4: "mistake", 5: "blunder"}
+from quansu.server.i18n import lang_of, mark_name, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,21 +36,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print each AnalyzeResponse as JSON lines")
 
 
-def decision_line(d) -> str:
-    mark = MARK_TEXT.get(d.mark, "?") + (" (forced)" if d.forced else "")
+def decision_line(d, lang: str = "en") -> str:
+    mark = mark_name(d.mark, lang)
+    if d.forced:
+        mark = t("mark_forced", lang, mark=mark)
     value = f"{'':>8}" if d.forced else f"{d.best_value:>+8.3f}"
     return (f"{d.index:>4} {d.seat:>4}  {d.played.text:<24} {d.best.text:<24} "
             f"{d.loss:>7.3f} {value}  {mark}")
 
 
-def summary_lines(s) -> list[str]:
-    marks = ", ".join(f"{k} {s.marks[k]}" for k in ("best", "good", "inaccuracy", "mistake", "blunder"))
-    out = [f"seat {s.seat}: {s.decisions} decisions, total loss {s.total_loss:.3f} bets, "
-           f"average {s.average_loss:.3f}, accuracy {s.accuracy:.0%} ({marks})"
-           + (f"; result {s.payoff:+g}" if s.HasField("payoff") else "")]
+def summary_lines(s, lang: str = "en") -> list[str]:
+    marks = ", ".join(f"{mark_name(k, lang)} {s.marks[k]}"
+                      for k in ("best", "good", "inaccuracy", "mistake", "blunder"))
+    out = [t("analyze_summary", lang, seat=s.seat, decisions=s.decisions,
+             total=f"{s.total_loss:.3f}", average=f"{s.average_loss:.3f}",
+             accuracy=f"{s.accuracy:.0%}", marks=marks)
+           + (t("analyze_result", lang, payoff=f"{s.payoff:+g}") if s.HasField("payoff") else "")]
     for d in s.worst:
-        out.append(f"  worst: move {d.index}: played {d.played.text}, best {d.best.text}, "
-                   f"loss {d.loss:.3f}")
+        out.append(t("analyze_worst", lang, index=d.index, played=d.played.text,
+                     best=d.best.text, loss=f"{d.loss:.3f}"))
     return out
 
 
@@ -72,6 +76,7 @@ def run(args, out=sys.stdout) -> int:
 
     decisions = []
     header_done = [False]
+    lang = lang_of(args)
 
     def show(msg) -> None:
         if args.json:
@@ -83,13 +88,15 @@ def run(args, out=sys.stdout) -> int:
                 if not header_done[0]:
                     header_done[0] = True
                     th = msg.thresholds
-                    print(f"model {msg.model}; marks: good <= {th.good:g}, inaccuracy <= "
-                          f"{th.inaccuracy:g}, mistake <= {th.mistake:g} bets, else blunder", file=out)
-                    print(f"{'move':>4} {'seat':>4}  {'played':<24} {'best':<24} {'loss':>7} "
-                          f"{'value':>8}  mark", file=out)
-                print(decision_line(msg.decision), file=out, flush=True)
+                    print(t("analyze_header", lang, model=msg.model, good=f"{th.good:g}",
+                            inaccuracy=f"{th.inaccuracy:g}", mistake=f"{th.mistake:g}"), file=out)
+                    print(f"{t('col_index', lang):>4} {t('col_seat', lang):>4}  "
+                          f"{t('col_played', lang):<24} {t('col_best', lang):<24} "
+                          f"{t('col_loss', lang):>7} {t('col_value', lang):>8}  "
+                          f"{t('col_mark', lang)}", file=out)
+                print(decision_line(msg.decision, lang), file=out, flush=True)
         elif which == "summary" and not args.json:
-            for line in summary_lines(msg.summary):
+            for line in summary_lines(msg.summary, lang):
                 print(line, file=out)
 
     try:
@@ -97,6 +104,7 @@ def run(args, out=sys.stdout) -> int:
         thresholds = {"good": args.good, "inaccuracy": args.inaccuracy, "mistake": args.mistake}
         req = Client.analyze_request(obj, seats=args.seat, iterations=args.iterations,
                                      milliseconds=args.ms, thresholds=thresholds, seed=args.seed)
+        req.language = lang
         if args.server:
             with make_client(args) as client:
                 for msg in client.stub.Analyze(req, **client._kw(None)):
@@ -109,8 +117,8 @@ def run(args, out=sys.stdout) -> int:
         return report_error(e, req.WhichOneof("game") if "req" in locals() else "record", args)
     if args.plot:
         if not decisions:
-            print("error: --plot: no decision to draw", file=sys.stderr)
+            print(t("error", lang, message=t("analyze_no_plot", lang)), file=sys.stderr)
             return 2
         plot(decisions, args.plot)
-        print(f"plot written to {args.plot}", file=out)
+        print(t("analyze_plot_written", lang, path=args.plot), file=out)
     return 0

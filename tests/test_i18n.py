@@ -243,7 +243,7 @@ def test_every_cli_message_exists_in_both_languages():
 
 def test_commands_print_no_untranslated_error():
     for path in [SERVER / "cli.py", SERVER / "cmd_common.py", SERVER / "cmd_play.py",
-                 SERVER / "cmd_hint.py", SERVER / "cmd_serve.py"]:
+                 SERVER / "cmd_hint.py", SERVER / "cmd_serve.py", SERVER / "cmd_analyze.py"]:
         text = path.read_text()
         assert not re.search(r'print\(f?"(error|\\ninterrupted)', text), path.name
         assert not re.search(r'raise GameError\(f?"', text), path.name
@@ -312,6 +312,23 @@ def test_hint_in_vietnamese(capsys):
     assert resp["moves"][0]["reasons"][0]["text"] == reason_table()["best_value"].vi
     assert cmd_hint.run(parse(["hint", path, "--seat", "1", "--lang", "vi"])) == 2
     assert capsys.readouterr().err.startswith("lỗi: view: --seat/--at: chỉ dùng cho bản ghi cả ván")
+
+
+def test_analyze_in_vietnamese():
+    from quansu.server import cmd_analyze
+
+    path = str(ROOT / "docs" / "examples" / "tan.record.json")
+    args = build_parser("analyze").parse_args(["analyze", path, "--seat", "0", "--iterations",
+                                               "10", "--uniform", "--lang", "vi"])
+    out = io.StringIO()
+    assert cmd_analyze.run(args, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("mô hình uniform; đánh giá: tốt <= ")
+    assert lines[1].split() == ["nước", "ghế", "đã", "đi", "tốt", "nhất", "mất", "giá", "trị",
+                                "đánh", "giá"]
+    assert "tốt nhất (bắt buộc)" in out.getvalue()
+    assert lines[-1].startswith("ghế 0: ") and "quyết định, tổng mất" in lines[-1]
+    assert "độ chính xác" in lines[-1] and "; kết quả " in lines[-1]
 
 
 def test_move_words_use_the_players_terms():
