@@ -57,6 +57,7 @@ class Params:
     disc_ca: float = 0.6        #: chance factor of a card in cạ with one of the seat's discards
     end_point: float = 0.2      #: bets per point left at the lay-down (lay and send choices)
     danger: float = 0.7         #: weight of the expected cost of being eaten
+    fp_turns: float = 0.5       #: share of the later discards that drop a card kept now
     all_points: float = 0.1     #: weight of all deadwood points beside those left at the end
 
 
@@ -164,7 +165,7 @@ class _Ctx:
                 if i:
                     ps, pm = hist[i - 1]
                     if ps == me and type(pm) is int and pm < 52:
-                        passes.append((pm, draws))
+                        passes.append((pm, draws - 1))   # the pass's own draw is new
             elif type(mv) is int and mv < 52:
                 near_disc |= _CA[mv]
         pf = [0.0] * 52
@@ -282,8 +283,14 @@ class _Ctx:
         if not takes:
             return -p.end_point * dw
         # the cards still dead at the lay-down: the lowest; the others go in later discards
-        keep = dead.bit_count() - takes
-        fp = sum(sorted(pts[x] for x in R.bits(dead))[:keep]) if keep > 0 else 0
+        keep = dead.bit_count() - takes * p.fp_turns
+        fp = 0.0
+        if keep > 0:
+            for v in sorted(pts[x] for x in R.bits(dead)):
+                if keep <= 0:
+                    break
+                fp += v * min(keep, 1.0)
+                keep -= 1.0
         val = -p.point * (fp + p.all_points * dw)
         rate = self.rate
         unseen = self.unseen
