@@ -549,6 +549,8 @@ class WorkerPool:
                     raise
                 break
             except Exception as e:
+                if self._closed:
+                    continue            # the pool closed meanwhile: the loop ends above
                 log.error("could not start a search worker (%s); trying again in %g s", e, delay)
                 time.sleep(delay)
                 delay = min(30.0, delay * 2)
