@@ -111,13 +111,15 @@ def playout(state: State, rng: random.Random, policy: str = "random",
     if policy == "game":
         policy = state.game.search_playout
     rand = rng.random
+    legal_moves = state.legal_moves
+    apply = state.apply_unchecked
     k = 0
     if policy == "random":
         while True:
-            moves = state.legal_moves()
+            moves = legal_moves()
             if not moves:
                 return state.returns()
-            state.apply_unchecked(moves[int(rand() * len(moves))])
+            apply(moves[int(rand() * len(moves))])
             k += 1
             if stop is not None and k % _STOP_EVERY == 0 and stop():
                 raise Aborted()
@@ -154,9 +156,14 @@ def playout(state: State, rng: random.Random, policy: str = "random",
             if stop is not None and k % _STOP_EVERY == 0 and stop():
                 raise Aborted()
     heuristic = state.game.sparring_move if policy == "sparring" else state.game.heuristic_move
-    while not state.is_terminal():
-        state.apply_unchecked(heuristic(state, rng))
-        if stop is not None and stop():          # a heuristic move can take milliseconds
+    is_terminal = state.is_terminal
+    if stop is None:
+        while not is_terminal():
+            apply(heuristic(state, rng))
+        return state.returns()
+    while not is_terminal():
+        apply(heuristic(state, rng))
+        if stop():                               # a heuristic move can take milliseconds
             raise Aborted()
     return state.returns()
 
