@@ -70,13 +70,22 @@ class PairedConfig:
     interval (0.95: a 95 % interval).  ``playout``: the continuation policy after the candidate
     move, for every seat (``"heuristic"``: the game's rule-based bot, the default; ``"sparring"``,
     ``"random"`` or ``"game"``, the game's ``search_playout``), see :func:`search.evaluator.playout`.
-    ``futility``: stop early (``"futile"``) once the chance that the interval leaves the band
+    ``growth``: 1 looks every ``batch`` worlds; above 1 each look is at ``growth`` times the
+    worlds of the last (32, 64, 128, ... with 2).  ``look_correction``: widen the interval for
+    the number of looks too (Bonferroni over comparisons x looks), so that stopping at the first
+    settled look keeps its coverage.  ``screen_keep`` (0: no screening): rank every candidate on
+    the first ``screen_worlds`` worlds and keep the best ``screen_keep`` besides the reference;
+    the evaluation then runs on fresh worlds.  ``futility``: stop early (``"futile"``) once the chance that the interval leaves the band
     threshold nearest the estimate by ``max_worlds`` falls below this (0: never).
     """
 
     min_worlds: int = 16
     max_worlds: int = 256
     batch: int = 8
+    growth: float = 1.0
+    look_correction: bool = False
+    screen_keep: int = 0
+    screen_worlds: int = 24
     confidence: float = 0.95
     playout: str = "heuristic"
     futility: float = 0.1
@@ -94,6 +103,15 @@ class PairedConfig:
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.5 <= c < 1:
             raise SearchOptionError(f"paired option 'confidence': expected a number in [0.5, 1), "
                                     f"got {c!r}")
+        g = self.growth
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 1 <= g <= 16:
+            raise SearchOptionError(f"paired option 'growth': expected a number in [1, 16], "
+                                    f"got {g!r}")
+        for name, lo in (("screen_keep", 0), ("screen_worlds", 2)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+                raise SearchOptionError(f"paired option {name!r}: expected a whole number >= {lo}, "
+                                        f"got {v!r}")
         f = self.futility
         if isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 <= f < 1:
             raise SearchOptionError(f"paired option 'futility': expected a number in [0, 1), "
@@ -141,7 +159,8 @@ class PairedResult:
     ``z``: the quantile used.  ``settled``: the interval lies inside one band.  ``stopped``:
     ``"settled"``, ``"cap"`` (max_worlds), ``"futile"`` (would not settle by the cap),
     ``"deadline"`` or ``"cancelled"``.  ``playouts``:
-    playouts run in all.
+    playouts run in all (screening included).  ``screened_out``: candidates the screening
+    dropped (not in ``moves``).
     """
 
     observer: int
@@ -157,6 +176,7 @@ class PairedResult:
     stopped: str
     playouts: int
     elapsed_s: float
+    screened_out: tuple = ()
 
     @property
     def top(self) -> PairedMove:
@@ -167,6 +187,35 @@ class PairedResult:
             if m.move == move:
                 return m
         raise KeyError(move)
+
+
+def _play_world(state: State, observer: int, moves: Sequence[Move], seed: int, index: int,
+                policy: str, poll) -> list[float]:
+    """The observer's payoff after each of ``moves`` in world ``index`` (one determinization,
+    one continuation seed shared by every move)."""
+    rng = random.Random(world_seed(seed, index))
+    world = state.determinize(observer, rng)
+    play_seed = rng.getrandbits(64)
+    out = []
+    for m in moves:
+        s = world.clone()
+        s.apply_unchecked(m)
+        if s.is_terminal():
+            out.append(float(s.returns()[observer]))
+        else:
+            out.append(float(playout(s, random.Random(play_seed), policy, poll)[observer]))
+    return out
+
+
+def look_schedule(cfg: PairedConfig) -> list[int]:
+    """The world counts at which the stopping rule looks: ``min_worlds``, then every ``batch``
+    worlds (``growth`` 1) or each count ``growth`` times the last (at least ``batch`` more),
+    and ``max_worlds``."""
+    out = [cfg.min_worlds]
+    while out[-1] < cfg.max_worlds:
+        nxt = max(out[-1] + cfg.batch, math.ceil(out[-1] * cfg.growth))
+        out.append(min(nxt, cfg.max_worlds))
+    return out
 
 
 def band_of(x: float, bands: Sequence[float]) -> int:
@@ -231,13 +280,35 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
         if m not in moves:
             moves.append(m)
     bands = sorted(float(b) for b in bands)
+    poll = None if stop is None and deadline is None else (
+        lambda: (stop is not None and stop()) or (deadline is not None and clock() >= deadline))
+    first = 0
+    playouts = 0
+    screened_out: tuple = ()
+    if cfg.screen_keep and len(moves) - 1 > cfg.screen_keep:
+        # phase 1: rank every candidate on the first screen_worlds worlds and keep the best
+        # screen_keep; the evaluation proper then runs on fresh worlds (no winner's curse)
+        sums = [0.0] * len(moves)
+        try:
+            for i in range(cfg.screen_worlds):
+                row = _play_world(state, observer, moves, seed, i, cfg.playout, poll)
+                playouts += len(row)
+                sums = [a + b for a, b in zip(sums, row)]
+        except Aborted:
+            pass
+        order = sorted(range(1, len(moves)), key=lambda j: (-sums[j], j))
+        keep = sorted(order[:cfg.screen_keep])
+        screened_out = tuple(moves[j] for j in sorted(order[cfg.screen_keep:]))
+        moves = [moves[0]] + [moves[j] for j in keep]
+        first = cfg.screen_worlds
     k = len(moves) - 1
-    z = joint_z(cfg.confidence, k)
+    looks = look_schedule(cfg)
+    z = joint_z(cfg.confidence, k * (len(looks) if cfg.look_correction else 1))
+    look_at = set(looks)
     cap = 2.0 * float(state.game.payoff_bound())
     values: list[list[float]] = [[] for _ in moves]
     active = [True] * len(moves)
     n = 0
-    playouts = 0
     stopped = "cap"
 
     def halted() -> str | None:
@@ -261,32 +332,20 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
             hi = max(hi, d + z * se)
         return lo, min(hi, cap)
 
-    poll = None if stop is None and deadline is None else halted
     try:
         while n < cfg.max_worlds:
             why = halted()
             if why is not None:
                 stopped = why
                 break
-            rng = random.Random(world_seed(seed, n))
-            world = state.determinize(observer, rng)
-            play_seed = rng.getrandbits(64)
-            row = []
-            for j, m in enumerate(moves):
-                if not active[j]:
-                    continue
-                s = world.clone()
-                s.apply_unchecked(m)
-                if s.is_terminal():
-                    v = s.returns()[observer]
-                else:
-                    v = playout(s, random.Random(play_seed), cfg.playout, poll)[observer]
-                    playouts += 1
-                row.append((j, float(v)))
-            for j, v in row:
+            idx = [j for j in range(len(moves)) if active[j]]
+            row = _play_world(state, observer, [moves[j] for j in idx], seed, first + n,
+                              cfg.playout, poll)
+            playouts += len(row)
+            for j, v in zip(idx, row):
                 values[j].append(v)
             n += 1
-            if n >= cfg.min_worlds and (n - cfg.min_worlds) % cfg.batch == 0:
+            if n in look_at:
                 lo, hi = interval()
                 if not bands or band_of(lo, bands) == band_of(hi, bands):
                     stopped = "settled"
@@ -328,7 +387,7 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
     return PairedResult(observer=observer, reference=moves[0], moves=out, loss=loss,
                         loss_low=lo, loss_high=max(hi, loss), loss_stderr=top.diff_stderr if top.move != moves[0] else 0.0,
                         worlds=n, z=z, settled=settled, stopped=stopped, playouts=playouts,
-                        elapsed_s=clock() - start)
+                        elapsed_s=clock() - start, screened_out=screened_out)
 
 
 def _futile(values, active, lo: float, hi: float, z: float, bands, n: int, cap: int,

@@ -9,6 +9,9 @@ moves for your seat, from your information only), ``help``, ``quit``.
 Bad input is answered with a message and a new prompt, never a traceback.  Texts in ``--lang
 vi|en`` (default: the locale; :mod:`server.i18n`): in Vietnamese the table is drawn from the
 game's zones (:func:`table_text`) and the hints' reasons come in Vietnamese.
+
+``--save FILE`` writes the game as a ``quansu-record/1`` file when it ends (or, unfinished,
+when you quit), ready for ``quansu analyze FILE``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", type=int, default=3, choices=range(1, 6),
                    help="strength level 1 (weakest) .. 5 (full strength) of the quansu bots")
     p.add_argument("--hint-iterations", type=int, default=400, help="search budget of 'hint'")
+    p.add_argument("--save", metavar="FILE",
+                   help="write the game as a quansu-record/1 file (for quansu analyze)")
 
 
 def parse_options(pairs: list[str], lang: str = "en") -> dict:
@@ -130,8 +135,41 @@ def table_text(state, seat: int, lang: str = "en", last: int = 4) -> str:
     return "\n".join(lines)
 
 
+def save_game(state, path: str, out, lang: str = "en") -> int:
+    """Write ``state``'s game as a record to ``path``; 0, or 2 when it cannot be written."""
+    from quansu.games import record as rec
+
+    try:
+        rec.write_json(rec.record_from_state(state), path)
+    except OSError as e:
+        print(t("error", lang, message=t("play_save_failed", lang, path=path,
+                                         reason=e.strerror or e)), file=sys.stderr)
+        return 2
+    print(t("play_saved", lang, path=path), file=out)
+    return 0
+
+
+def _check_save(path: str | None, lang: str) -> str | None:
+    """Why ``--save path`` cannot be written, or None."""
+    if not path:
+        return None
+    from pathlib import Path
+
+    p = Path(path)
+    if p.is_dir():
+        return t("play_save_is_folder", lang, path=path)
+    if not p.resolve().parent.is_dir():
+        return t("play_save_no_folder", lang, folder=p.resolve().parent)
+    return None
+
+
 def run(args, input_fn=input, out=sys.stdout) -> int:
     lang = lang_of(args)
+    save = getattr(args, "save", None)
+    why = _check_save(save, lang)
+    if why:
+        print(t("error", lang, message=why), file=sys.stderr)
+        return 2
     try:
         game = make(args.game, args.players, parse_options(args.option, lang))
     except GameError as e:
@@ -144,6 +182,12 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
     rng = random.Random(args.seed)
     state = game.new_initial_state(rng)
     bots = _Bots(args.bot, args.level, args.seed, args.hint_iterations, lang)
+
+    def finish(code: int) -> int:
+        if save and state.history:
+            return save_game(state, save, out, lang) or code
+        return code
+
     me = args.seat
     print(t("play_start", lang, title=game.title or game.name, players=game.num_players, seat=me),
           file=out)
@@ -176,9 +220,9 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
                 line = input_fn(t("play_prompt", lang)).strip()
             except EOFError:
                 print("\n" + t("play_bye", lang), file=out)
-                return 0
+                return finish(0)
             if line in ("quit", "exit"):
-                return 0
+                return finish(0)
             if line in ("", "help"):
                 print(t("play_help", lang), file=out)
                 continue
@@ -211,4 +255,4 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
     ret = state.returns()
     print(t("play_net", lang, items=", ".join(t("view_count", lang, seat=s, count=f"{r:+g}")
                                               for s, r in enumerate(ret))), file=out)
-    return 0
+    return finish(0)

@@ -233,3 +233,38 @@ def test_joint_z():
     assert joint_z(0.95, 1) == pytest.approx(1.96, abs=0.01)
     assert joint_z(0.95, 3) == pytest.approx(2.394, abs=0.01)
     assert band_of(0.05, (0.05, 0.15)) == 0 and band_of(0.06, (0.05, 0.15)) == 1
+
+
+def test_screening_keeps_the_best_candidates_and_uses_fresh_worlds():
+    """Screening ranks every candidate on its own first worlds and keeps the best few; the
+    evaluation proper runs on the worlds after them."""
+    cfg = PairedConfig(min_worlds=32, max_worlds=32, playout="random", screen_keep=2,
+                       screen_worlds=40)
+    r = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=cfg, seed=3)
+    kept = {m.move for m in r.moves}
+    assert kept == {0, 1, 3} and set(r.screened_out) == {2, 4}
+    assert r.worlds == 32 and r.playouts == 40 * 5 + 32 * 3
+    plain = paired_evaluate(_state(), [1, 3], 0, config=PairedConfig(min_worlds=32, max_worlds=32,
+                                                                      playout="random"), seed=3)
+    assert r.move(1).diff != plain.move(1).diff     # not the screening's worlds again
+
+
+def test_look_schedule_and_its_correction():
+    from quansu.search.paired import look_schedule
+
+    assert look_schedule(PairedConfig(min_worlds=32, max_worlds=512, growth=2.0)) == \
+        [32, 64, 128, 256, 512]
+    assert look_schedule(PairedConfig(min_worlds=16, max_worlds=40, batch=8)) == [16, 24, 32, 40]
+    one = paired_evaluate(_state(), [1], 0, config=PairedConfig(min_worlds=32, max_worlds=32,
+                                                                playout="random"), seed=1)
+    many = paired_evaluate(_state(), [1], 0, config=PairedConfig(
+        min_worlds=32, max_worlds=512, growth=2.0, look_correction=True, playout="random"),
+        seed=1, bands=(10.0,))
+    assert many.z == pytest.approx(joint_z(0.95, 5)) and many.z > one.z
+
+
+def test_more_bad_settings():
+    for kw, word in [({"growth": 0.5}, "growth"), ({"screen_keep": -1}, "screen_keep"),
+                     ({"screen_worlds": 1}, "screen_worlds"), ({"batch": True}, "batch")]:
+        with pytest.raises(SearchOptionError, match=word):
+            PairedConfig(**kw)

@@ -1,0 +1,278 @@
+"""How far Analyze's marks and Suggest's hints can be trusted: stability, validity, time.
+
+    python -m quansu.bench.analysis DIR_OR_FILES... [--seeds 5] [--limit 8] [--hints]
+        [--validity N] [--json out.json]
+
+The records are ``quansu-record/1`` files, e.g. from ``quansu arena --records DIR`` (files that
+are not records, such as the arena's ``index.json``, are skipped).  Everything runs in this
+process with the engine's defaults (the shipped models, ``--uniform`` for none) and the
+default Analyze budget, so the figures are those of ``quansu analyze RECORD``.
+
+* **Time per game**: wall and CPU seconds of one full analysis (every seat), mean and maximum
+  over the records and seeds.  Targets: 4-seat Tiến lên <= 60 s, Sâm lốc <= 120 s.
+* **Stability of marks**: the record analysed with ``--seeds`` seeds.  A non-forced decision is
+  *stable* when every seed gives it the same mark; reported as the share of stable decisions
+  (target >= 90 %), also with best and good counted as one mark, and the pairwise agreement
+  (share of seed pairs with equal marks).  Seat accuracy: its spread (max - min over the seeds,
+  in points) per seat, worst and mean (target <= 3 points).
+* **Stability of hints** (``--hints``): at every non-forced decision, Suggest from the deciding
+  seat's view with the default budget and each seed; the position is stable when one move is
+  in the top equal-choice group (``group`` 0) of every seed (target >= 90 %); the strict share
+  (the same top move every time) is shown too.
+* **Validity** (``--validity N``: at most N non-forced decisions per record): a search 20 times
+  the default budget, run with two seeds; where both rank the same move B first (the ranking
+  rule), B is the reference best move.  Where the played move is B, the default analysis
+  (first seed) should mark it best or good and never inaccuracy, mistake or blunder; the
+  counts of each mark are reported.  Where the played move is not B, the share of decisions
+  the analysis marks best is reported as well (the analysis thought the played move as good as
+  anything).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from quansu.games import record as rec
+from quansu.server.engine import MARK_NAMES, build_engine
+from quansu.server.v1 import service_pb2 as pb
+
+TIME_TARGET_S = {"tienlen": 60.0, "samloc": 120.0}
+
+
+def record_files(paths: list[str]) -> list[Path]:
+    """The record files named or inside the folders named (sorted; non-records skipped)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        files = sorted(p.glob("*.json")) if p.is_dir() else [p]
+        for f in files:
+            try:
+                obj = rec.read_json(str(f))
+            except (rec.RecordError, OSError):
+                continue
+            if isinstance(obj, dict) and obj.get("format") == rec.RECORD_FORMAT:
+                out.append(f)
+    return out
+
+
+def analyze_once(engine, obj: dict, seed: int, max_worlds: int = 0):
+    """(decisions, summaries, wall s, cpu s) of one analysis of ``obj`` with ``seed``."""
+    from quansu.server.client import Client
+
+    req = Client.analyze_request(obj, seed=seed)
+    req.max_worlds = max_worlds
+    decisions, summaries = [], []
+
+    def take(msg):
+        which = msg.WhichOneof("item")
+        (decisions if which == "decision" else summaries).append(getattr(msg, which))
+
+    w, c = time.monotonic(), time.process_time()
+    engine.analyze(req, take)
+    return decisions, summaries, time.monotonic() - w, time.process_time() - c
+
+
+def _band(mark: int) -> int:
+    return pb.MARK_GOOD if mark == pb.MARK_BEST else mark
+
+
+def stability(runs: list[list]) -> dict:
+    """Agreement of the marks of the same decisions over several runs (lists of Decisions)."""
+    per = [[d for d in run if not d.forced] for run in runs]
+    n = len(per[0])
+    same = same_band = 0
+    pairs = agree = 0
+    unclear = 0
+    for i in range(n):
+        marks = [run[i].mark for run in per]
+        same += len(set(marks)) == 1
+        same_band += len({_band(m) for m in marks}) == 1
+        unclear += sum(m == pb.MARK_UNCLEAR for m in marks)
+        for a, b in itertools.combinations(marks, 2):
+            pairs += 1
+            agree += a == b
+    return {"decisions": n, "same_mark": same, "same_mark_best_good_merged": same_band,
+            "pairwise_agreement": agree / pairs if pairs else 1.0,
+            "unclear_share": unclear / (n * len(per)) if n else 0.0}
+
+
+def accuracy_spread(summaries_per_run: list[list]) -> list[float]:
+    """Per seat: (max - min) of the accuracy over the runs, in points."""
+    by_seat: dict[int, list[float]] = {}
+    for run in summaries_per_run:
+        for s in run:
+            by_seat.setdefault(s.seat, []).append(100.0 * s.accuracy)
+    return [max(v) - min(v) for _, v in sorted(by_seat.items())]
+
+
+def hint_stability(engine, obj: dict, seeds: list[int], limit: int | None = None) -> dict:
+    """Top equal-choice group of Suggest over ``seeds`` at each non-forced decision."""
+    from quansu.server import convert
+
+    record = rec.parse_record(obj)
+    stable = strict = n = 0
+    for i, (seat, _move) in enumerate(record.moves):
+        view = rec.view_at(record, seat, i)
+        state = rec.replay_view(view, random.Random(0))
+        if len(state.legal_moves()) < 2:
+            continue
+        if limit is not None and n >= limit:
+            break
+        n += 1
+        groups, tops = [], []
+        for s in seeds:
+            resp = engine.suggest(pb.SuggestRequest(view=convert.record_message(view), top_k=64,
+                                                    seed=s))
+            tops.append(resp.moves[0].move.text)
+            groups.append({m.move.text for m in resp.moves if m.group == 0} or {tops[-1]})
+        stable += bool(set.intersection(*groups))
+        strict += len(set(tops)) == 1
+    return {"positions": n, "top_group_shared": stable, "same_top_move": strict}
+
+
+def validity(engine, obj: dict, decisions: list, limit: int, seed: int = 0) -> Counter:
+    """Marks of the first run against the best move of a 20x search (two seeds agreeing)."""
+    from quansu.search.ranking import rank
+
+    record = rec.parse_record(obj)
+    budget = 20 * engine.limits.default_iterations
+    out: Counter = Counter()
+    done = 0
+    by_index = {d.index: d for d in decisions if not d.forced}
+    for i, (seat, played) in enumerate(record.moves):
+        d = by_index.get(i)
+        if d is None:
+            continue
+        if done >= limit:
+            break
+        done += 1
+        view = rec.view_at(record, seat, i)
+        state = rec.replay_view(view, random.Random(seed * 1_000_003 + i))
+        bests = []
+        for s in (seed + 101, seed + 202):
+            res = engine._search(state, budget, None, s, None, None)
+            bests.append(rank(res)[0].move)
+        out["checked"] += 1
+        if bests[0] != bests[1]:
+            out["reference_disagrees"] += 1
+            continue
+        name = MARK_NAMES.get(d.mark, "?")
+        if bests[0] == played:
+            out[f"played_best:{name}"] += 1
+        else:
+            out[f"played_other:{name}"] += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m quansu.bench.analysis", description=__doc__.split("\n")[0])
+    ap.add_argument("paths", nargs="+", help="record files or folders of them")
+    ap.add_argument("--seeds", type=int, default=5, help="analyses per record (seeds 1..N)")
+    ap.add_argument("--limit", type=int, default=8, help="records per run (first N)")
+    ap.add_argument("--hints", action="store_true", help="also the stability of hints")
+    ap.add_argument("--hint-positions", type=int, default=None,
+                    help="at most this many positions per record for --hints")
+    ap.add_argument("--validity", type=int, default=0, metavar="N",
+                    help="validity on at most N decisions per record (0: skip)")
+    ap.add_argument("--max-worlds", type=int, default=0, help="Analyze cap (0: server default)")
+    ap.add_argument("--uniform", action="store_true", help="no networks")
+    ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
+    args = ap.parse_args(argv)
+    if args.seeds < 2:
+        ap.error("--seeds: at least 2")
+    files = record_files(args.paths)[:args.limit]
+    if not files:
+        print("error: no quansu-record/1 file found", file=sys.stderr)
+        return 2
+    engine = build_engine(uniform=args.uniform)
+    seeds = list(range(1, args.seeds + 1))
+    rows = []
+    for k, f in enumerate(files, 1):
+        obj = rec.read_json(str(f))
+        runs, sums, walls, cpus = [], [], [], []
+        for s in seeds:
+            d, sm, w, c = analyze_once(engine, obj, s, args.max_worlds)
+            runs.append(d)
+            sums.append(sm)
+            walls.append(w)
+            cpus.append(c)
+        row = {"file": str(f), "game": obj["game"], "players": obj["players"],
+               "moves": len(obj["moves"]), "wall_s": walls, "cpu_s": cpus,
+               "worlds_mean": sum(d.worlds for d in runs[0] if not d.forced)
+               / max(1, sum(1 for d in runs[0] if not d.forced)),
+               "stability": stability(runs), "accuracy_spread": accuracy_spread(sums)}
+        if args.hints:
+            row["hints"] = hint_stability(engine, obj, seeds, args.hint_positions)
+        if args.validity:
+            row["validity"] = dict(validity(engine, obj, runs[0], args.validity))
+        rows.append(row)
+        st = row["stability"]
+        print(f"[{k}/{len(files)}] {f.name} {obj['game']}: {st['same_mark']}/{st['decisions']} "
+              f"decisions same mark, spread {max(row['accuracy_spread']):.1f} pts, "
+              f"wall {max(walls):.1f} s, cpu {max(cpus):.1f} s"
+              + (f", hints {row['hints']['top_group_shared']}/{row['hints']['positions']}"
+                 if args.hints else "")
+              + (f", validity {row['validity']}" if args.validity else ""), flush=True)
+    report = summarize(rows)
+    for line in report["lines"]:
+        print(line)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "rows": rows,
+                                               "summary": report["summary"]}, indent=1))
+    return 0
+
+
+def summarize(rows: list[dict]) -> dict:
+    lines, summary = [], {}
+    for game in sorted({r["game"] for r in rows}):
+        rs = [r for r in rows if r["game"] == game]
+        dec = sum(r["stability"]["decisions"] for r in rs)
+        same = sum(r["stability"]["same_mark"] for r in rs)
+        merged = sum(r["stability"]["same_mark_best_good_merged"] for r in rs)
+        pair = sum(r["stability"]["pairwise_agreement"] * r["stability"]["decisions"] for r in rs)
+        unclear = sum(r["stability"]["unclear_share"] * r["stability"]["decisions"] for r in rs)
+        spreads = [x for r in rs for x in r["accuracy_spread"]]
+        walls = [x for r in rs for x in r["wall_s"]]
+        cpus = [x for r in rs for x in r["cpu_s"]]
+        s = {"records": len(rs), "decisions": dec, "same_mark": same / dec if dec else 1.0,
+             "same_mark_best_good_merged": merged / dec if dec else 1.0,
+             "pairwise_agreement": pair / dec if dec else 1.0,
+             "unclear_share": unclear / dec if dec else 0.0,
+             "accuracy_spread_max": max(spreads), "accuracy_spread_mean": sum(spreads) / len(spreads),
+             "wall_s_mean": sum(walls) / len(walls), "wall_s_max": max(walls),
+             "cpu_s_mean": sum(cpus) / len(cpus), "cpu_s_max": max(cpus)}
+        lines.append(f"{game} ({len(rs)} records, {dec} non-forced decisions): same mark "
+                     f"{s['same_mark']:.1%} (best/good merged {s['same_mark_best_good_merged']:.1%}, "
+                     f"pairwise {s['pairwise_agreement']:.1%}, unclear {s['unclear_share']:.1%}); "
+                     f"accuracy spread max {s['accuracy_spread_max']:.1f} / mean "
+                     f"{s['accuracy_spread_mean']:.1f} pts; time per game wall mean "
+                     f"{s['wall_s_mean']:.1f} s max {s['wall_s_max']:.1f} s, cpu mean "
+                     f"{s['cpu_s_mean']:.1f} s max {s['cpu_s_max']:.1f} s"
+                     + (f" (target {TIME_TARGET_S[game]:.0f} s)" if game in TIME_TARGET_S else ""))
+        if any("hints" in r for r in rs):
+            pos = sum(r["hints"]["positions"] for r in rs)
+            shared = sum(r["hints"]["top_group_shared"] for r in rs)
+            strict = sum(r["hints"]["same_top_move"] for r in rs)
+            s["hint_positions"] = pos
+            s["hint_top_group_shared"] = shared / pos if pos else 1.0
+            s["hint_same_top_move"] = strict / pos if pos else 1.0
+            lines.append(f"  hints: {pos} positions, a move in every seed's top group "
+                         f"{s['hint_top_group_shared']:.1%}, same top move {s['hint_same_top_move']:.1%}")
+        if any("validity" in r for r in rs):
+            c: Counter = Counter()
+            for r in rs:
+                c.update(r.get("validity", {}))
+            s["validity"] = dict(c)
+            lines.append(f"  validity: {dict(sorted(c.items()))}")
+        summary[game] = s
+    return {"lines": lines, "summary": summary}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

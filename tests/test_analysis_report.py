@@ -1,0 +1,288 @@
+"""Analyze's marks with intervals, the HTML report (parsed), the labelled PNG chart, and the
+``quansu play --save`` -> ``quansu analyze`` round trip with several files."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+import struct
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from quansu.games import record as rec
+from quansu.server import cli, cmd_analyze, cmd_play
+from quansu.server.engine import build_engine, mark_of
+from quansu.server.report import GameAnalysis, render_html, write_plot
+from quansu.server.v1 import service_pb2 as pb
+
+TH = pb.Thresholds(good=0.05, inaccuracy=0.15, mistake=0.4)
+
+
+@pytest.mark.parametrize("low,high,mark", [
+    (0.0, 0.04, pb.MARK_BEST),          # nothing measurably better, inside [0, good]
+    (0.01, 0.05, pb.MARK_GOOD),         # a better move, by at most good
+    (0.06, 0.15, pb.MARK_INACCURACY),
+    (0.16, 0.39, pb.MARK_MISTAKE),
+    (0.41, 2.0, pb.MARK_BLUNDER),
+    (0.03, 0.20, pb.MARK_UNCLEAR),      # straddles good and inaccuracy
+    (0.0, 0.06, pb.MARK_UNCLEAR),
+    (0.35, 0.45, pb.MARK_UNCLEAR),
+])
+def test_a_mark_only_where_the_interval_supports_it(low, high, mark):
+    assert mark_of(low, high, TH) == mark
+
+
+# -- a synthetic analysis (no search: the report's parts are checked exactly) ---------------------
+
+def _record():
+    from tests.test_service_util import long_record
+
+    return long_record("tienlen", 4, min_moves=12, seed=3)
+
+
+def _decision(index, seat, played, best, loss, low, high, mark, forced=False, tied=()):
+    d = pb.Decision(index=index, seat=seat, loss=loss, loss_low=low, loss_high=high, mark=mark,
+                    forced=forced, worlds=0 if forced else 64, legal_moves=1 if forced else 5)
+    d.played.text, d.best.text = played, best
+    d.top.add(move=pb.Move(text=best), group=0)
+    for t in tied:
+        d.top.add(move=pb.Move(text=t), group=0)
+    d.top.add(move=pb.Move(text=played), group=0 if mark in (1, 2) else 1)
+    return d
+
+
+def _analysis():
+    obj = _record()
+    moves = obj["moves"]
+    a = GameAnalysis(obj=obj, thresholds=TH, model="uniform", source="game.json")
+    marks = [pb.MARK_BEST, pb.MARK_MISTAKE, pb.MARK_UNCLEAR, pb.MARK_BLUNDER, pb.MARK_GOOD,
+             pb.MARK_INACCURACY]
+    for i, mv in enumerate(moves[:12]):
+        mark = marks[i % len(marks)]
+        loss = {1: 0.0, 2: 0.03, 3: 0.1, 4: 0.3, 5: 0.9, 6: 0.3}[mark]
+        low, high = {6: (0.08, 0.5)}.get(mark, (max(0.0, loss - 0.02), loss + 0.02))
+        a.decisions.append(_decision(i, mv["seat"], mv["move"], "pass" if mv["move"] != "pass"
+                                     else "3S", loss, low, high, mark, tied=("4S",) if i == 1 else ()))
+    for seat in sorted({d.seat for d in a.decisions}):
+        s = pb.SeatSummary(seat=seat, decisions=sum(1 for d in a.decisions if d.seat == seat),
+                           accuracy=0.5, total_loss=sum(d.loss for d in a.decisions if d.seat == seat))
+        for name in ("best", "good", "inaccuracy", "mistake", "blunder", "unclear"):
+            s.marks[name] = 0
+        a.summaries.append(s)
+    return a
+
+
+class _Page(HTMLParser):
+    """Collects tags, their attributes and the text inside elements with an id or class."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.stack: list[tuple[str, dict]] = []
+        self.text: dict[str, str] = {}
+        self.all_text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append((tag, a))
+        if tag not in ("meta", "br", "line", "rect", "circle", "polyline"):
+            self.stack.append((tag, a))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            t, _ = self.stack.pop()
+            if t == tag:
+                break
+
+    def handle_data(self, data):
+        self.all_text.append(data)
+        for _, a in self.stack:
+            key = a.get("id") or a.get("class")
+            if key:
+                self.text[key] = self.text.get(key, "") + data
+
+    def find(self, tag, **attrs):
+        return [a for t, a in self.tags if t == tag and all(a.get(k) == v for k, v in attrs.items())]
+
+
+def test_report_parts():
+    a = _analysis()
+    page = _Page()
+    page.feed(render_html(a, "en"))
+    assert page.find("html", lang="en") and page.find("meta", charset="utf-8")
+    # self-contained: no script, no external reference
+    assert not page.find("script") and not page.find("img") and not page.find("link")
+    assert not any(v.startswith(("http:", "https:", "//")) for _, at in page.tags for k, v in at.items()
+                   if k in ("src", "href") and v)
+    seats = sorted({d.seat for d in a.decisions})
+    # the summary table: one row per seat with its accuracy
+    assert len(page.find("a")) >= len(seats)
+    assert page.find("svg", **{"class": "chart overview"})
+    assert len(page.find("polyline", **{"class": "seat-line"})) == len(seats)
+    for seat in seats:
+        assert page.find("section", id=f"seat-{seat}")
+        assert "accuracy 50%" in page.text.get("accuracy", "")
+    # one bar group per decision at its move number, carrying its mark
+    groups = page.find("g", **{"class": "decision"})
+    assert sorted(int(g["data-index"]) for g in groups) == [d.index for d in a.decisions]
+    # the mistakes: inaccuracies, mistakes, blunders, and unclear ones above `good`
+    rows = page.find("tr", **{"class": "mistake"})
+    want = [d.index for d in a.decisions if d.mark in (3, 4, 5) or (d.mark == 6 and d.loss_low > TH.good)]
+    assert sorted(int(r["data-index"]) for r in rows) == sorted(want)
+    text = "".join(page.all_text)
+    assert "Better move" in text and "Hand at that point" in text
+    assert "unclear (inaccuracy or blunder)" in text
+    assert "0.30 (0.28–0.32)" in text
+    assert "as good: 4♠" in text or all(d.index != 1 or d.mark not in (3, 4, 5) for d in a.decisions)
+    # the hand at move 1 is the seat's hand before its move (13 cards at the start of Tiến lên)
+    hands = [t for k, t in page.text.items() if k == "hand"]
+    assert hands and len(hands[0].split()) >= 10
+
+
+def test_report_in_vietnamese():
+    page = _Page()
+    page.feed(render_html(_analysis(), "vi"))
+    text = "".join(page.all_text)
+    assert page.find("html", lang="vi")
+    assert "Phân tích ván" in text and "Bài trên tay lúc đó" in text and "Nước tốt hơn" in text
+    assert "sai nặng" in text
+
+
+def _png_size_and_ink(path):
+    data = Path(path).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h = struct.unpack(">II", data[16:24])
+    raw = zlib.decompress(data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8])
+    rows = [raw[r * (3 * w + 1) + 1:(r + 1) * (3 * w + 1)] for r in range(h)]
+    return w, h, rows
+
+
+def test_plot_is_a_labelled_png(tmp_path):
+    a = _analysis()
+    path = tmp_path / "a.png"
+    write_plot(a, str(path), "en")
+    w, h, rows = _png_size_and_ink(path)
+    assert (w, h) == (900, 480)
+    # a title is written in the top band, and one coloured legend swatch per judged seat
+    assert any(b != 255 for row in rows[8:26] for b in row)
+    from quansu.server.plot import COLORS
+
+    seats = len({d.seat for d in a.decisions})
+    found = set()
+    for row in rows[40:40 + 14 * seats + 4]:
+        for x in range(730, 760):
+            px = tuple(row[3 * x:3 * x + 3])
+            if px in COLORS[:seats]:
+                found.add(px)
+    assert len(found) == seats
+
+
+# -- the round trip: play --save, then analyze one file, several and a folder -------------------------
+
+def _save_game(path, game="tienlen", seed=3):
+    args = cli.build_parser("play").parse_args(["play", "--game", game, "--seed", str(seed),
+                                                "--bot", "random", "--save", str(path)])
+    script = itertools.repeat("0")
+    out = io.StringIO()
+    assert cmd_play.run(args, input_fn=lambda p: next(script), out=out) == 0
+    assert f"{path}" in out.getvalue()
+    return rec.read_json(str(path))
+
+
+def _analyze(argv, capsys=None):
+    args = cli.build_parser("analyze").parse_args(["analyze", *argv])
+    out = io.StringIO()
+    return cmd_analyze.run(args, out=out), out.getvalue()
+
+
+def test_play_save_then_analyze(tmp_path, capsys):
+    obj = _save_game(tmp_path / "g1.json")
+    assert obj["format"] == rec.RECORD_FORMAT and obj["result"]
+    state = rec.replay_record(obj)
+    assert state.is_terminal()
+    rc, text = _analyze([str(tmp_path / "g1.json"), "--uniform", "--seat", "0", "--iterations", "8",
+                         "--worlds", "16", "--seed", "1", "--report", str(tmp_path / "r.html"),
+                         "--plot", str(tmp_path / "r.png")])
+    assert rc == 0, capsys.readouterr().err
+    assert "seat 0:" in text and "report written to" in text
+    page = _Page()
+    page.feed((tmp_path / "r.html").read_text(encoding="utf-8"))
+    assert page.find("section", id="seat-0")
+    assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_analyze_several_files_and_a_folder(tmp_path, capsys):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    _save_game(folder / "a.json", seed=4)
+    _save_game(folder / "b.json", game="tan", seed=5)
+    (folder / "index.json").write_text('{"games": []}')
+    other = tmp_path / "c.json"
+    _save_game(other, seed=6)
+    rc, text = _analyze([str(folder), str(other), "--uniform", "--iterations", "6", "--worlds", "8",
+                         "--seat", "0", "--seed", "2"])
+    err = capsys.readouterr().err
+    assert rc == 0, err
+    assert "skipped" in err and "index.json" in err
+    assert "[1/3] a.json" in err and "[3/3] c.json" in err        # progress per file
+    lines = text.splitlines()
+    assert lines[0].split()[:2] == ["file", "seat"]
+    assert [ln.split()[0] for ln in lines[1:4]] == ["a.json", "b.json", "c.json"]
+    assert lines[-1].startswith("all files")
+    # --report takes one game
+    rc, _ = _analyze([str(folder), "--uniform", "--report", str(tmp_path / "x.html")])
+    assert rc == 2 and "--report: takes one game file" in capsys.readouterr().err
+
+
+def test_analyze_missing_file_is_a_clear_error(tmp_path, capsys):
+    rc, _ = _analyze([str(tmp_path / "nope.json"), "--uniform"])
+    assert rc == 2 and "nope.json" in capsys.readouterr().err
+
+
+def test_decisions_carry_interval_worlds_and_candidates():
+    obj = _record()
+    eng = build_engine(uniform=True)
+    seat = obj["moves"][0]["seat"]
+    from quansu.server.client import Client
+
+    req = Client.analyze_request(obj, seats=[seat], iterations=10, seed=1)
+    req.max_worlds = 24
+    msgs = []
+    eng.analyze(req, msgs.append)
+    decisions = [m.decision for m in msgs if m.WhichOneof("item") == "decision"]
+    assert decisions
+    for d in decisions:
+        if d.forced:
+            assert d.stopped_by == "forced" and d.worlds == 0 and d.mark == pb.MARK_BEST
+            continue
+        assert 2 <= d.worlds <= 24 and d.stopped_by in ("settled", "cap", "futile")
+        assert d.loss_low <= d.loss <= d.loss_high
+        assert d.loss == pytest.approx(max(0.0, d.best_value - d.played_value))
+        texts = [s.move.text for s in d.top]
+        assert d.played.text in texts and texts[0] == d.best.text
+        assert d.mark == mark_of(d.loss_low, d.loss_high, msgs[0].thresholds)
+    # max_worlds is checked
+    from quansu.server.errors import RequestError
+
+    req.max_worlds = 10 ** 6
+    with pytest.raises(RequestError) as ei:
+        eng.analyze(req, lambda m: None)
+    assert ei.value.field == "max_worlds"
+
+
+def test_save_an_unfinished_game_and_a_bad_path(tmp_path, capsys):
+    path = tmp_path / "part.json"
+    args = cli.build_parser("play").parse_args(["play", "--seed", "3", "--bot", "random", "--save",
+                                                str(path)])
+    answers = iter(["0", "quit"])
+    assert cmd_play.run(args, input_fn=lambda p: next(answers), out=io.StringIO()) == 0
+    obj = rec.read_json(str(path))
+    assert obj["format"] == rec.RECORD_FORMAT and "result" not in obj and obj["moves"]
+    assert not rec.replay_record(obj).is_terminal()
+    args = cli.build_parser("play").parse_args(["play", "--save", str(tmp_path / "no" / "x.json")])
+    assert cmd_play.run(args, input_fn=lambda p: "quit", out=io.StringIO()) == 2
+    assert "does not exist" in capsys.readouterr().err
