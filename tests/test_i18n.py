@@ -324,8 +324,8 @@ def test_analyze_in_vietnamese():
     assert cmd_analyze.run(args, out=out) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("mô hình uniform; đánh giá: tốt <= ")
-    assert lines[1].split() == ["nước", "ghế", "đã", "đi", "tốt", "nhất", "mất", "giá", "trị",
-                                "đánh", "giá"]
+    assert lines[1].split() == ["nước", "ghế", "đã", "đi", "tốt", "nhất", "mất", "khoảng", "95%",
+                                "số", "ván", "đánh", "giá"]
     assert "tốt nhất (bắt buộc)" in out.getvalue()
     assert lines[-1].startswith("ghế 0: ") and "quyết định, tổng mất" in lines[-1]
     assert "độ chính xác" in lines[-1] and "; kết quả " in lines[-1]
