@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="loss threshold of 'mistake' (above it: blunder)")
     p.add_argument("--worlds", type=int, default=0,
                    help="most sampled deals per decision (0: the server default)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="in process: judge the decisions of a game with this many worker "
+                        "processes (same results; default 1)")
     p.add_argument("--report", metavar="OUT.html",
                    help="write the analysis of one game as a self-contained HTML page")
     p.add_argument("--plot", metavar="OUT.png",
@@ -248,7 +251,8 @@ def run(args, out=sys.stdout) -> int:
                         from quansu.server.engine import build_engine
 
                         engine = build_engine(uniform=args.uniform)
-                    engine.analyze(req, show, seconds_left=args.timeout)
+                    engine.analyze(req, show, seconds_left=args.timeout,
+                                   jobs=max(1, getattr(args, "jobs", 1) or 1))
             except Exception as e:  # noqa: BLE001 - report_error re-raises what it does not know
                 if many and tty:
                     sys.stderr.write("\n")

@@ -166,6 +166,8 @@ class Engine:
     def __init__(self, limits: Limits | None = None, evaluators: EvaluatorSet | None = None,
                  model_names: dict[str, str] | None = None, workers: int = 0):
         self.limits = limits or Limits()
+        #: ``build_engine``'s arguments, for worker processes that need the same engine
+        self.build_args = None
         self.evaluators = evaluators
         self._model_names = dict(model_names or (evaluators.model_names() if evaluators else {}))
         self.workers = workers
@@ -497,13 +499,17 @@ class Engine:
         self._parse_analyze(request)
 
     def analyze(self, request: pb.AnalyzeRequest, emit: Callable[[pb.AnalyzeResponse], None], *,
-                stop: StopFn | None = None, seconds_left: float | None = None) -> None:
+                stop: StopFn | None = None, seconds_left: float | None = None,
+                jobs: int = 1) -> None:
         """Judge every decision of the requested seats; ``emit`` gets one message per decision
         (game order) and then one summary per seat.  Each decision with a choice: a search from
         the seat's information proposes candidates, which :func:`search.paired.paired_evaluate`
-        measures against the played move on common worlds until the mark is settled.  With ``seconds_left`` (the call's deadline)
-        the time left is shared evenly among the decisions still to judge, so the whole
-        analysis ends in time.  Stops early (without summaries) when ``stop()`` turns true."""
+        measures against the played move on common worlds until the mark is settled.  With
+        ``seconds_left`` (the call's deadline) the time left is shared evenly among the
+        decisions still to judge, so the whole analysis ends in time.  Stops early (without
+        summaries) when ``stop()`` turns true.  ``jobs`` > 1 (without a deadline, on an engine
+        made by :func:`build_engine`): the decisions, which are independent, are judged by that
+        many worker processes, with the same results as one process."""
         start = time.monotonic()
         record, final_state, seats, decisions, th, full, worlds = self._parse_analyze(request)
         game = record.game
@@ -512,6 +518,16 @@ class Engine:
         model = self.model_name(game.name)
         total = len(decisions)
         judged: dict[int, list[pb.Decision]] = {s: [] for s in seats}
+        if jobs > 1 and seconds_left is None and total > 1 and self.build_args is not None:
+            for done, d in enumerate(self._judge_in_parallel(
+                    record, decisions, iterations, ms, seed, th, worlds, request.language, jobs,
+                    stop)):
+                if d is None:
+                    return
+                judged[d.seat].append(d)
+                emit(pb.AnalyzeResponse(decision=d, done=done + 1, total=total, thresholds=th,
+                                        model=model))
+            decisions = []
         for done, index in enumerate(decisions):
             if stop is not None and stop():
                 return
@@ -533,6 +549,40 @@ class Engine:
         for seat in seats:
             emit(pb.AnalyzeResponse(summary=self._summary(seat, judged[seat], final_state, full),
                                     done=total, total=total, thresholds=th, model=model))
+
+    def _judge_in_parallel(self, record, decisions, iterations, ms, seed, th, worlds, lang,
+                           jobs, stop):
+        """The Decisions of ``decisions`` (record indices) in order, judged by ``jobs`` worker
+        processes; None (and the rest cancelled) once ``stop()`` turns true."""
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import TimeoutError as Pending
+
+        game = record.game
+        tasks = []
+        for index in decisions:
+            seat, played = record.moves[index]
+            tasks.append((rec.view_at(record, seat, index), index, seat, game.move_to_text(played),
+                          iterations, ms, seed, th.SerializeToString(), worlds, lang))
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
+                                 mp_context=mp.get_context("spawn"), initializer=_analyze_worker_init,
+                                 initargs=(self.build_args,)) as pool:
+            futures = [pool.submit(_analyze_worker_judge, t) for t in tasks]
+            try:
+                for fut in futures:
+                    while True:
+                        if stop is not None and stop():
+                            yield None
+                            return
+                        try:
+                            data = fut.result(timeout=0.05 if stop is not None else None)
+                            break
+                        except Pending:
+                            continue
+                    yield pb.Decision.FromString(data)
+            finally:
+                for fut in futures:
+                    fut.cancel()
 
     def _decision(self, state: State, index: int, seat: int, played, iterations, ms, seed, stop,
                   left, th, worlds: int = 512) -> pb.Decision:
@@ -650,4 +700,32 @@ class Engine:
 def build_engine(limits: Limits | None = None, uniform: bool = False,
                  models: Iterable[tuple[str, str]] = ()) -> Engine:
     """An engine with its evaluators loaded (what each worker process runs)."""
-    return Engine(limits, EvaluatorSet(uniform=uniform, paths=dict(models)))
+    models = tuple(models)
+    engine = Engine(limits, EvaluatorSet(uniform=uniform, paths=dict(models)))
+    engine.build_args = (limits, uniform, models)
+    return engine
+
+
+_WORKER_ENGINE: Engine | None = None
+
+
+def _analyze_worker_init(build_args) -> None:
+    """A worker process of :meth:`Engine.analyze` with ``jobs``: its own engine."""
+    global _WORKER_ENGINE
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops the pool
+    _WORKER_ENGINE = build_engine(*build_args)
+
+
+def _analyze_worker_judge(task) -> bytes:
+    """One decision, judged as :meth:`Engine.analyze` does in one process (same seeds)."""
+    view, index, seat, played_text, iterations, ms, seed, th_bytes, worlds, lang = task
+    engine = _WORKER_ENGINE
+    state = rec.replay_view(view, random.Random(seed * 1_000_003 + index))
+    played = state.game.parse_move(played_text)
+    th = pb.Thresholds.FromString(th_bytes)
+    with language(lang):
+        d = engine._decision(state, index, seat, played, iterations, ms, seed + index, None, None,
+                             th, worlds)
+    return d.SerializeToString()

@@ -286,3 +286,20 @@ def test_save_an_unfinished_game_and_a_bad_path(tmp_path, capsys):
     args = cli.build_parser("play").parse_args(["play", "--save", str(tmp_path / "no" / "x.json")])
     assert cmd_play.run(args, input_fn=lambda p: "quit", out=io.StringIO()) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_worker_processes_give_the_same_decisions():
+    from quansu.server.client import Client
+
+    obj = _record()
+    obj["moves"] = obj["moves"][:10]
+    obj.pop("result", None)
+    eng = build_engine(uniform=True)
+    req = Client.analyze_request(obj, iterations=8, seed=5)
+    req.max_worlds = 16
+    one, two = [], []
+    eng.analyze(req, one.append)
+    eng.analyze(req, two.append, jobs=2)
+    assert [m.SerializeToString() for m in one] == [m.SerializeToString() for m in two]
+    assert [m.done for m in two if m.WhichOneof("item") == "decision"] == \
+        list(range(1, 1 + sum(1 for m in two if m.WhichOneof("item") == "decision")))
