@@ -65,11 +65,11 @@ def _windows_with(r: int, vm: int, allow_two: bool) -> list:
     if out is not None:
         return out
     if r == R.ACE:
-        vals = (14, 1) if allow_two else (14,)
+        vals = [14, 1] if allow_two else [14]
     elif r == TWO:
-        vals = (2,) if allow_two else ()
+        vals = [2] if allow_two else []
     else:
-        vals = (r + 3,)
+        vals = [r + 3]
     lo_v = 1 if allow_two else 3
     out = []
     for v in vals:
