@@ -32,7 +32,9 @@ decisions (default 20) taken from complete 4-player games of the rule-based bots
   the same measurements of that version on the same positions (passed to it as quansu-record
   files), each game run by both versions in turn in separate processes, ``--rounds`` times with
   the order alternating, every figure taken as the best round of each position; and the ratios
-  baseline / current (above 1: the current version is faster).
+  baseline / current (above 1: the current version is faster).  Both versions play out with
+  the current version's ``search_playout`` (each with its own code for it), so that they do the
+  same work; ``--own-playout`` lets the baseline use its own.
 
 On a machine shared with other jobs only the ratios mean much; the CPU-time columns are steadier
 than the wall-clock ones.  ``--json PATH`` writes every figure.
@@ -209,6 +211,9 @@ def _suite(job: dict) -> dict:
     from quansu.server.engine import build_engine
     from quansu.server.evaluators import EvaluatorSet
 
+    playout = job.get("search_playout")
+    if playout:   # the same playout policy in every version compared (see --own-playout)
+        games.game_classes()[job["game"]].search_playout = playout
     states = [replay_record(r, check=False) for r in job["records"]]
     game = states[0].game
     ev, cfg = EvaluatorSet(uniform=job["uniform"]).for_game(game)
@@ -318,16 +323,19 @@ def _summary(run: dict) -> dict:
 
 def bench_shipped(names: list[str], positions: int, iterations: int, levels: list[int],
                   seed: int, uniform: bool, baseline: Path | None, rounds: int,
-                  log=print) -> list[dict]:
-    """The ``--shipped`` measurements (see the module doc); one row per game."""
+                  log=print, own_playout: bool = False) -> list[dict]:
+    """The ``--shipped`` measurements (see the module doc); one row per game.  Both versions
+    play out with this version's ``search_playout`` unless ``own_playout``."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-search-") as td:
         tmp = Path(td)
         base_path = _shim(baseline, tmp / "baseline") if baseline is not None else None
         for name in names:
             records = real_positions(name, positions, seed)
-            job = {"records": records, "iterations": iterations, "levels": levels,
-                   "uniform": uniform}
+            job = {"game": name, "records": records, "iterations": iterations,
+                   "levels": levels, "uniform": uniform,
+                   "search_playout": None if own_playout
+                   else games.game_classes()[name].search_playout}
             cur_runs, base_runs = [], []
             for k in range(rounds):
                 order = [("current", None), ("baseline", base_path)] if baseline is not None \
@@ -342,6 +350,7 @@ def bench_shipped(names: list[str], positions: int, iterations: int, levels: lis
             cur = _best_of(cur_runs)
             row = {"game": name, "players": cur["players"], "evaluator": cur["evaluator"],
                    "leaf_value": cur["leaf_value"], "playout": cur["playout"],
+                   "search_playout": job["search_playout"] or "own",
                    "positions": positions, "iterations": iterations, "rounds": rounds,
                    "current": _summary(cur), "current_raw": cur}
             if baseline is not None:
@@ -433,7 +442,8 @@ def _shipped_main(args) -> int:
                 return 2
         rows = bench_shipped(names, args.hint_positions, args.iterations, levels, args.seed,
                              args.uniform, baseline, args.rounds,
-                             log=lambda *a, **k: print(*a, file=sys.stderr, **k))
+                             log=lambda *a, **k: print(*a, file=sys.stderr, **k),
+                             own_playout=args.own_playout)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -481,6 +491,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--baseline-rev", default=None, metavar="REV",
                    help="a git revision to compare with (exported with git archive)")
     g.add_argument("--raw", action="store_true", help="with --json: every position's figures too")
+    g.add_argument("--own-playout", action="store_true",
+                   help="the baseline plays out with its own search_playout (default: with this "
+                        "version's, so that both do the same work)")
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["--worker"]:
