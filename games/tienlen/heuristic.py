@@ -297,6 +297,9 @@ def choose(game, state, rng: random.Random) -> int:
     if clean:
         return min(clean)
     if plays is None:
+        if top_shape != R.SINGLE and not (hand.bit_count() <= 4
+                                          or _opp_min(game, state, me) <= 2):
+            return 0  # no piece beats it and nothing is urgent: pass (whatever the moves are)
         plays = state.legal_moves()[1:]
         if not plays:
             return 0
