@@ -14,7 +14,7 @@ from quansu.games.tan.game import ATTACK, DEFEND, THROW
 from tests.test_tan_engine import OPTION_SETS
 from tests.test_tan_rules import full_deal, play, position
 
-RULES_ONLY = dataclasses.replace(S.PARAMS, worlds=0)
+RULES_ONLY = dataclasses.replace(S.PARAMS, search=False)
 
 
 def _pos(hands, trump, stock="", faceup=None, known=None):
