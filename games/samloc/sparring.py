@@ -88,13 +88,16 @@ class Params:
     lead_value: float = 0.6      #: value of winning the trick when following
     lead_keep: float = 0.5       #: value of keeping the lead when leading
     danger: float = 0.8          #: cost of letting an opponent go out
+    danger_now: float = 0.8      #: cost of letting an opponent go out at once with its last cards
     money: float = 0.1           #: plan-cost units per bet
-    two_end: float = 1.5         #: a hand left with only 2s (it cannot go out and win)
+    two_end: float = 3.0         #: a hand left with only 2s (it cannot go out and win)
     fin_lead: tuple = (1.0, 1.0, 0.55, 0.3, 0.12, 0.04)  #: chance a seat with k cards goes out from the lead
     bill_risk: tuple = (1.0, 1.0, 0.7, 0.45, 0.25, 0.12, 0.05, 0.02, 0.0, 0.0, 0.0)
     #: ^ weight of the bill of the cards kept, by the fewest cards an opponent holds
     pass_cost: float = 0.5       #: tempo given up by passing (the round goes on without this seat)
     pass_cost_late: float = 2.0  #: the same once an opponent holds three cards or fewer
+    go_out: float = 4.0          #: the lead is worth up to this many times more: by the chance to lead out
+    out_combos: int = 2          #: ... from a hand left of at most this many combinations
     low_first: float = 0.6       #: leading: cost per unit of the led combination's strength (0..1)
     shed: float = 0.1            #: leading: value per card led
     cong_guard: int = 4          #: with all ten cards, play anything once an opponent is this close
@@ -286,7 +289,7 @@ class _Ctx:
 
     __slots__ = ("p", "g", "me", "n", "hand", "hc", "unseen", "U", "uc", "opps", "counts", "passes",
                  "allow_two", "dq", "quad_pair", "two_str", "windows", "seat_u", "hold_cache",
-                 "cost_cache", "beat_cache", "tabs", "plan_memo", "sure_cache", "guar_memo", "sam_memo", "sam_p_cache",
+                 "cost_cache", "beat_cache", "tabs", "plan_memo", "sure_cache", "guar_memo", "sam_memo", "sam_p_cache", "out_memo",
                  "declarer")
 
     def __init__(self, game, state, params: Params, me: int):
@@ -332,6 +335,7 @@ class _Ctx:
         self.guar_memo: dict = {}
         self.sam_memo: dict = {}
         self.sam_p_cache: dict = {}
+        self.out_memo: dict = {}
 
     # -- an opponent's chance to hold a beater -------------------------------------------------
     def _tab(self, i: int) -> "_Tab":
@@ -552,6 +556,30 @@ class _Ctx:
         self.sam_memo[key] = best
         return best
 
+    def out_chance(self, c: int, last: bool = True) -> float:
+        """Chance of playing out ``c`` from the lead: the best split's product of the chances
+        that each combination but the last (free of counted 2s) wins its trick."""
+        if not c:
+            return 0.0 if last else 1.0
+        key = (c, last)
+        got = self.out_memo.get(key)
+        if got is not None:
+            return got
+        best = 0.0
+        for cid, delta in _options(c, self.allow_two):
+            rest = c - delta
+            v = self.out_chance(rest, last)
+            if v > best:
+                v *= self.win_p(cid, self.opps)
+                if v > best:
+                    best = v
+            if last and not self.counted_two(cid, delta):
+                v = self.out_chance(rest, False)
+                if v > best:
+                    best = v
+        self.out_memo[key] = best
+        return best
+
 
 def _pass_records(history, n: int, allow_two: bool, declarer: int) -> list[list[tuple]]:
     """Per seat, ``(type, length, key, cards held, hard)`` of every pass, each made on the last
@@ -728,24 +756,28 @@ def _risk(ctx: _Ctx) -> float:
 
 
 def _finish_danger(ctx: _Ctx, cid: int, seats) -> float:
-    """Chance that playing ``cid`` lets an opponent in ``seats`` out: it beats with its last
-    cards, or wins the trick and leads out."""
+    """Cost (``danger_now`` and ``danger`` weights) of the chance that playing ``cid`` lets an
+    opponent in ``seats`` out: it beats with its last cards (at once, on a beater free of 2s:
+    going out on a 2 loses), or wins the trick and leads out."""
     size = (cid >> 4) & 15
-    fin = ctx.p.fin_lead
-    rho = ctx.p.respond
-    q = 1.0
+    p = ctx.p
+    fin = p.fin_lead
+    rho = p.respond
+    q_now = q_later = 1.0
     for i in seats:
         n = ctx.counts[i]
-        if n > size + len(fin) - 2:
-            continue
-        b = ctx.beat_p(i, cid)
-        if not b:
+        if n > size + len(fin) - 2 or n < size:
             continue
         if n == size:
-            q *= 1.0 - b
-        else:
-            q *= 1.0 - rho * b * fin[n - size]
-    return 1.0 - q
+            p_low, _, p_bomb = ctx.hold(i, cid)
+            if p_low or p_bomb:
+                f_low, _, f_bomb = ctx.pass_factor(i, cid)
+                q_now *= (1.0 - f_low * p_low) * (1.0 - f_bomb * p_bomb)
+            continue
+        b = ctx.beat_p(i, cid)
+        if b:
+            q_later *= 1.0 - rho * b * fin[n - size]
+    return p.danger_now * (1.0 - q_now) + p.danger * (1.0 - q_later)
 
 
 def _liable_risk(ctx: _Ctx, state, cid: int, delta: int, leading: bool) -> bool:
@@ -838,9 +870,9 @@ def _lead(game, state, ctx: _Ctx, legal: list[int]) -> int:
         s = _two_out_score(ctx, cid, delta)
         if s is None:
             s = ctx.plan_cost(rest)
-            s -= p.lead_keep * ctx.win_p(cid, seats)
+            s -= p.lead_keep * ctx.win_p(cid, seats) * _lead_gain(ctx, rest)
             s += p.low_first * _strength(cid) - p.shed * _cards(delta)
-            s += p.danger * _finish_danger(ctx, cid, seats)
+            s += _finish_danger(ctx, cid, seats)
             s += p.money * (_money_play(game, state, ctx, m, cid, seats) + risk * _bill(ctx, rest))
         s += _tiebreak(cid, delta)
         if s < best_s:
@@ -885,13 +917,22 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
         s = _two_out_score(ctx, cid, delta)
         if s is None:
             s = ctx.plan_cost(rest)
-            s -= p.lead_value * ctx.win_p(cid, seats)
-            s += p.danger * _finish_danger(ctx, cid, seats)
+            s -= p.lead_value * ctx.win_p(cid, seats) * _lead_gain(ctx, rest)
+            s += _finish_danger(ctx, cid, seats)
             s += p.money * (_money_play(game, state, ctx, m, cid, seats) + risk * _bill(ctx, rest))
         s += _tiebreak(cid, delta)
         if s < best_s:
             best, best_s = m, s
     return best
+
+
+def _lead_gain(ctx: _Ctx, rest: int) -> float:
+    """How much having the lead is worth with the count vector ``rest`` left, relative to the
+    usual: up to ``go_out`` times as much, by the chance of leading out from there (every
+    combination but a last one free of counted 2s wins its trick)."""
+    if not rest or _min_combos(rest, ctx.allow_two) > ctx.p.out_combos:
+        return 1.0
+    return 1.0 + (ctx.p.go_out - 1.0) * ctx.out_chance(rest)
 
 
 def _strength(cid: int) -> float:
