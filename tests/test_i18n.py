@@ -241,6 +241,17 @@ def test_every_cli_message_exists_in_both_languages():
         assert f"combo_{combo}" in i18n.MESSAGES, combo
 
 
+def test_the_analysis_report_has_every_text_in_both_languages():
+    from quansu.server import report
+
+    for key, (en, vi) in report.TEXTS.items():
+        assert en and vi, key
+        assert i18n.fields_of(en) == i18n.fields_of(vi), key
+    source = (SERVER / "report.py").read_text()
+    used = set(re.findall(r'\btext\(\s*"([a-z_]+)"', source))
+    assert used and used <= set(report.TEXTS), used - set(report.TEXTS)
+
+
 def test_commands_print_no_untranslated_error():
     for path in [SERVER / "cli.py", SERVER / "cmd_common.py", SERVER / "cmd_play.py",
                  SERVER / "cmd_hint.py", SERVER / "cmd_serve.py", SERVER / "cmd_analyze.py"]:
