@@ -370,8 +370,9 @@ def bench_shipped(names: list[str], positions: int, iterations: int, levels: lis
     return rows
 
 
-def print_shipped(rows: list[dict], out=sys.stdout) -> list[tuple[str, bool]]:
+def print_shipped(rows: list[dict], out=None) -> list[tuple[str, bool]]:
     """Print the ``--shipped`` tables; return the issue's checks as (what, passed)."""
+    out = out or sys.stdout       # looked up at call time (a test may capture sys.stdout)
     p = lambda *a: print(*a, file=out)  # noqa: E731
     p(f"{'game':8s} {'build':8s} {'evaluator':9s} {'it/s':>7s} {'it/s cpu':>8s} "
       f"{'hint p50':>9s} {'p90':>7s} {'cpu p50':>8s} {'cpu p90':>8s}  (ms, 1 position = 1 search)")
