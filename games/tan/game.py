@@ -31,6 +31,7 @@ _PHASE_NAMES = ("setup", "attack", "defend", "throw", "over")
 _SWAP_NONE, _SWAP_ANY_LOWER, _SWAP_TWO_ONLY = range(3)
 
 _heuristic_move = None  # games.tan.heuristic.heuristic_move, once imported
+_sparring_choose = None  # games.tan.sparring.choose, once imported
 
 OPTION_SPECS = (
     OptionSpec("direction", "counterclockwise",
@@ -223,10 +224,12 @@ class TanGame(Game):
 
     def sparring_move(self, state: "TanState", rng: random.Random) -> int:
         """The sparring bot's move (:mod:`games.tan.sparring`: card counting, reading the
-        history, trump economy, exact endgame) for the seat to act, from that seat's information
-        only."""
-        from quansu.games.tan.sparring import choose
-        return choose(self, state, rng)
+        history, trump economy, Monte Carlo search over the unseen cards once the stock is
+        short) for the seat to act, from that seat's information only."""
+        global _sparring_choose
+        if _sparring_choose is None:  # imported once, on first use (it imports this module)
+            from quansu.games.tan.sparring import choose as _sparring_choose
+        return _sparring_choose(self, state, rng)
 
 
 class TanState(State):
