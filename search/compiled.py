@@ -1,0 +1,67 @@
+"""Which build of the hot paths is in use: the compiled core or pure Python.
+
+The modules of :data:`CORE` (card-mask move generation, apply, determinize, the playout
+policies, the search loop) are plain Python files.  ``pip install .`` compiles them with Cython
+when Cython (>= 3) and a C compiler are available (``setup.py``; the same files, unchanged, in
+Cython's pure-Python mode) and installs the pure-Python package otherwise; an editable install is
+always pure Python.  Both builds give identical results (tests/test_compiled_core.py).
+
+``python -m quansu.search.compiled`` prints :func:`describe`.  This module imports nothing of
+ours at import time (``setup.py`` reads :data:`CORE` from it before anything is installed).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+
+#: The compiled core: module name -> source file (relative to the checkout).
+CORE: dict[str, str] = {
+    "quansu.games.cards": "games/cards.py",
+    "quansu.games.tienlen.rules": "games/tienlen/rules.py",
+    "quansu.games.tienlen.game": "games/tienlen/game.py",
+    "quansu.games.tienlen.heuristic": "games/tienlen/heuristic.py",
+    "quansu.games.samloc.rules": "games/samloc/rules.py",
+    "quansu.games.samloc.game": "games/samloc/game.py",
+    "quansu.games.samloc.heuristic": "games/samloc/heuristic.py",
+    "quansu.games.phom.rules": "games/phom/rules.py",
+    "quansu.games.phom.game": "games/phom/game.py",
+    "quansu.games.phom.view": "games/phom/view.py",
+    "quansu.games.phom.settle": "games/phom/settle.py",
+    "quansu.games.tan.rules": "games/tan/rules.py",
+    "quansu.games.tan.game": "games/tan/game.py",
+    "quansu.games.tan.heuristic": "games/tan/heuristic.py",
+    "quansu.search.evaluator": "search/evaluator.py",
+    "quansu.search.ismcts": "search/ismcts.py",
+}
+
+_EXTENSION = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def compiled_modules() -> list[str]:
+    """The modules of :data:`CORE` that load as compiled extensions (importing them)."""
+    out = []
+    for name in CORE:
+        origin = getattr(importlib.import_module(name), "__file__", "") or ""
+        if origin.endswith(_EXTENSION):
+            out.append(name)
+    return out
+
+
+def build() -> str:
+    """``"compiled"`` (every module of the core is an extension), ``"pure Python"`` (none is)
+    or ``"mixed"``."""
+    n = len(compiled_modules())
+    return "compiled" if n == len(CORE) else ("pure Python" if n == 0 else "mixed")
+
+
+def describe() -> str:
+    """One line: which build is in use, e.g. ``core: compiled (16 of 16 modules, Cython)``."""
+    n = len(compiled_modules())
+    if not n:
+        return "core: pure Python"
+    return f"core: {'compiled' if n == len(CORE) else 'mixed'} ({n} of {len(CORE)} modules, Cython)"
+
+
+if __name__ == "__main__":  # pragma: no cover - a command
+    print(describe())

@@ -1,0 +1,101 @@
+"""Build script: the package metadata is in pyproject.toml; this adds the optional compiled core.
+
+The modules of ``search/compiled.py``'s ``CORE`` (card-mask move generation, apply, determinize,
+the playout policies, the search loop) are plain Python files.  When Cython (>= 3) can be
+imported by the build and a C compiler works, ``pip install .`` also compiles them with Cython,
+unchanged (pure-Python mode: the same ``.py`` files, no ``.pyx``); the wheel then holds both the
+``.py`` files and the extensions, which Python imports in preference.  Otherwise the build says
+why in one line (``quansu: ...: installing the pure-Python build``) and installs pure Python.
+The two builds give identical results (tests/test_compiled_core.py).
+
+* ``pip install cython && pip install --no-build-isolation .``: the compiled core (an isolated
+  build sees Cython only where the build requirements provide it);
+* ``QUANSU_PURE_PYTHON=1 pip install .``: pure Python, even with Cython present;
+* ``pip install -e .``: always pure Python (nothing is compiled into the checkout, where a
+  compiled module would shadow an edited source file).
+
+``python -m quansu.search.compiled`` says which build is in use.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+#: module name -> source file of the compiled core (one list, in search/compiled.py)
+CORE: dict = runpy.run_path(os.path.join(HERE, "search", "compiled.py"))["CORE"]
+
+#: Python semantics throughout: annotations are not C types, ints stay Python ints, functions
+#: keep their signatures for introspection.
+DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True,
+              "embedsignature": True}
+
+
+def _notice(why: str) -> None:
+    print(f"quansu: {why}: installing the pure-Python build", file=sys.stderr)
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` for the compiled core: Cython turns the ``.py`` sources into C (in the
+    build folder), then the C compiler builds them.  Any failure (no Cython, no compiler, a
+    module that does not compile) leaves the whole core out: pure Python.  Never builds in place
+    (editable installs)."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        if self.inplace or getattr(self, "editable_mode", False):
+            self.extensions = []
+            return
+        try:
+            from Cython.Build import cythonize
+        except ImportError:
+            _notice("Cython is not installed (pip install 'cython>=3', then pip install "
+                    "--no-build-isolation .)")
+            self.extensions = []
+            return
+        try:
+            c_sources = {e.name: e.sources for e in cythonize(
+                self.extensions, compiler_directives=DIRECTIVES, quiet=True,
+                build_dir=os.path.join(self.build_temp, "cython"))}
+            for ext in self.extensions:
+                ext.sources = c_sources[ext.name]
+            super().run()
+        except Exception as e:  # noqa: BLE001 - any failure means: no compiled core
+            cause = e.__cause__ if isinstance(e, _Failed) and e.__cause__ else e
+            text = str(cause).strip()
+            _notice(f"the compiled core did not build ({type(cause).__name__}"
+                    f"{': ' + text.splitlines()[0] if text else ''})")
+            for ext in self.extensions:
+                out = os.path.join(self.build_lib, self.get_ext_filename(ext.name))
+                if os.path.exists(out):
+                    os.remove(out)
+            self.extensions = []
+
+    def build_extension(self, ext) -> None:
+        if self.compiler.compiler_type == "unix":
+            ext.extra_compile_args = list(ext.extra_compile_args or []) + ["-O2", "-g0"]
+        try:
+            super().build_extension(ext)
+        except Exception as e:  # noqa: BLE001
+            raise _Failed(ext.name) from e
+
+
+class _Failed(Exception):
+    """A module of the compiled core did not build."""
+
+
+def _extensions() -> list:
+    if os.environ.get("QUANSU_PURE_PYTHON"):
+        _notice("QUANSU_PURE_PYTHON is set")
+        return []
+    return [Extension(name, [src]) for name, src in CORE.items()
+            if os.path.isfile(os.path.join(HERE, src))]
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,200 @@
+"""The compiled core gives the same results as pure Python (issue 22 item 2).
+
+``pip install .`` compiles the modules of :data:`search.compiled.CORE` with Cython when Cython
+and a C compiler are available (setup.py).  Here a wheel is built from a copy of the checkout,
+installed into a fresh venv, and the same script runs in that venv (compiled) and in this
+interpreter (the editable install: pure Python).  Both must print the same digests of:
+
+* thousands of random games under random options and player counts: every legal move list, the
+  heuristic's move with a fixed generator (and the generator state after it), the
+  determinizations' information states, clones, the payoffs and settlements at the end;
+* the conformance check (:func:`games.conformance.check_game`) of every game and player count;
+* the replay of every record of tests/data/records;
+* a search per game with a fixed seed and iteration budget (ranking, visits, means, lines).
+
+Skipped without Cython or a C compiler (``pip install cython``); slow (minutes: the compile).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.slow
+
+DIGEST = r'''
+import hashlib, json, random, sys
+from pathlib import Path
+from quansu import games
+from quansu.games.conformance import check_game
+from quansu.games.record import replay_record
+from quansu.search import SearchConfig, search
+from quansu.search.compiled import describe
+
+GAMES_PER_GAME = int(sys.argv[1])
+RECORDS = Path(sys.argv[2])
+
+
+def options(cls, rng):
+    out = {}
+    for spec in cls.option_specs:
+        if spec.choices:
+            out[spec.name] = rng.choice(list(spec.choices))
+        elif isinstance(spec.default, bool):
+            out[spec.name] = rng.random() < 0.5
+    return out
+
+
+def games_digest(name):
+    cls = games.game_classes()[name]
+    rng = random.Random(1)
+    h = hashlib.sha256()
+    put = lambda *x: h.update(repr(x).encode())
+    for gi in range(GAMES_PER_GAME):
+        try:
+            game = games.make(name, rng.randint(cls.min_players, cls.max_players),
+                              options(cls, rng) if gi % 3 else {})
+        except games.GameError as e:
+            put("options", str(e))
+            continue
+        n = game.num_players
+        st = game.new_initial_state(random.Random(rng.getrandbits(32)))
+        step = 0
+        while not st.is_terminal():
+            p = st.current_player
+            legal = st.legal_moves()
+            put(step, p, legal)
+            r = random.Random(rng.getrandbits(32))
+            hm = game.heuristic_move(st, r)
+            put("h", hm, r.random())
+            if step % 3 == 0:
+                d = st.determinize(p, random.Random(rng.getrandbits(32)))
+                put("d", [d.information_state_key(q) for q in range(n)], d.legal_moves())
+            move = hm if rng.random() < 0.6 else legal[rng.randrange(len(legal))]
+            c = st.clone()
+            c.apply_unchecked(move)
+            st.apply(move)
+            put("k", st.information_state_key(p) == c.information_state_key(p),
+                st.information_state_key(p))
+            step += 1
+        put("end", st.returns(), st.settlement(), st.history)
+    return h.hexdigest()
+
+
+def conformance_digest(name):
+    cls = games.game_classes()[name]
+    out = []
+    for n in range(cls.min_players, cls.max_players + 1):
+        out.append(repr(check_game(games.make(name, n), games=4, seed=n)))
+    return hashlib.sha256("".join(out).encode()).hexdigest()
+
+
+def records_digest():
+    h = hashlib.sha256()
+    for path in sorted(RECORDS.glob("*/*.json")):
+        if path.name.endswith(".expect.json"):
+            continue
+        try:
+            st = replay_record(json.loads(path.read_text()))
+            h.update(repr((path.name, st.returns(), st.history)).encode())
+        except Exception as e:
+            h.update(repr((path.name, type(e).__name__, str(e))).encode())
+    return h.hexdigest()
+
+
+def search_digest(name):
+    game = games.make(name, 4)
+    rng = random.Random(7)
+    out = []
+    for k in range(2):
+        st = game.new_initial_state(rng)
+        for _ in range(rng.randint(3, 15)):
+            if st.is_terminal():
+                break
+            st.apply(game.heuristic_move(st, rng))
+        if st.is_terminal():
+            continue
+        res = search(st, SearchConfig(iterations=150), seed=k)
+        out.append([(m.move, m.visits, m.mean, m.lcb, m.line) for m in res.moves])
+        out.append((res.iterations, res.tree_size, res.max_depth))
+    return hashlib.sha256(repr(out).encode()).hexdigest()
+
+
+result = {"core": describe(), "records": records_digest()}
+for name in games.game_names():
+    result[name] = {"games": games_digest(name), "conformance": conformance_digest(name),
+                    "search": search_digest(name)}
+print(json.dumps(result))
+'''
+
+
+def _compiler_available() -> bool:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None
+
+
+@pytest.fixture(scope="module")
+def compiled_python(tmp_path_factory) -> Path:
+    pytest.importorskip("Cython", reason="the compiled core needs Cython (pip install cython)")
+    if not _compiler_available():
+        pytest.skip("no C compiler")
+    where = tmp_path_factory.mktemp("compiled")
+    src = where / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", "runs",
+        "*.pyc", "*.so", "*.c"))
+    wheels = where / "wheels"
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                        "--no-index", "--quiet", "-w", str(wheels), str(src)],
+                       capture_output=True, text=True, timeout=3600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    wheel = next(wheels.glob("quansu-*.whl"))
+    venv = where / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=120)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c",
+                                "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site / "_quansu_test_deps.pth").write_text("".join(f"{p}\n" for p in sorted(deps)))
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
+    r = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+                        str(wheel)], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return python
+
+
+def _digest(python: Path | str, tmp: Path, games_per_game: int) -> dict:
+    script = tmp / "digest.py"
+    script.write_text(DIGEST)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+    r = subprocess.run([str(python), str(script), str(games_per_game),
+                        str(ROOT / "tests" / "data" / "records")],
+                       capture_output=True, text=True, cwd=tmp, env=env, timeout=3600)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_the_wheel_holds_the_compiled_core(compiled_python, tmp_path):
+    r = subprocess.run([str(compiled_python), "-m", "quansu.search.compiled"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("core: compiled ("), r.stdout
+
+
+def test_compiled_and_pure_python_builds_agree(compiled_python, tmp_path):
+    compiled = _digest(compiled_python, tmp_path, 600)
+    pure = _digest(sys.executable, tmp_path, 600)
+    assert compiled.pop("core").startswith("core: compiled")
+    assert pure.pop("core") == "core: pure Python"
+    assert compiled == pure
