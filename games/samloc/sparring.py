@@ -2,9 +2,9 @@
 
 It plays like a careful human who counts cards, and acts **only on its own seat's information**:
 its hand, the public history (every card played, by whom, every pass and on what top, every
-báo sâm answer), how many cards each seat holds (from the cards each has played), the current
-top, who passed this round, the open chop chain and, under ``bao_mot_mode = "forced"``, the
-public forced-play caps.  It never reads an opponent's hand: :class:`_Ctx` copies what the seat
+báo sâm answer), how many cards each seat holds (hand sizes are public), the current top, who
+passed this round, the open chop chain and, under ``bao_mot_mode = "forced"``, the public
+forced-play caps.  It never reads an opponent's hand: :class:`_Ctx` copies what the seat
 may know out of the state and everything else works on that copy.
 
 Suits never compare in Sâm, so the bot thinks in **rank counts** (13 nibbles): a hand, a move
@@ -25,15 +25,19 @@ What it does:
   straights of every length, with the ace low or high and the 2 low where the options allow;
   Sâm has no runs of pairs) minimising a cost: every combination costs ``combo_cost`` and earns
   ``control`` times its chance to win the trick when led (a boss nobody can beat earns it all,
-  so bosses are assets that regain the lead).  A hand left with only 2s cannot win (going out
-  on a 2 loses), which costs extra.
+  so bosses are assets that regain the lead).  Straights and triples earn less
+  (``control_lead_only``): they hardly ever answer a lead, so they cannot win the lead back;
+  a boss among them is led early, as it keeps the lead.  A hand left with only 2s cannot win
+  (going out on a 2 loses), which costs extra.
 * **Move choice.**  Every distinct legal move is scored: the plan cost of the hand left, minus
-  the value of winning the trick, plus the danger of letting an opponent out (it beats with its
-  last cards, or wins the trick and leads out; passing when the top's owner is about to go
-  out), plus money in bets: the bill of the cards kept (1 a card, ``thoi_two`` a 2,
+  the value of winning the trick (worth up to ``go_out`` times more by the chance of leading out
+  from the hand left: every combination of it but a last 2-free one winning its trick), plus
+  the danger of letting an opponent out (it beats with its last cards, or wins the trick and
+  leads out; passing when the top's owner is about to go out), a tempo cost of passing, plus
+  money in bets: the bill of the cards kept (1 a card, ``thoi_two`` a 2,
   ``thoi_quad`` a four of a kind) weighted by how close an opponent is to going out, a chop's
   gain against a counter-chop, the chance a 2 played is chopped, and a guard against cóng.
-  So low combinations go first, bosses and 2s regain the lead, 2s and fours of a kind are
+  Low combinations go first (long straights early), bosses and 2s regain the lead, 2s and fours of a kind are
   spent before an opponent goes out, a 2 is chopped when it pays, and a seat about to go out
   is blocked.
 * **Báo một.**  Under ``"penalty"`` (the default), when the next seat holding cards has one card
@@ -65,7 +69,7 @@ from functools import lru_cache
 from math import comb, log
 
 from quansu.games.samloc import rules as R
-from quansu.games.samloc.rules import ACE, DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
+from quansu.games.samloc.rules import DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
 
 _FULL = (1 << 52) - 1
 _DECLARE = 1 << 52
@@ -136,7 +140,6 @@ def _straight_windows(allow_two: bool):
                 need |= 1 << r
                 delta += 1 << (4 * r)
             out[min(ranks)].append((need, delta, _cid(STRAIGHT, b - a + 1, b), TWO in ranks))
-    # shorter windows first within one start (they are tried in the plan in this order)
     return tuple(tuple(w) for w in out)
 
 
@@ -288,9 +291,9 @@ class _Ctx:
     """The acting seat's knowledge and the caches of one decision."""
 
     __slots__ = ("p", "g", "me", "n", "hand", "hc", "unseen", "U", "uc", "opps", "counts", "passes",
-                 "allow_two", "dq", "quad_pair", "two_str", "windows", "seat_u", "hold_cache",
-                 "cost_cache", "beat_cache", "tabs", "plan_memo", "sure_cache", "guar_memo", "sam_memo", "sam_p_cache", "out_memo",
-                 "declarer")
+                 "allow_two", "dq", "quad_pair", "two_str", "seat_u", "hold_cache", "beat_cache",
+                 "cost_cache", "tabs", "plan_memo", "sure_cache", "guar_memo", "sam_memo",
+                 "sam_p_cache", "out_memo", "declarer")
 
     def __init__(self, game, state, params: Params, me: int):
         self.p = params
@@ -314,7 +317,6 @@ class _Ctx:
         self.dq = game._dq
         self.quad_pair = game._quad_pair
         self.two_str = game._two_str
-        self.windows = _WINDOWS[self.allow_two]
         self.declarer = state.declarer
         # per opponent: (U, unseen counts) of the cards it may hold (forced-play caps)
         self.seat_u = {}
