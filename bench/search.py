@@ -32,7 +32,9 @@ decisions (default 20) taken from complete 4-player games of the rule-based bots
   the same measurements of that version on the same positions (passed to it as quansu-record
   files), each game run by both versions in turn in separate processes, ``--rounds`` times with
   the order alternating, every figure taken as the best round of each position; and the ratios
-  baseline / current (above 1: the current version is faster).  Both versions play out with
+  baseline / current (above 1: the current version is faster).  ``--python PATH`` runs the
+  current side with another interpreter, e.g. a venv holding the compiled core, so that
+  ``--python VENV/bin/python --baseline .`` compares the compiled build with pure Python.  Both versions play out with
   the current version's ``search_playout`` (each with its own code for it), so that they do the
   same work; ``--own-playout`` lets the baseline use its own.
 
@@ -240,7 +242,12 @@ def _suite(job: dict) -> dict:
                          "cpu_ms": 1000 * (time.process_time() - c0),
                          "iterations": resp.stats.iterations})
         suggest[str(lv)] = rows
-    return {"game": game.name, "players": game.num_players,
+    try:
+        from quansu.search.compiled import describe
+        core = describe()
+    except ImportError:   # a version before the compiled core
+        core = "core: pure Python"
+    return {"game": game.name, "players": game.num_players, "core": core,
             "evaluator": getattr(ev, "name", type(ev).__name__), "leaf_value": cfg.leaf_value,
             "playout": cfg.playout, "hints": hints, "suggest": suggest}
 
@@ -267,9 +274,11 @@ def _export_rev(rev: str, into: Path) -> Path:
     return into
 
 
-def _run_worker(job: dict, pythonpath: Path | None, tmp: Path) -> dict:
-    """Run :func:`_suite` on ``job`` in a fresh interpreter: this file's code, with ``quansu``
-    from ``pythonpath`` (a :func:`_shim`) or, when None, the one this interpreter imports."""
+def _run_worker(job: dict, pythonpath: Path | None, tmp: Path,
+                python: str | None = None) -> dict:
+    """Run :func:`_suite` on ``job`` in a fresh interpreter (``python``, default this one):
+    this file's code, with ``quansu`` from ``pythonpath`` (a :func:`_shim`) or, when None, the
+    one that interpreter imports."""
     job_file = tmp / "job.json"
     out_file = tmp / "out.json"
     job_file.write_text(json.dumps(job))
@@ -279,8 +288,8 @@ def _run_worker(job: dict, pythonpath: Path | None, tmp: Path) -> dict:
                                                if env.get("PYTHONPATH") else "")
     code = ("import runpy, sys; sys.argv = ['bench-search-worker'] + sys.argv[1:]; "
             f"runpy.run_path({str(Path(__file__).resolve())!r}, run_name='__main__')")
-    subprocess.run([sys.executable, "-c", code, "--worker", str(job_file), str(out_file)],
-                   env=env, cwd=str(tmp), check=True)
+    subprocess.run([python or sys.executable, "-c", code, "--worker", str(job_file),
+                    str(out_file)], env=env, cwd=str(tmp), check=True)
     return json.loads(out_file.read_text())
 
 
@@ -323,7 +332,7 @@ def _summary(run: dict) -> dict:
 
 def bench_shipped(names: list[str], positions: int, iterations: int, levels: list[int],
                   seed: int, uniform: bool, baseline: Path | None, rounds: int,
-                  log=print, own_playout: bool = False) -> list[dict]:
+                  log=print, own_playout: bool = False, python: str | None = None) -> list[dict]:
     """The ``--shipped`` measurements (see the module doc); one row per game.  Both versions
     play out with this version's ``search_playout`` unless ``own_playout``."""
     rows = []
@@ -346,9 +355,11 @@ def bench_shipped(names: list[str], positions: int, iterations: int, levels: lis
                     wd = tmp / f"{name}-{who}-{k}"
                     wd.mkdir()
                     log(f"  {name}: {who} round {k + 1}/{rounds} ...", flush=True)
-                    (cur_runs if who == "current" else base_runs).append(_run_worker(job, pp, wd))
+                    (cur_runs if who == "current" else base_runs).append(
+                        _run_worker(job, pp, wd, python if who == "current" else None))
             cur = _best_of(cur_runs)
             row = {"game": name, "players": cur["players"], "evaluator": cur["evaluator"],
+                   "core": cur["core"],
                    "leaf_value": cur["leaf_value"], "playout": cur["playout"],
                    "search_playout": job["search_playout"] or "own",
                    "positions": positions, "iterations": iterations, "rounds": rounds,
@@ -356,6 +367,7 @@ def bench_shipped(names: list[str], positions: int, iterations: int, levels: lis
             if baseline is not None:
                 base = _best_of(base_runs)
                 row["baseline"] = _summary(base)
+                row["baseline_core"] = base["core"]
                 row["baseline_raw"] = base
                 b, c = row["baseline"], row["current"]
                 row["ratio"] = {
@@ -444,10 +456,13 @@ def _shipped_main(args) -> int:
         rows = bench_shipped(names, args.hint_positions, args.iterations, levels, args.seed,
                              args.uniform, baseline, args.rounds,
                              log=lambda *a, **k: print(*a, file=sys.stderr, **k),
-                             own_playout=args.own_playout)
+                             own_playout=args.own_playout, python=args.python)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+    for row in rows:
+        print(f"{row['game']}: current {row['core']}"
+              + (f"; baseline {row['baseline_core']}" if "baseline_core" in row else ""))
     checks = print_shipped(rows)
     if args.json:
         if not args.raw:
@@ -492,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--baseline-rev", default=None, metavar="REV",
                    help="a git revision to compare with (exported with git archive)")
     g.add_argument("--raw", action="store_true", help="with --json: every position's figures too")
+    g.add_argument("--python", default=None, metavar="PATH",
+                   help="the interpreter of the current side (default: this one), e.g. a venv "
+                        "with the compiled core, to compare it with --baseline .")
     g.add_argument("--own-playout", action="store_true",
                    help="the baseline plays out with its own search_playout (default: with this "
                         "version's, so that both do the same work)")
