@@ -62,16 +62,23 @@ class Params:
 
     combo_cost: float = 1.0      #: cost of one combination still to be played
     control: float = 1.5         #: earned by a combination in proportion to its chance to win a lead
-    respond: float = 0.8         #: chance that an opponent holding a beater plays it
+    control_other: float = 1.5   #: the same for triples, straights and non-bomb pair sequences
+    respond: float = 0.15        #: chance that an opponent holding a beater plays it (this trick)
+    plan_respond: float = 0.4    #: the same, for the control value of a combination in the plan
     pass_soft: float = 0.35      #: beater chance of a seat that passed a lower same-shape top
     pass_soft_two: float = 0.8   #: the same for beaters that are 2s (club players save them)
     lead_value: float = 0.6      #: value of winning the trick when following
     lead_keep: float = 0.15      #: value of keeping the lead when leading
-    danger: float = 2.5          #: cost of letting an opponent go out
+    lead_cards: float = 0.0      #: bonus per card of a lead
+    danger: float = 2.5          #: cost of letting an opponent go out (following)
+    danger_lead: float = 2.5     #: the same, leading
+    danger_pass: float = 2.5     #: the same, passing while the top's owner is about to go out
     money: float = 2.0           #: plan-cost units per bet
     fin_lead: tuple = (1.0, 1.0, 0.55, 0.3, 0.12, 0.04)  #: chance a seat with k cards goes out from the lead
     cong_guard: int = 5          #: with all 13 cards, play anything once an opponent is this close
     keep_spade3: float = 2.0     #: value of keeping 3♠ for a đút mù finish
+    solve_nodes: int = 4000      #: budget (positions) of the exact two-seat endgame; 0: off
+    solve_cards: int = 14        #: ... tried when the two hands hold at most this many cards
 
 
 PARAMS = Params()
@@ -160,32 +167,42 @@ class _Ctx:
 
     def _run(self, i: int, length: int, k: int, top: int) -> float:
         """P(opponent ``i`` holds ``length`` consecutive ranks within 3..A, each with >= ``k``
-        cards, beating the same-shape ``top`` (``-1``: any such run))."""
+        cards, beating the same-shape ``top`` (``-1``: any such run)).  The ranks are taken as
+        independent and overlapping runs are counted once (a run-length recursion)."""
         if self.counts[i] < length * k:
             return 0.0
         uc = self.uc
+        ge = [self._ge(i, uc[r], k) for r in range(_NON_TWO_RANKS)]
         if top >= 0:
             rt = top >> 2
             h = (self.unseen & _RANK[rt] & ~((2 << top) - 1)).bit_count()  # above top, its rank
-            first_end = rt
+            # a run ending at rt needs a card above the top there
+            if k == 1:
+                p_end = self._ge(i, h, 1)
+            else:
+                u = uc[rt]
+                p_end = self._ge(i, u, k) * (1.0 - comb(u - h, k) / comb(u, k)) if h and u >= k else 0.0
+            for r in range(rt - length + 1, rt):
+                p_end *= ge[r]
+            start = max(0, rt - length + 2)
         else:
-            rt, h, first_end = -1, 0, length - 1
-        q = 1.0
-        for e in range(max(first_end, length - 1), _NON_TWO_RANKS):
-            pr = 1.0
-            for r in range(e - length + 1, e + 1):
-                if r == rt:  # only when e == rt: the top rank needs a card above the top
-                    if k == 1:
-                        pr *= self._ge(i, h, 1)
-                    else:
-                        u = uc[r]
-                        pr *= self._ge(i, u, k) * (1.0 - comb(u - h, k) / comb(u, k)) if h and u >= k else 0.0
-                else:
-                    pr *= self._ge(i, uc[r], k)
-                if pr == 0.0:
-                    break
-            q *= 1.0 - pr
-        return 1.0 - q
+            p_end = 0.0
+            start = 0
+        # runs ending above rt: probability mass by current run length
+        dist = [1.0] + [0.0] * (length - 1)
+        hit = 0.0
+        for r in range(start, _NON_TWO_RANKS):
+            q = ge[r]
+            if q == 0.0:
+                dist = [sum(dist)] + [0.0] * (length - 1)
+                continue
+            new = [0.0] * length
+            new[0] = sum(dist) * (1.0 - q)
+            for c in range(length - 1):
+                new[c + 1] = dist[c] * q
+            hit += dist[length - 1] * q
+            dist = new
+        return 1.0 - (1.0 - hit) * (1.0 - p_end)
 
     def _quads(self, i: int, above: int) -> float:
         """P(opponent ``i`` holds a four of a kind of rank > ``above`` (ranks 3..A))."""
@@ -307,9 +324,11 @@ class _Ctx:
             self.sure_cache[mask] = ok
         return ok
 
-    def win_p(self, mask: int, shape: int, seats) -> float:
-        """Chance that nobody in ``seats`` beats ``mask``."""
-        rho = self.p.respond
+    def win_p(self, mask: int, shape: int, seats, rho: float | None = None) -> float:
+        """Chance that nobody in ``seats`` beats ``mask`` (each holder answers with chance
+        ``rho``, default ``respond``)."""
+        if rho is None:
+            rho = self.p.respond
         q = 1.0
         for i in seats:
             q *= 1.0 - rho * self.beat_p(i, mask, shape)
@@ -319,7 +338,11 @@ class _Ctx:
     def cost(self, mask: int, shape: int) -> float:
         w = self.w_cache.get(mask)
         if w is None:
-            w = self.w_cache[mask] = self.win_p(mask, shape, self.opps)
+            w = self.w_cache[mask] = self.win_p(mask, shape, self.opps, self.p.plan_respond)
+        if shape > R.PAIR and shape not in self.bombs:
+            # triples, straights: seldom led by others, so no way back to the lead; a boss of
+            # these shapes is a free play, not a control
+            return self.p.combo_cost - self.p.control_other * w
         return self.p.combo_cost - self.p.control * w
 
     def plan(self, mask: int) -> tuple[float, tuple]:
@@ -471,10 +494,101 @@ def choose(game, state, rng: random.Random | None = None, params: Params | None 
     if len(legal) == 1:
         return legal[0]
     ctx = _Ctx(game, state, params or PARAMS)
-    top = state.top
-    if top:
-        return _follow(game, state, ctx, legal)
-    return _lead(game, state, ctx, legal)
+    if state.top:
+        move = _follow(game, state, ctx, legal)
+    else:
+        move = _lead(game, state, ctx, legal)
+    if (len(ctx.opps) == 1 and ctx.U == ctx.counts[ctx.opps[0]] and ctx.p.solve_nodes
+            and ctx.U + hand.bit_count() <= ctx.p.solve_cards):
+        # the last opponent holds every unseen card: the rest of the game is known exactly
+        solved = _solve_two(state, me, legal, move, ctx.p.solve_nodes)
+        if solved is not None:
+            return solved
+    return move
+
+
+class _Abort(Exception):
+    pass
+
+
+def _solve_two(state, me: int, legal: list[int], preferred: int, budget: int) -> int | None:
+    """The best move by exact minimax (alpha-beta, the opponent minimising this seat's payoff)
+    when one opponent is left and holds every unseen card, or None past ``budget`` positions.
+    The heuristic choice ``preferred`` is kept unless a move is strictly better."""
+    world = state.determinize(me, random.Random(0))  # the only world: no card is hidden
+    tt: dict = {}
+    nodes = 0
+
+    def value(st, alpha: float, beta: float) -> float:
+        nonlocal nodes
+        if st.cur < 0:
+            return st.returns()[me]
+        key = (tuple(st.hands), st.top, st.cur, st.passed, st.owner, st.chain)
+        lo, hi = tt.get(key, (-_INF, _INF))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        a0, b0 = alpha, beta
+        alpha, beta = max(alpha, lo), min(beta, hi)
+        nodes += 1
+        if nodes > budget:
+            raise _Abort
+        moves = st.legal_moves()
+        hand = st.hands[st.cur]
+        # finish first, then the plays that shed most cards, pass last
+        moves.sort(key=lambda m: (m != hand, -m.bit_count()))
+        if st.cur == me:
+            best = -_INF
+            for m in moves:
+                c = st.clone()
+                c.apply_unchecked(m)
+                x = value(c, alpha, beta)
+                if x > best:
+                    best = x
+                    if x > alpha:
+                        alpha = x
+                        if alpha >= beta:
+                            break
+        else:
+            best = _INF
+            for m in moves:
+                c = st.clone()
+                c.apply_unchecked(m)
+                x = value(c, alpha, beta)
+                if x < best:
+                    best = x
+                    if x < beta:
+                        beta = x
+                        if alpha >= beta:
+                            break
+        if best <= a0:
+            tt[key] = (lo, min(hi, best))
+        elif best >= b0:
+            tt[key] = (max(lo, best), hi)
+        else:
+            tt[key] = (best, best)
+        return best
+
+    def after(m: int):
+        c = world.clone()
+        c.apply_unchecked(m)
+        return c
+
+    try:
+        v_pref = value(after(preferred), -_INF, _INF)
+        best, best_v = preferred, v_pref
+        for m in legal:
+            if m == preferred:
+                continue
+            x = value(after(m), best_v + 1e-9, _INF)
+            if x > best_v + 1e-9:
+                best, best_v = m, value(after(m), -_INF, _INF)
+    except _Abort:
+        return None
+    return best
 
 
 def _guaranteed_lead(ctx: _Ctx, hand: int) -> tuple | None:
@@ -533,7 +647,7 @@ def _lead(game, state, ctx: _Ctx, legal: list[int]) -> int:
         rest = hand & ~m
         c, _ = ctx.plan(rest)
         w = ctx.win_p(m, shape, seats)
-        s = c - p.lead_keep * w + p.danger * _finish_danger(ctx, m, shape, seats)
+        s = c - p.lead_keep * w + p.danger_lead * _finish_danger(ctx, m, shape, seats) - p.lead_cards * m.bit_count()
         s += p.money * _money(game, state, ctx, m, shape, seats)
         if ctx.dut_mu and m & R.SPADE3:
             s += p.keep_spade3
@@ -541,6 +655,9 @@ def _lead(game, state, ctx: _Ctx, legal: list[int]) -> int:
         if s < best_s:
             best, best_s = m, s
     return best
+
+
+_TRACE = None  # a list: _follow / _lead append (move, score) pairs (debugging)
 
 
 def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
@@ -566,7 +683,7 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
         k = ctx.counts[owner]
         if k < len(p.fin_lead):
             d_pass = stand * p.fin_lead[k]
-    s_pass = base_c + p.danger * d_pass
+    s_pass = base_c + p.danger_pass * d_pass
     if hand.bit_count() == 13 and ctx.opps and min(ctx.counts[i] for i in ctx.opps) <= p.cong_guard:
         s_pass += p.money * 2.0  # cóng costs two bets and more
     s_pass += p.money * _thoi(ctx, hand)
@@ -584,6 +701,8 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
         if ctx.dut_mu and m & R.SPADE3:
             s += p.keep_spade3
         s += _tiebreak(m)
+        if _TRACE is not None:
+            _TRACE.append((m, s, c, w, _money(game, state, ctx, m, shape, seats)))
         if s < best_s:
             best, best_s = m, s
     return best
