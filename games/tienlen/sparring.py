@@ -65,10 +65,11 @@ class Params:
     control_other: float = 1.5   #: the same for triples, straights and non-bomb pair sequences
     respond: float = 0.15        #: chance that an opponent holding a beater plays it (this trick)
     plan_respond: float = 0.4    #: the same, for the control value of a combination in the plan
+    rank_power: float = 3.0      #: a single's control value is at least (share of unseen cards below it) ** this
     pass_soft: float = 0.35      #: beater chance of a seat that passed a lower same-shape top
     pass_soft_two: float = 0.8   #: the same for beaters that are 2s (club players save them)
     lead_value: float = 0.6      #: value of winning the trick when following
-    lead_keep: float = 0.15      #: value of keeping the lead when leading
+    lead_keep: float = 1.3       #: value of keeping the lead when leading
     lead_cards: float = 0.0      #: bonus per card of a lead
     danger: float = 2.5          #: cost of letting an opponent go out (following)
     danger_lead: float = 2.5     #: the same, leading
@@ -338,7 +339,13 @@ class _Ctx:
     def cost(self, mask: int, shape: int) -> float:
         w = self.w_cache.get(mask)
         if w is None:
-            w = self.w_cache[mask] = self.win_p(mask, shape, self.opps, self.p.plan_respond)
+            w = self.win_p(mask, shape, self.opps, self.p.plan_respond)
+            if shape == R.SINGLE and self.p.rank_power and self.U:
+                # a high card becomes a boss as the cards above it are played: its share of
+                # the unseen cards it beats is a floor on its control value
+                below = (self.unseen & ((1 << mask.bit_length()) - 1)).bit_count()
+                w = max(w, (below / self.U) ** self.p.rank_power)
+            self.w_cache[mask] = w
         if shape > R.PAIR and shape not in self.bombs:
             # triples, straights: seldom led by others, so no way back to the lead; a boss of
             # these shapes is a free play, not a control
@@ -652,6 +659,8 @@ def _lead(game, state, ctx: _Ctx, legal: list[int]) -> int:
         if ctx.dut_mu and m & R.SPADE3:
             s += p.keep_spade3
         s += _tiebreak(m)
+        if _TRACE is not None:
+            _TRACE.append((m, s, c, w, 0.0))
         if s < best_s:
             best, best_s = m, s
     return best
