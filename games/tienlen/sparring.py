@@ -147,7 +147,7 @@ class _Ctx:
         # public: how many cards each seat holds, who is still in play
         self.counts = [state.hands[s].bit_count() if state.active >> s & 1 else 0 for s in range(n)]
         self.opps = [s for s in range(n) if s != me and self.counts[s]]
-        self.passes = _pass_records(game, state.history, n)
+        self.passes = _pass_records(game, state.history, [h.bit_count() for h in state.hands])
         self.bombs = game._bombs
         o = game.options
         self.quad_pair = o["four_of_a_kind_chops_pair_of_twos"]
@@ -441,11 +441,15 @@ def _split(ctx: _Ctx, mask: int, memo: dict, sure_mode: bool) -> tuple[float, tu
 # ---------------------------------------------------------------------------------------------
 # the public history: what each seat passed on
 
-def _pass_records(game, history, n: int) -> list[list[tuple[int, int, int]]]:
+def _pass_records(game, history, counts_now: list[int]) -> list[list[tuple[int, int, int]]]:
     """Per seat, ``(shape, top, cards held)`` of every voluntary pass (a pass by a seat that
-    had not passed this round), replaying the table rules on the public history."""
+    had not passed this round), replaying the table rules on the public history; ``counts_now``:
+    the cards each seat holds after it."""
+    n = len(counts_now)
     recs: list[list] = [[] for _ in range(n)]
-    counts = [13] * n
+    counts = list(counts_now)
+    for seat, move in history:
+        counts[seat] += move.bit_count()
     active = (1 << n) - 1
     top = top_shape = 0
     owner = -1
