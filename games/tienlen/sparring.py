@@ -65,6 +65,7 @@ class Params:
     control_other: float = 1.5   #: the same for triples, straights and non-bomb pair sequences
     respond: float = 0.15        #: chance that an opponent holding a beater plays it (this trick)
     plan_respond: float = 0.4    #: the same, for the control value of a combination in the plan
+    out_bonus: float = 3.0       #: value of winning the trick with a rest that then goes out guaranteed
     rank_power: float = 3.0      #: a single's control value is at least (share of unseen cards below it) ** this
     pass_soft: float = 0.35      #: beater chance of a seat that passed a lower same-shape top
     pass_soft_two: float = 0.8   #: the same for beaters that are 2s (club players save them)
@@ -355,6 +356,14 @@ class _Ctx:
     def plan(self, mask: int) -> tuple[float, tuple]:
         """``(cost, combos)``: the cheapest split of ``mask`` into combinations ``(mask, shape)``."""
         return _split(self, mask, self.plan_memo, False)
+
+    def value(self, mask: int, win: float = 0.0) -> float:
+        """Score of keeping ``mask``: its plan cost, less ``out_bonus`` times ``win`` (the
+        chance of winning the trick being played) when ``mask`` then goes out guaranteed."""
+        c = self.plan(mask)[0]
+        if win and self.p.out_bonus and _guaranteed_lead(self, mask) is not None:
+            c -= self.p.out_bonus * win
+        return c
 
     def sure_plan(self, mask: int) -> tuple[float, tuple]:
         """``(non-sure combinations, combos)``: the split with the fewest combinations that are
@@ -656,8 +665,8 @@ def _lead(game, state, ctx: _Ctx, legal: list[int]) -> int:
     for m in legal:
         shape = R.shape_of(m)
         rest = hand & ~m
-        c, _ = ctx.plan(rest)
         w = ctx.win_p(m, shape, seats)
+        c = ctx.value(rest, w)
         s = c - p.lead_keep * w + p.danger_lead * _finish_danger(ctx, m, shape, seats) - p.lead_cards * m.bit_count()
         s += p.money * _money(game, state, ctx, m, shape, seats)
         if ctx.dut_mu and m & R.SPADE3:
@@ -685,7 +694,7 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
     for m in legal:
         if m and ctx.sure(m, R.shape_of(m), seats) and _guaranteed_lead(ctx, hand & ~m) is not None:
             return m
-    base_c, _ = ctx.plan(hand)
+    base_c = ctx.value(hand)
     # pass: the top stays unless a later seat beats it
     later = [i for i in seats if i != owner]
     stand = 1.0
@@ -706,8 +715,8 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
             continue
         shape = R.shape_of(m)
         rest = hand & ~m
-        c, _ = ctx.plan(rest)
         w = ctx.win_p(m, shape, seats)
+        c = ctx.value(rest, w)
         s = c - p.lead_value * w + p.danger * _finish_danger(ctx, m, shape, seats)
         s += p.money * _money(game, state, ctx, m, shape, seats)
         s += p.money * _thoi(ctx, rest)
