@@ -15,8 +15,9 @@ default Analyze budget, so the figures are those of ``quansu analyze RECORD``.
   (target >= 90 %), also with best and good counted as one mark, and the pairwise agreement
   (share of seed pairs with equal marks).  Seat accuracy: its spread (max - min over the seeds,
   in points) per seat, worst and mean (target <= 3 points).
-* **Stability of hints** (``--hints``): at every non-forced decision, Suggest from the deciding
-  seat's view with the default budget and each seed; the position is stable when one move is
+* **Stability of hints** (``--hints``): at every non-forced decision (the first
+  ``--hint-positions``), Suggest from the deciding seat's view with the default budget and each
+  of ``--hint-seeds`` seeds; the position is stable when one move is
   in the top equal-choice group (``group`` 0) of every seed (target >= 90 %); the strict share
   (the same top move every time) is shown too.
 * **Validity** (``--validity N``: at most N non-forced decisions per record): a search 20 times
@@ -78,6 +79,12 @@ def analyze_once(engine, obj: dict, seed: int, max_worlds: int = 0):
     return decisions, summaries, time.monotonic() - w, time.process_time() - c
 
 
+def _thresholds(engine, obj: dict):
+    from quansu.server.engine import default_thresholds
+
+    return default_thresholds(obj["game"])
+
+
 def _band(mark: int) -> int:
     return pb.MARK_GOOD if mark == pb.MARK_BEST else mark
 
@@ -108,6 +115,21 @@ def accuracy_spread(summaries_per_run: list[list]) -> list[float]:
     for run in summaries_per_run:
         for s in run:
             by_seat.setdefault(s.seat, []).append(100.0 * s.accuracy)
+    return [max(v) - min(v) for _, v in sorted(by_seat.items())]
+
+
+def smooth_accuracy_spread(runs: list[list], inaccuracy: float) -> list[float]:
+    """Per seat: (max - min) over the runs, in points, of the mean per-decision accuracy
+    ``0.5 ** (loss / inaccuracy)`` over the decisions with a choice (a smooth alternative to
+    the share of best/good marks, for comparison)."""
+    by_seat: dict[int, list[float]] = {}
+    for run in runs:
+        per: dict[int, list[float]] = {}
+        for d in run:
+            if not d.forced:
+                per.setdefault(d.seat, []).append(0.5 ** (d.loss / inaccuracy))
+        for seat, xs in per.items():
+            by_seat.setdefault(seat, []).append(100.0 * sum(xs) / len(xs))
     return [max(v) - min(v) for _, v in sorted(by_seat.items())]
 
 
@@ -176,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=5, help="analyses per record (seeds 1..N)")
     ap.add_argument("--limit", type=int, default=8, help="records per run (first N)")
     ap.add_argument("--hints", action="store_true", help="also the stability of hints")
+    ap.add_argument("--hint-seeds", type=int, default=5, help="seeds of --hints (1..N)")
     ap.add_argument("--hint-positions", type=int, default=None,
                     help="at most this many positions per record for --hints")
     ap.add_argument("--validity", type=int, default=0, metavar="N",
@@ -196,19 +219,23 @@ def main(argv: list[str] | None = None) -> int:
     for k, f in enumerate(files, 1):
         obj = rec.read_json(str(f))
         runs, sums, walls, cpus = [], [], [], []
+        th_inaccuracy = 0.3
         for s in seeds:
             d, sm, w, c = analyze_once(engine, obj, s, args.max_worlds)
             runs.append(d)
             sums.append(sm)
             walls.append(w)
             cpus.append(c)
+            th_inaccuracy = _thresholds(engine, obj).inaccuracy
         row = {"file": str(f), "game": obj["game"], "players": obj["players"],
                "moves": len(obj["moves"]), "wall_s": walls, "cpu_s": cpus,
                "worlds_mean": sum(d.worlds for d in runs[0] if not d.forced)
                / max(1, sum(1 for d in runs[0] if not d.forced)),
-               "stability": stability(runs), "accuracy_spread": accuracy_spread(sums)}
+               "stability": stability(runs), "accuracy_spread": accuracy_spread(sums),
+               "smooth_accuracy_spread": smooth_accuracy_spread(runs, th_inaccuracy)}
         if args.hints:
-            row["hints"] = hint_stability(engine, obj, seeds, args.hint_positions)
+            row["hints"] = hint_stability(engine, obj, list(range(1, args.hint_seeds + 1)),
+                                          args.hint_positions)
         if args.validity:
             row["validity"] = dict(validity(engine, obj, runs[0], args.validity))
         rows.append(row)
@@ -238,6 +265,7 @@ def summarize(rows: list[dict]) -> dict:
         pair = sum(r["stability"]["pairwise_agreement"] * r["stability"]["decisions"] for r in rs)
         unclear = sum(r["stability"]["unclear_share"] * r["stability"]["decisions"] for r in rs)
         spreads = [x for r in rs for x in r["accuracy_spread"]]
+        smooth = [x for r in rs for x in r.get("smooth_accuracy_spread", [])]
         walls = [x for r in rs for x in r["wall_s"]]
         cpus = [x for r in rs for x in r["cpu_s"]]
         s = {"records": len(rs), "decisions": dec, "same_mark": same / dec if dec else 1.0,
@@ -245,13 +273,17 @@ def summarize(rows: list[dict]) -> dict:
              "pairwise_agreement": pair / dec if dec else 1.0,
              "unclear_share": unclear / dec if dec else 0.0,
              "accuracy_spread_max": max(spreads), "accuracy_spread_mean": sum(spreads) / len(spreads),
+             "smooth_accuracy_spread_max": max(smooth, default=0.0),
+             "smooth_accuracy_spread_mean": sum(smooth) / len(smooth) if smooth else 0.0,
              "wall_s_mean": sum(walls) / len(walls), "wall_s_max": max(walls),
              "cpu_s_mean": sum(cpus) / len(cpus), "cpu_s_max": max(cpus)}
         lines.append(f"{game} ({len(rs)} records, {dec} non-forced decisions): same mark "
                      f"{s['same_mark']:.1%} (best/good merged {s['same_mark_best_good_merged']:.1%}, "
                      f"pairwise {s['pairwise_agreement']:.1%}, unclear {s['unclear_share']:.1%}); "
                      f"accuracy spread max {s['accuracy_spread_max']:.1f} / mean "
-                     f"{s['accuracy_spread_mean']:.1f} pts; time per game wall mean "
+                     f"{s['accuracy_spread_mean']:.1f} pts (smooth accuracy: max "
+                     f"{s['smooth_accuracy_spread_max']:.1f} / mean "
+                     f"{s['smooth_accuracy_spread_mean']:.1f}); time per game wall mean "
                      f"{s['wall_s_mean']:.1f} s max {s['wall_s_max']:.1f} s, cpu mean "
                      f"{s['cpu_s_mean']:.1f} s max {s['cpu_s_max']:.1f} s"
                      + (f" (target {TIME_TARGET_S[game]:.0f} s)" if game in TIME_TARGET_S else ""))
