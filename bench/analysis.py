@@ -62,11 +62,11 @@ def record_files(paths: list[str]) -> list[Path]:
     return out
 
 
-def analyze_once(engine, obj: dict, seed: int, max_worlds: int = 0):
+def analyze_once(engine, obj: dict, seed: int, max_worlds: int = 0, thresholds=None):
     """(decisions, summaries, wall s, cpu s) of one analysis of ``obj`` with ``seed``."""
     from quansu.server.client import Client
 
-    req = Client.analyze_request(obj, seed=seed)
+    req = Client.analyze_request(obj, seed=seed, thresholds=thresholds)
     req.max_worlds = max_worlds
     decisions, summaries = [], []
 
@@ -205,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="validity on at most N decisions per record (0: skip)")
     ap.add_argument("--max-worlds", type=int, default=0, help="Analyze cap (0: server default)")
     ap.add_argument("--uniform", action="store_true", help="no networks")
+    for name in ("good", "inaccuracy", "mistake"):
+        ap.add_argument(f"--{name}", type=float, default=0.0,
+                        help=f"Analyze's {name} threshold in bets (0: the game's default)")
     ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
     args = ap.parse_args(argv)
     if args.seeds < 2:
@@ -215,18 +218,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     engine = build_engine(uniform=args.uniform)
     seeds = list(range(1, args.seeds + 1))
+    th_given = {"good": args.good, "inaccuracy": args.inaccuracy, "mistake": args.mistake}
     rows = []
     for k, f in enumerate(files, 1):
         obj = rec.read_json(str(f))
         runs, sums, walls, cpus = [], [], [], []
         th_inaccuracy = 0.3
         for s in seeds:
-            d, sm, w, c = analyze_once(engine, obj, s, args.max_worlds)
+            d, sm, w, c = analyze_once(engine, obj, s, args.max_worlds, th_given)
             runs.append(d)
             sums.append(sm)
             walls.append(w)
             cpus.append(c)
-            th_inaccuracy = _thresholds(engine, obj).inaccuracy
+            th_inaccuracy = args.inaccuracy or _thresholds(engine, obj).inaccuracy
         row = {"file": str(f), "game": obj["game"], "players": obj["players"],
                "moves": len(obj["moves"]), "wall_s": walls, "cpu_s": cpus,
                "worlds_mean": sum(d.worlds for d in runs[0] if not d.forced)
