@@ -303,3 +303,21 @@ def test_worker_processes_give_the_same_decisions():
     assert [m.SerializeToString() for m in one] == [m.SerializeToString() for m in two]
     assert [m.done for m in two if m.WhichOneof("item") == "decision"] == \
         list(range(1, 1 + sum(1 for m in two if m.WhichOneof("item") == "decision")))
+
+
+def test_bench_stability_counts(tmp_path):
+    from quansu.bench.analysis import accuracy_spread, record_files, stability
+
+    def run(*marks):
+        return [pb.Decision(index=i, mark=m) for i, m in enumerate(marks)] + \
+            [pb.Decision(index=9, forced=True, mark=pb.MARK_BEST)]
+
+    st = stability([run(1, 4, 6), run(1, 4, 3), run(2, 4, 6)])
+    assert st["decisions"] == 3 and st["same_mark"] == 1          # only the mistake agrees
+    assert st["same_mark_best_good_merged"] == 2
+    assert st["pairwise_agreement"] == pytest.approx(5 / 9)
+    sums = [[pb.SeatSummary(seat=0, accuracy=a)] for a in (0.5, 0.75, 0.6)]
+    assert accuracy_spread(sums) == [pytest.approx(25.0)]
+    rec.write_json(_record(), str(tmp_path / "a.json"))
+    (tmp_path / "index.json").write_text("{}")
+    assert [p.name for p in record_files([str(tmp_path)])] == ["a.json"]
