@@ -708,7 +708,6 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
     s_pass = base_c + p.danger_pass * d_pass
     if hand.bit_count() == 13 and ctx.opps and min(ctx.counts[i] for i in ctx.opps) <= p.cong_guard:
         s_pass += p.money * 2.0  # cóng costs two bets and more
-    s_pass += p.money * _thoi(ctx, hand)
     best, best_s = 0, s_pass
     for m in legal:
         if not m:
@@ -719,7 +718,6 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
         c = ctx.value(rest, w)
         s = c - p.lead_value * w + p.danger * _finish_danger(ctx, m, shape, seats)
         s += p.money * _money(game, state, ctx, m, shape, seats)
-        s += p.money * _thoi(ctx, rest)
         if ctx.dut_mu and m & R.SPADE3:
             s += p.keep_spade3
         s += _tiebreak(m)
@@ -764,11 +762,3 @@ def _money(game, state, ctx: _Ctx, m: int, shape: int, seats) -> float:
             q *= 1.0 - ctx.hold(i, m, shape)[2]
         loss += (1.0 - q) * R.combo_value(m, shape, table)
     return loss
-
-
-def _thoi(ctx: _Ctx, rest: int) -> float:
-    """Expected thối (bets) of keeping ``rest`` when this seat may end last: only counted when
-    it is one of the last two seats in play."""
-    if len(ctx.opps) != 1:
-        return 0.0
-    return 0.0
