@@ -609,8 +609,10 @@ def test_short_jobs_wait_before_searches_within_the_same_queue():
 
     threads = []
     try:
-        for kind, seconds, tag, waiting in (("sleep", "1", "first", 0),
-                                            ("sleep", "0", "search", 1),
+        # the first job holds the worker while the others queue; the search sleeps a little so
+        # that its thread cannot report back before the short job served ahead of it
+        for kind, seconds, tag, waiting in (("sleep", "3", "first", 0),
+                                            ("sleep", "0.5", "search", 1),
                                             ("legal_moves", "0", "legal", 2)):
             t = threading.Thread(target=job, args=(kind, seconds, tag))
             t.start()
