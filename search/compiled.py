@@ -55,6 +55,36 @@ def build() -> str:
     return "compiled" if n == len(CORE) else ("pure Python" if n == 0 else "mixed")
 
 
+def _root() -> str:
+    """The folder whose subfolders are ``games/``, ``search/``, ...: ``quansu/`` installed, the
+    checkout in an editable install (both lay the core out as :data:`CORE`'s paths)."""
+    import os
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def compiled_files() -> int:
+    """How many modules of :data:`CORE` have an extension file beside their source, loadable by
+    this interpreter (its suffixes), which Python imports in preference to the ``.py`` file.
+    Imports nothing: cheap enough for ``quansu --version``."""
+    import os
+    root = _root()
+    n = 0
+    for src in CORE.values():
+        stem = os.path.join(root, src[:-3] if src.endswith(".py") else src)
+        if any(os.path.isfile(stem + suffix) for suffix in _EXTENSION):
+            n += 1
+    return n
+
+
+def version_label() -> str:
+    """The build in words for ``quansu --version``: ``compiled core``, ``pure Python`` or
+    ``mixed core: N of M modules compiled``."""
+    n = compiled_files()
+    if n == len(CORE):
+        return "compiled core"
+    return "pure Python" if n == 0 else f"mixed core: {n} of {len(CORE)} modules compiled"
+
+
 def describe() -> str:
     """One line: which build is in use, e.g. ``core: compiled (16 of 16 modules, Cython)``."""
     n = len(compiled_modules())

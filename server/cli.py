@@ -52,11 +52,19 @@ def install_hint(extra: str) -> str:
             f"pip install -e '.[{extra}]')")
 
 
+def version_line() -> str:
+    """``quansu 0.1.0 (compiled core)`` or ``quansu 0.1.0 (pure Python)``: the version and which
+    build of the hot paths is installed (:mod:`search.compiled`)."""
+    from quansu.search.compiled import version_label
+
+    return f"quansu {__version__} ({version_label()})"
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with ``only``, just that subcommand's module is imported (so that
     ``quansu play`` never imports grpc or onnxruntime)."""
     parser = argparse.ArgumentParser(prog="quansu", description="quân sư: AI for Vietnamese card games")
-    parser.add_argument("--version", action="version", version=f"quansu {__version__}")
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():

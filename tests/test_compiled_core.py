@@ -190,6 +190,14 @@ def test_the_wheel_holds_the_compiled_core(compiled_python, tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("core: compiled ("), r.stdout
+    r = subprocess.run([str(compiled_python), "-m", "quansu", "--version"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().endswith(" (compiled core)"), r.stdout
+    assert (compiled_python.parent / "quansu").is_file()   # the console script too
+    r = subprocess.run([str(compiled_python.parent / "quansu"), "--version"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.stdout.strip().endswith(" (compiled core)"), r.stdout + r.stderr
 
 
 def test_compiled_and_pure_python_builds_agree(compiled_python, tmp_path):

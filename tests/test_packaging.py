@@ -45,6 +45,12 @@ def _clean_env(**extra) -> dict:
     return env
 
 
+def _version_line(build: str = "pure Python") -> str:
+    """What ``quansu --version`` prints: the version and the build of the hot paths
+    (``search.compiled``): the editable dev install and :func:`install_copy` are pure Python."""
+    return f"quansu {quansu.__version__} ({build})"
+
+
 def _quansu_script() -> str:
     """The ``quansu`` console script of the interpreter running the tests."""
     script = Path(sys.executable).parent / "quansu"
@@ -94,7 +100,28 @@ def test_import_from_the_checkout_root_and_elsewhere(tmp_path):
 def test_python_dash_m_quansu(tmp_path):
     r = _run([sys.executable, "-m", "quansu", "--version"], cwd=tmp_path, env=_clean_env())
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == f"quansu {quansu.__version__}"
+    assert r.stdout.strip() == _version_line()
+
+
+def test_version_names_the_build(tmp_path, monkeypatch):
+    """``quansu --version`` says which build is installed, from the extension files beside the
+    core's sources (nothing imported)."""
+    from quansu.search import compiled
+    from quansu.server.cli import version_line
+
+    assert version_line() == _version_line()   # the editable install: pure Python
+    monkeypatch.setattr(compiled, "_root", lambda: str(tmp_path))
+    assert compiled.version_label() == "pure Python"
+    suffix = compiled._EXTENSION[0]
+    names = list(compiled.CORE.values())
+    for i, src in enumerate(names):
+        path = tmp_path / (src[:-3] + suffix)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+        if i == 0:
+            assert compiled.version_label() == f"mixed core: 1 of {len(names)} modules compiled"
+    assert compiled.version_label() == "compiled core"
+    assert version_line() == _version_line("compiled core")
 
 
 # -- item 1: an app's own modules ---------------------------------------------------------------
@@ -150,7 +177,7 @@ def test_app_modules_change_nothing_for_the_cli(app_dir):
     env = _clean_env()
     for cmd in ([_quansu_script()], [sys.executable, "-m", "quansu"]):  # -m puts the cwd first
         r = _run(cmd + ["--version"], cwd=app_dir, env=env)
-        assert r.returncode == 0 and r.stdout.strip() == f"quansu {quansu.__version__}", r.stderr
+        assert r.returncode == 0 and r.stdout.strip() == _version_line(), r.stderr
         r = _run(cmd + ["replay", str(EXAMPLES / "tienlen.record.json")], cwd=app_dir, env=env)
         assert r.returncode == 0, r.stderr
         assert "result: agrees with the settlement" in r.stdout
@@ -270,7 +297,7 @@ def install_copy(where: Path) -> Installed:
     """``pip install .`` (not editable) of a copy of the checkout into a fresh venv, without
     network: the venv reaches the test venv's packages (the dependencies, pip, setuptools)
     through a ``.pth`` path line, and quansu itself is built and installed with
-    ``--no-deps --no-build-isolation --no-index``."""
+    ``--no-deps --no-build-isolation --no-index``, pure Python (``QUANSU_PURE_PYTHON=1``)."""
     try:
         import setuptools  # noqa: F401
     except ImportError:
@@ -286,8 +313,10 @@ def install_copy(where: Path) -> Installed:
     (site / "_quansu_test_deps.pth").write_text("".join(f"{p}\n" for p in sorted(deps)))
     env = _clean_env(VIRTUAL_ENV=str(venv), PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
                      PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
+    # the pure-Python build: these tests are about packaging, and compiling the core would cost
+    # minutes per install (tests/test_compiled_core.py builds and checks the compiled one)
     r = _run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
-              "--quiet", str(src)], cwd=where, env=env, timeout=300)
+              "--quiet", str(src)], cwd=where, env=dict(env, QUANSU_PURE_PYTHON="1"), timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     shutil.rmtree(src)  # the installed copy must not need the source
     return Installed(venv, python, site, env)
@@ -329,7 +358,7 @@ def test_installed_copy_works_outside_the_checkout(installed, tmp_path):
     assert protos == ["records.proto", "service.proto"]
     # the console script
     r = _run([installed.script(), "--version"], cwd=elsewhere, env=installed.env)
-    assert r.returncode == 0 and r.stdout.strip() == f"quansu {quansu.__version__}", r.stderr
+    assert r.returncode == 0 and r.stdout.strip() == _version_line(), r.stderr
     record = (EXAMPLES / "tienlen.record.json").read_text()
     r = _run([installed.script(), "replay", "-"], cwd=elsewhere, env=installed.env, input=record)
     assert r.returncode == 0, r.stderr
