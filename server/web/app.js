@@ -24,6 +24,7 @@ const TEXTS = {
     hint_title: "quansu's ranked moves (from your seat's information only)",
     col_move: "Move", col_payoff: "Expected payoff", col_interval: "95% interval",
     col_share: "Visits", col_reasons: "Why", hint_running: "searching… {n} iterations",
+    hint_done: "{n} iterations, done",
     net: "Result (bets)", analyzing: "Analyzing… {d}/{t}", analysis_done: "Analysis done.",
     accuracy: "accuracy", total_loss: "total loss", decisions: "decisions",
     played: "played", better: "better", loss: "loss", no_mistakes: "No mistakes or blunders.",
@@ -57,6 +58,7 @@ const TEXTS = {
     hint_title: "Các nước quansu xếp hạng (chỉ từ thông tin của ghế bạn)",
     col_move: "Nước đi", col_payoff: "Lợi kỳ vọng", col_interval: "Khoảng 95%",
     col_share: "Lượt thử", col_reasons: "Lý do", hint_running: "đang tìm… {n} lần thử",
+    hint_done: "xong {n} lần thử",
     net: "Kết quả (tiền cược)", analyzing: "Đang phân tích… {d}/{t}",
     analysis_done: "Phân tích xong.", accuracy: "độ chính xác", total_loss: "tổng thiệt",
     decisions: "quyết định", played: "đã đánh", better: "nên đánh", loss: "thiệt",
@@ -468,7 +470,8 @@ function renderHints(resp) {
   const box = clear($("hints"));
   const stats = resp.stats || {};
   box.append(el("h3", {}, t("hint_title")),
-    el("p", {class: "muted"}, t("hint_running", {n: stats.iterations || 0}) +
+    el("p", {class: "muted" + (resp.final ? " done" : "")},
+      t(resp.final ? "hint_done" : "hint_running", {n: stats.iterations || 0}) +
       (resp.final ? " ✓" : "")));
   const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("col_move")),
     el("th", {}, t("col_payoff")), el("th", {}, t("col_interval")),
@@ -635,7 +638,7 @@ async function analyze(source, seats, iterations) {
 
 function renderLegend() {
   const box = clear($("legend"));
-  for (const mark of MARKS.slice(0, 5)) {
+  for (const mark of MARKS) {
     box.append(el("span", {class: "legend-item"}, el("span", {class: "dot " + MARK_CLASS[mark]}), t(mark)));
   }
 }
@@ -686,7 +689,10 @@ function lossGraph(seat, decisions, totalMoves) {
 function renderAnalysis(decisions, summaries) {
   renderLegend();
   const graphs = clear($("graphs"));
-  const totalMoves = Math.max(1, ...decisions.map((d) => (d.index || 0) + 1));
+  // the graph spans the whole game (the analyzed record's moves), not only the judged seats'
+  const source = S.reviewRecord || S.record;
+  const gameMoves = source && Array.isArray(source.moves) ? source.moves.length : 0;
+  const totalMoves = Math.max(1, gameMoves, ...decisions.map((d) => (d.index || 0) + 1));
   const seats = [...new Set(decisions.map((d) => d.seat || 0))].sort((a, b) => a - b);
   for (const seat of seats) {
     const mine = decisions.filter((d) => (d.seat || 0) === seat).sort((a, b) => (a.index || 0) - (b.index || 0));
