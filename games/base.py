@@ -266,6 +266,10 @@ class Game:
     #: How the search keys opponents' nodes in this game (``SearchConfig.opponent_keys``:
     #: "own", "observer" or "model"), the measured strongest; read by ``opponent_keys="game"``.
     search_opponent_keys: str = "own"
+    #: Leaves with at most this many cards still to play are valued by the exact endgame
+    #: solver (``SearchConfig.endgame_cards``); 0 where it did not measure stronger or the game
+    #: has no :meth:`State.endgame_size`.
+    search_endgame_cards: int = 0
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, int):
@@ -479,6 +483,19 @@ class State:
     def render(self, seat: int) -> str:
         """Multi-line human-readable text of what ``seat`` sees (its hand sorted, the table,
         hand sizes, whose turn), for the terminal game and debugging."""
+        raise NotImplementedError
+
+    def endgame_size(self) -> int | None:
+        """How much play is left, in the game's unit (cards still to be played), for the exact
+        endgame solver (:mod:`search.endgame`); None (the default) when the game does not
+        support exact endgames."""
+        return None
+
+    def endgame_key(self) -> Hashable:
+        """A hashable key of the whole position (every hand, the stock's order, the trick, the
+        money so far) such that two states with equal keys have the same legal moves, the same
+        continuations and the same payoffs: the transposition key of the exact endgame solver.
+        Only called when :meth:`endgame_size` is not None."""
         raise NotImplementedError
 
     def __str__(self) -> str:

@@ -91,6 +91,13 @@ class SearchConfig:
       ``"mast"`` (move-average sampling: epsilon-greedy on the mean payoff each move has earned
       its player so far in this search, tree and playout moves alike).
     * ``mast_epsilon``: the share of random moves in ``"mast"`` playouts.
+    * ``endgame_cards``: a leaf whose determinization has at most this many cards still to be
+      played (the game's :meth:`~games.base.State.endgame_size`) is valued exactly, by the
+      max^n solver of :mod:`search.endgame`, instead of by a playout (rollout and mix leaves).
+      ``None`` (the default): the game's ``search_endgame_cards`` (0 where exact endgames did
+      not measure stronger or the game has none); 0: off.
+    * ``endgame_nodes``: positions one exact solve may expand before it gives up and the leaf
+      is played out instead.
 
     Engineering:
 
@@ -118,6 +125,8 @@ class SearchConfig:
     playout: str = "game"
     mix_lambda: float = 0.5
     mast_epsilon: float = 0.1
+    endgame_cards: int | None = None
+    endgame_nodes: int = 2000
     batch_size: int = 1
     virtual_loss: float = 1.0
     progress_interval_s: float = 0.1
@@ -162,6 +171,8 @@ class SearchConfig:
         choice("playout", PLAYOUTS)
         number("mix_lambda", 0, 1)
         number("mast_epsilon", 0, 1)
+        number("endgame_cards", 0, 52, integer=True, optional=True)
+        number("endgame_nodes", 1, 1_000_000, integer=True)
         number("batch_size", 1, 4096, integer=True)
         number("virtual_loss", 0)
         number("progress_interval_s", 0, open_lo=True)

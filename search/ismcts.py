@@ -39,6 +39,7 @@ from typing import Callable
 
 from quansu.games.base import TERMINAL, GameError, State
 from quansu.search.config import SearchConfig
+from quansu.search.endgame import EndgameSolver
 from quansu.search.evaluator import Aborted, Evaluator, MoveAverages, UniformEvaluator, playout
 from quansu.search.result import MoveStats, SearchResult
 
@@ -175,6 +176,8 @@ class _Search:
         self.deep = 0         # iterations whose walk went through an existing node at depth >= 2
         self.walked = 0       # existing nodes selected from below the root, summed over iterations
         self.max_depth = 0    # deepest existing node selected from (root = 0)
+        ec = self.game.search_endgame_cards if cfg.endgame_cards is None else cfg.endgame_cards
+        self.endgame = EndgameSolver(ec, cfg.endgame_nodes) if ec > 0 else None
 
     # -- budget ---------------------------------------------------------------------------------
     def _stop_reason(self) -> str | None:
@@ -385,8 +388,7 @@ class _Search:
             evs = self.evaluator.evaluate(dets, legals, self.rng, values=True, stop=stop)
             self._check(evs, dets, legals, True)
         if mode != "evaluator":
-            rolls = [playout(d, self.rng, cfg.playout, stop, self.mast, cfg.mast_epsilon)
-                     for d in dets]
+            rolls = [self._rollout(d, stop) for d in dets]
         for k, (node, _det, legal, path) in enumerate(pending):
             if mode == "rollout":
                 values = rolls[k]
@@ -402,6 +404,16 @@ class _Search:
             node.value_sum += values[node.seat]
             self._backup(path, values, vlb)
             self.iterations += 1
+
+    def _rollout(self, det: State, stop) -> list[float]:
+        """A leaf's payoffs per seat: exact when the endgame solver takes it, else a playout."""
+        eg = self.endgame
+        if eg is not None and eg.applies(det):
+            v = eg.value(det)
+            if v is not None:
+                return v
+        cfg = self.cfg
+        return playout(det, self.rng, cfg.playout, stop, self.mast, cfg.mast_epsilon)
 
     def _backup(self, path, values, vlb) -> None:
         if self.fixed_scale is None:

@@ -1040,6 +1040,24 @@ class SamlocState(State):
             return []
         return [(a, b, float(v)) for a, b, v in self._pay]
 
+    def endgame_size(self) -> int | None:
+        """Cards still in the hands of the seats in play, once the báo sâm round is over (exact
+        endgames, :mod:`search.endgame`); None while seats may still declare."""
+        if self._phase == PH_DECLARE:
+            return None
+        a = self._active
+        return sum(h.bit_count() for s, h in enumerate(self.hands) if a >> s & 1)
+
+    def endgame_key(self) -> Hashable:
+        """Every field the continuations and payoffs depend on (hands, the trick, passes, seats
+        in play, the declaration, the chop chain, the payments so far ...), not the history."""
+        return (tuple(self.hands), self.table, self.set_aside, self._phase, self._cur,
+                self._declared, self._declarer, self._top, self._ttype, self._tlen, self._tkey,
+                self._towner, self._tlead, self._passed, self._active, self._moved,
+                tuple(self._out2), self._chain_v, self._chain_victim, self._chain_chopper,
+                tuple(self._pay), None if self._caps is None else tuple(self._caps), self._relax,
+                self._winner, self._next_leader, self._end, self._den)
+
     # -- information ---------------------------------------------------------------------
     def observation(self, seat: int) -> Hashable:
         """``(seat, seat's hand mask, previous winner or -1, public history, instant win)``:

@@ -748,6 +748,24 @@ class TanState(State):
             return [-amt * (n - 1) if s == self.loser else amt for s in range(n)]
         return [0.0] * n
 
+    def endgame_size(self) -> int | None:
+        """Cards in the hands plus cards left in the stock (exact endgames,
+        :mod:`search.endgame`; a determinization fixes the stock's order); None during the swap
+        round."""
+        if self.phase == SETUP:
+            return None
+        return sum(h.bit_count() for h in self.hands) + len(self.stock) - self.sp
+
+    def endgame_key(self) -> Hashable:
+        """The hands, the rest of the stock, the bout (its plays since it started), the roles,
+        the move count (the move cap) and the outcome so far: not the earlier history."""
+        return (tuple(self.hands), tuple(self.known), self.stock[self.sp:], self.faceup,
+                self.table, self.tranks, self.uncovered, self.discard, self.phase, self.cur,
+                self.attacker, self.defender, self.pointer, self.passes, self.nthrow,
+                self.swapped, self.opened, self.anytime, len(self.hist),
+                tuple(self.hist[self.bout_start:]), tuple(self.empty_at), self.winner,
+                self.loser)
+
     def settlement(self) -> list[tuple[int, int, float]]:
         amt = self.game._amount
         if self.phase != OVER:

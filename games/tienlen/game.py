@@ -907,6 +907,18 @@ class TienLenState(State):
             return []
         return list(self.transfers)
 
+    def endgame_size(self) -> int:
+        """Cards still in the hands of the seats in play (exact endgames, :mod:`search.endgame`)."""
+        a = self.active
+        return sum(h.bit_count() for s, h in enumerate(self.hands) if a >> s & 1)
+
+    def endgame_key(self) -> Hashable:
+        """Hands, seat to act, trick (top, owner, passes), seats in play, the first-lead
+        requirement, finishers, cóng seats, the open chop chain and the transfers so far:
+        everything the continuations and the payoffs depend on."""
+        return (tuple(self.hands), self.cur, self.top, self.owner, self.passed, self.active,
+                self.req, self.finish, self.cong, self.chain, self.transfers)
+
     def next_first(self) -> int:
         """The seat that leads the next game of the session: the first finisher (nhất) or
         the instant winner (docs/rules/tienlen.md); -1 before the end."""
