@@ -37,6 +37,7 @@ from quansu.server.gateway import (CSP, WEB_DIR, Gateway, HttpServer, parse_erro
                                    parse_timeout)
 from quansu.server.servicer import QuansuServicer
 from quansu.server.v1 import service_pb2 as pb
+from tests.test_node_client import need_node_client
 from tests.test_service_util import (TLS_DIR, client, long_record, record_json, running_server,
                                      view_to_act)
 
@@ -668,16 +669,6 @@ def test_app_js_parses_with_node():
 
 # -- the Node client -----------------------------------------------------------------------------
 
-def _node_client_ready() -> str | None:
-    """Why the Node client cannot run here (None: it can)."""
-    if shutil.which("node") is None:
-        return "node is not installed"
-    for pkg in ("@grpc/grpc-js", "@grpc/proto-loader"):
-        if not (NODE_DIR / "node_modules" / pkg / "package.json").is_file():
-            return f"{pkg} is not installed (cd clients/node && npm install)"
-    return None
-
-
 def test_node_client_sources_parse():
     node = shutil.which("node")
     if node is None:
@@ -689,9 +680,8 @@ def test_node_client_sources_parse():
 
 
 def test_node_client_against_the_live_server(live):
-    why = _node_client_ready()
-    if why:
-        pytest.skip(why)
+    # skipped without node or its packages, failed instead under QUANSU_NODE_TESTS=required
+    need_node_client(("@grpc/grpc-js", "@grpc/proto-loader"))
     _, target, _ = live
     r = subprocess.run(["node", "example.js", target, "--token", TOKEN, "--iterations", "40"],
                        cwd=NODE_DIR, capture_output=True, text=True, timeout=300)

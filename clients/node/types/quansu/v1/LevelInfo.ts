@@ -1,0 +1,44 @@
+// Original file: ../../proto/quansu/v1/service.proto
+
+
+/**
+ * A strength level of SuggestRequest.strength (bot play).  A level is its iteration budget:
+ * it never stops early on wall time unless the request sets a budget in milliseconds or a
+ * deadline (then SearchStats.stopped_by says so).
+ */
+export interface LevelInfo {
+  /**
+   * 1 (weakest) .. 5 (full strength).
+   */
+  'level'?: (number);
+  /**
+   * ISMCTS iterations per decision.
+   */
+  'iterations'?: (number);
+  /**
+   * Temperature of the final choice: 0 = the top-ranked move; above 0 the move is sampled
+   * with weights visits ^ (1 / temperature) (levels 1-3 make human-like mistakes).
+   */
+  'temperature'?: (number | string);
+}
+
+/**
+ * A strength level of SuggestRequest.strength (bot play).  A level is its iteration budget:
+ * it never stops early on wall time unless the request sets a budget in milliseconds or a
+ * deadline (then SearchStats.stopped_by says so).
+ */
+export interface LevelInfo__Output {
+  /**
+   * 1 (weakest) .. 5 (full strength).
+   */
+  'level'?: (number);
+  /**
+   * ISMCTS iterations per decision.
+   */
+  'iterations'?: (number);
+  /**
+   * Temperature of the final choice: 0 = the top-ranked move; above 0 the move is sampled
+   * with weights visits ^ (1 / temperature) (levels 1-3 make human-like mistakes).
+   */
+  'temperature'?: (number);
+}
