@@ -27,12 +27,16 @@ import random
 from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
+from quansu.games.errors import CodedError, Text, words
+
 Move = Hashable
 TERMINAL = -1
 
 
-class GameError(ValueError):
-    """Base class of every rules-layer error (bad game, option, card, move or deal)."""
+class GameError(CodedError):
+    """Base class of every rules-layer error (bad game, option, card, move or deal): a code with
+    its parameters and the field it is about (:class:`games.errors.CodedError`); ``str()`` is
+    the English message."""
 
 
 class OptionError(GameError):
@@ -61,20 +65,20 @@ def check_view_hand(game: "Game", seat: Any, hand: Sequence[int], counts: Sequen
     n = game.num_players
     title = game.title or game.name
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise DealError(f"seat: {seat!r} is not a seat 0..{n - 1}")
+        raise DealError.of("seat_not_a_seat", "seat", seat=seat, n=n - 1)
     if len(counts) != n:
-        raise DealError(f"counts: {len(counts)} entries for {n} players")
+        raise DealError.of("entries_for_players", "counts", n_counts=len(counts), n=n)
     for s, c in enumerate(counts):
         if c != dealt:
-            raise DealError(f"counts[{s}]: {c} cards, {title} deals {dealt}")
+            raise DealError.of("count_size", f"counts[{s}]", c=c, title=title, dealt=dealt)
     if len(hand) != dealt:
-        raise DealError(f"hand: {len(hand)} cards, {title} deals {dealt}")
+        raise DealError.of("hand_size", "hand", n_hand=len(hand), title=title, dealt=dealt)
     own = 0
     for i, c in enumerate(hand):
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-            raise DealError(f"hand[{i}]: bad card id {c!r} (expected 0..51)")
+            raise DealError.of("bad_card_id", f"hand[{i}]", c=c)
         if own >> c & 1:
-            raise DealError(f"hand: card {card_str(c)} dealt twice")
+            raise DealError.of("card_dealt_twice", "hand", card=card_str(c))
         own |= 1 << c
     return own
 
@@ -137,13 +141,15 @@ class OptionSpec:
             if not lo <= x <= hi:
                 allowed = f"{_number(lo)}..{_number(hi)}"
                 if lo == 0 and x < 0:
-                    raise OptionError(f"option {self.name!r}: must not be negative, got "
-                                      f"{_shown(x)} (allowed {allowed})")
-                raise OptionError(f"option {self.name!r}: {_shown(x)} is out of range {allowed}")
+                    raise OptionError.of("option_negative", name=self.name,
+                                         value=_shown(x),
+                                         allowed=allowed)
+                raise OptionError.of("option_out_of_range", name=self.name, value=_shown(x),
+                                     allowed=allowed)
 
     def _finite(self, x: Any) -> None:
         if isinstance(x, float) and not math.isfinite(x):
-            raise OptionError(f"option {self.name!r}: expected a finite number, got {x!r}")
+            raise OptionError.of("option_not_finite", name=self.name, x=x)
 
     def validate(self, value: Any, check_range: bool = True) -> Any:
         """Return the value converted to the option's type, or raise :class:`OptionError`
@@ -151,29 +157,34 @@ class OptionSpec:
         t = self.kind
         if t is bool:
             if not isinstance(value, bool):
-                raise OptionError(f"option {self.name!r}: expected true or false, got {_shown(value)}")
+                raise OptionError.of("option_not_bool", name=self.name,
+                                     value=_shown(value))
         elif t in (int, float):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise OptionError(f"option {self.name!r}: expected a number, got {_shown(value)}")
+                raise OptionError.of("option_not_number", name=self.name, value=_shown(value))
             self._finite(value)
             if t is int and value != int(value):
-                raise OptionError(f"option {self.name!r}: expected a whole number, got {_shown(value)}")
+                raise OptionError.of("option_not_whole", name=self.name,
+                                     value=_shown(value))
             value = t(value)
         elif t is tuple:
             if not isinstance(value, (list, tuple)) or len(value) != len(self.default):
-                raise OptionError(f"option {self.name!r}: expected a list of {len(self.default)} "
-                                  f"numbers, got {_shown(value)}")
+                raise OptionError.of("option_list_length", name=self.name,
+                                     n_default=len(self.default),
+                                     value=_shown(value))
             for v in value:
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise OptionError(f"option {self.name!r}: expected numbers, got {_shown(value)}")
+                    raise OptionError.of("option_not_numbers", name=self.name,
+                                         value=_shown(value))
                 self._finite(v)
             value = tuple(value)
         elif t is str:
             if not isinstance(value, str):
-                raise OptionError(f"option {self.name!r}: expected a string, got {_shown(value)}")
+                raise OptionError.of("option_not_string", name=self.name, value=_shown(value))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise OptionError(f"option {self.name!r}: {_shown(value)} is not one of {allowed}")
+            raise OptionError.of("option_not_a_choice", name=self.name, value=_shown(value),
+                                 allowed=allowed)
         if check_range or any(abs(x) > NUMBER_LIMIT for x in self._numbers(value)):
             self.check_range(value)     # a huge number never reaches a game's own checks
         return value
@@ -194,7 +205,7 @@ def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None
         spec = by_name.get(name)
         if spec is None:
             known = ", ".join(sorted(by_name))
-            raise OptionError(f"unknown option {_shown(name)}; known options: {known}")
+            raise OptionError.of("option_unknown", value=_shown(name), known=known)
         out[name] = spec.validate(value, check_ranges)
     return out
 
@@ -273,11 +284,12 @@ class Game:
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, int):
-            raise GameError(f"{self.name}: player count must be an integer, got {num_players!r}")
+            raise GameError.of("players_not_integer", self.name, num_players=num_players)
         if not self.min_players <= num_players <= self.max_players:
-            raise GameError(
-                f"{self.name}: {num_players} players is not supported "
-                f"(allowed {self.min_players}..{self.max_players})")
+            raise GameError.of("players_not_supported", self.name,
+                               num_players=num_players,
+                               min_players=self.min_players,
+                               max_players=self.max_players)
         self.num_players = num_players
         # types and finite numbers first, then the game's own checks (whose messages are more
         # precise, e.g. a seat of this player count), then every option's range
@@ -326,11 +338,11 @@ class Game:
         state = self.state_from_deal(deal)
         for i, (seat, move) in enumerate(moves):
             if state.current_player != seat:
-                raise IllegalMoveError(f"moves[{i}]: {state.out_of_turn_reason(seat, move)}")
+                raise IllegalMoveError(state.out_of_turn_reason(seat, move), path=f"moves[{i}]")
             try:
                 state.apply(move)
             except IllegalMoveError as e:
-                raise IllegalMoveError(f"moves[{i}]: {e}") from None
+                raise IllegalMoveError.wrap(e, f"moves[{i}]") from None
         return state
 
     def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
@@ -421,11 +433,11 @@ class State:
         """Apply a move known to come from ``legal_moves()`` (search fast path)."""
         self.apply(move)
 
-    def out_of_turn_reason(self, seat: int, move: Move) -> str:
+    def out_of_turn_reason(self, seat: int, move: Move) -> Text:
         """Why ``seat``'s ``move`` is refused when another seat is to act: the reason part of a
         ``moves[i]: ...`` error.  A game overrides it to say what its protocol expects instead
         (for example an answer that an older dialect left out)."""
-        return f"seat {seat} moved but seat {self.current_player} is to act"
+        return Text("out_of_turn", seat=seat, current_player=self.current_player)
 
     def clone(self) -> "State":
         """An independent copy."""

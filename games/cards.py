@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from quansu.games.errors import CodedError
+
 RANKS = "3456789TJQKA2"
 SUITS = "SCDH"
 SUIT_SYMBOLS = "♠♣♦♥"
@@ -37,8 +39,9 @@ PHOM_RANK = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2)
 TAN_RANK = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 2)
 
 
-class CardError(ValueError):
-    """A card or card list could not be parsed; the message names the bad text."""
+class CardError(CodedError):
+    """A card or card list could not be parsed; the message names the bad text (a
+    :class:`games.errors.CodedError`, like every rules error)."""
 
 
 def make_card(rank_index: int, suit_index: int) -> int:
@@ -59,24 +62,24 @@ def suit_of(card: int) -> int:
 def parse_card(text: str) -> int:
     """Parse one card such as ``"3S"``, ``"th"``, ``"10H"``, ``"A♦"``; raise :class:`CardError`."""
     if not isinstance(text, str):
-        raise CardError(f"bad card {text!r}: expected a string like '3S'")
+        raise CardError.of("card_not_string", text=text)
     t = text.strip().upper()
     if len(t) < 2:
-        raise CardError(f"bad card {text!r}: expected rank + suit, like '3S' or '10H'")
+        raise CardError.of("card_too_short", text=text)
     rank_txt, suit_txt = t[:-1], t[-1]
     rank = _RANK_ALIASES.get(rank_txt)
     suit = _SUIT_ALIASES.get(suit_txt)
     if rank is None:
-        raise CardError(f"bad card {text!r}: unknown rank {rank_txt!r} (use 2-9, T or 10, J, Q, K, A)")
+        raise CardError.of("card_unknown_rank", text=text, rank_txt=rank_txt)
     if suit is None:
-        raise CardError(f"bad card {text!r}: unknown suit {suit_txt!r} (use S C D H or ♠ ♣ ♦ ♥)")
+        raise CardError.of("card_unknown_suit", text=text, suit_txt=suit_txt)
     return make_card(rank, suit)
 
 
 def card_str(card: int) -> str:
     """Canonical text of a card id, e.g. ``0 -> "3S"``."""
     if not 0 <= card < NUM_CARDS:
-        raise CardError(f"bad card id {card!r}: expected 0..51")
+        raise CardError.of("card_id_range", card=card)
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
@@ -91,7 +94,7 @@ def parse_cards(text: str | Sequence[str]) -> list[int]:
     for p in parts:
         c = parse_card(p)
         if seen >> c & 1:
-            raise CardError(f"card {card_str(c)} named twice in {text!r}")
+            raise CardError.of("card_named_twice", card=card_str(c), text=text)
         seen |= 1 << c
         out.append(c)
     return out

@@ -115,21 +115,21 @@ def _type_name(value: Any) -> str:
 
 def _require_int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{field}: expected an integer, got {_type_name(value)}")
+        raise RecordError.of("expected_integer", field, got=_type_name(value))
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise RecordError(f"{field}: {value} is out of range {lo}..{hi}")
+        raise RecordError.of("out_of_range", field, value=value, lo=lo, hi=hi)
     return value
 
 
 def _require_list(value: Any, field: str) -> list:
     if not isinstance(value, list):
-        raise RecordError(f"{field}: expected a list, got {_type_name(value)}")
+        raise RecordError.of("expected_list", field, got=_type_name(value))
     return value
 
 
 def _require_dict(value: Any, field: str) -> dict:
     if not isinstance(value, dict):
-        raise RecordError(f"{field}: expected an object, got {_type_name(value)}")
+        raise RecordError.of("expected_object", field, got=_type_name(value))
     return value
 
 
@@ -137,14 +137,14 @@ def _check_keys(obj: Mapping, allowed: Sequence[str], where: str) -> None:
     for k in obj:
         if k not in allowed:
             prefix = f"{where}." if where else ""
-            raise RecordError(f"{prefix}{k}: unknown field (allowed: {', '.join(allowed)})")
+            raise RecordError.of("unknown_field", f"{prefix}{k}", allowed=', '.join(allowed))
 
 
 def _card(value: Any, field: str) -> int:
     try:
         return parse_card(value)
     except CardError as e:
-        raise DealError(f"{field}: {e}") from None
+        raise DealError.wrap(e, field) from None
 
 
 def _cards(value: Any, field: str) -> list[int]:
@@ -169,7 +169,7 @@ def _json_value(v: Any) -> Any:
 def _build_game(obj: Mapping) -> Game:
     name = obj.get("game")
     if not isinstance(name, str):
-        raise RecordError(f"game: expected a game name, got {_type_name(name)}")
+        raise RecordError.of("expected_game_name", "game", got=_type_name(name))
     players = _require_int(obj.get("players"), "players")
     options = obj.get("options", {})
     if options is None:
@@ -178,10 +178,10 @@ def _build_game(obj: Mapping) -> Game:
     try:
         return make(name, players, options)
     except OptionError as e:
-        raise OptionError(f"options: {e}") from None
+        raise OptionError.wrap(e, "options") from None
     except GameError as e:
         field = "game" if "unknown game" in str(e) else "players"
-        raise RecordError(f"{field}: {e}") from None
+        raise RecordError.wrap(e, field) from None
 
 
 def _parse_moves(game: Game, value: Any) -> tuple[tuple[int, Move], ...]:
@@ -195,17 +195,17 @@ def _parse_moves(game: Game, value: Any) -> tuple[tuple[int, Move], ...]:
         _require_dict(m, field)
         _check_keys(m, ("seat", "move"), field)
         if "seat" not in m:
-            raise RecordError(f"{field}.seat: missing")
+            raise RecordError.of("missing", f"{field}.seat")
         seat = m["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise RecordError(f"{field}.seat: expected a seat 0..{n - 1}, got {_type_name(seat)}")
+            raise RecordError.of("expected_seat", f"{field}.seat", n=n - 1, got=_type_name(seat))
         text = m.get("move")
         if not isinstance(text, str):
-            raise RecordError(f"{field}.move: expected move text, got {_type_name(text)}")
+            raise RecordError.of("expected_move_text", f"{field}.move", got=_type_name(text))
         try:
             move = game.parse_move(text)
         except GameError as e:
-            raise MoveParseError(f"{field}: {e}") from None
+            raise MoveParseError.wrap(e, field) from None
         out.append((seat, move))
     return tuple(out)
 
@@ -220,10 +220,10 @@ def _parse_result(game: Game, value: Any) -> dict | None:
     if net is not None:
         _require_list(net, "result.net")
         if len(net) != n:
-            raise RecordError(f"result.net: {len(net)} entries for {n} players")
+            raise RecordError.of("net_entries", "result.net", n_net=len(net), n=n)
         for s, x in enumerate(net):
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-                raise RecordError(f"result.net[{s}]: expected a number, got {_type_name(x)}")
+                raise RecordError.of("expected_number", f"result.net[{s}]", got=_type_name(x))
         net = [float(x) for x in net]
     transfers = value.get("transfers")
     if transfers is not None:
@@ -238,11 +238,11 @@ def _parse_result(game: Game, value: Any) -> dict | None:
             amount = t.get("amount")
             if isinstance(amount, bool) or not isinstance(amount, (int, float)) \
                     or not math.isfinite(amount):
-                raise RecordError(f"{field}.amount: expected a number, got {_type_name(amount)}")
+                raise RecordError.of("expected_number", f"{field}.amount", got=_type_name(amount))
             parsed.append((payer, payee, float(amount)))
         transfers = parsed
     if net is None and transfers is None:
-        raise RecordError("result: expected \"net\" and/or \"transfers\"")
+        raise RecordError.of("result_empty", "result")
     return {"net": net, "transfers": transfers}
 
 
@@ -250,7 +250,8 @@ def _check_format(obj: Any, expected: str) -> None:
     _require_dict(obj, "view" if expected == VIEW_FORMAT else "record")
     fmt = obj.get("format")
     if fmt != expected:
-        raise RecordError(f"format: expected {json.dumps(expected)}, got {_type_name(fmt)}")
+        raise RecordError.of("format_expected", "format", expected=json.dumps(expected),
+                             got=_type_name(fmt))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,12 +272,12 @@ def parse_record(obj: Any) -> Record:
     _check_keys(deal_obj, _DEAL_KEYS, "deal")
     hands_obj = _require_list(deal_obj.get("hands"), "deal.hands")
     if len(hands_obj) != n:
-        raise DealError(f"deal.hands: {len(hands_obj)} hands for {n} players")
+        raise DealError.of("hands_for_players", "deal.hands", n_hands_obj=len(hands_obj), n=n)
     where: dict[int, str] = {}
 
     def place(card: int, field: str) -> None:
         if card in where:
-            raise DealError(f"{field}: {card_str(card)} dealt twice (also in {where[card]})")
+            raise DealError.of("dealt_twice_also_in", field, card=card_str(card), where=where[card])
         where[card] = field
 
     hands = []
@@ -285,7 +286,7 @@ def parse_record(obj: Any) -> Record:
         _require_dict(h, field)
         _check_keys(h, ("cards",), field)
         if "cards" not in h:
-            raise RecordError(f"{field}.cards: missing (a full record lists every seat's cards)")
+            raise RecordError.of("record_hand_missing", f"{field}.cards")
         cards = _cards(h["cards"], f"{field}.cards")
         for c in cards:
             place(c, field)
@@ -301,11 +302,12 @@ def parse_record(obj: Any) -> Record:
         trump = _card(trump, "deal.trump")
         if trump in where and where[trump] != "deal.stock":
             # the face-up card lies under the stock: an engine may list it in the stock as well
-            raise DealError(f"deal.trump: {card_str(trump)} dealt twice (also in {where[trump]})")
+            raise DealError.of("dealt_twice_also_in", "deal.trump", card=card_str(trump),
+                               where=where[trump])
     first = deal_obj.get("first", 0)
     first = _require_int(first, "deal.first")
     if not 0 <= first < n:
-        raise DealError(f"deal.first: seat {first} is out of range 0..{n - 1}")
+        raise DealError.of("first_out_of_range", "deal.first", first=first, n=n - 1)
     deal = Deal(hands=tuple(hands), first=first, stock=tuple(stock), set_aside=tuple(set_aside),
                 trump=trump)
     moves = _parse_moves(game, obj.get("moves"))
@@ -325,15 +327,15 @@ def parse_view(obj: Any) -> View:
     n = game.num_players
     seat = obj.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise RecordError(f"seat: expected a seat 0..{n - 1}, got {_type_name(seat)}")
+        raise RecordError.of("expected_seat", "seat", n=n - 1, got=_type_name(seat))
     deal_obj = _require_dict(obj.get("deal"), "deal")
     for k in ("stock", "set_aside"):
         if k in deal_obj:
-            raise RecordError(f"deal.{k}: a view does not show the {k.replace('_', '-')} cards")
+            raise RecordError.of("view_hides_cards", f"deal.{k}", kind=k.replace('_', '-'))
     _check_keys(deal_obj, _VIEW_DEAL_KEYS, "deal")
     hands_obj = _require_list(deal_obj.get("hands"), "deal.hands")
     if len(hands_obj) != n:
-        raise DealError(f"deal.hands: {len(hands_obj)} hands for {n} players")
+        raise DealError.of("hands_for_players", "deal.hands", n_hands_obj=len(hands_obj), n=n)
     hand: list[int] = []
     counts = []
     for s, h in enumerate(hands_obj):
@@ -342,27 +344,28 @@ def parse_view(obj: Any) -> View:
         if s == seat:
             _check_keys(h, ("cards",), field)
             if "cards" not in h:
-                raise RecordError(f"{field}.cards: missing (the view's own seat lists its cards)")
+                raise RecordError.of("view_hand_missing", f"{field}.cards")
             hand = _cards(h["cards"], f"{field}.cards")
             seen: dict[int, int] = {}
             for i, c in enumerate(hand):
                 if c in seen:
-                    raise DealError(f"{field}: {card_str(c)} dealt twice")
+                    raise DealError.of("dealt_twice", field, card=card_str(c))
                 seen[c] = i
             counts.append(len(hand))
         else:
             if "cards" in h:
-                raise RecordError(f"{field}.cards: a view shows only the count of seat {s}'s hand")
+                raise RecordError.of("view_other_hand", f"{field}.cards", s=s)
             _check_keys(h, ("count",), field)
             counts.append(_require_int(h.get("count"), f"{field}.count", 0, 52))
     trump = deal_obj.get("trump")
     if trump is not None:
         trump = _card(trump, "deal.trump")
         if trump in hand:
-            raise DealError(f"deal.trump: {card_str(trump)} dealt twice (also in deal.hands[{seat}])")
+            raise DealError.of("trump_dealt_twice", "deal.trump", card=card_str(trump),
+                               seat=seat)
     first = _require_int(deal_obj.get("first", 0), "deal.first")
     if not 0 <= first < n:
-        raise DealError(f"deal.first: seat {first} is out of range 0..{n - 1}")
+        raise DealError.of("first_out_of_range", "deal.first", first=first, n=n - 1)
     drawn = _cards(obj.get("drawn") or [], "drawn")
     moves = _parse_moves(game, obj.get("moves"))
     result = _parse_result(game, obj.get("result"))
@@ -377,8 +380,9 @@ def parse_any(obj: Any) -> Record | View:
         return parse_view(obj)
     if obj.get("format") == RECORD_FORMAT:
         return parse_record(obj)
-    raise RecordError(f"format: expected {json.dumps(RECORD_FORMAT)} or {json.dumps(VIEW_FORMAT)}, "
-                      f"got {_type_name(obj.get('format'))}")
+    raise RecordError.of("format_expected_either", "format", record=json.dumps(RECORD_FORMAT),
+                         view=json.dumps(VIEW_FORMAT),
+                         got=_type_name(obj.get('format')))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -427,7 +431,8 @@ def deal_json(deal: Deal) -> dict:
 def _check_deal_writable(deal: Deal) -> None:
     if deal.extra:
         keys = ", ".join(k for k, _ in deal.extra)
-        raise RecordError(f"deal: game-specific deal data ({keys}) has no field in {RECORD_FORMAT}")
+        raise RecordError.of("deal_extra_no_field", "deal", keys=keys,
+                             RECORD_FORMAT=RECORD_FORMAT)
 
 
 def record_to_json(record: Record) -> dict:
@@ -540,11 +545,11 @@ def _apply_moves(game: Game, state: State, moves: Sequence[tuple[int, Move]],
         field = f"moves[{i}]"
         to_act = state.current_player
         if to_act == TERMINAL:
-            raise IllegalMoveError(
-                f"{field}: {json.dumps(game.move_to_text(move), ensure_ascii=False)} by seat {seat} "
-                f"after the end of the game (it ended after {i} moves)")
+            raise IllegalMoveError.of("move_after_end", field,
+                                      move=json.dumps(game.move_to_text(move), ensure_ascii=False),
+                                      seat=seat, i=i)
         if to_act != seat:
-            raise IllegalMoveError(f"{field}: {state.out_of_turn_reason(seat, move)}")
+            raise IllegalMoveError(state.out_of_turn_reason(seat, move), path=field)
         if on_step is not None:
             on_step(i, state, seat, move)
         if tracker is not None:
@@ -553,10 +558,10 @@ def _apply_moves(game: Game, state: State, moves: Sequence[tuple[int, Move]],
             state.apply(move)
         except IllegalMoveError as e:
             text = game.move_to_text(move)
-            reason = str(e)
-            if not _mentions(game, move, text, reason):
-                reason = f"{json.dumps(text, ensure_ascii=False)} by seat {seat} is not legal: {reason}"
-            raise IllegalMoveError(f"{field}: {reason}") from None
+            if _mentions(game, move, text, str(e)):
+                raise IllegalMoveError.wrap(e, field) from None
+            raise IllegalMoveError.of("move_not_legal", field, move=json.dumps(text, ensure_ascii=False),
+                                      seat=seat, reason=e) from None
         if tracker is not None:
             tracker.after(state)
         if on_applied is not None:
@@ -580,8 +585,7 @@ def _initial_state(game: Game, deal: Deal) -> State:
     try:
         return game.state_from_deal(deal)
     except DealError as e:
-        msg = str(e)
-        raise DealError(msg if msg.startswith("deal") else f"deal: {msg}") from None
+        raise DealError.wrap(e, "" if str(e).startswith("deal") else "deal") from None
 
 
 def check_result(state: State, result: dict | None, n_moves: int) -> None:
@@ -591,13 +595,14 @@ def check_result(state: State, result: dict | None, n_moves: int) -> None:
     if result is None:
         return
     if not state.is_terminal():
-        raise ResultError(f"result: given, but the game is not over after {n_moves} moves "
-                          f"(seat {state.current_player} is to act)")
+        raise ResultError.of("result_game_not_over", "result", n_moves=n_moves,
+                             current_player=state.current_player)
     ret = [float(x) for x in state.returns()]
     net = result.get("net")
     if net is not None and any(abs(a - b) > RESULT_TOLERANCE for a, b in zip(net, ret)):
-        raise ResultError(f"result.net: {[_num(x) for x in net]} disagrees with the settlement, "
-                          f"which gives {[_num(x) for x in ret]}")
+        raise ResultError.of("result_net_disagrees", "result.net",
+                             net=[_num(x) for x in net],
+                             settlement=[_num(x) for x in ret])
     transfers = result.get("transfers")
     if transfers is not None:
         def key(ts):
@@ -605,8 +610,7 @@ def check_result(state: State, result: dict | None, n_moves: int) -> None:
         mine = [(p, q, float(a)) for p, q, a in state.settlement()]
         if key(transfers) != key(mine):
             fmt = ", ".join(f"{p}->{q}: {_num(a)}" for p, q, a in mine) or "none"
-            raise ResultError(f"result.transfers: disagree with the settlement, which gives "
-                              f"(payer->payee: bets) {fmt}")
+            raise ResultError.of("result_transfers_disagree", "result.transfers", fmt=fmt)
 
 
 def replay_record(record: Record | Mapping, on_step: Callable[[int, State, int, Move], None] | None = None,
@@ -645,11 +649,12 @@ def view_at(record: Record | Mapping, seat: int, at: int | None = None) -> dict:
     rec = record if isinstance(record, Record) else parse_record(record)
     n = rec.game.num_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise RecordError(f"seat: expected a seat 0..{n - 1}, got {_type_name(seat)}")
+        raise RecordError.of("expected_seat", "seat", n=n - 1, got=_type_name(seat))
     if at is None:
         at = len(rec.moves)
     if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(rec.moves):
-        raise RecordError(f"at: expected a move count 0..{len(rec.moves)}, got {_type_name(at)}")
+        raise RecordError.of("expected_move_count", "at", n_moves=len(rec.moves),
+                             got=_type_name(at))
     moves = rec.moves[:at]
     state = _initial_state(rec.game, rec.deal)
     tracker = _DrawTracker(state)
@@ -687,8 +692,9 @@ def replay_view(view: View | Mapping, rng: random.Random) -> State:
         deal = game.deal_for_view(v.seat, v.hand, v.counts, v.moves, rng, first=v.first,
                                   drawn=v.drawn, trump=v.trump)
     except DealError as e:
-        msg = str(e)
-        raise DealError(msg if msg.startswith(("deal", "drawn", "moves")) else f"deal: {msg}") from None
+        if str(e).startswith(("deal", "drawn", "moves")):
+            raise DealError.wrap(e) from None
+        raise DealError.wrap(e, "deal") from None
     state = _initial_state(game, deal)
     tracker = _DrawTracker(state)
     _apply_moves(game, state, v.moves, tracker=tracker)
@@ -696,10 +702,10 @@ def replay_view(view: View | Mapping, rng: random.Random) -> State:
     if list(got) != list(v.drawn):
         for i, (a, b) in enumerate(zip(got, v.drawn)):
             if a != b:
-                raise DealError(f"drawn[{i}]: {card_str(b)} given, but the replay hands seat "
-                                f"{v.seat} {card_str(a)} at that draw")
-        raise DealError(f"drawn: {len(v.drawn)} cards given, but seat {v.seat} draws "
-                        f"{len(got)} in these moves")
+                raise DealError.of("drawn_differs", f"drawn[{i}]", card=card_str(b),
+                                   seat=v.seat, card2=card_str(a))
+        raise DealError.of("drawn_count", "drawn", n_drawn=len(v.drawn), seat=v.seat,
+                           n_got=len(got))
     # A view's result is not compared: the end of the game and its settlement can depend on cards
     # the seat never saw (an opponent's instant win at the deal, cards left in other hands), which
     # the rebuilt state holds at random.
@@ -748,7 +754,7 @@ def loads(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+        raise RecordError.of("bad_json", msg=e.msg, lineno=e.lineno, colno=e.colno) from None
 
 
 def read_json(path: str) -> Any:

@@ -63,5 +63,5 @@ def make(name: str, num_players: int = 4, options: Mapping[str, Any] | None = No
     classes = game_classes()
     cls = classes.get(name.lower() if isinstance(name, str) else name)
     if cls is None:
-        raise GameError(f"unknown game {name!r}; known games: {', '.join(classes)}")
+        raise GameError.of("game_unknown", name=name, known=', '.join(classes))
     return cls(num_players, options)

@@ -39,6 +39,8 @@ from typing import Any, Hashable
 from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
 from quansu.games.cards import CardError, card_str, parse_card
+from quansu.games.errors import Text
+from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
 from quansu.games.phom import rules as R
 from quansu.games.phom import settle as S
 
@@ -158,14 +160,13 @@ class PhomGame(Game):
         for k, v in (("u_khan_payment", o["u_khan_payment"]), ("mom_payment", o["mom_payment"]),
                      ("u_payment", o["u_payment"])):
             if v < 0:
-                raise OptionError(f"option {k!r}: must not be negative, got {v!r}")
+                raise OptionError.of("phom.option_negative", k=k, v=v)
         if any(v < 0 for v in o["eat_payments"]):
-            raise OptionError(f"option 'eat_payments': must not be negative, got {o['eat_payments']!r}")
+            raise OptionError.of("phom.eat_payments_negative", o=o['eat_payments'])
         prev = o["previous_u_winner"]
         n = self.num_players
         if not -1 <= prev < n:
-            raise OptionError(f"option 'previous_u_winner': {prev!r} is not a seat 0..{n - 1} "
-                              f"(or -1 for none)")
+            raise OptionError.of("phom.previous_u_winner_seat", prev=prev, n=n - 1)
         self._prev_u = prev
         self._one = o["one_eaten_card_per_meld"]
         self._auto = o["auto_declare_u"]
@@ -210,7 +211,7 @@ class PhomGame(Game):
         """Raise :class:`DealError` naming the field when ``deal`` is impossible for this game."""
         n = self.num_players
         if not isinstance(deal, Deal):
-            raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+            raise DealError.of("phom.expected_deal", "deal", type=type(deal).__name__)
         # fast path for well-formed deals; the detailed checks below name what is wrong
         first = deal.first
         try:
@@ -228,43 +229,45 @@ class PhomGame(Game):
             pass
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
-            raise DealError(f"deal.first: {first!r} is not a seat 0..{n - 1}")
+            raise DealError.of("phom.first_not_a_seat", "deal.first", first=first, n=n - 1)
         if len(deal.hands) != n:
-            raise DealError(f"deal.hands: {len(deal.hands)} hands for {n} players")
+            raise DealError.of("phom.hands_for_players", "deal.hands", n_hands=len(deal.hands), n=n)
         seen: dict[int, str] = {}
 
         def note(c: Any, where: str) -> None:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-                raise DealError(f"{where}: bad card id {c!r}")
+                raise DealError.of("phom.bad_card_id", where, c=c)
             if c in seen:
-                raise DealError(f"card {card_str(c)} dealt twice ({seen[c]} and {where})")
+                raise DealError.of("phom.card_dealt_twice", card=card_str(c), seen=seen[c],
+                                   where=where)
             seen[c] = where
 
         for s, hand in enumerate(deal.hands):
             want = 10 if s == first else 9
             if len(hand) != want:
-                raise DealError(f"deal.hands[{s}]: {len(hand)} cards, Phỏm deals {want}"
-                                f" to {'the first player' if s == first else 'this seat'}")
+                raise DealError.of("phom.hand_size", f"deal.hands[{s}]", n_hand=len(hand),
+                                   want=want,
+                                   who=Text("phom.who_first" if s == first else "phom.who_seat"))
             for c in hand:
                 note(c, f"deal.hands[{s}]")
         if len(deal.stock) != 4 * n - 1:
-            raise DealError(f"deal.stock: {len(deal.stock)} cards, Phỏm's stock holds "
-                            f"{4 * n - 1} with {n} players")
+            raise DealError.of("phom.stock_size", "deal.stock", n_stock=len(deal.stock),
+                               value=4 * n - 1, n=n)
         for c in deal.stock:
             note(c, "deal.stock")
         if len(deal.set_aside) != 52 - 13 * n:
-            raise DealError(f"deal.set_aside: {len(deal.set_aside)} cards, expected "
-                            f"{52 - 13 * n} with {n} players")
+            raise DealError.of("phom.set_aside_size", "deal.set_aside",
+                               n_set_aside=len(deal.set_aside),
+                               value=52 - 13 * n, n=n)
         for c in deal.set_aside:
             note(c, "deal.set_aside")
         if deal.trump is not None:
-            raise DealError("deal.trump: Phỏm has no trump card")
+            raise DealError.of("phom.no_trump", "deal.trump")
         if deal.extra:
             got = repr(deal.extra)
             if len(got) > 60:
                 got = got[:57] + "..."
-            raise DealError(f"deal.extra: Phỏm deals carry no extra data (got {got}); the "
-                            f"previous Ù winner is the option 'previous_u_winner'")
+            raise DealError.of("phom.no_extra", "deal.extra", got=got)
 
     def state_from_deal(self, deal: Deal) -> "PhomState":
         if isinstance(deal, Deal) and not deal.set_aside and self.num_players < 4:
@@ -295,12 +298,12 @@ class PhomGame(Game):
         if isinstance(move, tuple):
             for m in move:
                 if type(m) is not int or not R.is_meld(m):
-                    raise MoveParseError(f"not a Phỏm move: {move!r}")
+                    raise MoveParseError.of("phom.not_a_move", move=move)
             if not move:
                 return "lay"
             return "lay " + " / ".join(_meld_text(m) for m in move)
         if not isinstance(move, int) or isinstance(move, bool):
-            raise MoveParseError(f"not a Phỏm move: {move!r}")
+            raise MoveParseError.of("phom.not_a_move", move=move)
         if 0 <= move < 52:
             return "discard " + R.card_text(move)
         if EAT <= move < EAT + 52:
@@ -312,40 +315,39 @@ class PhomGame(Game):
         if move >= SEND_BASE and (move - SEND_BASE) % 64 < 52:
             i, x = divmod(move - SEND_BASE, 64)
             return f"send {R.card_text(x)} to {i}"
-        raise MoveParseError(f"not a Phỏm move: {move!r}")
+        raise MoveParseError.of("phom.not_a_move", move=move)
 
     def parse_move(self, text: str):
         if not isinstance(text, str):
-            raise MoveParseError(f"bad Phỏm move {text!r}: expected text")
+            raise MoveParseError.of("phom.move_not_text", text=text)
         t = text.strip().lower()
         parts = t.split()
         if not parts:
-            raise MoveParseError(f"bad Phỏm move {text!r}: empty")
+            raise MoveParseError.of("phom.move_empty", text=text)
         head = parts[0]
 
         def card(s: str) -> int:
             try:
                 return _TO_INT[parse_card(s)]
             except CardError as e:
-                raise MoveParseError(f"bad Phỏm move {text!r}: {e}") from None
+                raise MoveParseError.of("phom.bad_move_cards", text=text, error=e) from None
 
         if head in ("draw", "u") and len(parts) == 1:
             return DRAW if head == "draw" else U
         if head == "done":
             # the former dialect of this project: refused, never reinterpreted
-            raise MoveParseError(f"{json.dumps(text.strip(), ensure_ascii=False)} is not a Phỏm "
-                                 f"move: after sending, the discard ends the turn (Phỏm has no "
-                                 f"'done'; play 'discard C' to stop sending)")
+            raise MoveParseError.of("phom.no_done",
+                                    move=json.dumps(text.strip(), ensure_ascii=False))
         if head in ("eat", "discard") and len(parts) == 2:
             x = card(parts[1])
             return x if head == "discard" else EAT + x
         if head == "send" and len(parts) == 4 and parts[2] == "to":
             x = card(parts[1])
             if not parts[3].isdigit():
-                raise MoveParseError(f"bad Phỏm move {text!r}: meld id {parts[3]!r} is not a number")
+                raise MoveParseError.of("phom.meld_id_not_number", text=text, parts=parts[3])
             i = int(parts[3])
             if i > 1000:
-                raise MoveParseError(f"bad Phỏm move {text!r}: meld id {i} out of range")
+                raise MoveParseError.of("phom.meld_id_range", text=text, i=i)
             return SEND_BASE + 64 * i + x
         if head == "lay":
             rest = t[3:].strip()
@@ -356,24 +358,24 @@ class PhomGame(Game):
             for grp in rest.split("/"):
                 cards = grp.split()
                 if not cards:
-                    raise MoveParseError(f"bad Phỏm move {text!r}: empty meld between '/'")
+                    raise MoveParseError.of("phom.empty_meld", text=text)
                 m = 0
                 for s in cards:
                     x = card(s)
                     if m >> x & 1:
-                        raise MoveParseError(f"bad Phỏm move {text!r}: {R.card_text(x)} named twice")
+                        raise MoveParseError.of("phom.card_named_twice", text=text,
+                                                card_text=R.card_text(x))
                     m |= 1 << x
                 if not R.is_meld(m):
-                    raise MoveParseError(f"bad Phỏm move {text!r}: {_meld_text(m)} is not a phỏm")
+                    raise MoveParseError.of("phom.not_a_meld", text=text,
+                                            meld_text=_meld_text(m))
                 if m & used:
-                    raise MoveParseError(f"bad Phỏm move {text!r}: melds share a card")
+                    raise MoveParseError.of("phom.melds_share", text=text)
                 used |= m
                 melds.append(m)
             melds.sort(key=R.meld_key)
             return tuple(melds)
-        raise MoveParseError(
-            f"bad Phỏm move {text!r}: expected draw, eat C, lay [melds], send C to N, "
-            f"discard C or u")
+        raise MoveParseError.of("phom.bad_move_text", text=text)
 
     def describe_move(self, move) -> MoveInfo:
         if isinstance(move, tuple):
@@ -596,7 +598,7 @@ class PhomState(State):
     # -- applying ------------------------------------------------------------------------------
     def apply(self, move) -> None:
         if self.phase == OVER:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError.of("phom.game_over")
         t = type(move)
         ok = (t is int or t is tuple) and move in self._gen()
         if not ok:
@@ -979,7 +981,7 @@ class PhomState(State):
         try:
             text = g.move_to_text(move)
         except MoveParseError:
-            return f"not a Phỏm move: {move!r}"
+            return Text("phom.not_a_move", move=move)
         p = self.cur
         ph = PHASE_NAMES[self.phase]
         info = g.describe_move(move)
@@ -992,42 +994,42 @@ class PhomState(State):
         phase_kinds = {TAKE: ("draw", "eat", "u"), LAY: ("lay", "u"), SEND: ("send", "discard", "u"),
                        DISCARD: ("discard", "u")}[self.phase]
         if kind not in phase_kinds:
-            return f"{text!r}: seat {p} must {' / '.join(expected)} now ({ph} phase)"
+            return Text("phom.wrong_phase", text=text, p=p, join=' / '.join(expected),
+                        ph=Text(f"phom.phase_{ph}"))
         h = self.hands[p]
         if kind == "eat":
             x = move - EAT
             if self.last is None or self.last[0] != x:
-                cur = "no card" if self.last is None else R.card_text(self.last[0])
-                return (f"{text!r}: only the previous seat's last discard can be eaten "
-                        f"({cur} now)")
-            return f"{text!r}: {R.card_text(x)} does not make a phỏm with free cards of the hand"
+                cur = Text("phom.no_card") if self.last is None else R.card_text(self.last[0])
+                return (Text("phom.eat_only_last", text=text, cur=cur))
+            return Text("phom.eat_no_meld", text=text, card_text=R.card_text(x))
         if kind == "discard":
             if not h >> move & 1:
-                return f"{text!r}: {R.card_text(move)} is not in seat {p}'s hand"
+                return Text("phom.card_not_in_hand", text=text, card_text=R.card_text(move), p=p)
             if self.eaten[p] >> move & 1:
-                return f"{text!r}: {R.card_text(move)} is an eaten card"
-            return f"{text!r}: {R.card_text(move)} is tied to an eaten card's phỏm"
+                return Text("phom.discard_eaten", text=text, card_text=R.card_text(move))
+            return Text("phom.discard_tied", text=text, card_text=R.card_text(move))
         if kind == "send":
             i, x = divmod(move - SEND_BASE, 64)
             if not h >> x & 1:
-                return f"{text!r}: {R.card_text(x)} is not in seat {p}'s hand"
+                return Text("phom.card_not_in_hand", text=text, card_text=R.card_text(x), p=p)
             if i >= len(self.table):
-                return f"{text!r}: there is no meld {i} (melds 0..{len(self.table) - 1})"
+                return Text("phom.no_such_meld", text=text, i=i, n_table=len(self.table) - 1)
             if h.bit_count() < 2:
-                return f"{text!r}: the last card must be kept for the discard"
-            return f"{text!r}: {R.card_text(x)} does not extend meld {i}"
+                return Text("phom.keep_last_card", text=text)
+            return Text("phom.send_not_fit", text=text, card_text=R.card_text(x), i=i)
         if kind == "lay":
             used = 0
             for m in move:
                 used |= m
             if used & ~h:
-                return f"{text!r}: {R.mask_text(used & ~h)} not in seat {p}'s hand"
+                return Text("phom.cards_not_in_hand", text=text, mask_text=R.mask_text(used & ~h), p=p)
             if self.eaten[p] & ~used:
-                return f"{text!r}: the eaten card(s) {R.mask_text(self.eaten[p] & ~used)} must be laid"
-            return f"{text!r}: each eaten card must lie in its own phỏm and one card must be left"
+                return Text("phom.lay_eaten", text=text, mask_text=R.mask_text(self.eaten[p] & ~used))
+            return Text("phom.lay_eaten_rule", text=text)
         if kind == "u":
-            return f"{text!r}: no Ù is possible now"
-        return f"{text!r} is not legal now"
+            return Text("phom.no_u", text=text)
+        return Text("phom.not_legal_now", text=text)
 
 
 def _resolve_deal(src) -> Deal:

@@ -18,6 +18,8 @@ from typing import Sequence
 
 from quansu.games.base import Deal, DealError, IllegalMoveError
 from quansu.games.cards import card_str
+from quansu.games.errors import Text
+from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
 from quansu.games.phom import game as G
 from quansu.games.phom import rules as R
 
@@ -225,23 +227,23 @@ class _PublicTurns:
         """Apply move ``mv`` (text ``text``) of seat ``s``, the ``i``-th of the history; raise
         :class:`IllegalMoveError` naming ``moves[i]`` when it cannot be made now."""
         if self.over:
-            raise IllegalMoveError(f"moves[{i}]: {text!r} by seat {s}, but the game is over")
+            raise IllegalMoveError.of("phom.move_after_end", f"moves[{i}]", text=text, s=s)
         if s != self.cur:
-            raise IllegalMoveError(f"moves[{i}]: seat {s} moved but seat {self.cur} is to act")
+            raise IllegalMoveError.of("phom.out_of_turn", f"moves[{i}]", s=s, cur=self.cur)
         ph = self.phase
         g = self.game
 
         def wrong_phase() -> IllegalMoveError:
-            return IllegalMoveError(f"moves[{i}]: {text!r}: seat {s} must {self._expected()} "
-                                    f"now ({G.PHASE_NAMES[ph]} phase)")
+            return IllegalMoveError.of("phom.wrong_phase_view", f"moves[{i}]", text=text, s=s, expected=self._expected(), 
+                                       phase=Text(f"phom.phase_{G.PHASE_NAMES[ph]}"))
 
         if isinstance(mv, tuple):  # lay
             if ph != G.LAY:
                 raise wrong_phase()
             k = sum(m.bit_count() for m in mv)
             if k >= self.cnt[s]:
-                raise IllegalMoveError(f"moves[{i}]: {text!r}: seat {s} holds {self.cnt[s]} "
-                                       f"cards and must keep one to discard")
+                raise IllegalMoveError.of("phom.keep_one_to_discard", f"moves[{i}]", text=text,
+                                          s=s, cnt=self.cnt[s])
             self.cnt[s] -= k
             self.owners.extend([s] * len(mv))
             if self.kind == G.LAYDOWN:
@@ -249,14 +251,13 @@ class _PublicTurns:
             self.phase = G.SEND if self._can_enter_send(s) else G.DISCARD
         elif mv == G.U:
             if g._auto:
-                raise IllegalMoveError(f"moves[{i}]: 'u': Ù is declared automatically "
-                                       f"(auto_declare_u)")
+                raise IllegalMoveError.of("phom.u_automatic", f"moves[{i}]")
             self.over = True
         elif mv == G.DRAW:
             if ph != G.TAKE:
                 raise wrong_phase()
             if self.drawn >= self.stock_len:
-                raise IllegalMoveError(f"moves[{i}]: seat {s} draws from an empty stock")
+                raise IllegalMoveError.of("phom.stock_empty", f"moves[{i}]", s=s)
             self.drawn += 1
             self.last = None
             self._after_take(s)
@@ -265,9 +266,9 @@ class _PublicTurns:
                 raise wrong_phase()
             x = mv - G.EAT
             if self.last != x:
-                now = "no card" if self.last is None else R.card_text(self.last)
-                raise IllegalMoveError(f"moves[{i}]: {text!r}: only the previous seat's last "
-                                       f"discard can be eaten ({now} now)")
+                now = Text("phom.no_card") if self.last is None else R.card_text(self.last)
+                raise IllegalMoveError.of("phom.eat_only_last_discard", f"moves[{i}]", text=text,
+                                          now=now)
             self.last = None
             self._after_take(s)
         elif mv < 52:  # discard (also ends the sending: Phỏm has no 'done')
@@ -286,11 +287,11 @@ class _PublicTurns:
                 raise wrong_phase()
             j = (mv - G.SEND_BASE) // 64
             if j >= len(self.owners):
-                raise IllegalMoveError(f"moves[{i}]: {text!r}: there is no meld {j} "
-                                       f"({len(self.owners)} laid)")
+                raise IllegalMoveError.of("phom.no_such_meld_laid", f"moves[{i}]", text=text,
+                                          j=j, n_owners=len(self.owners))
             if self.owners[j] == s and self.kind != G.TAI:
-                raise IllegalMoveError(f"moves[{i}]: {text!r}: meld {j} is seat {s}'s own; "
-                                       f"only other seats' melds take cards in a lay-down turn")
+                raise IllegalMoveError.of("phom.send_own_meld", f"moves[{i}]", text=text, j=j,
+                                          s=s)
             self.cnt[s] -= 1
             left = self.cnt[s]
             if g._auto and g._send_all and left <= 1:
@@ -333,12 +334,12 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     """
     n = game.num_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise DealError(f"seat: {seat!r} is not a seat 0..{n - 1}")
+        raise DealError.of("phom.seat_not_a_seat", "seat", seat=seat, n=n - 1)
     def as_list(value, name: str) -> list:
         try:
             return list(value)
         except TypeError:
-            raise DealError(f"{name}: expected a list, got {value!r}") from None
+            raise DealError.of("phom.expected_list", name, value=value) from None
 
     hand = as_list(hand, f"deal.hands[{seat}]")
     counts = as_list(counts, "counts")
@@ -346,33 +347,35 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     try:
         moves = list(moves)
     except TypeError:
-        raise IllegalMoveError(f"moves: expected a list of (seat, move), got {moves!r}") from None
+        raise IllegalMoveError.of("phom.moves_not_list", "moves", moves=moves) from None
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
-        raise DealError(f"deal.first: {first!r} is not a seat 0..{n - 1}")
+        raise DealError.of("phom.first_not_a_seat", "deal.first", first=first, n=n - 1)
     if trump is not None:
-        raise DealError("deal.trump: Phỏm has no trump card")
+        raise DealError.of("phom.no_trump", "deal.trump")
     if len(counts) != n:
-        raise DealError(f"counts: {len(counts)} entries for {n} players")
+        raise DealError.of("phom.counts_entries", "counts", n_counts=len(counts), n=n)
     for s in range(n):
         want = 10 if s == first else 9
         if counts[s] != want:
-            raise DealError(f"deal.hands[{s}]: {counts[s]} cards, Phỏm deals {want}"
-                            f" to {'the first player' if s == first else 'this seat'}")
+            raise DealError.of("phom.counts_size", f"deal.hands[{s}]", counts=counts[s],
+                               want=want,
+                               who=Text("phom.who_first" if s == first else "phom.who_seat"))
     mine = 0
     for c in hand:
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-            raise DealError(f"deal.hands[{seat}]: bad card id {c!r}")
+            raise DealError.of("phom.bad_card_id", f"deal.hands[{seat}]", c=c)
         if mine >> c & 1:
-            raise DealError(f"card {card_str(c)} dealt twice (deal.hands[{seat}])")
+            raise DealError.of("phom.card_twice_in_hand", card=card_str(c), seat=seat)
         mine |= 1 << c
     if len(hand) != counts[seat]:
-        raise DealError(f"deal.hands[{seat}]: {len(hand)} cards, Phỏm deals {counts[seat]}"
-                        f" to {'the first player' if seat == first else 'this seat'}")
+        raise DealError.of("phom.count_size", f"deal.hands[{seat}]", n_hand=len(hand),
+                           counts=counts[seat],
+                           who=Text("phom.who_first" if seat == first else "phom.who_seat"))
     for c in drawn:
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-            raise DealError(f"drawn: bad card id {c!r}")
+            raise DealError.of("phom.bad_card_id", "drawn", c=c)
         if mine >> c & 1:
-            raise DealError(f"drawn: card {card_str(c)} is already in seat {seat}'s hand or draws")
+            raise DealError.of("phom.card_already_seat", "drawn", card=card_str(c), seat=seat)
         mine |= 1 << c
 
     to_int = R.TO_INT
@@ -391,14 +394,14 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
 
     def require(c_ext: int, s: int, i: int, deadline: int) -> None:
         if mine >> c_ext & 1:
-            raise IllegalMoveError(f"moves[{i}]: seat {s} plays {card_str(c_ext)}, which is "
-                                   f"seat {seat}'s card")
+            raise IllegalMoveError.of("phom.plays_others_card", f"moves[{i}]", s=s,
+                                      card=card_str(c_ext), seat=seat)
         got = need.get(c_ext)
         if got is None:
             need[c_ext] = [s, deadline, i]
         elif got[0] != s:
-            raise IllegalMoveError(f"moves[{i}]: seat {s} plays {card_str(c_ext)}, already "
-                                   f"played by seat {got[0]}")
+            raise IllegalMoveError.of("phom.already_played", f"moves[{i}]", s=s,
+                                      card=card_str(c_ext), got=got[0])
         else:
             got[1] = min(got[1], deadline)
 
@@ -406,13 +409,13 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         try:
             s, mv = item
         except (TypeError, ValueError):
-            raise IllegalMoveError(f"moves[{i}]: expected (seat, move), got {item!r}") from None
+            raise IllegalMoveError.of("phom.expected_seat_move", f"moves[{i}]", item=item) from None
         if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
-            raise IllegalMoveError(f"moves[{i}]: bad seat {s!r}")
+            raise IllegalMoveError.of("phom.bad_seat", f"moves[{i}]", s=s)
         try:
             text = game.move_to_text(mv)
         except Exception:
-            raise IllegalMoveError(f"moves[{i}]: not a Phỏm move: {mv!r}") from None
+            raise IllegalMoveError.of("phom.not_a_move_value", f"moves[{i}]", mv=mv) from None
         turns.step(i, s, mv, text)
         if isinstance(mv, tuple):
             if s == seat:
@@ -432,7 +435,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                             partner_deadline.append((to_ext[y], s, t))
         elif mv == 200:  # draw
             if pos >= stock_len:
-                raise IllegalMoveError(f"moves[{i}]: seat {s} draws from an empty stock")
+                raise IllegalMoveError.of("phom.stock_empty", f"moves[{i}]", s=s)
             if s == seat:
                 my_positions.append(pos)
             else:
@@ -445,15 +448,15 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
             if s != seat:
                 c = to_ext[mv]
                 if eaten_at.get(c, (None,))[0] == s and c not in laid_eaten:
-                    raise IllegalMoveError(f"moves[{i}]: seat {s} discards its eaten card "
-                                           f"{card_str(c)}")
+                    raise IllegalMoveError.of("phom.discards_eaten", f"moves[{i}]", s=s,
+                                              card=card_str(c))
                 require(c, s, i, draws[s])
         elif mv >= 256:
             if s != seat:
                 require(to_ext[(mv - 256) % 64], s, i, draws[s])
     if len(my_positions) != len(drawn):
-        raise DealError(f"drawn: {len(drawn)} cards, but seat {seat} drew {len(my_positions)} "
-                        f"times in the moves")
+        raise DealError.of("phom.drawn_count", "drawn", n_drawn=len(drawn), seat=seat,
+                           n_my_positions=len(my_positions))
     unlaid = [(c, st) for c, st in eaten_at.items() if c not in laid_eaten and st[0] != seat]
 
     last_err: Exception | None = None
@@ -506,7 +509,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                 elif strict and ce in req:  # in his hand by the time he ate
                     req[ce][1] = min(req[ce][1], t)
         if not ok:
-            last_err = IllegalMoveError("moves: no phỏm can be found for an eaten card of the view")
+            last_err = IllegalMoveError.of("phom.view_no_meld", "moves")
             continue
         hands: list[list[int]] = [[] for _ in range(n)]
         stock: list[int | None] = [None] * stock_len
@@ -533,8 +536,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                     continue
                 mi = need.get(c, [o, 0, -1])[2]
                 where = f"moves[{mi}]" if mi >= 0 else "moves"
-                last_err = IllegalMoveError(f"{where}: seat {o} cannot hold {card_str(c)} in "
-                                            f"time (too many cards played from hand)")
+                last_err = IllegalMoveError.of("phom.cannot_hold_in_time", where, o=o, card=card_str(c))
                 ok = False
                 break
             if not ok:
@@ -556,8 +558,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                         kept.append(c)
                 hands[o] = kept
             if cap > len(free):
-                last_err = IllegalMoveError("moves: the view needs more cards than the deck "
-                                            "holds")
+                last_err = IllegalMoveError.of("phom.view_too_many_cards", "moves")
                 ok = False
                 continue
             while cap > 0:
@@ -566,7 +567,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         if not ok:
             continue
         if sum(1 for c in stock if c is None) > len(free):
-            last_err = IllegalMoveError("moves: the view needs more cards than the deck holds")
+            last_err = IllegalMoveError.of("phom.view_too_many_cards", "moves")
             continue
         for p in range(stock_len):
             if stock[p] is None:
@@ -587,4 +588,4 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     if ended is not None:
         return ended
     assert last_err is not None
-    raise IllegalMoveError(str(last_err))
+    raise IllegalMoveError.wrap(last_err)

@@ -20,12 +20,15 @@ Payoffs are in bets per seat (``returns()``), zero-sum; ``settlement()`` gives t
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Hashable, Sequence
 
 from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
 from quansu.games.cards import RANKS, CardError, card_str, cards_of, parse_cards
+from quansu.games.errors import Text
+from quansu.games.samloc import errors as _errors  # noqa: F401  (registers the texts)
 
 from . import rules as R
 from .rules import DQUAD, QUAD, SINGLE, STRAIGHT, TWOS
@@ -157,10 +160,11 @@ class SamlocGame(Game):
         for name in ("sam_amount", "instant_win_amount", "cong_amount", "thoi_two", "thoi_quad",
                      "chop_two", "chop_quad"):
             if self.options[name] < 0:
-                raise OptionError(f"option {name!r}: must be >= 0, got {self.options[name]!r}")
+                raise OptionError.of("samloc.option_negative", name=name, value=self.options[name])
         pw = self.options["previous_winner"]
         if not -1 <= pw < self.num_players:
-            raise OptionError(f"option 'previous_winner': {pw} is not -1 or a seat 0..{self.num_players - 1}")
+            raise OptionError.of("samloc.previous_winner_seat", pw=pw,
+                                 num_players=self.num_players - 1)
 
     # -- facts ---------------------------------------------------------------------------
     def payoff_bound(self) -> float:
@@ -229,58 +233,61 @@ class SamlocGame(Game):
         """
         n = self.num_players
         if not isinstance(deal, Deal):
-            raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+            raise DealError.of("samloc.expected_deal", "deal", type=type(deal).__name__)
         if not isinstance(deal.hands, (tuple, list)) or len(deal.hands) != n:
             got = len(deal.hands) if isinstance(deal.hands, (tuple, list)) else deal.hands
-            raise DealError(f"deal.hands: {got} hands for {n} players")
+            raise DealError.of("samloc.hands_for_players", "deal.hands", got=got, n=n)
         seen = 0
         masks = []
         for s, hand in enumerate(deal.hands):
             if not isinstance(hand, (tuple, list)):
-                raise DealError(f"deal.hands[{s}]: expected a list of card ids")
+                raise DealError.of("samloc.expected_card_ids", f"deal.hands[{s}]")
             if len(hand) != HAND_SIZE:
-                raise DealError(f"deal.hands[{s}]: {len(hand)} cards, Sâm deals {HAND_SIZE}")
+                raise DealError.of("samloc.hand_size", f"deal.hands[{s}]", n_hand=len(hand),
+                                   HAND_SIZE=HAND_SIZE)
             m = 0
             for i, c in enumerate(hand):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-                    raise DealError(f"deal.hands[{s}][{i}]: bad card id {c!r} (expected 0..51)")
+                    raise DealError.of("samloc.bad_card_id", f"deal.hands[{s}][{i}]", c=c)
                 if seen >> c & 1:
-                    raise DealError(f"deal.hands[{s}]: card {card_str(c)} dealt twice")
+                    raise DealError.of("samloc.card_dealt_twice", f"deal.hands[{s}]",
+                                       card=card_str(c))
                 seen |= 1 << c
                 m |= 1 << c
             masks.append(m)
         if deal.stock:
-            raise DealError("deal.stock: Sâm has no stock")
+            raise DealError.of("samloc.no_stock", "deal.stock")
         if deal.trump is not None:
-            raise DealError("deal.trump: Sâm has no trump card")
+            raise DealError.of("samloc.no_trump", "deal.trump")
         rest = FULL & ~seen
         if deal.set_aside:
             sa = 0
             for i, c in enumerate(deal.set_aside):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-                    raise DealError(f"deal.set_aside[{i}]: bad card id {c!r} (expected 0..51)")
+                    raise DealError.of("samloc.bad_card_id", f"deal.set_aside[{i}]", c=c)
                 if (seen | sa) >> c & 1:
-                    raise DealError(f"deal.set_aside: card {card_str(c)} dealt twice")
+                    raise DealError.of("samloc.card_dealt_twice", "deal.set_aside",
+                                       card=card_str(c))
                 sa |= 1 << c
             if sa != rest:
-                raise DealError(f"deal.set_aside: {len(deal.set_aside)} cards, expected the "
-                                f"{52 - HAND_SIZE * n} cards not dealt")
+                raise DealError.of("samloc.set_aside_size", "deal.set_aside",
+                                   n_set_aside=len(deal.set_aside),
+                                   value=52 - HAND_SIZE * n)
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
-            raise DealError(f"deal.first: {first!r} is not a seat 0..{n - 1}")
+            raise DealError.of("samloc.first_not_a_seat", "deal.first", first=first, n=n - 1)
         if deal.extra:
-            raise DealError("deal.extra: Sâm deals carry no extra data "
-                            "(the previous game's winner is the option previous_winner)")
+            raise DealError.of("samloc.no_extra", "deal.extra")
         if self._prev >= 0:
             if first != self._prev:
-                raise DealError(f"deal.first: seat {first}, but the previous winner (seat {self._prev}, "
-                                f"option previous_winner) leads")
+                raise DealError.of("samloc.previous_winner_leads", "deal.first", first=first,
+                                   prev=self._prev)
         elif self._lowest:
             holder = self._lowest_holder(masks)
             if holder != first:
                 low = (seen & -seen).bit_length() - 1
-                raise DealError(f"deal.first: seat {first}, but the lowest card {card_str(low)} "
-                                f"is held by seat {holder} (first_game_leader = lowest_card)")
+                raise DealError.of("samloc.lowest_card_held", "deal.first", first=first,
+                                   card=card_str(low), holder=holder)
         return SamlocState._start(self, masks, rest, first, deal, True)
 
     def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
@@ -297,14 +304,14 @@ class SamlocGame(Game):
         n = self.num_players
         own = check_view_hand(self, seat, hand, counts, HAND_SIZE)
         if drawn:
-            raise DealError("drawn: Sâm has no stock to draw from")
+            raise DealError.of("samloc.no_stock_to_draw", "drawn")
         if trump is not None:
-            raise DealError("trump: Sâm has no trump card")
+            raise DealError.of("samloc.no_trump", "trump")
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
-            raise DealError(f"first: {first!r} is not a seat 0..{n - 1}")
+            raise DealError.of("samloc.first_not_a_seat", "first", first=first, n=n - 1)
         if self._prev >= 0 and first != self._prev:
-            raise DealError(f"first: seat {first}, but the previous winner (seat {self._prev}, "
-                            f"option previous_winner) leads")
+            raise DealError.of("samloc.previous_winner_leads", "first", first=first,
+                               prev=self._prev)
         moves = list(moves)
         played = [0] * n
         allp = 0
@@ -312,20 +319,25 @@ class SamlocGame(Game):
             try:
                 s, m = mv
             except (TypeError, ValueError):
-                raise IllegalMoveError(f"moves[{i}]: expected a (seat, move) pair, got {mv!r}") from None
+                raise IllegalMoveError.of("samloc.expected_seat_move", f"moves[{i}]", mv=mv) from None
             if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
-                raise IllegalMoveError(f"moves[{i}]: {s!r} is not a seat 0..{n - 1}")
+                raise IllegalMoveError.of("samloc.seat_not_a_seat", f"moves[{i}]", s=s, n=n - 1)
             if isinstance(m, bool) or not isinstance(m, int):
-                raise IllegalMoveError(f"moves[{i}]: {m!r} is not a Sâm move")
+                raise IllegalMoveError.of("samloc.not_a_move_value", f"moves[{i}]", m=m)
             if 0 < m <= FULL:
                 if m & allp:
-                    raise IllegalMoveError(f"moves[{i}]: {_fmt(m & allp)} already played")
+                    raise IllegalMoveError.of("samloc.already_played", f"moves[{i}]",
+                                              fmt=_fmt(m & allp))
                 if s != seat:
                     if m & own:
-                        raise IllegalMoveError(
-                            f"moves[{i}]: seat {s} plays {_fmt(m & own)}, held by seat {seat}")
+                        raise IllegalMoveError.of("samloc.plays_others_cards", f"moves[{i}]",
+                                                  s=s,
+                                                  fmt=_fmt(m & own),
+                                                  seat=seat)
                     if (played[s] | m).bit_count() > HAND_SIZE:
-                        raise IllegalMoveError(f"moves[{i}]: seat {s} plays more than {HAND_SIZE} cards")
+                        raise IllegalMoveError.of("samloc.too_many_played", f"moves[{i}]",
+                                                  s=s,
+                                                  HAND_SIZE=HAND_SIZE)
                 allp |= m
                 played[s] |= m
         played[seat] = 0
@@ -350,12 +362,12 @@ class SamlocGame(Game):
         for i, (s, m) in enumerate(moves):
             if st._cur != s:
                 if st._cur < 0:
-                    raise IllegalMoveError(f"moves[{i}]: seat {s} moved after the end of the game")
-                raise IllegalMoveError(f"moves[{i}]: {st.out_of_turn_reason(s, m)}")
+                    raise IllegalMoveError.of("samloc.move_after_end", f"moves[{i}]", s=s)
+                raise IllegalMoveError(st.out_of_turn_reason(s, m), path=f"moves[{i}]")
             try:
                 st.apply(m)
             except IllegalMoveError as e:
-                raise IllegalMoveError(f"moves[{i}]: {e}") from None
+                raise IllegalMoveError.wrap(e, f"moves[{i}]") from None
         caps = [12] * n if st._caps is None else list(st._caps)
         caps[seat] = 12
         leader = first if (self._prev < 0 and self._lowest) else -1
@@ -363,9 +375,8 @@ class SamlocGame(Game):
         res = self._sample(rng, fixed, need, pool, caps, leader, iw, strict=True)
         if res is None:
             if leader >= 0:
-                raise DealError(f"first: seat {first} must hold the lowest card of a first game, "
-                                f"and no deal consistent with the view gives it to him")
-            raise DealError("no deal is consistent with the view")
+                raise DealError.of("samloc.lowest_card_leader", "first", first=first)
+            raise DealError.of("samloc.no_consistent_deal")
         drawn_m, rest = res
         deal = _make_deal([fixed[s] | drawn_m[s] for s in range(n)], rest, first)
         self.replay(deal, moves)  # raises IllegalMoveError naming moves[i]
@@ -453,12 +464,12 @@ class SamlocGame(Game):
         if move == DECLINE:
             return "decline"
         if isinstance(move, bool) or not isinstance(move, int) or not 0 < move <= FULL:
-            raise GameError(f"not a Sâm move: {move!r}")
+            raise GameError.of("samloc.not_a_move", move=move)
         return _fmt(move)
 
     def parse_move(self, text: str) -> int:
         if not isinstance(text, str):
-            raise MoveParseError(f"move text must be a string, got {text!r}")
+            raise MoveParseError.of("samloc.move_not_text", text=text)
         t = text.strip().lower()
         if t == "pass":
             return PASS
@@ -467,16 +478,16 @@ class SamlocGame(Game):
         if t == "decline":
             return DECLINE
         if not t:
-            raise MoveParseError("empty move text (use pass, declare, decline or cards like '7S 7H')")
+            raise MoveParseError.of("samloc.move_empty")
         try:
             ids = parse_cards(text)
         except CardError as e:
-            raise MoveParseError(f"bad move {text!r}: {e}") from None
+            raise MoveParseError.of("samloc.bad_move_cards", text=text, error=e) from None
         m = 0
         for c in ids:
             m |= 1 << c
         if R.classify(m, self._allow_two, self._dq) is None:
-            raise MoveParseError(f"bad move {text!r}: not a Sâm combination")
+            raise MoveParseError.of("samloc.move_not_combination", text=text)
         return m
 
     def describe_move(self, move: Any) -> MoveInfo:
@@ -487,7 +498,7 @@ class SamlocGame(Game):
         if move == PASS and isinstance(move, int) and not isinstance(move, bool):
             return MoveInfo(kind="pass")
         if isinstance(move, bool) or not isinstance(move, int) or not 0 < move <= FULL:
-            raise GameError(f"not a Sâm move: {move!r}")
+            raise GameError.of("samloc.not_a_move", move=move)
         c = R.classify(move, self._allow_two, self._dq)
         return MoveInfo(kind="play", cards=tuple(R.sequence_order(move)),
                         combo=R.COMBO_NAMES[c[0]] if c else None)
@@ -666,15 +677,13 @@ class SamlocState(State):
         cur = self._cur
         if self._phase == PH_DECLARE:
             if move == DECLARE or move == DECLINE:
-                return (f"seat {seat} answers báo sâm out of turn: every seat answers once, in "
-                        f"seat order from seat 0, so seat {cur} answers next")
+                return (Text("samloc.answers_out_of_turn", seat=seat, cur=cur))
             try:
-                text = f"'s \"{self.game.move_to_text(move)}\""
+                text = self.game.move_to_text(move)
             except GameError:
-                text = ""
-            return (f"seat {cur} must answer báo sâm (declare or decline) before play starts, "
-                    f"not seat {seat}{text} (every seat answers once, in seat order from seat 0, "
-                    f"also after someone declared)")
+                return Text("samloc.must_answer_first_not_seat", cur=cur, seat=seat)
+            return Text("samloc.must_answer_first_not_move", cur=cur, seat=seat,
+                        move=json.dumps(text, ensure_ascii=False))
         return super().out_of_turn_reason(seat, move)
 
     @property
@@ -773,41 +782,40 @@ class SamlocState(State):
         :class:`IllegalMoveError` (naming why) and leaves the state unchanged."""
         s = self._cur
         if s < 0:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError.of("samloc.game_over")
         if isinstance(move, bool) or not isinstance(move, int):
-            raise IllegalMoveError(f"not a Sâm move: {move!r}")
+            raise IllegalMoveError.of("samloc.not_a_move", move=move)
         if self._phase == PH_DECLARE:
             if move != DECLARE and move != DECLINE:
-                raise IllegalMoveError(f"seat {s} must answer báo sâm (declare or decline) "
-                                       f"before play starts")
+                raise IllegalMoveError.of("samloc.must_answer", s=s)
         elif move == DECLARE or move == DECLINE:
-            raise IllegalMoveError(f"báo sâm is over (every seat has answered): seat {s} must "
-                                   + ("lead" if self._towner < 0 else "beat the top or pass"))
+            if self._towner < 0:
+                raise IllegalMoveError.of("samloc.answers_over_lead", s=s)
+            raise IllegalMoveError.of("samloc.answers_over_beat", s=s)
         elif move == PASS:
             if self._towner < 0:
-                raise IllegalMoveError(f"seat {s} leads a new round and cannot pass")
+                raise IllegalMoveError.of("samloc.lead_cannot_pass", s=s)
         else:
             if not 0 < move <= FULL:
-                raise IllegalMoveError(f"not a Sâm move: {move!r}")
+                raise IllegalMoveError.of("samloc.not_a_move", move=move)
             hand = self.hands[s]
             if move & ~hand:
-                raise IllegalMoveError(f"{_fmt(move & ~hand)} is not in seat {s}'s hand")
+                raise IllegalMoveError.of("samloc.not_in_hand", fmt=_fmt(move & ~hand), s=s)
             g = self.game
             c = R.classify(move, g._allow_two, g._dq)
             if c is None:
-                raise IllegalMoveError(f"{_fmt(move)} is not a Sâm combination")
+                raise IllegalMoveError.of("samloc.not_combination", fmt=_fmt(move))
             if self._towner < 0:
                 if c[0] == DQUAD:
-                    raise IllegalMoveError(
-                        f"{_fmt(move)}: a double quad may only answer a pair of 2s or a lower double quad")
+                    raise IllegalMoveError.of("samloc.double_quad_answer", _fmt(move))
             elif not R.beats(c, (self._ttype, self._tlen, self._tkey), g._dq, g._quad_pair):
-                raise IllegalMoveError(f"{_fmt(move)} does not beat {_fmt(self._top)}")
+                raise IllegalMoveError.of("samloc.does_not_beat", fmt=_fmt(move),
+                                          fmt2=_fmt(self._top))
             if c[0] == SINGLE and g._forced and not self._relax >> s & 1 and self._forced_now(s):
                 hr = (hand.bit_length() - 1) >> 2
                 if c[2] != hr:
-                    raise IllegalMoveError(
-                        f"báo một: seat {self._next_active(s)} has one card, so seat {s} may only "
-                        f"play a single of his highest rank ({RANKS[hr]})")
+                    raise IllegalMoveError.of("samloc.bao_mot", next_active=self._next_active(s),
+                                              s=s, RANKS=RANKS[hr])
         self.apply_unchecked(move)
 
     def apply_unchecked(self, move: int) -> None:

@@ -20,6 +20,8 @@ from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, Illeg
                         OptionError, OptionSpec, State)
 from quansu.games.cards import SUIT_SYMBOLS, card_str, format_cards, tan_key
 
+from quansu.games.errors import Text
+from quansu.games.tan import errors as _errors  # noqa: F401  (registers the texts)
 from quansu.games.tan import rules as R
 from quansu.games.tan.rules import (_C0, _C1, _C2, _C3, _T0, _T1, _T2, _T3, BEATERS, DEFEND_BASE,
                              DONE, HAND_SIZE, LOWER_TRUMPS, RANKBIT, RANKSET_CARDS, SUIT_MASK,
@@ -100,12 +102,10 @@ class TanGame(Game):
         o = self.options
         amount = o["loss_amount"]
         if not (math.isfinite(amount) and amount > 0):
-            raise OptionError(f"option 'loss_amount': expected a positive number, got {amount!r}")
+            raise OptionError.of("tan.loss_amount_positive", amount=amount)
         for name in ("repeat_trump_loss", "cung_chu", "xa_chu"):
             if o[name]:
-                raise OptionError(
-                    f"option {name!r}: true is not supported; the Tấn rules name this house "
-                    f"rule without defining it, so only false is accepted")
+                raise OptionError.of("tan.option_true_unsupported", name=name)
         n = self.num_players
         if o["direction"] == "counterclockwise":
             self._nxt = tuple((s + 1) % n for s in range(n))
@@ -167,37 +167,41 @@ class TanGame(Game):
     def check_deal(self, deal: Deal) -> None:
         """Raise :class:`DealError` naming the field when ``deal`` is impossible for this game."""
         if not isinstance(deal, Deal):
-            raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+            raise DealError.of("tan.expected_deal", "deal", type=type(deal).__name__)
         n = self.num_players
         if len(deal.hands) != n:
-            raise DealError(f"deal.hands: {len(deal.hands)} hands for {n} players")
+            raise DealError.of("tan.hands_for_players", "deal.hands", n_hands=len(deal.hands), n=n)
         seen: dict[int, str] = {}
 
         def add(card, where):
             if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
-                raise DealError(f"{where}: bad card id {card!r} (expected 0..51)")
+                raise DealError.of("tan.bad_card_id", where, card=card)
             if card in seen:
-                raise DealError(f"card {card_str(card)} dealt twice ({seen[card]} and {where})")
+                raise DealError.of("tan.card_dealt_twice", card=card_str(card), seen=seen[card],
+                                   where=where)
             seen[card] = where
 
         for s, hand in enumerate(deal.hands):
             if len(hand) != HAND_SIZE:
-                raise DealError(f"deal.hands[{s}]: {len(hand)} cards, Tấn deals {HAND_SIZE}")
+                raise DealError.of("tan.hand_size", f"deal.hands[{s}]", n_hand=len(hand),
+                                   HAND_SIZE=HAND_SIZE)
             for c in hand:
                 add(c, f"deal.hands[{s}]")
         if deal.trump is None:
-            raise DealError("deal.trump: missing; Tấn needs the face-up trump card")
+            raise DealError.of("tan.trump_missing", "deal.trump")
         add(deal.trump, "deal.trump")
         if len(deal.stock) != self._stock_len:
-            raise DealError(f"deal.stock: {len(deal.stock)} cards; with {n} players the stock "
-                            f"above the face-up trump holds {self._stock_len}")
+            raise DealError.of("tan.stock_size", "deal.stock",
+                               n_stock=len(deal.stock), n=n,
+                               stock_len=self._stock_len)
         for c in deal.stock:
             add(c, "deal.stock")
         if deal.set_aside:
-            raise DealError(f"deal.set_aside: {len(deal.set_aside)} cards; Tấn sets none aside")
+            raise DealError.of("tan.no_set_aside", "deal.set_aside",
+                               n_set_aside=len(deal.set_aside))
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
-            raise DealError(f"deal.first: {first!r} is not a seat of {n} players")
+            raise DealError.of("tan.first_not_a_seat", "deal.first", first=first, n=n)
 
     def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
                       moves: Sequence[tuple[int, int]], rng: random.Random, *, first: int = 0,
@@ -380,9 +384,9 @@ class TanState(State):
 
     def apply(self, move) -> None:
         if isinstance(move, bool) or not isinstance(move, int):
-            raise IllegalMoveError(f"{move!r} is not a Tấn move (moves are ints; see parse_move)")
+            raise IllegalMoveError.of("tan.not_a_move_value", move=move)
         if self.phase == OVER:
-            raise IllegalMoveError(f"the game is over; {self._move_text(move)} is not legal")
+            raise IllegalMoveError.of("tan.game_over_move", move_text=self._move_text(move))
         if move not in self.legal_moves():
             raise IllegalMoveError(self._why_illegal(move))
         self.apply_unchecked(move)
@@ -396,17 +400,15 @@ class TanState(State):
     def _swap_round_note(self) -> str:
         """What the swap round asks of the seat to act (the phase is SETUP)."""
         seat = self.cur
-        note = (f"seat {seat} must answer the swap round (swap C or done) before the first "
-                f"attack")
         if not self._swap_candidates(seat):
-            note += "; its only answer is 'done'"
-        return note
+            return Text("tan.swap_round_only_done", seat=seat)
+        return Text("tan.swap_round_answer", seat=seat)
 
     def out_of_turn_reason(self, seat: int, move) -> str:
         """In the swap round, name what the protocol expects: a record in a dialect that ends
         or skips the round moves the wrong seat here."""
         if self.phase == SETUP:
-            return f"{self._move_text(move)} by seat {seat}, but {self._swap_round_note()}"
+            return Text("tan.out_of_turn_swap", move_text=self._move_text(move), seat=seat, note=self._swap_round_note())
         return super().out_of_turn_reason(seat, move)
 
     def _why_illegal(self, move) -> str:
@@ -415,48 +417,47 @@ class TanState(State):
         try:
             R.move_to_text(move)
         except Exception:
-            return f"{text} is not a Tấn move"
+            return Text("tan.not_a_move_text", text=text)
         if self.phase == SETUP and not SWAP_BASE <= move < TAKE:
-            return f"{text}: {self._swap_round_note()}"
+            return Text("tan.swap_round_first", text=text, note=self._swap_round_note())
         card = R.played_card(move)
         if card >= 0 and not self.hands[seat] >> card & 1:
-            return f"{text}: {card_str(card)} is not in seat {seat}'s hand"
+            return Text("tan.card_not_in_hand", text=text, card=card_str(card), seat=seat)
         ph = self.phase
         if SWAP_BASE <= move < TAKE:
             why = self._no_swap_reason(seat, card)
-            return f"{text}: seat {seat} may not swap for the face-up card now ({why})"
+            return Text("tan.swap_not_now", text=text, seat=seat, why=why)
         if ph == ATTACK:
-            return f"{text}: seat {seat} must open the bout with 'attack <card>'"
+            return Text("tan.must_attack", text=text, seat=seat)
         if ph == DEFEND:
             a = self.uncovered
             if DEFEND_BASE <= move < SWAP_BASE:
                 if (move - DEFEND_BASE) >> 6 != a:
-                    return f"{text}: the card to beat is {card_str(a)}"
-                return (f"{text}: {card_str(card)} does not beat {card_str(a)} "
-                        f"(trump {SUIT_SYMBOLS[self.trump]})")
-            return f"{text}: seat {seat} must defend {card_str(a)} or take"
+                    return Text("tan.wrong_card_to_beat", text=text, card=card_str(a))
+                return (Text("tan.does_not_beat", text=text, card=card_str(card), card2=card_str(a), trump=SUIT_SYMBOLS[self.trump]))
+            return Text("tan.must_defend_or_take", text=text, seat=seat, card=card_str(a))
         if ph == THROW:
             if THROW_BASE <= move < DEFEND_BASE:
-                return f"{text}: the rank of {card_str(card)} is not on the table"
-            return f"{text}: seat {seat} may throw in a card of a rank on the table, or 'done'"
-        return f"{text} is not legal now"
+                return Text("tan.rank_not_on_table", text=text, card=card_str(card))
+            return Text("tan.throw_or_done", text=text, seat=seat)
+        return Text("tan.not_legal_now", text=text)
 
     def _no_swap_reason(self, seat: int, card: int) -> str:
         """Why ``seat`` may not give ``card`` (which it holds) for the face-up card now."""
         g = self.game
         f = self.faceup
         if g._swap_mode == _SWAP_NONE:
-            return "trump_swap is 'none'"
+            return Text("tan.swap_disabled")
         if f < 0:
-            return "the face-up card has been drawn"
+            return Text("tan.face_up_drawn")
         if self.phase != SETUP and not self.anytime:
-            return "swaps belong to the swap round before the first attack"
+            return Text("tan.swap_round_over")
         if self.swapped >> seat & 1:
-            return "each seat swaps at most once"
+            return Text("tan.swap_once")
         if g._swap_mode == _SWAP_TWO_ONLY:
             two = card_str(TWO_OF[self.trump])
-            return f"under trump_swap 'two_only' only the 2 of trumps ({two}) may be swapped"
-        return f"only a trump lower than the face-up {card_str(f)} may be given"
+            return Text("tan.swap_two_only", two=two)
+        return Text("tan.swap_lower_trump", card=card_str(f))
 
     def apply_unchecked(self, move) -> None:
         seat = self.cur
@@ -814,7 +815,7 @@ class TanState(State):
 
     def _check_seat(self, seat) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise GameError(f"seat {seat!r} is not a seat of {self.n} players")
+            raise GameError.of("tan.seat_not_of_players", seat=seat, n=self.n)
 
     def observation(self, seat: int) -> Hashable:
         """``(seat, seat's hand mask, initial face-up trump card, first attacker, history)``.

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from quansu.games.base import MoveInfo, MoveParseError
 from quansu.games.cards import TAN_RANK, CardError, card_str, parse_card
+from quansu.games.tan import errors as _errors  # noqa: F401  (registers the texts)
 
 THROW_BASE = 64
 DEFEND_BASE = 128
@@ -104,7 +105,7 @@ TWO_OF = tuple(4 * 12 + s for s in range(4))
 def move_to_text(move: int) -> str:
     """Canonical text of a move code (``docs/notation.md``)."""
     if not isinstance(move, int) or isinstance(move, bool):
-        raise MoveParseError(f"not a Tấn move: {move!r}")
+        raise MoveParseError.of("tan.not_a_move", move=move)
     if 0 <= move < 52:
         return "attack " + card_str(move)
     if THROW_BASE <= move < THROW_BASE + 52:
@@ -119,23 +120,23 @@ def move_to_text(move: int) -> str:
         return "take"
     if move == DONE:
         return "done"
-    raise MoveParseError(f"not a Tấn move code: {move!r}")
+    raise MoveParseError.of("tan.not_a_move_code", move=move)
 
 
 def _card(text: str, whole: str) -> int:
     try:
         return parse_card(text)
     except CardError as e:
-        raise MoveParseError(f"bad Tấn move {whole!r}: {e}") from None
+        raise MoveParseError.of("tan.bad_move_card", whole=whole, error=e) from None
 
 
 def parse_move(text: str) -> int:
     """Parse move text (case-insensitive; ``10`` and suit symbols accepted)."""
     if not isinstance(text, str):
-        raise MoveParseError(f"bad Tấn move {text!r}: expected text such as 'attack 7S'")
+        raise MoveParseError.of("tan.move_not_text", text=text)
     words = text.strip().lower().split()
     if not words:
-        raise MoveParseError(f"bad Tấn move {text!r}: empty")
+        raise MoveParseError.of("tan.move_empty", text=text)
     kind = words[0]
     if kind in ("take", "done") and len(words) == 1:
         return TAKE if kind == "take" else DONE
@@ -145,9 +146,7 @@ def parse_move(text: str) -> int:
     if kind == "defend" and len(words) == 4 and words[2] == "with":
         a, d = _card(words[1], text), _card(words[3], text)
         return DEFEND_BASE + 64 * a + d
-    raise MoveParseError(
-        f"bad Tấn move {text!r}: expected 'attack 7S', 'defend 7S with 9S', 'throw 7H', "
-        f"'swap 2H', 'take' or 'done'")
+    raise MoveParseError.of("tan.bad_move_text", text=text)
 
 
 def describe_move(move: int) -> MoveInfo:

@@ -17,12 +17,13 @@ from typing import Sequence
 
 from quansu.games.base import Deal, DealError, IllegalMoveError
 from quansu.games.cards import card_str
+from quansu.games.tan import errors as _errors  # noqa: F401  (registers the texts)
 from quansu.games.tan.rules import HAND_SIZE, cards_of, played_card
 
 
 def _check_card(card, where: str) -> int:
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
-        raise DealError(f"{where}: bad card id {card!r} (expected 0..51)")
+        raise DealError.of("tan.bad_card_id", where, card=card)
     return card
 
 
@@ -67,24 +68,24 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     codes or move text)."""
     n = game.num_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise DealError(f"seat: {seat!r} is not a seat of {n} players")
+        raise DealError.of("tan.seat_not_a_seat", "seat", seat=seat, n=n)
     counts = list(counts)
     if len(counts) != n:
-        raise DealError(f"counts: {len(counts)} entries for {n} players")
+        raise DealError.of("tan.counts_entries", "counts", n_counts=len(counts), n=n)
     for s, k in enumerate(counts):
         if k != HAND_SIZE:
-            raise DealError(f"counts[{s}]: {k!r} cards, Tấn deals {HAND_SIZE}")
+            raise DealError.of("tan.count_size", f"counts[{s}]", k=k, HAND_SIZE=HAND_SIZE)
     hand = [_check_card(c, "hand") for c in hand]
     if len(hand) != HAND_SIZE:
-        raise DealError(f"hand: {len(hand)} cards, Tấn deals {HAND_SIZE}")
+        raise DealError.of("tan.hand_size", "hand", n_hand=len(hand), HAND_SIZE=HAND_SIZE)
     if len(set(hand)) != len(hand):
         dup = next(c for c in hand if hand.count(c) > 1)
-        raise DealError(f"hand: card {card_str(dup)} named twice")
+        raise DealError.of("tan.card_named_twice", "hand", card=card_str(dup))
     if trump is None:
-        raise DealError("trump: missing; a Tấn view must give the face-up trump card")
+        raise DealError.of("tan.view_trump_missing", "trump")
     _check_card(trump, "trump")
     if trump in hand:
-        raise DealError(f"trump: {card_str(trump)} is also in seat {seat}'s hand")
+        raise DealError.of("tan.drawn_in_hand", "trump", card=card_str(trump), seat=seat)
     # (a card may be drawn twice: drawn, swapped for the face-up card, drawn again as that)
     drawn = [_check_card(c, f"drawn[{i}]") for i, c in enumerate(drawn)]
 
@@ -107,13 +108,13 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         try:
             mover, move = entry
         except (TypeError, ValueError):
-            raise IllegalMoveError(f"moves[{idx}]: expected a (seat, move) pair, got {entry!r}")
+            raise IllegalMoveError.of("tan.expected_seat_move", f"moves[{idx}]", entry=entry)
         if isinstance(move, str):
             move = game.parse_move(move)
         if state.is_terminal():
-            raise IllegalMoveError(f"moves[{idx}]: the game is already over")
+            raise IllegalMoveError.of("tan.game_over", f"moves[{idx}]")
         if mover != state.current_player:
-            raise IllegalMoveError(f"moves[{idx}]: {state.out_of_turn_reason(mover, move)}")
+            raise IllegalMoveError(state.out_of_turn_reason(mover, move), path=f"moves[{idx}]")
         if mover != seat and isinstance(move, int) and not isinstance(move, bool):
             try:
                 card = played_card(move)
@@ -128,28 +129,29 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         try:
             state.apply(move)
         except IllegalMoveError as e:
-            raise IllegalMoveError(f"moves[{idx}]: {e}") from None
+            raise IllegalMoveError.wrap(e, f"moves[{idx}]") from None
         pending = [c for s, c in state._draw_log[start:] if s == seat]
         while pending:
             got = pending.pop(0)
             if k >= len(drawn):
-                raise DealError(f"drawn: {len(drawn)} cards given, but the moves make seat "
-                                f"{seat} draw more")
+                raise DealError.of("tan.drawn_too_few", "drawn", n_drawn=len(drawn),
+                                   seat=seat)
             want = drawn[k]
             if got != want:
                 if state.known[seat] >> got & 1:
-                    raise DealError(f"drawn[{k}]: seat {seat} drew the face-up card "
-                                    f"{card_str(got)} here, not {card_str(want)}")
+                    raise DealError.of("tan.drew_face_up", f"drawn[{k}]", seat=seat,
+                                       card=card_str(got),
+                                       card2=card_str(want))
                 if want in pending:
                     pending[pending.index(want)] = got
                 elif not _hidden_from(state, seat, want):
-                    raise DealError(f"drawn[{k}]: {card_str(want)} cannot be drawn here; "
-                                    f"seat {seat} knows it is elsewhere")
+                    raise DealError.of("tan.cannot_draw_known", f"drawn[{k}]",
+                                       card=card_str(want), seat=seat)
                 _exchange(state, work_hands, work_stock, got, want)
             k += 1
     if k != len(drawn):
-        raise DealError(f"drawn: {len(drawn)} cards given, but the moves make seat {seat} "
-                        f"draw {k}")
+        raise DealError.of("tan.drawn_count", "drawn", n_drawn=len(drawn), seat=seat,
+                           k=k)
     deal = Deal(hands=tuple(tuple(h) for h in work_hands), first=first,
                 stock=tuple(work_stock), trump=trump)
     check = game.replay(deal, [(s, game.parse_move(m) if isinstance(m, str) else m)

@@ -20,7 +20,9 @@ from typing import Any, Hashable, Sequence
 from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
 from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards
+from quansu.games.errors import Text
 from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.errors import shape_text
 from quansu.games.tienlen.heuristic import choose as _heuristic_choose
 from quansu.games.tienlen.sparring import choose as _sparring_choose
 
@@ -141,12 +143,12 @@ class TienLenGame(Game):
     def check_options(self) -> None:
         o = self.options
         if len(o["rank_payments"]) != 2:
-            raise OptionError("option 'rank_payments': expected 2 numbers (last->first, third->second)")
+            raise OptionError.of("tienlen.rank_payments_length")
         for name in ("cong_multiplier", "instant_win_payment", "count_unit"):
             if o[name] < 0:
-                raise OptionError(f"option {name!r}: must be >= 0, got {o[name]!r}")
+                raise OptionError.of("tienlen.option_negative", name=name, o=o[name])
         if any(x < 0 for x in o["rank_payments"]):
-            raise OptionError(f"option 'rank_payments': amounts must be >= 0, got {o['rank_payments']!r}")
+            raise OptionError.of("tienlen.rank_payments_negative", o=o['rank_payments'])
 
     # -- facts ---------------------------------------------------------------------------
     def payoff_bound(self) -> float:
@@ -197,30 +199,31 @@ class TienLenGame(Game):
 
     def _check_deal(self, deal: Deal) -> tuple[list[int], int]:
         if not isinstance(deal, Deal):
-            raise DealError(f"deal: expected a Deal, got {type(deal).__name__}")
+            raise DealError.of("tienlen.expected_deal", "deal", type=type(deal).__name__)
         n = self.num_players
         if len(deal.hands) != n:
-            raise DealError(f"deal.hands: {len(deal.hands)} hands for {n} players")
+            raise DealError.of("tienlen.hands_for_players", "deal.hands", n_hands=len(deal.hands), n=n)
         if deal.stock:
-            raise DealError("deal.stock: Tiến lên has no stock")
+            raise DealError.of("tienlen.no_stock", "deal.stock")
         if deal.trump is not None:
-            raise DealError("deal.trump: Tiến lên has no trump")
+            raise DealError.of("tienlen.no_trump", "deal.trump")
         if deal.extra:
-            raise DealError(f"deal.extra: Tiến lên uses no extra fields (got {deal.extra[0][0]!r})")
+            raise DealError.of("tienlen.no_extra", "deal.extra", extra=deal.extra[0][0])
         seen = 0
         masks = []
 
         def take(c, where):
             nonlocal seen
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-                raise DealError(f"{where}: bad card id {c!r} (expected 0..51)")
+                raise DealError.of("tienlen.bad_card_id", where, c=c)
             if seen >> c & 1:
-                raise DealError(f"card {card_str(c)} dealt twice")
+                raise DealError.of("tienlen.card_dealt_twice", card=card_str(c))
             seen |= 1 << c
 
         for s, hand in enumerate(deal.hands):
             if len(hand) != NUM_DEALT:
-                raise DealError(f"deal.hands[{s}]: {len(hand)} cards, Tiến lên deals {NUM_DEALT}")
+                raise DealError.of("tienlen.hand_size", f"deal.hands[{s}]", n_hand=len(hand),
+                                   NUM_DEALT=NUM_DEALT)
             m0 = seen
             for i, c in enumerate(hand):
                 take(c, f"deal.hands[{s}][{i}]")
@@ -231,20 +234,21 @@ class TienLenGame(Game):
                 take(c, f"deal.set_aside[{i}]")
             if seen != (1 << 52) - 1:
                 missing = (1 << 52) - 1 & ~seen
-                raise DealError(f"deal.set_aside: {len(deal.set_aside)} cards, expected "
-                                f"{52 - NUM_DEALT * n} (missing {format_cards(missing)})")
+                raise DealError.of("tienlen.set_aside_size", "deal.set_aside",
+                                   n_set_aside=len(deal.set_aside),
+                                   value=52 - NUM_DEALT * n,
+                                   cards=format_cards(missing))
         aside = ((1 << 52) - 1) & ~dealt
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
-            raise DealError(f"deal.first: seat {first!r} out of range 0..{n - 1}")
+            raise DealError.of("tienlen.first_out_of_range", "deal.first", first=first, n=n - 1)
         if self._require_first:
             low = dealt & -dealt
             if not masks[first] & low:
                 holder = next(s for s in range(n) if masks[s] & low)
-                raise DealError(
-                    f"deal.first: seat {first} leads but the lowest dealt card "
-                    f"{card_str(low.bit_length() - 1)} is held by seat {holder} "
-                    f"(first_lead_requires_3_spades)")
+                raise DealError.of("tienlen.first_lead_holder", "deal.first", first=first,
+                                   card=card_str(low.bit_length() - 1),
+                                   holder=holder)
         return masks, aside
 
     def state_from_deal(self, deal: Deal) -> "TienLenState":
@@ -287,39 +291,43 @@ class TienLenGame(Game):
         """
         n = self.num_players
         if drawn:
-            raise DealError("drawn: Tiến lên has no stock to draw from")
+            raise DealError.of("tienlen.no_stock_to_draw", "drawn")
         if trump is not None:
-            raise DealError("trump: Tiến lên has no trump")
+            raise DealError.of("tienlen.no_trump", "trump")
         own = check_view_hand(self, seat, hand, counts, NUM_DEALT)
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
-            raise DealError(f"deal.first: seat {first!r} out of range 0..{n - 1}")
+            raise DealError.of("tienlen.first_out_of_range", "deal.first", first=first, n=n - 1)
         played = [0] * n
         allp = 0
         for i, item in enumerate(moves):
             try:
                 s, m = item
             except (TypeError, ValueError):
-                raise IllegalMoveError(f"moves[{i}]: expected (seat, move), got {item!r}") from None
+                raise IllegalMoveError.of("tienlen.expected_seat_move", f"moves[{i}]", item=item) from None
             if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
-                raise IllegalMoveError(f"moves[{i}]: seat {s!r} out of range 0..{n - 1}")
+                raise IllegalMoveError.of("tienlen.seat_out_of_range", f"moves[{i}]", s=s, n=n - 1)
             if isinstance(m, bool) or not isinstance(m, int) or m < 0 or m >> 52:
-                raise IllegalMoveError(f"moves[{i}]: {m!r} is not a Tiến lên move")
+                raise IllegalMoveError.of("tienlen.not_a_move_in_moves", f"moves[{i}]", m=m)
             if not m:
                 continue
             if s == seat:
                 if m & ~own:
-                    raise IllegalMoveError(
-                        f"moves[{i}]: {format_cards(m & ~own)} is not in seat {s}'s hand")
+                    raise IllegalMoveError.of("tienlen.view_not_in_hand", f"moves[{i}]",
+                                              cards=format_cards(m & ~own),
+                                              s=s)
             elif m & own:
-                raise IllegalMoveError(
-                    f"moves[{i}]: {format_cards(m & own)} is in seat {seat}'s hand, not seat {s}'s")
+                raise IllegalMoveError.of("tienlen.view_own_cards", f"moves[{i}]",
+                                          cards=format_cards(m & own),
+                                          seat=seat, s=s)
             dup = m & allp
             if dup:
-                raise IllegalMoveError(f"moves[{i}]: {format_cards(dup)} was already played")
+                raise IllegalMoveError.of("tienlen.already_played", f"moves[{i}]",
+                                          cards=format_cards(dup))
             played[s] |= m
             allp |= m
             if played[s].bit_count() > NUM_DEALT:
-                raise IllegalMoveError(f"moves[{i}]: seat {s} has played more than {NUM_DEALT} cards")
+                raise IllegalMoveError.of("tienlen.too_many_played", f"moves[{i}]", s=s,
+                                          NUM_DEALT=NUM_DEALT)
         forced_aside = 0
         if self._require_first:
             if moves:
@@ -329,19 +337,19 @@ class TienLenGame(Game):
             elif first == seat:
                 forced_aside = (own & -own) - 1
             if forced_aside & own:
-                raise DealError(f"deal.first: seat {first} cannot lead: seat {seat} holds a lower "
-                                f"card ({format_cards(forced_aside & own)})")
+                raise DealError.of("tienlen.first_cannot_lead", "deal.first", first=first,
+                                   seat=seat,
+                                   cards=format_cards(forced_aside & own))
             if forced_aside.bit_count() > 52 - NUM_DEALT * n:
-                raise DealError(f"deal.first: seat {first} leads the first game, so it must hold "
-                                f"{card_str(0) if n == 4 else 'the lowest dealt card'} "
-                                f"(first_lead_requires_3_spades)")
+                raise DealError.of("tienlen.first_must_hold", "deal.first", first=first,
+                                   card=card_str(0) if n == 4 else Text("tienlen.lowest_dealt_card"))
         known = own | forced_aside
         for s in range(n):
             known |= played[s]
         pool = cards_of(((1 << 52) - 1) & ~known)
         need = [0 if s == seat else NUM_DEALT - played[s].bit_count() for s in range(n)]
         if sum(need) > len(pool):
-            raise DealError("moves: more cards played than the view allows")
+            raise DealError.of("tienlen.view_too_many_played", "moves")
         full = (1 << 52) - 1
         last = None
         for _ in range(400):
@@ -361,7 +369,7 @@ class TienLenGame(Game):
             if self._consistent(hands, first, seat):
                 break
         else:
-            raise DealError("no deal is consistent with this view (instant wins or first lead)")
+            raise DealError.of("tienlen.no_consistent_deal")
         dealt = 0
         for m in last:
             dealt |= m
@@ -390,7 +398,7 @@ class TienLenGame(Game):
     # -- moves ---------------------------------------------------------------------------
     def move_to_text(self, move: Any) -> str:
         if isinstance(move, bool) or not isinstance(move, int) or move < 0 or move >> 52:
-            raise MoveParseError(f"{move!r} is not a Tiến lên move (a card mask or 0 for pass)")
+            raise MoveParseError.of("tienlen.not_a_move_value", move=move)
         if move == 0:
             return "pass"
         return format_cards(move)
@@ -399,21 +407,21 @@ class TienLenGame(Game):
         """``"pass"`` -> 0; cards such as ``"3S 4S 5H"`` -> their mask.  The cards must form a
         Tiến lên combination."""
         if not isinstance(text, str):
-            raise MoveParseError(f"bad move {text!r}: expected text like '3S 4S 5H' or 'pass'")
+            raise MoveParseError.of("tienlen.move_not_text", text=text)
         t = text.strip()
         if t.lower() == "pass":
             return 0
         if not t:
-            raise MoveParseError("empty move: expected cards like '9D 9H' or 'pass'")
+            raise MoveParseError.of("tienlen.move_empty")
         try:
             cards = parse_cards(t)
         except CardError as e:
-            raise MoveParseError(f"bad move {text!r}: {e}") from None
+            raise MoveParseError.of("tienlen.bad_move_cards", text=text, error=e) from None
         m = 0
         for c in cards:
             m |= 1 << c
         if not R.classify(m):
-            raise MoveParseError(f"bad move {text!r}: {format_cards(m)} is not a Tiến lên combination")
+            raise MoveParseError.of("tienlen.move_not_combination", text=text, cards=format_cards(m))
         return m
 
     def describe_move(self, move: Any) -> MoveInfo:
@@ -422,7 +430,7 @@ class TienLenGame(Game):
             return MoveInfo(kind="pass")
         shape = R.classify(move)
         if not shape:
-            raise MoveParseError(f"{text} is not a Tiến lên combination")
+            raise MoveParseError.of("tienlen.not_combination", text=text)
         return MoveInfo(kind="play", cards=tuple(cards_of(move)), combo=R.combo_kind(shape))
 
     def heuristic_move(self, state: "TienLenState", rng: random.Random) -> int:
@@ -696,9 +704,9 @@ class TienLenState(State):
     # -- applying moves ------------------------------------------------------------------
     def apply(self, move: Any) -> None:
         if self.cur < 0:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError.of("tienlen.game_over")
         if isinstance(move, bool) or not isinstance(move, int):
-            raise IllegalMoveError(f"{move!r} is not a Tiến lên move (a card mask or 0 for pass)")
+            raise IllegalMoveError.of("tienlen.not_a_move_value", move=move)
         if move not in self.legal_moves():
             raise IllegalMoveError(self._why_illegal(move))
         self.apply_unchecked(move)
@@ -706,29 +714,29 @@ class TienLenState(State):
     def _why_illegal(self, move: int) -> str:
         seat = self.cur
         if move < 0 or move >> 52:
-            return f"{move!r} is not a Tiến lên move (a card mask or 0 for pass)"
+            return Text("tienlen.not_a_move_value", move=move)
         if move == 0:
-            return f"seat {seat} leads and cannot pass"
+            return Text("tienlen.lead_cannot_pass", seat=seat)
         text = format_cards(move)
         missing = move & ~self.hands[seat]
         if missing:
-            return f"{format_cards(missing)} is not in seat {seat}'s hand"
+            return Text("tienlen.not_in_hand", cards=format_cards(missing), seat=seat)
         shape = R.classify(move)
         if not shape:
-            return f"{text} is not a Tiến lên combination"
+            return Text("tienlen.not_combination", text=text)
         if not self.top:
             if self.req and not move & self.req:
-                return (f"the first lead must contain {format_cards(self.req)} "
-                        f"(first_lead_requires_3_spades)")
-            return f"{text} is not legal now"
+                return (Text("tienlen.first_lead_must_contain", cards=format_cards(self.req)))
+            return Text("tienlen.not_legal_now", text=text)
         top_text = format_cards(self.top)
         if self.passed >> seat & 1:
-            return (f"seat {seat} passed this round and may only pass"
-                    + (" or play a 4 pair sequence that beats the top" if self.finfo[1] else ""))
+            if self.finfo[1]:
+                return Text("tienlen.passed_may_pass_or_sequence", seat=seat)
+            return Text("tienlen.passed_may_only_pass", seat=seat)
         if shape == self.top_shape:
-            return f"{text} does not beat {top_text} (its top card is lower)"
-        return (f"{text} ({R.shape_name(shape)}) cannot be played on {top_text} "
-                f"({R.shape_name(self.top_shape)})")
+            return Text("tienlen.does_not_beat", text=text, top_text=top_text)
+        return (Text("tienlen.wrong_shape", text=text, shape=shape_text(shape), top_text=top_text,
+                    top_shape=shape_text(self.top_shape)))
 
     def apply_unchecked(self, move: int) -> None:
         seat = self.cur
