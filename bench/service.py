@@ -1,6 +1,7 @@
-"""Benchmark of the gRPC service (issue 8's figures).
+"""Benchmark of the gRPC service (issue 8's figures) and of its HTTP/JSON gateway (issue 24's).
 
     python bench/service.py [--calls 48] [--iterations 200] [--clients 8] [--workers 1 2]
+    python bench/service.py --gateway [--gateway-calls 300] [--gateway-iterations 10]
 
 For each worker count it starts ``quansu serve`` (uniform evaluator) in a separate process on a
 loopback port and measures, with Tiến lên 4-player views where the viewing seat is to act:
@@ -15,13 +16,24 @@ loopback port and measures, with Tiến lên 4-player views where the viewing se
 Then the speedup of calls/s with the most workers over one worker.  The concurrent phase runs
 ``--repeat`` rounds and reports the fastest, since other load on a shared machine only slows a
 round down.  Figures depend on the machine: run it on an otherwise idle machine (2 cores here).
+
+``--gateway`` measures instead the HTTP/JSON gateway's overhead over gRPC (docs/api.md,
+"HTTP/JSON"): one ``quansu serve --http-port`` (one worker, uniform evaluator), one client of
+each kind on a kept-alive connection (a gRPC channel; ``http.client`` with the JSON body made
+beforehand, as the gRPC request message is), and the **same** Suggest requests (same views,
+seeds and iteration budget, hence the same search) sent through both, interleaved call by call
+with the order alternating, so that both see the same machine load.  It reports the latency
+p50 of each, the difference of the p50s and the p50 of the per-pair differences (target: at
+most 3 ms).  Every HTTP answer is checked to rank the same moves as its gRPC twin.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -31,6 +43,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from google.protobuf import json_format  # noqa: E402
 
 from quansu.games import record as rec  # noqa: E402
 from quansu.server.client import Client  # noqa: E402
@@ -43,11 +57,18 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
 
 
-def start_server(workers: int) -> tuple[subprocess.Popen, str]:
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(workers: int, http_port: int | None = None) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    http = ["--http-port", str(http_port)] if http_port is not None else []
     proc = subprocess.Popen([sys.executable, "-m", "quansu.server.cmd_serve", "--host", "127.0.0.1",
                              "--port", "0", "--workers", str(workers), "--queue", "64", "--uniform",
-                             "--log-level", "WARNING"],
+                             "--log-level", "WARNING", *http],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     if "serving on" not in line:
@@ -97,6 +118,55 @@ def concurrent(target: str, requests: list, clients: int) -> tuple[list[float], 
     return lat, time.perf_counter() - t0
 
 
+def gateway_overhead(calls: int, iterations: int, views: int = 24) -> dict:
+    """The same Suggest through gRPC and through the HTTP gateway, interleaved: latencies (ms)
+    of each way, their p50s and the overhead (HTTP minus gRPC)."""
+    vs = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(views)]
+    requests = [Client.suggest_request(vs[i % views], iterations=iterations, seed=i)
+                for i in range(calls)]
+    # the JSON body of each request, made beforehand as the gRPC message is
+    bodies = [json.dumps(json_format.MessageToDict(r, preserving_proto_field_name=True)).encode()
+              for r in requests]
+    headers = {"Content-Type": "application/json"}
+    http_port = free_port()
+    proc, target = start_server(1, http_port=http_port)
+    conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=120)
+
+    def via_http(body: bytes) -> dict:
+        conn.request("POST", "/v1/suggest", body=body, headers=headers)
+        resp = conn.getresponse()
+        data = resp.read()
+        if resp.status != 200:
+            raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
+        return json.loads(data)
+
+    try:
+        with Client(target, timeout=120) as c:
+            for _ in range(2):  # warm up both ways (connections, the worker's caches)
+                for r, b in zip(requests[:views], bodies[:views]):
+                    c.stub.Suggest(r)
+                    via_http(b)
+            grpc_ms, http_ms = [], []
+            for i, (r, b) in enumerate(zip(requests, bodies)):
+                box: dict = {}
+                ways = [("grpc", lambda r=r: box.__setitem__("grpc", c.stub.Suggest(r))),
+                        ("http", lambda b=b: box.__setitem__("http", via_http(b)))]
+                for name, fn in (ways if i % 2 == 0 else ways[::-1]):
+                    (grpc_ms if name == "grpc" else http_ms).append(timed(fn))
+                same = [m.move.text for m in box["grpc"].moves]
+                if [m["move"]["text"] for m in box["http"].get("moves", [])] != same:
+                    raise RuntimeError(f"call {i}: the gateway ranked other moves than gRPC")
+    finally:
+        conn.close()
+        stop_server(proc)
+    diffs = [h - g for h, g in zip(http_ms, grpc_ms)]
+    return {"calls": calls, "iterations": iterations,
+            "grpc_p50_ms": pct(grpc_ms, 50), "http_p50_ms": pct(http_ms, 50),
+            "grpc_p90_ms": pct(grpc_ms, 90), "http_p90_ms": pct(http_ms, 90),
+            "overhead_p50_ms": pct(http_ms, 50) - pct(grpc_ms, 50),
+            "paired_overhead_p50_ms": pct(diffs, 50)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=48, help="Suggest calls per measurement")
@@ -108,7 +178,24 @@ def main(argv: list[str] | None = None) -> int:
                     help="concurrent rounds per worker count; the fastest is reported (a shared "
                          "machine's other load only ever slows a round down)")
     ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--gateway", action="store_true",
+                    help="measure only the HTTP/JSON gateway's overhead over gRPC")
+    ap.add_argument("--gateway-calls", type=int, default=300,
+                    help="Suggest calls each way for --gateway")
+    ap.add_argument("--gateway-iterations", type=int, default=10,
+                    help="search iterations per call for --gateway (the same search both ways)")
     args = ap.parse_args(argv)
+
+    if args.gateway:
+        g = gateway_overhead(args.gateway_calls, args.gateway_iterations)
+        print(f"Suggest ({g['iterations']} iterations) x {g['calls']} each way, interleaved: "
+              f"gRPC p50 {g['grpc_p50_ms']:.2f} ms (p90 {g['grpc_p90_ms']:.2f}), HTTP gateway "
+              f"p50 {g['http_p50_ms']:.2f} ms (p90 {g['http_p90_ms']:.2f}); overhead: p50 "
+              f"difference {g['overhead_p50_ms']:+.2f} ms, per-pair p50 "
+              f"{g['paired_overhead_p50_ms']:+.2f} ms (target <= 3 ms)")
+        if args.json:
+            Path(args.json).write_text(json.dumps({"gateway": g}, indent=2))
+        return 0
 
     views = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(args.calls)]
     requests = [Client.suggest_request(v, iterations=args.iterations, seed=i)

@@ -741,3 +741,16 @@ def test_serve_refuses_a_bad_http_port():
                        capture_output=True, text=True, timeout=120,
                        env=dict(os.environ, QUANSU_TOKEN=""))
     assert r.returncode == 2 and "--http-port" in r.stderr
+
+
+# -- bench/service.py --gateway ----------------------------------------------------------------
+
+def test_the_gateway_overhead_benchmark_measures_both_ways():
+    """``python bench/service.py --gateway`` on a few calls: the same Suggest through gRPC and
+    the gateway (it raises if the two ever rank different moves), a p50 each way."""
+    from quansu.bench import service
+
+    g = service.gateway_overhead(calls=8, iterations=1, views=4)
+    assert g["calls"] == 8 and g["iterations"] == 1
+    assert 0 < g["grpc_p50_ms"] < 5000 and 0 < g["http_p50_ms"] < 5000
+    assert g["overhead_p50_ms"] == pytest.approx(g["http_p50_ms"] - g["grpc_p50_ms"])
