@@ -77,7 +77,9 @@ def run(args, out=sys.stdout, err=sys.stderr) -> int:
                 json.dump({"game": result.game, "players": result.players, "seed": result.seed,
                            "games": index}, f, indent=1)
     except GameError as e:
-        print(f"error: {e}", file=err)
+        from quansu.server.i18n import error_text, lang_of, t
+
+        print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=err)
         return 2
     except BrokenPipeError:
         raise

@@ -10,6 +10,7 @@ import grpc
 
 from quansu.games import record as rec
 from quansu.games.base import GameError
+from quansu.games.errors import CodedError
 from quansu.server import convert
 from quansu.server.errors import RequestError, field_violations
 
@@ -51,13 +52,15 @@ def make_client(args):
 
 
 def report_error(e: BaseException, prefix: str = "", args=None) -> int:
-    """Print an error for a person; return the exit code (2: bad input, 1: other).  With the
+    """Print an error for a person in the command's ``--lang`` (a rules or request error from
+    its code: :func:`server.i18n.error_text`; a server's field violations come in the language
+    the command asked for); return the exit code (2: bad input, 1: other).  With the
     command's ``args``, an UNAVAILABLE server says why when it can tell (nothing listening, or
     TLS on one side only: :func:`server.client.diagnose`).  A closed standard output
     (:class:`BrokenPipeError`) is re-raised for :func:`server.cli.main`."""
     from quansu.server.i18n import lang_of, t
 
-    lang = lang_of(args)       # the CLI's words in --lang; the server's texts as they come
+    lang = lang_of(args)   # in --lang: the CLI's words, the rules' and the checks' errors (codes)
     if isinstance(e, BrokenPipeError):
         raise e
     if isinstance(e, grpc.RpcError):
@@ -76,10 +79,11 @@ def report_error(e: BaseException, prefix: str = "", args=None) -> int:
                     print(t("error", lang, message=why), file=sys.stderr)
         return 2 if e.code() == grpc.StatusCode.INVALID_ARGUMENT else 1
     if isinstance(e, RequestError):
-        print(t("error_field", lang, field=e.field, message=e.message) if e.field
-              else t("error", lang, message=e.message), file=sys.stderr)
+        message = e.render(lang)
+        print(t("error_field", lang, field=e.field, message=message) if e.field
+              else t("error", lang, message=message), file=sys.stderr)
         return 2
-    if isinstance(e, GameError):
+    if isinstance(e, (GameError, CodedError)):
         from quansu.server.errors import as_request_error
 
         return report_error(as_request_error(e, prefix), args=args)

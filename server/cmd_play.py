@@ -21,7 +21,7 @@ import random
 import sys
 
 from quansu.games import GameError, make
-from quansu.server.i18n import lang_of, move_words, t, zone_name
+from quansu.server.i18n import error_text, lang_of, move_words, t, zone_name
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -173,7 +173,7 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
     try:
         game = make(args.game, args.players, parse_options(args.option, lang))
     except GameError as e:
-        print(t("error", lang, message=e), file=sys.stderr)
+        print(t("error", lang, message=error_text(e, lang)), file=sys.stderr)
         return 2
     if not 0 <= args.seat < game.num_players:
         print(t("error", lang, message=t("play_seat_range", lang, seat=args.seat,
@@ -240,7 +240,7 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
             try:
                 move = game.parse_move(line)
             except GameError as e:
-                print(t("play_not_a_move", lang, message=e), file=out)
+                print(t("play_not_a_move", lang, message=error_text(e, lang)), file=out)
                 continue
             if move not in legal:
                 print(t("play_not_legal", lang, move=game.move_to_text(move)), file=out)

@@ -20,7 +20,9 @@ Output (default, a table)::
 ``--legal`` adds, before every move, the seat to act and all its legal moves in canonical notation,
 sorted as strings.  ``--json`` prints JSON lines instead: one ``{"type": "game", ...}`` line, one
 ``{"type": "move", "index", "seat", "move"[, "to_act", "legal"]}`` line per move, then
-``{"type": "end", "over", "moves", ...}``; an invalid record ends with ``{"type": "error", "error"}``.
+``{"type": "end", "over", "moves", ...}``; an invalid record ends with ``{"type": "error", "error",
+"code"}`` (``code``: the error's stable code, games/errors.py; ``error`` in ``--lang``).  Every
+text is in ``--lang`` (server/i18n.py), the rules' errors included (their codes' tables).
 
 Exit status: 0 valid record, 1 invalid record (the error, e.g. ``moves[17]: "9H" is not in seat 2's
 hand``, goes to stderr), 2 unreadable file.  ``-`` reads the record from standard input.
@@ -34,6 +36,7 @@ import sys
 
 from quansu.games import GameError
 from quansu.games import record as records
+from quansu.server.i18n import error_text, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -59,27 +62,29 @@ def run(args, out=None, err=None) -> int:
     err = err or sys.stderr
     as_json = bool(getattr(args, "json", False))
     legal = bool(getattr(args, "legal", False))
+    lang = lang_of(args)
 
     def emit(obj) -> None:
         print(json.dumps(obj, ensure_ascii=False), file=out)
 
-    def fail(msg: str) -> int:
+    def fail(e: GameError) -> int:
+        msg = error_text(e, lang)
         if as_json:
-            emit({"type": "error", "error": msg})
-        print(f"quansu replay: invalid record: {msg}", file=err)
+            emit({"type": "error", "error": msg, "code": getattr(e, "code", "")})
+        print(t("replay_invalid", lang, message=msg), file=err)
         return 1
 
     try:
         obj = read_input(args.record)
     except OSError as e:
-        print(f"quansu replay: cannot read {args.record}: {e.strerror or e}", file=err)
+        print(t("replay_cannot_read", lang, path=args.record, reason=e.strerror or e), file=err)
         return 2
     except GameError as e:
-        return fail(str(e))
+        return fail(e)
     try:
         rec = records.parse_record(obj)
     except GameError as e:
-        return fail(str(e))
+        return fail(e)
     game = rec.game
     options = {k: v for k, v in records.record_to_json(rec)["options"].items()}
     deal = records.deal_json(rec.deal)
@@ -87,18 +92,19 @@ def run(args, out=None, err=None) -> int:
         emit({"type": "game", "game": game.name, "players": game.num_players, "options": options,
               "deal": deal})
     else:
-        opts = json.dumps(options, ensure_ascii=False) if options else "defaults"
-        print(f"game: {game.name}, {game.num_players} players, options: {opts}", file=out)
-        print(f"deal (seat {deal['first']} acts first):", file=out)
+        opts = json.dumps(options, ensure_ascii=False) if options else t("replay_defaults", lang)
+        print(t("replay_game", lang, game=game.name, players=game.num_players, options=opts),
+              file=out)
+        print(t("replay_deal", lang, seat=deal["first"]), file=out)
         for s, h in enumerate(deal["hands"]):
-            print(f"  seat {s}: {' '.join(h['cards'])}", file=out)
+            print(t("replay_hand", lang, seat=s, cards=" ".join(h["cards"])), file=out)
         if "stock" in deal:
-            print(f"  stock (top first): {' '.join(deal['stock'])}", file=out)
+            print(t("replay_stock", lang, cards=" ".join(deal["stock"])), file=out)
         if "trump" in deal:
-            print(f"  trump: {deal['trump']}", file=out)
+            print(t("replay_trump", lang, card=deal["trump"]), file=out)
         if "set_aside" in deal:
-            print(f"  set aside: {' '.join(deal['set_aside'])}", file=out)
-        print(f"{'#':<5}{'seat':<6}move", file=out)
+            print(t("replay_set_aside", lang, cards=" ".join(deal["set_aside"])), file=out)
+        print(t("replay_columns", lang, index="#", seat=t("col_seat", lang)), file=out)
 
     pending: dict = {}
 
@@ -118,15 +124,15 @@ def run(args, out=None, err=None) -> int:
         else:
             if legal:
                 moves = pending["legal"]
-                print(f"{'':<5}seat {pending['to_act']} to act, {len(moves)} legal: {', '.join(moves)}",
-                      file=out)
+                print(t("replay_legal", lang, pad="", seat=pending["to_act"], count=len(moves),
+                        moves=", ".join(moves)), file=out)
             print(f"{i:<5}{seat:<6}{text}", file=out)
 
     try:
         state = records.replay_record(rec, on_step=before, on_applied=after, check=False)
         records.check_result(state, rec.result, len(rec.moves))
     except GameError as e:
-        return fail(str(e))
+        return fail(e)
 
     n = len(rec.moves)
     over = state.is_terminal()
@@ -143,21 +149,22 @@ def run(args, out=None, err=None) -> int:
         emit(end)
         return 0
     if not over:
-        print(f"game not over after {n} moves; seat {state.current_player} is to act", file=out)
+        print(t("replay_not_over", lang, moves=n, seat=state.current_player), file=out)
         if legal:
             moves = records.legal_move_texts(state)
-            print(f"{'':<5}seat {state.current_player} to act, {len(moves)} legal: {', '.join(moves)}",
-                  file=out)
+            print(t("replay_legal", lang, pad="", seat=state.current_player, count=len(moves),
+                    moves=", ".join(moves)), file=out)
         return 0
-    print(f"game over after {n} moves", file=out)
-    print("settlement (payer -> payee: bets):", file=out)
+    print(t("replay_over", lang, moves=n), file=out)
+    print(t("replay_settlement", lang), file=out)
     transfers = state.settlement()
     for payer, payee, amount in transfers:
-        print(f"  seat {payer} -> seat {payee}: {amount:g}", file=out)
+        print(t("play_transfer", lang, payer=payer, payee=payee, amount=f"{amount:g}"), file=out)
     if not transfers:
-        print("  (no payments)", file=out)
-    print("net: " + ", ".join(f"seat {s}: {_signed(r)}" for s, r in enumerate(state.returns())),
-          file=out)
-    print("result: " + ("not given in the record" if rec.result is None else "agrees with the settlement"),
+        print(t("replay_no_payments", lang), file=out)
+    items = ", ".join(t("view_count", lang, seat=s, count=_signed(r))
+                      for s, r in enumerate(state.returns()))
+    print(t("replay_net", lang, items=items), file=out)
+    print(t("replay_result_absent" if rec.result is None else "replay_result_agrees", lang),
           file=out)
     return 0

@@ -39,6 +39,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy-targets", choices=("heuristic", "advantage"), default="heuristic",
                    help="heuristic: imitate the heuristic bot, then expert iteration; advantage: "
                         "learn each move's advantage from heuristic rollouts (the whole budget)")
+    p.add_argument("--bot", choices=("heuristic", "sparring"), default="heuristic",
+                   help="the rule-based bot of the self-play games, rollouts and bonus "
+                        "calibration: the heuristic (default) or the game's stronger sparring "
+                        "bot (much slower per move)")
     p.add_argument("--rollout-moves", type=int, default=12,
                    help="advantage targets: most moves rolled out per decision")
     p.add_argument("--replay", type=int, default=150_000,
@@ -89,12 +93,15 @@ def run(args) -> int:
                           steps_per_round=args.steps_per_round,
                           heuristic_share=args.heuristic_share, eval_deals=args.eval_deals,
                           policy_targets=args.policy_targets, rollout_moves=args.rollout_moves,
+                          bot=args.bot,
                           replay=args.replay, calibration_deals=args.calibration_deals,
                           out=args.out, previous=args.previous,
                           compare_deals=args.compare_deals, progress=not args.no_progress)
         train(cfg)
     except GameError as e:
-        print(f"error: {e}", file=sys.stderr)
+        from quansu.server.i18n import error_text, lang_of, t
+
+        print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=sys.stderr)
         return 2
     return 0
 

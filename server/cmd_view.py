@@ -17,6 +17,7 @@ import sys
 from quansu.games import GameError
 from quansu.games import record as records
 from quansu.server.cmd_replay import read_input
+from quansu.server.i18n import error_text, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,32 +32,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args, out=None, err=None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+    lang = lang_of(args)
     try:
         obj = read_input(args.record)
     except OSError as e:
-        print(f"quansu view: cannot read {args.record}: {e.strerror or e}", file=err)
+        print(t("view_cannot_read", lang, path=args.record, reason=e.strerror or e), file=err)
         return 2
     except GameError as e:
-        print(f"quansu view: invalid record: {e}", file=err)
+        print(t("view_invalid", lang, message=error_text(e, lang)), file=err)
         return 1
     try:
         rec = records.parse_record(obj)
     except GameError as e:
-        print(f"quansu view: invalid record: {e}", file=err)
+        print(t("view_invalid", lang, message=error_text(e, lang)), file=err)
         return 1
     n = rec.game.num_players
     if not 0 <= args.seat < n:
-        print(f"quansu view: --seat {args.seat} is out of range 0..{n - 1}", file=err)
+        print(t("view_seat_range", lang, seat=args.seat, last=n - 1), file=err)
         return 2
     at = getattr(args, "at", None)
     if at is not None and not 0 <= at <= len(rec.moves):
-        print(f"quansu view: --at {at} is out of range 0..{len(rec.moves)} (the record has "
-              f"{len(rec.moves)} moves)", file=err)
+        print(t("view_at_range", lang, at=at, moves=len(rec.moves)), file=err)
         return 2
     try:
         view = records.view_at(rec, args.seat, at)
     except GameError as e:
-        print(f"quansu view: invalid record: {e}", file=err)
+        print(t("view_invalid", lang, message=error_text(e, lang)), file=err)
         return 1
     text = records.dumps(view)
     target = getattr(args, "out", None)
@@ -65,7 +66,7 @@ def run(args, out=None, err=None) -> int:
             with open(target, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            print(f"quansu view: cannot write {target}: {e.strerror or e}", file=err)
+            print(t("view_cannot_write", lang, path=target, reason=e.strerror or e), file=err)
             return 2
     else:
         out.write(text)

@@ -69,12 +69,12 @@ def max_moves(game_name: str, players: int) -> int:
 
 def _text(value: str, field: str, limit: int) -> None:
     if len(value) > limit:
-        raise RequestError(field, f"{len(value)} characters, over the maximum of {limit}")
+        raise RequestError.of(field, "request.text_too_long", n=len(value), limit=limit)
 
 
 def _count(values, field: str, limit: int, what: str) -> None:
     if len(values) > limit:
-        raise RequestError(field, f"{len(values)} {what}, over the maximum of {limit}")
+        raise RequestError.of(field, f"request.too_many_{what}", n=len(values), limit=limit)
 
 
 def _cards_limits(cards, field: str) -> None:
@@ -85,7 +85,7 @@ def _cards_limits(cards, field: str) -> None:
 
 def _finite(x: float, field: str) -> None:
     if not math.isfinite(x):
-        raise RequestError(field, f"{x} is not a finite number")
+        raise RequestError.of(field, "request.not_finite", value=x)
 
 
 def _value_limits(v: struct_pb2.Value, field: str, max_text: int, depth: int = 0) -> None:
@@ -96,7 +96,7 @@ def _value_limits(v: struct_pb2.Value, field: str, max_text: int, depth: int = 0
         _text(v.string_value, field, max_text)
     elif kind in ("list_value", "struct_value"):
         if depth >= 2:
-            raise RequestError(field, "nested too deep for an option value")
+            raise RequestError.of(field, "request.option_too_deep")
         items = (v.list_value.values if kind == "list_value"
                  else list(v.struct_value.fields.values()))
         _count(items, field, MAX_OPTION_ITEMS, "items")
@@ -114,8 +114,8 @@ def check_limits(msg: records_pb2.Record | records_pb2.View, field: str, max_tex
     _text(msg.game, f"{field}.game", max_text)
     limit = max_moves(msg.game, msg.players)
     if len(msg.moves) > limit:
-        raise RequestError(f"{field}.moves", f"{len(msg.moves)} moves, over the most a game can "
-                           f"have ({limit} for {clip(msg.game, 16)!r} with {msg.players} players)")
+        raise RequestError.of(f"{field}.moves", "request.too_many_moves", n=len(msg.moves),
+                              limit=limit, game=clip(msg.game, 16), players=msg.players)
     for i, ev in enumerate(msg.moves):
         if len(ev.move) > max_text:
             _text(ev.move, f"{field}.moves[{i}].move", max_text)
@@ -123,8 +123,8 @@ def check_limits(msg: records_pb2.Record | records_pb2.View, field: str, max_tex
     _count(opts, f"{field}.options", MAX_OPTIONS, "options")
     for name, value in opts.items():
         if len(name) > MAX_OPTION_NAME:
-            raise RequestError(f"{field}.options", f"an option name of {len(name)} characters, "
-                               f"over the maximum of {MAX_OPTION_NAME}")
+            raise RequestError.of(f"{field}.options", "request.option_name_too_long", n=len(name),
+                                  limit=MAX_OPTION_NAME)
         _value_limits(value, f"{field}.options.{name}", max_text)
     deal = msg.deal
     _count(deal.hands, f"{field}.deal.hands", MAX_SEATS, "hands")
@@ -148,11 +148,12 @@ def parse_json_message(obj: Any, message: Message, field: str = "") -> Message:
     """Fill ``message`` from a JSON object (a record or view file); a shape the message cannot
     hold raises :class:`RequestError` naming ``field``."""
     if not isinstance(obj, dict):
-        raise RequestError(field, f"expected a JSON object, got {type(obj).__name__}")
+        raise RequestError.of(field, "request.not_object", type=type(obj).__name__)
     try:
         return json_format.ParseDict(obj, message)
     except json_format.ParseError as e:
-        raise RequestError(field, f"not a valid {message.DESCRIPTOR.name}: {e}") from None
+        raise RequestError.of(field, "request.not_message", message=message.DESCRIPTOR.name,
+                              error=str(e)) from None
 
 
 def record_message(obj: dict) -> records_pb2.Record | records_pb2.View:
@@ -178,7 +179,7 @@ def source_of(request: Message) -> tuple[str, Message]:
     """``("record" | "view", message)`` of a request's ``game`` oneof."""
     which = request.WhichOneof("game")
     if which is None:
-        raise RequestError("game", "expected a record or a view")
+        raise RequestError.of("game", "request.record_or_view")
     return which, getattr(request, which)
 
 

@@ -138,8 +138,8 @@ def check_language(value: str, field: str) -> str:
     """The language of a request's reason texts ("" is English); :class:`RequestError` naming
     ``field`` for any other value than :data:`games.reasons.LANGUAGES`."""
     if value and value not in LANGUAGES:
-        raise RequestError(field, f"{value[:16]!r} is not a language; expected one of "
-                                  f"{', '.join(LANGUAGES)} (or empty: en)")
+        raise RequestError.of(field, "request.language", value=value[:16],
+                              languages=", ".join(LANGUAGES))
     return value or "en"
 
 
@@ -230,15 +230,15 @@ class Engine:
         lim = self.limits
         it, ms = budget.iterations, budget.milliseconds
         if it < 0:
-            raise RequestError(f"{field}.iterations", f"{it} is negative")
+            raise RequestError.of(f"{field}.iterations", "request.negative", value=it)
         if ms < 0:
-            raise RequestError(f"{field}.milliseconds", f"{ms} is negative")
+            raise RequestError.of(f"{field}.milliseconds", "request.negative", value=ms)
         if it > lim.max_iterations:
-            raise RequestError(f"{field}.iterations",
-                               f"{it} is over the server's maximum of {lim.max_iterations}")
+            raise RequestError.of(f"{field}.iterations", "request.over_maximum", value=it,
+                                  limit=lim.max_iterations)
         if ms > lim.max_ms:
-            raise RequestError(f"{field}.milliseconds",
-                               f"{ms} is over the server's maximum of {lim.max_ms}")
+            raise RequestError.of(f"{field}.milliseconds", "request.over_maximum", value=ms,
+                                  limit=lim.max_ms)
         if it == 0 and ms == 0:
             it, ms = lim.default_iterations, lim.default_ms
         return (it or None), (ms or None)
@@ -249,21 +249,22 @@ class Engine:
         server process runs before the call takes a worker; raises :class:`RequestError`."""
         p = f"{prefix}." if prefix else ""
         if not request.HasField("view"):
-            raise RequestError(f"{p}view", "missing: Suggest takes a seat's view")
+            raise RequestError.of(f"{p}view", "request.view_missing")
         lim = self.limits
         if request.top_k < 0 or request.top_k > lim.max_top_k:
-            raise RequestError(f"{p}top_k", f"{request.top_k} is out of range 0..{lim.max_top_k}")
+            raise RequestError.of(f"{p}top_k", "request.out_of_range", value=request.top_k, lo=0,
+                                  hi=lim.max_top_k)
         if not 0 <= request.strength <= 5:
-            raise RequestError(f"{p}strength", f"{request.strength} is out of range 1..5 (0: a hint)")
+            raise RequestError.of(f"{p}strength", "request.strength", value=request.strength)
         self._budget(request.budget, f"{p}budget")
         check_language(request.language, f"{p}language")
         convert.check_limits(request.view, f"{p}view", lim.max_text)
 
     def precheck_suggest_stream(self, request: pb.SuggestStreamRequest) -> None:
         if not request.HasField("request"):
-            raise RequestError("request", "missing: the Suggest request to stream")
+            raise RequestError.of("request", "request.stream_request_missing")
         if request.interval_ms < 0:
-            raise RequestError("interval_ms", f"{request.interval_ms} is negative")
+            raise RequestError.of("interval_ms", "request.negative", value=request.interval_ms)
         self.precheck_suggest(request.request, "request")
 
     def _precheck_source(self, request) -> None:
@@ -273,20 +274,21 @@ class Engine:
     def precheck_analyze(self, request: pb.AnalyzeRequest) -> None:
         self._precheck_source(request)
         if len(request.seats) > convert.MAX_SEATS:
-            raise RequestError("seats", f"{len(request.seats)} seats, over the maximum of "
-                               f"{convert.MAX_SEATS}")
+            raise RequestError.of("seats", "request.too_many_seats", n=len(request.seats),
+                                  limit=convert.MAX_SEATS)
         for i, s in enumerate(request.seats):
             if s < 0:
-                raise RequestError(f"seats[{i}]", f"seat {s} is negative")
+                raise RequestError.of(f"seats[{i}]", "request.seat_negative", seat=s)
         self._budget(request.budget, "budget")
         check_language(request.language, "language")
         for name in ("good", "inaccuracy", "mistake"):
             v = getattr(request.thresholds, name)
             if v < 0 or not math.isfinite(v):
-                raise RequestError(f"thresholds.{name}", f"{v} must be a finite number >= 0")
+                raise RequestError.of(f"thresholds.{name}", "request.threshold", value=v)
 
     def precheck_legal_moves(self, request: pb.LegalMovesRequest) -> None:
         self._precheck_source(request)
+        check_language(request.language, "language")
 
     # -- full validation (in the worker: the view or record is replayed once) --------------------
     def _parse_suggest(self, request: pb.SuggestRequest, prefix: str):
@@ -297,10 +299,10 @@ class Engine:
             seed = request.seed if request.HasField("seed") else 0
             state = rec.replay_view(view, random.Random(seed))
         if state.is_terminal():
-            raise RequestError(f"{p}view.moves", "the game is over: there is no move to suggest")
+            raise RequestError.of(f"{p}view.moves", "request.game_over")
         if state.current_player != view.seat:
-            raise RequestError(f"{p}view.seat", f"seat {view.seat} is not to act "
-                               f"(seat {state.current_player} is)")
+            raise RequestError.of(f"{p}view.seat", "request.seat_not_to_act", seat=view.seat,
+                                  to_act=state.current_player)
         return view, state
 
     def check_suggest(self, request: pb.SuggestRequest) -> None:
@@ -424,7 +426,7 @@ class Engine:
         bots and hints): the seat's view is cut from the state, so the search sees only what
         that seat knows."""
         if state.is_terminal():
-            raise RequestError("state", "the game is over: there is no move to suggest")
+            raise RequestError.of("state", "request.game_over")
         view = rec.view_from_state(state, state.current_player)
         req = pb.SuggestRequest(view=convert.record_message(view), top_k=top_k, strength=strength,
                                 budget=pb.Budget(iterations=iterations, milliseconds=milliseconds),
@@ -446,20 +448,19 @@ class Engine:
         seats = list(request.seats)
         for i, s in enumerate(seats):
             if not 0 <= s < n:
-                raise RequestError(f"seats[{i}]", f"seat {s} is out of range 0..{n - 1}")
+                raise RequestError.of(f"seats[{i}]", "request.seat_out_of_range", seat=s, last=n - 1)
             if which == "view" and s != parsed.seat:
-                raise RequestError(f"seats[{i}]", f"a view of seat {parsed.seat} can only judge "
-                                   f"seat {parsed.seat}'s decisions")
+                raise RequestError.of(f"seats[{i}]", "request.view_judges_own_seat", seat=parsed.seat)
             if s in seats[:i]:
-                raise RequestError(f"seats[{i}]", f"seat {s} is named twice")
+                raise RequestError.of(f"seats[{i}]", "request.seat_twice", seat=s)
         if not seats:
             seats = [parsed.seat] if which == "view" else list(range(n))
         self._budget(request.budget, "budget")
         th = self._thresholds(request, parsed.game.name)
         decisions = [i for i, (s, _) in enumerate(parsed.moves) if s in seats]
         if len(decisions) > self.limits.max_analyze_decisions:
-            raise RequestError("seats", f"{len(decisions)} decisions to judge, over the server's "
-                               f"maximum of {self.limits.max_analyze_decisions}")
+            raise RequestError.of("seats", "request.too_many_decisions", n=len(decisions),
+                                  limit=self.limits.max_analyze_decisions)
         worlds = self._worlds(request.max_worlds)
         if which == "view":
             # The replayed state is one deal consistent with the view: as a record it gives the
@@ -473,12 +474,11 @@ class Engine:
     def _worlds(self, given: int) -> int:
         lim = self.limits
         if given < 0:
-            raise RequestError("max_worlds", f"{given} is negative")
+            raise RequestError.of("max_worlds", "request.negative", value=given)
         if given > lim.max_worlds:
-            raise RequestError("max_worlds", f"{given} is over the server's maximum of "
-                               f"{lim.max_worlds}")
+            raise RequestError.of("max_worlds", "request.over_maximum", value=given, limit=lim.max_worlds)
         if given == 1:
-            raise RequestError("max_worlds", "1 world gives no interval: ask for 2 or more")
+            raise RequestError.of("max_worlds", "request.one_world")
         return given or lim.default_worlds
 
     def _thresholds(self, request: pb.AnalyzeRequest, game_name: str) -> pb.Thresholds:
@@ -487,12 +487,12 @@ class Engine:
         for name in ("good", "inaccuracy", "mistake"):
             v = getattr(given, name)
             if v < 0 or not math.isfinite(v):
-                raise RequestError(f"thresholds.{name}", f"{v} must be a finite number >= 0")
+                raise RequestError.of(f"thresholds.{name}", "request.threshold", value=v)
             if v:
                 setattr(th, name, v)
         if not th.good <= th.inaccuracy <= th.mistake:
-            raise RequestError("thresholds", f"expected good <= inaccuracy <= mistake, got "
-                               f"{th.good:g}, {th.inaccuracy:g}, {th.mistake:g}")
+            raise RequestError.of("thresholds", "request.thresholds_order", good=th.good,
+                                  inaccuracy=th.inaccuracy, mistake=th.mistake)
         return th
 
     def check_analyze(self, request: pb.AnalyzeRequest) -> None:
@@ -676,7 +676,19 @@ class Engine:
     def run_job(self, kind: str, payload: bytes, emit: Emit, stop: StopFn,
                 seconds_left: float | None) -> None:
         """Run one serialized request in a worker; serialized responses go to ``emit``.  The
-        request is validated here, once (the server process ran only the cheap checks)."""
+        request is validated here, once (the server process ran only the cheap checks).  An
+        error leaves with ``language`` set to the request's (its status is written in it:
+        :func:`server.errors.to_rpc_status`)."""
+        try:
+            self._run_job(kind, payload, emit, stop, seconds_left)
+        except Exception as e:
+            lang = _request_language(kind, payload)
+            if lang:
+                e.language = lang
+            raise
+
+    def _run_job(self, kind: str, payload: bytes, emit: Emit, stop: StopFn,
+                 seconds_left: float | None) -> None:
         if kind == "legal_moves":
             emit(self.legal_moves(pb.LegalMovesRequest.FromString(payload)).SerializeToString())
         elif kind == "suggest":
@@ -694,7 +706,24 @@ class Engine:
             self.analyze(req, lambda m: emit(m.SerializeToString()), stop=stop,
                          seconds_left=seconds_left)
         else:
-            raise RequestError("", f"unknown job kind {kind!r}")
+            raise RequestError.of("", "request.unknown_job", kind=kind)
+
+
+def _request_language(kind: str, payload: bytes) -> str:
+    """The ``language`` of a serialized request when it is one of :data:`LANGUAGES` ("" when
+    none, or when the request does not parse)."""
+    message = {"suggest": pb.SuggestRequest, "suggest_stream": pb.SuggestStreamRequest,
+               "analyze": pb.AnalyzeRequest, "legal_moves": pb.LegalMovesRequest}.get(kind)
+    if message is None:
+        return ""
+    try:
+        req = message.FromString(payload)
+    except Exception:
+        return ""
+    if kind == "suggest_stream":
+        req = req.request
+    lang = getattr(req, "language", "")
+    return lang if lang in LANGUAGES else ""
 
 
 def build_engine(limits: Limits | None = None, uniform: bool = False,

@@ -21,6 +21,12 @@ is not a valid protobuf is :class:`BadBody` (INVALID_ARGUMENT, field ``request``
 
 The field path of a rules error comes from the prefix the rules layer puts on its messages
 (``"moves[17]: ..."``, ``"deal.hands[1]: ..."``), or else from the error's class.
+
+**Language.**  Every error text of the rules (:class:`games.errors.CodedError`) and of the
+service's own checks (:class:`RequestError` with a :class:`games.errors.Text`; codes
+``request.*``, :data:`TEXTS`) has a stable code, parameters and an English and a Vietnamese
+text.  :func:`to_rpc_status` writes the description in the call's language (``lang``: the
+request's ``language`` field, "vi" or English); field paths and status codes never change.
 """
 
 from __future__ import annotations
@@ -38,8 +44,89 @@ from grpc_status import rpc_status
 
 from quansu.games.base import DealError, GameError, IllegalMoveError, MoveParseError, OptionError
 from quansu.games.cards import CardError
+from quansu.games.errors import CodedError, Text, register
+from quansu.games.errors import render as render_error
 
 log = logging.getLogger("quansu.server")
+
+
+#: The service's own error texts (its checks of a request's fields): code -> (English,
+#: Vietnamese), registered with the rules' texts (:data:`games.errors.TABLE`).
+TEXTS: dict[str, tuple[str, str]] = register({
+    "request.text_too_long": ("{n} characters, over the maximum of {limit}",
+                              "{n} ký tự, vượt mức tối đa {limit}"),
+    "request.too_many_cards": ("{n} cards, over the maximum of {limit}",
+                               "{n} lá, vượt mức tối đa {limit}"),
+    "request.too_many_items": ("{n} items, over the maximum of {limit}",
+                               "{n} phần tử, vượt mức tối đa {limit}"),
+    "request.too_many_options": ("{n} options, over the maximum of {limit}",
+                                 "{n} tùy chọn, vượt mức tối đa {limit}"),
+    "request.too_many_hands": ("{n} hands, over the maximum of {limit}",
+                               "{n} tay bài, vượt mức tối đa {limit}"),
+    "request.too_many_entries": ("{n} entries, over the maximum of {limit}",
+                                 "{n} mục, vượt mức tối đa {limit}"),
+    "request.too_many_transfers": ("{n} transfers, over the maximum of {limit}",
+                                   "{n} khoản thanh toán, vượt mức tối đa {limit}"),
+    "request.too_many_seats": ("{n} seats, over the maximum of {limit}",
+                               "{n} ghế, vượt mức tối đa {limit}"),
+    "request.not_finite": ("{value} is not a finite number", "{value} không phải số hữu hạn"),
+    "request.option_too_deep": ("nested too deep for an option value",
+                                "lồng quá sâu đối với giá trị của một tùy chọn"),
+    "request.too_many_moves": ("{n} moves, over the most a game can have ({limit} for {game!r} "
+                               "with {players} players)",
+                               "{n} nước, nhiều hơn số nước tối đa của một ván ({limit} với "
+                               "{game!r} cho {players} người chơi)"),
+    "request.option_name_too_long": ("an option name of {n} characters, over the maximum of "
+                                     "{limit}",
+                                     "tên tùy chọn dài {n} ký tự, vượt mức tối đa {limit}"),
+    "request.not_object": ("expected a JSON object, got {type}",
+                           "cần một đối tượng JSON, nhận {type}"),
+    "request.not_message": ("not a valid {message}: {error}", "không phải {message} hợp lệ: {error}"),
+    "request.record_or_view": ("expected a record or a view",
+                               "cần một bản ghi cả ván hoặc phần nhìn của một ghế"),
+    "request.language": ("{value!r} is not a language; expected one of {languages} (or empty: en)",
+                         "{value!r} không phải ngôn ngữ; cần một trong {languages} (hoặc để "
+                         "trống: en)"),
+    "request.negative": ("{value} is negative", "{value} là số âm"),
+    "request.over_maximum": ("{value} is over the server's maximum of {limit}",
+                             "{value} vượt mức tối đa {limit} của máy chủ"),
+    "request.out_of_range": ("{value} is out of range {lo}..{hi}",
+                             "{value} ngoài khoảng {lo}..{hi}"),
+    "request.strength": ("{value} is out of range 1..5 (0: a hint)",
+                         "{value} ngoài khoảng 1..5 (0: gợi ý)"),
+    "request.view_missing": ("missing: Suggest takes a seat's view",
+                             "thiếu: Suggest cần phần nhìn của một ghế"),
+    "request.stream_request_missing": ("missing: the Suggest request to stream",
+                                       "thiếu: yêu cầu Suggest để gửi dần"),
+    "request.seat_negative": ("seat {seat} is negative", "ghế {seat} là số âm"),
+    "request.threshold": ("{value} must be a finite number >= 0",
+                          "{value} phải là số hữu hạn >= 0"),
+    "request.game_over": ("the game is over: there is no move to suggest",
+                          "ván đã hết: không còn nước nào để gợi ý"),
+    "request.seat_not_to_act": ("seat {seat} is not to act (seat {to_act} is)",
+                                "chưa đến lượt ghế {seat} (đang đến lượt ghế {to_act})"),
+    "request.seat_out_of_range": ("seat {seat} is out of range 0..{last}",
+                                  "ghế {seat} ngoài khoảng 0..{last}"),
+    "request.view_judges_own_seat": ("a view of seat {seat} can only judge seat {seat}'s "
+                                     "decisions",
+                                     "phần nhìn của ghế {seat} chỉ đánh giá được các nước của "
+                                     "ghế {seat}"),
+    "request.seat_twice": ("seat {seat} is named twice", "ghế {seat} được ghi hai lần"),
+    "request.too_many_decisions": ("{n} decisions to judge, over the server's maximum of {limit}",
+                                   "{n} quyết định cần đánh giá, vượt mức tối đa {limit} của máy "
+                                   "chủ"),
+    "request.one_world": ("1 world gives no interval: ask for 2 or more",
+                          "1 ván mẫu không cho ra khoảng tin cậy: hãy cần từ 2 trở lên"),
+    "request.thresholds_order": ("expected good <= inaccuracy <= mistake, got {good:g}, "
+                                 "{inaccuracy:g}, {mistake:g}",
+                                 "cần good <= inaccuracy <= mistake, nhận {good:g}, "
+                                 "{inaccuracy:g}, {mistake:g}"),
+    "request.body_too_large": ("{n} bytes, over the server's maximum of {limit} for a {message}",
+                               "{n} byte, vượt mức tối đa {limit} của máy chủ cho một {message}"),
+    "request.body_not_message": ("the body ({n} bytes) is not a valid {message}",
+                                 "nội dung ({n} byte) không phải {message} hợp lệ"),
+    "request.unknown_job": ("unknown job kind {kind!r}", "không có loại việc {kind!r}"),
+})
 
 
 class ServiceError(Exception):
@@ -49,14 +136,27 @@ class ServiceError(Exception):
 
 
 class RequestError(ServiceError):
-    """A bad request field: ``field`` is the request field path, ``message`` says what is wrong."""
+    """A bad request field: ``field`` is the request field path, ``message`` says what is wrong
+    (English); ``text`` is the message's :class:`games.errors.Text` (code and params, rendered
+    in any language by :meth:`render`), or the rules error it comes from, or ``None`` for a
+    plain English message."""
 
     code = grpc.StatusCode.INVALID_ARGUMENT
 
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}" if field else message)
+    def __init__(self, field: str, message: "str | Text | CodedError"):
+        self.text = message if isinstance(message, (Text, CodedError)) else None
+        self.message = message.render("en") if self.text is not None else str(message)
+        super().__init__(f"{field}: {self.message}" if field else self.message)
         self.field = field
-        self.message = message
+
+    @classmethod
+    def of(cls, field: str, code: str, /, **params: Any) -> "RequestError":
+        """The error ``code`` (:data:`TEXTS`) about request field ``field``."""
+        return cls(field, Text(code, **params))
+
+    def render(self, lang: str = "en") -> str:
+        """The message (without the field) in ``lang``."""
+        return self.text.render(lang) if self.text is not None else self.message
 
 
 class BadBody(RequestError):
@@ -105,13 +205,27 @@ _TOP_FIELDS = {"format", "game", "players", "options", "seat", "deal", "drawn", 
 
 def as_request_error(exc: BaseException, prefix: str) -> RequestError:
     """A rules-layer error about a record or view held in request field ``prefix``, as a
-    :class:`RequestError` naming the full field path."""
+    :class:`RequestError` naming the full field path; its message keeps the rules error's code
+    (:meth:`RequestError.render` writes it in any language, without the path the field names)."""
     field = rules_field(exc)
     msg = str(exc)
     m = _FIELD_RE.match(msg)
     if m and (m.group(1) == field or field.startswith(m.group(1) + ".")):
         msg = msg[m.end():]
+        if isinstance(exc, CodedError) and exc.path and exc.path[0] == m.group(1):
+            return RequestError(join_field(prefix, field), type(exc)(
+                exc.text if exc.text is not None else exc.plain, path=exc.path[1:]))
+    elif isinstance(exc, CodedError):
+        return RequestError(join_field(prefix, field), exc)
     return RequestError(join_field(prefix, field), msg)
+
+
+def error_text(exc: BaseException, lang: str = "en") -> str:
+    """The message of a rules error or :class:`RequestError` in ``lang`` (anything else:
+    ``str()``)."""
+    if isinstance(exc, RequestError):
+        return exc.render(lang)
+    return render_error(exc, lang)
 
 
 def rules_field(exc: BaseException) -> str:
@@ -246,16 +360,19 @@ def bad_request(field: str, message: str) -> status_pb2.Status:
     return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=text, details=[packed])
 
 
-def to_rpc_status(exc: BaseException, prefix: str = "") -> status_pb2.Status:
+def to_rpc_status(exc: BaseException, prefix: str = "", lang: str = "") -> status_pb2.Status:
     """The ``google.rpc.Status`` for an exception; ``prefix`` is the request field that held the
-    record or view (``"view"``, ``"record"``) for rules-layer errors."""
+    record or view (``"view"``, ``"record"``) for rules-layer errors; ``lang`` the language of an
+    INVALID_ARGUMENT's description ("vi"; anything else: English), or ``exc.language`` when the
+    worker that raised it set one."""
+    lang = lang or getattr(exc, "language", "") or "en"
     if isinstance(exc, RemoteError):
         return exc.status
     if isinstance(exc, RequestError):
-        return bad_request(exc.field, exc.message)
+        return bad_request(exc.field, exc.render(lang))
     if is_rules_error(exc):
         err = as_request_error(exc, prefix)
-        return bad_request(err.field, err.message)
+        return bad_request(err.field, err.render(lang))
     if isinstance(exc, ServiceError):
         return status_pb2.Status(code=exc.code.value[0], message=str(exc))
     INTERNAL_LOG.exception(f"internal error ({type(exc).__name__})", exc)

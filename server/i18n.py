@@ -10,10 +10,13 @@ templates (``str.format`` fields, the same in both), written with the players' o
 canonical notation (docs/notation.md) in both languages: that is what a player types.
 
 The reasons of a hint are not here: they live with each game (``games/<game>/reasons.py``,
-``TEXTS``) and come from the engine in the request's ``language``.  Error texts that come from
-the rules or the server (a field violation's description) are English; the CLI's own words
-around them are translated.  ``tests/test_i18n.py`` checks that every key has both languages
-with the same fields and that every key the commands use exists.
+``TEXTS``) and come from the engine in the request's ``language``.  Nor are the error texts of
+the rules and of the service's checks: each has a code and parameters and its English and
+Vietnamese texts in one table (:data:`games.errors.TABLE`: ``games/errors.py``,
+``games/<game>/errors.py``, ``server/errors.py``), and :func:`error_text` renders one in the
+command's language (a server's field violations come in the ``language`` the command sent).
+``tests/test_i18n.py`` checks that every key has both languages with the same fields and that
+every key the commands use exists, and the same of every error code.
 """
 
 from __future__ import annotations
@@ -190,6 +193,44 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "[{k}/{n}] {file}: {decisions} quyết định trong {seconds} giây"),
     "analyze_no_report": ("--report: no decision to report", "--report: không có quyết định nào"),
     "analyze_report_written": ("report written to {path}", "đã ghi báo cáo vào {path}"),
+    # -- quansu replay and quansu view -------------------------------------------------------
+    "replay_invalid": ("quansu replay: invalid record: {message}",
+                       "quansu replay: bản ghi không hợp lệ: {message}"),
+    "replay_cannot_read": ("quansu replay: cannot read {path}: {reason}",
+                           "quansu replay: không đọc được {path}: {reason}"),
+    "replay_game": ("game: {game}, {players} players, options: {options}",
+                    "trò chơi: {game}, {players} người chơi, tùy chọn: {options}"),
+    "replay_defaults": ("defaults", "mặc định"),
+    "replay_deal": ("deal (seat {seat} acts first):", "chia bài (ghế {seat} đi trước):"),
+    "replay_hand": ("  seat {seat}: {cards}", "  ghế {seat}: {cards}"),
+    "replay_stock": ("  stock (top first): {cards}", "  nọc (lá trên cùng trước): {cards}"),
+    "replay_trump": ("  trump: {card}", "  chủ: {card}"),
+    "replay_set_aside": ("  set aside: {cards}", "  bài để riêng: {cards}"),
+    "replay_columns": ("{index:<5}{seat:<6}move", "{index:<5}{seat:<6}nước đi"),
+    "replay_legal": ("{pad:<5}seat {seat} to act, {count} legal: {moves}",
+                     "{pad:<5}ghế {seat} đi, {count} nước hợp lệ: {moves}"),
+    "replay_not_over": ("game not over after {moves} moves; seat {seat} is to act",
+                        "ván chưa hết sau {moves} nước; đến lượt ghế {seat}"),
+    "replay_over": ("game over after {moves} moves", "hết ván sau {moves} nước"),
+    "replay_settlement": ("settlement (payer -> payee: bets):",
+                          "thanh toán (người trả -> người nhận: cược):"),
+    "replay_no_payments": ("  (no payments)", "  (không ai trả)"),
+    "replay_net": ("net: {items}", "thắng thua: {items}"),
+    "replay_result_absent": ("result: not given in the record",
+                             "kết quả: bản ghi không ghi kết quả"),
+    "replay_result_agrees": ("result: agrees with the settlement",
+                             "kết quả: khớp với thanh toán"),
+    "view_invalid": ("quansu view: invalid record: {message}",
+                     "quansu view: bản ghi không hợp lệ: {message}"),
+    "view_cannot_read": ("quansu view: cannot read {path}: {reason}",
+                         "quansu view: không đọc được {path}: {reason}"),
+    "view_cannot_write": ("quansu view: cannot write {path}: {reason}",
+                          "quansu view: không ghi được {path}: {reason}"),
+    "view_seat_range": ("quansu view: --seat {seat} is out of range 0..{last}",
+                        "quansu view: --seat {seat} ngoài khoảng 0..{last}"),
+    "view_at_range": ("quansu view: --at {at} is out of range 0..{moves} (the record has {moves} "
+                      "moves)",
+                      "quansu view: --at {at} ngoài khoảng 0..{moves} (bản ghi có {moves} nước)"),
     # -- quansu serve -----------------------------------------------------------------------
     "serve_bad_model": ("bad --model {item!r}: expected GAME=PATH",
                         "--model {item!r} sai: cần GAME=ĐƯỜNG_DẪN"),
@@ -201,6 +242,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "--tls-cert và --tls-key phải đi cùng nhau"),
     "serve_log_level": ("--log-level: {message}", "--log-level: {message}"),
 }
+
+
+def error_text(error: BaseException, lang: str = "en") -> str:
+    """An error's message in ``lang``: a rules error (:class:`games.errors.CodedError`) or a
+    request error (:class:`server.errors.RequestError`) from its code, anything else as
+    ``str()``."""
+    from quansu.server.errors import error_text as _error_text
+
+    return _error_text(error, lang)
 
 
 def default_language(environ: Mapping[str, str] | None = None) -> str:

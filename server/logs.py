@@ -166,7 +166,8 @@ class Call:
         computed once: an INTERNAL's traceback is logged there, rate-limited)."""
         from quansu.server.errors import to_rpc_status
 
-        status = to_rpc_status(exc)
+        lang = self.language if self.language in ("en", "vi") else ""
+        status = to_rpc_status(exc, lang=lang)   # an INVALID_ARGUMENT in the request's language
         self.code = status.code
         self.message = status.message
         return status

@@ -68,14 +68,15 @@ def parse_body(body: bytes, message_type: type[Message], max_bytes: int | None =
         raise TypeError(f"expected the request's bytes, got {type(body).__name__}")
     name = message_type.DESCRIPTOR.name
     if max_bytes is not None and len(body) > max_bytes:
-        raise errors.BadBody(f"{len(body)} bytes, over the server's maximum of {max_bytes} "
-                             f"for a {name}")
+        raise errors.BadBody(errors.Text("request.body_too_large", n=len(body), limit=max_bytes,
+                                            message=name))
     try:
         return message_type.FromString(bytes(body))
     except (DecodeError, RecursionError, ValueError) as e:
         errors.BAD_BODY_LOG.warning("a %d-byte request body is not a valid %s: %s", len(body),
                                     name, errors.clip(str(e)))
-        raise errors.BadBody(f"the body ({len(body)} bytes) is not a valid {name}") from None
+        raise errors.BadBody(errors.Text("request.body_not_message", n=len(body),
+                                            message=name)) from None
 
 
 def non_finite_fields(msg: Message, path: str = "") -> list[str]:

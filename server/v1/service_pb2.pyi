@@ -264,12 +264,14 @@ class AnalyzeResponse(_message.Message):
     def __init__(self, decision: _Optional[_Union[Decision, _Mapping]] = ..., summary: _Optional[_Union[SeatSummary, _Mapping]] = ..., done: _Optional[int] = ..., total: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., model: _Optional[str] = ...) -> None: ...
 
 class LegalMovesRequest(_message.Message):
-    __slots__ = ("record", "view")
+    __slots__ = ("record", "view", "language")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     record: _records_pb2.Record
     view: _records_pb2.View
-    def __init__(self, record: _Optional[_Union[_records_pb2.Record, _Mapping]] = ..., view: _Optional[_Union[_records_pb2.View, _Mapping]] = ...) -> None: ...
+    language: str
+    def __init__(self, record: _Optional[_Union[_records_pb2.Record, _Mapping]] = ..., view: _Optional[_Union[_records_pb2.View, _Mapping]] = ..., language: _Optional[str] = ...) -> None: ...
 
 class LegalMovesResponse(_message.Message):
     __slots__ = ("game", "to_act", "moves", "terminal", "history_length", "result", "hidden")
