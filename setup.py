@@ -8,8 +8,10 @@ unchanged (pure-Python mode: the same ``.py`` files, no ``.pyx``); the wheel the
 why in one line (``quansu: ...: installing the pure-Python build``) and installs pure Python.
 The two builds give identical results (tests/test_compiled_core.py).
 
-* ``pip install cython && pip install --no-build-isolation .``: the compiled core (an isolated
-  build sees Cython only where the build requirements provide it);
+* ``pip install .``: the compiled core where a C compiler works (pyproject.toml's build
+  requirements bring Cython into the isolated build); pure Python otherwise;
+* ``pip install --no-build-isolation .``: the same with the Cython of the current environment
+  (pure Python without one);
 * ``QUANSU_PURE_PYTHON=1 pip install .``: pure Python, even with Cython present;
 * ``pip install -e .``: always pure Python (nothing is compiled into the checkout, where a
   compiled module would shadow an edited source file).
@@ -37,7 +39,17 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True,
 
 
 def _notice(why: str) -> None:
-    print(f"quansu: {why}: installing the pure-Python build", file=sys.stderr)
+    """One line on standard error; also on the terminal when pip captures standard error (as
+    it does for a build without ``-v``), so that a plain ``pip install .`` shows it."""
+    line = f"quansu: {why}: installing the pure-Python build"
+    print(line, file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        return
+    try:
+        with open("/dev/tty", "w", encoding="utf-8") as tty:
+            tty.write(line + "\n")
+    except OSError:   # no terminal (CI, a service): standard error only (pip install -v)
+        pass
 
 
 class OptionalBuildExt(build_ext):
@@ -55,8 +67,9 @@ class OptionalBuildExt(build_ext):
         try:
             from Cython.Build import cythonize
         except ImportError:
-            _notice("Cython is not installed (pip install 'cython>=3', then pip install "
-                    "--no-build-isolation .)")
+            _notice("Cython is not installed in the build environment (an isolated build "
+                    "gets it from pyproject.toml; with --no-build-isolation: pip install "
+                    "'cython>=3' first)")
             self.extensions = []
             return
         try:
@@ -65,12 +78,16 @@ class OptionalBuildExt(build_ext):
                 build_dir=os.path.join(self.build_temp, "cython"))}
             for ext in self.extensions:
                 ext.sources = c_sources[ext.name]
+            if not self.parallel:   # one compiler per core: the C files are large
+                self.parallel = os.cpu_count() or 1
             super().run()
         except Exception as e:  # noqa: BLE001 - any failure means: no compiled core
             cause = e.__cause__ if isinstance(e, _Failed) and e.__cause__ else e
-            text = str(cause).strip()
+            text = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
+            if len(text) > 100:   # a compiler's whole command line: its start is enough
+                text = text[:97] + "..."
             _notice(f"the compiled core did not build ({type(cause).__name__}"
-                    f"{': ' + text.splitlines()[0] if text else ''})")
+                    f"{': ' + text if text else ''})")
             for ext in self.extensions:
                 out = os.path.join(self.build_lib, self.get_ext_filename(ext.name))
                 if os.path.exists(out):
