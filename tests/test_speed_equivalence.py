@@ -7,7 +7,8 @@ replaced (tests/reference_*.py, copied from commit 1a04877) on many random input
   move, ``sam_success_chance`` against the original Monte Carlo loop on the same sampled deals
   (the estimate is now a fixed function of the hand: it reads no caller randomness).
 * Phỏm: ``determinize`` (witness sets instead of the cover search) draws the same worlds and
-  leaves the generator in the same state.
+  leaves the generator in the same state; ``rules.min_deadwood`` (the search on the meldable
+  cards) against the search over the whole hand.
 * Searches with the reference policies / determinization patched in give the same result for
   a fixed seed and iteration budget.
 """
@@ -234,6 +235,36 @@ def test_phom_determinize_matches_reference():
             constrained += any(state.eaten[o] for o in range(state.game.num_players) if o != seat)
             n += 1
     assert constrained > 200 and n > 1_000
+
+
+def test_phom_min_deadwood_is_the_search_over_the_whole_hand():
+    """``min_deadwood`` searches the meldable cards only (its cache shared by hands that differ
+    in the others): the same value and melded mask as the search over the whole hand, also
+    with eaten cards (one per meld or not) and with no cover."""
+    from quansu.games.phom import rules as PR
+
+    rng = random.Random(31)
+    kinds = {"free": 0, "no cover": 0, "eaten": 0}
+    for i in range(6_000):
+        h = _mask(rng.sample(range(52), rng.randint(1, 13)))
+        if i % 4 == 0:    # rich in melds: runs and sets
+            s, r = rng.randrange(4), rng.randrange(9)
+            h |= sum(1 << (13 * s + r + k) for k in range(rng.randint(3, 5)))
+            h |= sum(1 << (13 * t + r) for t in rng.sample(range(4), 3))
+        e = 0
+        if i % 3:
+            picks = PR.bits(PR.meldable(h) if i % 5 else h)
+            for x in rng.sample(picks, min(len(picks), rng.randint(0, 3))):
+                e |= 1 << x
+        for one in (True, False):
+            want = PR._best(h, e, one, {})
+            assert PR.min_deadwood(h, e, one) == want, (h, e, one)
+            kinds["free"] += bool(h & ~PR.meldable(h))
+            kinds["no cover"] += want[0] >= 10 ** 6
+            kinds["eaten"] += bool(e) and want[0] < 10 ** 6
+    assert min(kinds.values()) > 300, kinds
+    info = PR.min_deadwood.cache_info()     # the LRU cache's figures, as before
+    assert info.maxsize and info.currsize
 
 
 @pytest.mark.parametrize("name", ["tan", "phom"])

@@ -398,13 +398,38 @@ def arrangements(h: int, e: int, one_per_meld: bool = True, min_left: int = 1,
     return out
 
 
-@lru_cache(maxsize=cache_size("phom_deadwood"))
 def min_deadwood(h: int, e: int, one_per_meld: bool = True) -> tuple[int, int]:
     """Best arrangement for points: ``(deadwood points, melded mask)`` minimising the points of
     the cards left outside disjoint melds (eaten cards must be melded, one per meld).  Returns
-    ``(10**6, 0)`` when no cover exists."""
-    best = _best(h, e, one_per_meld, {})
-    return best
+    ``(10**6, 0)`` when no cover exists.
+
+    The cards of ``h`` in no meld inside ``h`` are deadwood in every arrangement, and removing
+    them changes no meld of the rest: the best arrangement of the other cards, plus their points,
+    is the answer (the same one the search over all of ``h`` finds).  So the search (cached,
+    :func:`_min_deadwood`) runs on the meldable cards only, and hands that differ in such cards
+    (a seat's candidate discards) share it.  When an eaten card is among them, or no cover
+    exists, the search runs on the whole hand as given (the same value as ever)."""
+    free = h & ~meldable(h)
+    if free and not free & e:
+        pts, melded = _min_deadwood(h ^ free, e, one_per_meld)
+        if pts < _NO_COVER:
+            return (pts + points(free), melded)
+    return _min_deadwood(h, e, one_per_meld)
+
+
+#: Deadwood at or above this: no cover (``_best``'s 10**6, plus the points of cards it skipped).
+_NO_COVER = 10 ** 6
+
+
+@lru_cache(maxsize=cache_size("phom_deadwood"))
+def _min_deadwood(h: int, e: int, one_per_meld: bool = True) -> tuple[int, int]:
+    """:func:`min_deadwood` by search over the whole of ``h`` (LRU-cached)."""
+    return _best(h, e, one_per_meld, {})
+
+
+#: the LRU cache's figures and reset (the cache now sits on the search of the meldable cards)
+min_deadwood.cache_info = _min_deadwood.cache_info
+min_deadwood.cache_clear = _min_deadwood.cache_clear
 
 
 def _best(h: int, e: int, one: bool, memo: dict) -> tuple[int, int]:

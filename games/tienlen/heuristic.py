@@ -225,6 +225,31 @@ def _opp_min(game, state, me: int) -> int:
     return best
 
 
+_TRIPLE = R.TRIPLE
+
+
+def _lowest_longest(pieces: list) -> int:
+    """The mask of the piece that starts lowest, the longest of those (the first on a tie):
+    ``min(pieces, key=lambda p: (p[0] & -p[0], -p[0].bit_count()))[0]`` without a key tuple
+    per piece."""
+    it = iter(pieces)
+    best = next(it)[0]
+    low = best & -best
+    n = -1
+    for p in it:
+        m = p[0]
+        lm = m & -m
+        if lm < low:
+            best, low, n = m, lm, -1
+        elif lm == low:
+            if n < 0:
+                n = best.bit_count()
+            c = m.bit_count()
+            if c > n:
+                best, n = m, c
+    return best
+
+
 def choose(game, state, rng: random.Random) -> int:
     """The heuristic move of the seat to act in ``state`` (a legal move)."""
     me = state.cur
@@ -252,7 +277,7 @@ def choose(game, state, rng: random.Random) -> int:
         normal = []
         power = []
         for p in cands:
-            if p[1] in bombs or (p[1] <= R.TRIPLE and p[0] >> 48):
+            if p[1] in bombs or (p[1] <= _TRIPLE and p[0] >> 48):
                 power.append(p)
             else:
                 normal.append(p)
@@ -262,9 +287,9 @@ def choose(game, state, rng: random.Random) -> int:
             if _opp_min(game, state, me) == 1:
                 multi = [p for p in normal if p[1] != R.SINGLE]
                 if multi:
-                    return min(multi, key=lambda p: (p[0] & -p[0], -p[0].bit_count()))[0]
+                    return _lowest_longest(multi)
                 return max(normal, key=lambda p: p[0])[0]
-            return min(normal, key=lambda p: (p[0] & -p[0], -p[0].bit_count()))[0]
+            return _lowest_longest(normal)
         # only 2s and bombs: bombs first (only bombs beat them), then 2s from the lowest
         bomb_p = [p for p in power if p[1] in bombs]
         if bomb_p:
@@ -291,11 +316,13 @@ def choose(game, state, rng: random.Random) -> int:
         if chops:
             return min(chops)
     # the lowest plan piece that may be played (not a 2 or a bomb), found without the moves
-    clean = [m for m, sh in pieces
-             if ((sh == same_shape and m.bit_length() > tb) or sh in anys)
-             and not (sh in bombs or (sh <= R.TRIPLE and m >> 48))]
-    if clean:
-        return min(clean)
+    best = 0
+    for m, sh in pieces:
+        if ((sh == same_shape and m.bit_length() > tb) or sh in anys) \
+                and not (sh in bombs or (sh <= _TRIPLE and m >> 48)) and (not best or m < best):
+            best = m
+    if best:
+        return best
     if plays is None:
         if top_shape != R.SINGLE and not (hand.bit_count() <= 4
                                           or _opp_min(game, state, me) <= 2):
