@@ -7,6 +7,8 @@ from quansu.games.errors import register
 
 #: code -> (English, Vietnamese), ``str.format`` templates with the same fields.
 TEXTS: dict[str, tuple[str, str]] = register({
+    'tan.bot_game_over': ('{bot}: the game is over, there is no move to choose',
+                          '{bot}: ván đã hết, không còn nước nào để chọn'),
     'tan.bad_card_id': ('bad card id {card!r} (expected 0..51)',
                         'mã lá bài sai {card!r} (cần 0..51)'),
     'tan.bad_move_card': ('bad Tấn move {whole!r}: {error}', 'nước Tấn sai {whole!r}: {error}'),

@@ -33,7 +33,7 @@ def heuristic_move(state, rng: random.Random) -> int:
     """The policy's move for ``state.current_player`` (a legal move of ``state``)."""
     legal = state.legal_moves()
     if not legal:
-        raise IllegalMoveError("heuristic_move: the game is over, there is no move to choose")
+        raise IllegalMoveError.of("tan.bot_game_over", bot="heuristic_move")
     if len(legal) == 1:
         return legal[0]
     from quansu.games.tan.game import ATTACK, DEFEND, THROW

@@ -775,7 +775,7 @@ def choose(game, state, rng: random.Random, params: Params = PARAMS) -> int:
     """The sparring bot's move for ``state.current_player`` (a legal move of ``state``)."""
     legal = state.legal_moves()
     if not legal:
-        raise IllegalMoveError("sparring: the game is over, there is no move to choose")
+        raise IllegalMoveError.of("tan.bot_game_over", bot="sparring")
     if len(legal) == 1:
         return legal[0]
     ctx = _Ctx(state, params)
