@@ -235,53 +235,63 @@ class Client:
     def describe_games(self, *, timeout: float | None = None) -> pb.DescribeGamesResponse:
         return self.stub.DescribeGames(pb.DescribeGamesRequest(), **self._kw(timeout))
 
-    def legal_moves(self, game: RecordOrView, *, timeout: float | None = None) -> pb.LegalMovesResponse:
-        return self.stub.LegalMoves(self.legal_moves_request(game), **self._kw(timeout))
+    def legal_moves(self, game: RecordOrView, *, language: str = "",
+                    timeout: float | None = None) -> pb.LegalMovesResponse:
+        """The seat to act and its legal moves; ``language`` ("vi", "en"): the language of an
+        INVALID_ARGUMENT's description (why the record or view is refused)."""
+        return self.stub.LegalMoves(self.legal_moves_request(game, language=language),
+                                    **self._kw(timeout))
 
     @staticmethod
-    def legal_moves_request(game: RecordOrView) -> pb.LegalMovesRequest:
+    def legal_moves_request(game: RecordOrView, *, language: str = "") -> pb.LegalMovesRequest:
         msg = as_message(game)
         if isinstance(msg, records_pb2.View):
-            return pb.LegalMovesRequest(view=msg)
-        return pb.LegalMovesRequest(record=msg)
+            return pb.LegalMovesRequest(view=msg, language=language)
+        return pb.LegalMovesRequest(record=msg, language=language)
 
     @staticmethod
     def suggest_request(view: RecordOrView, *, iterations: int = 0, milliseconds: int = 0,
-                        top_k: int = 0, strength: int = 0, seed: int | None = None) -> pb.SuggestRequest:
+                        top_k: int = 0, strength: int = 0, seed: int | None = None,
+                        language: str = "") -> pb.SuggestRequest:
         msg = as_message(view)
         if not isinstance(msg, records_pb2.View):
             raise TypeError("Suggest takes a seat's view (format quansu-view/1), not a full record")
         req = pb.SuggestRequest(view=msg, budget=_budget(iterations, milliseconds), top_k=top_k,
-                                strength=strength)
+                                strength=strength, language=language)
         if seed is not None:
             req.seed = seed
         return req
 
     def suggest(self, view: RecordOrView, *, iterations: int = 0, milliseconds: int = 0,
-                top_k: int = 0, strength: int = 0, seed: int | None = None,
+                top_k: int = 0, strength: int = 0, seed: int | None = None, language: str = "",
                 timeout: float | None = None) -> pb.SuggestResponse:
-        """Ranked moves for the view's seat (zero budget fields: the server's defaults)."""
+        """Ranked moves for the view's seat (zero budget fields: the server's defaults).
+        ``language`` ("vi", "en"; "": English): the reasons' ``text`` and an INVALID_ARGUMENT's
+        description."""
         req = self.suggest_request(view, iterations=iterations, milliseconds=milliseconds,
-                                   top_k=top_k, strength=strength, seed=seed)
+                                   top_k=top_k, strength=strength, seed=seed, language=language)
         return self.stub.Suggest(req, **self._kw(timeout))
 
     def suggest_stream(self, view: RecordOrView, *, interval_ms: int = 0, iterations: int = 0,
                        milliseconds: int = 0, top_k: int = 0, strength: int = 0,
-                       seed: int | None = None, timeout: float | None = None) -> Iterator[pb.SuggestResponse]:
+                       seed: int | None = None, language: str = "",
+                       timeout: float | None = None) -> Iterator[pb.SuggestResponse]:
         """Partial rankings every ``interval_ms`` and then the final one (``final``).  The
-        returned iterator is also a call: ``.cancel()`` stops the search."""
+        returned iterator is also a call: ``.cancel()`` stops the search.  ``language`` as in
+        :meth:`suggest`."""
         req = self.suggest_request(view, iterations=iterations, milliseconds=milliseconds,
-                                   top_k=top_k, strength=strength, seed=seed)
+                                   top_k=top_k, strength=strength, seed=seed, language=language)
         return self.stub.SuggestStream(pb.SuggestStreamRequest(request=req, interval_ms=interval_ms),
                                        **self._kw(timeout))
 
     @staticmethod
     def analyze_request(game: RecordOrView, *, seats: Sequence[int] = (), iterations: int = 0,
                         milliseconds: int = 0, thresholds: Mapping[str, float] | None = None,
-                        seed: int | None = None) -> pb.AnalyzeRequest:
+                        seed: int | None = None, language: str = "") -> pb.AnalyzeRequest:
         msg = as_message(game)
         req = pb.AnalyzeRequest(seats=list(seats), budget=_budget(iterations, milliseconds),
-                                thresholds=pb.Thresholds(**dict(thresholds or {})))
+                                thresholds=pb.Thresholds(**dict(thresholds or {})),
+                                language=language)
         if isinstance(msg, records_pb2.View):
             req.view.CopyFrom(msg)
         else:
@@ -292,10 +302,14 @@ class Client:
 
     def analyze(self, game: RecordOrView, *, seats: Sequence[int] = (), iterations: int = 0,
                 milliseconds: int = 0, thresholds: Mapping[str, float] | None = None,
-                seed: int | None = None, timeout: float | None = None) -> Iterator[pb.AnalyzeResponse]:
-        """One message per judged decision, then one summary per seat."""
+                seed: int | None = None, language: str = "",
+                timeout: float | None = None) -> Iterator[pb.AnalyzeResponse]:
+        """One message per judged decision, then one summary per seat.  ``language`` ("vi",
+        "en"; "": English): the reasons' ``text`` in ``Decision.top`` and an
+        INVALID_ARGUMENT's description."""
         req = self.analyze_request(game, seats=seats, iterations=iterations,
-                                   milliseconds=milliseconds, thresholds=thresholds, seed=seed)
+                                   milliseconds=milliseconds, thresholds=thresholds, seed=seed,
+                                   language=language)
         return self.stub.Analyze(req, **self._kw(timeout))
 
     def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
