@@ -28,6 +28,7 @@ CORE: dict[str, str] = {
     "quansu.games.phom.game": "games/phom/game.py",
     "quansu.games.phom.view": "games/phom/view.py",
     "quansu.games.phom.settle": "games/phom/settle.py",
+    "quansu.games.phom.heuristic": "games/phom/heuristic.py",
     "quansu.games.tan.rules": "games/tan/rules.py",
     "quansu.games.tan.game": "games/tan/game.py",
     "quansu.games.tan.heuristic": "games/tan/heuristic.py",

@@ -8,7 +8,8 @@ replaced (tests/reference_*.py, copied from commit 1a04877) on many random input
   (the estimate is now a fixed function of the hand: it reads no caller randomness).
 * Phỏm: ``determinize`` (witness sets instead of the cover search) draws the same worlds and
   leaves the generator in the same state; ``rules.min_deadwood`` (the search on the meldable
-  cards) against the search over the whole hand.
+  cards) against the search over the whole hand; the heuristic's ``_potential`` (masks)
+  and ``rules.points`` (a table per suit) against their loops.
 * Searches with the reference policies / determinization patched in give the same result for
   a fixed seed and iteration budget.
 """
@@ -265,6 +266,42 @@ def test_phom_min_deadwood_is_the_search_over_the_whole_hand():
     assert min(kinds.values()) > 300, kinds
     info = PR.min_deadwood.cache_info()     # the LRU cache's figures, as before
     assert info.maxsize and info.currsize
+
+
+def _reference_potential(h: int, melded: int, unseen: int) -> int:
+    """``games/phom/heuristic._potential`` as it was (a loop over the deadwood's 3-card melds)."""
+    from quansu.games.phom import heuristic as PH
+    from quansu.games.phom import rules as PR
+
+    count = 0
+    for x in PR.bits(h & ~melded):
+        bx = 1 << x
+        for rest in PH._REST[x]:
+            inside = rest & h
+            if inside > bx and not inside & (inside - 1) and rest & unseen:
+                count += 1
+    return count
+
+
+def test_phom_potential_and_points_match_the_loops():
+    from quansu.games.phom import heuristic as PH
+    from quansu.games.phom import rules as PR
+
+    rng = random.Random(37)
+    nonzero = 0
+    for i in range(20_000):
+        cards = rng.sample(range(52), rng.randint(0, 30))
+        k = rng.randint(0, min(11, len(cards)))
+        h = _mask(cards[:k])
+        unseen = _mask(cards[k:])
+        # (as in a game: the seat's own cards are never unseen)
+        melded = PR.min_deadwood(h, 0)[1] if i % 2 else h & _mask(rng.sample(range(52), 26))
+        want = _reference_potential(h, melded, unseen)
+        assert PH._potential(h, melded, unseen) == want, (h, melded, unseen)
+        nonzero += want > 0
+        assert PR.points(h) == sum(PR.POINTS[x] for x in PR.bits(h))
+    assert nonzero > 3_000
+    assert PR.points(PR.FULL) == 4 * 91 and PR.points(0) == 0
 
 
 @pytest.mark.parametrize("name", ["tan", "phom"])

@@ -39,18 +39,27 @@ _REST = tuple(tuple(m & ~(1 << x) for m in R.MIN_MELDS[x]) for x in range(52))
 
 
 def _potential(h: int, melded: int, unseen: int) -> int:
-    """Number of 3-card phỏm with two cards among the deadwood of ``h`` and the third unseen
-    (each counted once, from its lower hand card)."""
-    count = 0
-    for x in R.bits(h & ~melded):
-        bx = 1 << x
-        for rest in _REST[x]:
-            inside = rest & h
-            # exactly one other card in hand, above x (so the pair is counted once), and the
-            # third card unseen (the hand card is known, so ``rest & unseen`` is the third)
-            if inside > bx and not inside & (inside - 1) and rest & unseen:
-                count += 1
-    return count
+    """Number of 3-card phỏm with two cards in ``h``, the lower of them among its deadwood
+    (``h`` outside ``melded``), and the third unseen (each counted once, from its lower hand
+    card).  Counted with masks: a run (s, s+1, s+2) by which of its cards is the unseen one, a
+    set by the suits of its two hand cards and of the third card."""
+    d = h & ~melded
+    u = unseen & ~h
+    rs = R.RUN_START
+    count = ((d & (h >> 1) & (u >> 2) & rs).bit_count()       # hand s, s+1; unseen s+2
+             + (d & (u >> 1) & (h >> 2) & rs).bit_count()     # hand s, s+2; unseen s+1
+             + (u & (d >> 1) & (h >> 2) & rs).bit_count())    # hand s+1, s+2; unseen s
+    sb = R.SUIT_BLOCK
+    d0, d1, d2 = d & sb, d >> 13 & sb, d >> 26 & sb
+    h1, h2, h3 = h >> 13 & sb, h >> 26 & sb, h >> 39
+    u0, u1, u2, u3 = u & sb, u >> 13 & sb, u >> 26 & sb, u >> 39
+    # suits (i, j) of the hand cards, i < j, the lower one deadwood; the third of another suit
+    return count + ((d0 & h1 & (u2 | u3)).bit_count() + (d0 & h1 & u2 & u3).bit_count()
+                    + (d0 & h2 & (u1 | u3)).bit_count() + (d0 & h2 & u1 & u3).bit_count()
+                    + (d0 & h3 & (u1 | u2)).bit_count() + (d0 & h3 & u1 & u2).bit_count()
+                    + (d1 & h2 & (u0 | u3)).bit_count() + (d1 & h2 & u0 & u3).bit_count()
+                    + (d1 & h3 & (u0 | u2)).bit_count() + (d1 & h3 & u0 & u2).bit_count()
+                    + (d2 & h3 & (u0 | u1)).bit_count() + (d2 & h3 & u0 & u1).bit_count())
 
 
 def _danger(x: int, unseen: int) -> int:

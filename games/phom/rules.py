@@ -107,14 +107,22 @@ def card_key(x: int) -> int:
     return (x % 13) * 4 + x // 13
 
 
+def _block_points() -> tuple[int, ...]:
+    """Points of every 13-bit suit block (bit r = the card of rank r: r + 1 points)."""
+    out = [0] * (1 << 13)
+    for b in range(1, 1 << 13):
+        low = b & -b
+        out[b] = out[b ^ low] + low.bit_length()
+    return tuple(out)
+
+
+_BLOCK_POINTS = _block_points()
+
+
 def points(m: int) -> int:
     """Card points of a mask (A=1, 2..10 face value, J=11, Q=12, K=13)."""
-    total = 0
-    while m:
-        low = m & -m
-        total += POINTS[low.bit_length() - 1]
-        m ^= low
-    return total
+    t = _BLOCK_POINTS
+    return t[m & 0x1FFF] + t[m >> 13 & 0x1FFF] + t[m >> 26 & 0x1FFF] + t[m >> 39]
 
 
 # -- meld tables --------------------------------------------------------------------------------
