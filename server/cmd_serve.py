@@ -16,7 +16,7 @@ import sys
 from quansu import __version__
 from quansu.games.base import GameError
 from quansu.server.client import DEFAULT_PORT
-from quansu.server.i18n import add_lang_argument, lang_of, t
+from quansu.server.i18n import add_lang_argument, error_text, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -111,7 +111,7 @@ def run(args) -> int:
     try:
         config = config_from_args(args)
     except GameError as e:
-        print(t("error", lang_of(args), message=e), file=sys.stderr)
+        print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=sys.stderr)
         return 2
     configure(config.log_level)
 
@@ -124,7 +124,7 @@ def run(args) -> int:
     try:
         return serve(config, ready=ready)
     except (OSError, GameError, RuntimeError, ValueError) as e:
-        print(t("error", lang_of(args), message=e), file=sys.stderr)
+        print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=sys.stderr)
         return 1
 
 

@@ -32,7 +32,8 @@ def message_json(msg: Message) -> dict:
     try:
         return json_format.MessageToDict(msg, preserving_proto_field_name=True)
     except json_format.SerializeToJsonError as e:
-        raise rec.RecordError(f"options: not a finite number ({clip(str(e))})") from None
+        raise rec.RecordError.of("request.option_not_finite", "options",
+                                 error=clip(str(e))) from None
 
 
 # -- size limits (checked before a call is admitted) -------------------------------------------

@@ -70,6 +70,8 @@ TEXTS: dict[str, tuple[str, str]] = register({
     "request.too_many_seats": ("{n} seats, over the maximum of {limit}",
                                "{n} ghế, vượt mức tối đa {limit}"),
     "request.not_finite": ("{value} is not a finite number", "{value} không phải số hữu hạn"),
+    "request.option_not_finite": ("not a finite number ({error})",
+                                  "không phải số hữu hạn ({error})"),
     "request.option_too_deep": ("nested too deep for an option value",
                                 "lồng quá sâu đối với giá trị của một tùy chọn"),
     "request.too_many_moves": ("{n} moves, over the most a game can have ({limit} for {game!r} "
