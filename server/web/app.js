@@ -76,18 +76,6 @@ const TEXTS = {
   },
 };
 
-// Reasons in Vietnamese by code (the server's `text` is English); {c}: the reason's cards.
-const REASONS_VI = {
-  only_move: "nước duy nhất", best_value: "lợi kỳ vọng cao nhất", safest: "an toàn nhất",
-  finishes: "về nhất / hết bài", plays_bomb: "đánh hàng chặt {c}", breaks_bomb: "phá hàng {c}",
-  keeps_bomb: "giữ hàng {c}", plays_two: "đánh heo {c}", holds_twos: "giữ heo",
-  sheds_lowest: "xả lá nhỏ nhất", declares: "báo sâm", declines: "không báo sâm",
-  forms_meld: "ăn thành phỏm {c}", lays_melds: "hạ phỏm", sends: "gửi bài {c}",
-  discards_loose: "đánh lá rác {c}", discards_high: "đánh lá cao {c}", draws: "bốc bài",
-  declares_u: "ù", trump_used: "dùng chủ {c}", low_trump_kept: "giữ chủ nhỏ",
-  takes: "nhặt bài", attacks_low: "đánh lá nhỏ {c}", tied: "ngang với nước tốt nhất",
-};
-
 const MARKS = ["MARK_BEST", "MARK_GOOD", "MARK_INACCURACY", "MARK_MISTAKE", "MARK_BLUNDER",
   "MARK_UNCLEAR"];
 const MARK_CLASS = {MARK_BEST: "best", MARK_GOOD: "good", MARK_INACCURACY: "inaccuracy",
@@ -353,7 +341,7 @@ async function advance(runId) {
   try {
     for (;;) {
       if (runId !== S.runId) return;
-      const lm = await api("/v1/legal-moves", {record: S.record});
+      const lm = await api("/v1/legal-moves", {record: S.record, language: S.lang});
       if (runId !== S.runId) return;
       S.terminal = !!lm.terminal;
       S.toAct = S.terminal ? -1 : (lm.to_act || 0);
@@ -371,6 +359,7 @@ async function advance(runId) {
       const botView = await api("/v1/web/view", {record: S.record, seat: S.toAct});
       const answer = await api("/v1/suggest", {
         view: botView.view, strength: S.level, seed: String(Math.floor(Math.random() * 2 ** 31)),
+        language: S.lang,
       });
       if (runId !== S.runId) return;
       S.record.moves.push({seat: S.toAct, move: answer.chosen.text});
@@ -436,7 +425,7 @@ async function playSelected() {
   const text = candidateText(cards);
   const trial = Object.assign({}, S.record, {moves: [...S.record.moves, {seat: S.human, move: text}]});
   try {
-    await api("/v1/legal-moves", {record: trial});
+    await api("/v1/legal-moves", {record: trial, language: S.lang});
     say(t("not_legal", {m: text}), "error");
   } catch (e) {
     say(t("refused", {m: e instanceof ApiError ? e.reason : e.message}), "error");
@@ -451,18 +440,17 @@ async function hint() {
   try {
     const view = await api("/v1/web/view", {record: S.record, seat: S.human});
     await apiStream("/v1/suggest-stream", {
-      request: {view: view.view, budget: {iterations: 800}, top_k: 6}, interval_ms: 300,
+      request: {view: view.view, budget: {iterations: 800}, top_k: 6, language: S.lang},
+      interval_ms: 300,
     }, (resp) => renderHints(resp));
   } catch (e) {
     say(e instanceof ApiError ? fieldText(e) : e.message, "error");
   }
 }
 
+// A reason as the server wrote it, in the language the page asked for (`language` of the
+// request; a hint or analysis shown before a language switch keeps the words it came with).
 function reasonText(r) {
-  if (S.lang === "vi" && REASONS_VI[r.code]) {
-    const cards = (r.cards || []).map((c) => c.replace(CARD_RE, (_, a, b) => (a === "T" ? "10" : a) + SUIT_SYMBOL[b]));
-    return REASONS_VI[r.code].split("{c}").join(cards.join(" ")).trim();
-  }
   return r.text || r.code;
 }
 
@@ -616,7 +604,7 @@ async function analyze(source, seats, iterations) {
   const decisions = [];
   const summaries = [];
   S.lastAnalysis = null;
-  const body = Object.assign({}, source, {budget: {iterations}});
+  const body = Object.assign({}, source, {budget: {iterations}, language: S.lang});
   if (seats) body.seats = seats;
   say(t("analyzing", {d: 0, t: "?"}));
   try {
@@ -744,7 +732,8 @@ async function reviewAnalyze() {
   const isView = obj && (obj.format === "quansu-view/1" || (obj.format !== "quansu-record/1" && "seat" in obj));
   const source = isView ? {view: obj} : {record: obj};
   try {
-    await api("/v1/legal-moves", source);      // the referee first: a bad record names its field
+    // the referee first: a bad record names its field (the reason in the page's language)
+    await api("/v1/legal-moves", Object.assign({language: S.lang}, source));
   } catch (e) {
     say(e instanceof ApiError ? fieldText(e) : e.message, "error");
     return;
