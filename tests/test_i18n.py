@@ -1,6 +1,7 @@
-"""Vietnamese and English (issue 23): every reason code and every command-line message exists in
-both languages; the one list of reason codes (server.reasons.reason_table) agrees with the code,
-the proto comment and docs/api.md; the request's ``language`` and the CLI's ``--lang``."""
+"""Vietnamese and English (issue 23): every reason code, every command-line message and every
+error code (rules and request checks) exists in both languages; the one list of reason codes
+(server.reasons.reason_table) agrees with the code, the proto comment and docs/api.md; the
+request's ``language`` (reasons and INVALID_ARGUMENT descriptions) and the CLI's ``--lang``."""
 
 from __future__ import annotations
 
@@ -140,11 +141,16 @@ def test_docs_list_exactly_the_reason_codes_from_the_table():
     assert docs[start:end].split("\n", 1)[1].strip() == markdown_table()
 
 
-def test_the_web_page_translates_only_known_codes():
+def test_the_web_page_shows_the_servers_reason_texts_in_its_language():
+    """The page keeps no reason table of its own: it sends its language with every request and
+    shows the ``text`` the server wrote."""
     js = (ROOT / "server" / "web" / "app.js").read_text()
-    block = js[js.index("const REASONS_VI = {"):]
-    block = block[:block.index("};")]
-    assert set(re.findall(r"\b([a-z_]+):", block)) <= set(reason_table())
+    assert "REASONS_VI" not in js
+    for code in ("best_value", "plays_bomb", "forms_meld", "low_trump_kept", "declares_u"):
+        assert code not in js, code
+    for route in ("/v1/suggest", "/v1/suggest-stream", "/v1/analyze", "/v1/legal-moves"):
+        assert route in js, route
+    assert js.count("language: S.lang") >= 5
 
 
 # -- the request's language -----------------------------------------------------------------------
@@ -254,10 +260,19 @@ def test_the_analysis_report_has_every_text_in_both_languages():
 
 def test_commands_print_no_untranslated_error():
     for path in [SERVER / "cli.py", SERVER / "cmd_common.py", SERVER / "cmd_play.py",
-                 SERVER / "cmd_hint.py", SERVER / "cmd_serve.py", SERVER / "cmd_analyze.py"]:
+                 SERVER / "cmd_hint.py", SERVER / "cmd_serve.py", SERVER / "cmd_analyze.py",
+                 SERVER / "cmd_replay.py", SERVER / "cmd_view.py", SERVER / "cmd_arena.py",
+                 SERVER / "cmd_train.py"]:
         text = path.read_text()
-        assert not re.search(r'print\(f?"(error|\\ninterrupted)', text), path.name
+        if path.name not in ("cmd_arena.py", "cmd_train.py"):   # developer tools: English
+            assert not re.search(r'print\(f?"(error|\\ninterrupted|quansu (replay|view):)',
+                                 text), path.name
         assert not re.search(r'raise GameError\(f?"', text), path.name
+        # a rules error is printed through its code (server.i18n.error_text), never as str()
+        for m in re.finditer(r"except \(?[A-Za-z, ]*GameError[A-Za-z, ]*\)? as e:\n((?:\s+.*\n){1,4})",
+                             text):
+            block = m.group(1)
+            assert not re.search(r"message=e\b|\{e\}|str\(e\)", block), (path.name, block)
 
 
 def test_default_language_comes_from_the_locale():
@@ -354,3 +369,351 @@ def test_move_words_use_the_players_terms():
     assert i18n.mark_name(3, "vi") == "chưa chuẩn" and i18n.mark_name("blunder", "vi") == "sai nặng"
     assert i18n.zone_name("discard2", "vi") == "bài ghế 2 đánh ra"
     assert i18n.zone_name("stock", "vi") == "nọc"
+
+
+# -- the error codes (rules and request checks) ----------------------------------------------------
+
+#: The exception classes whose messages are texts for a person (the rules' and the service's).
+_ERROR_CLASSES = {"GameError", "OptionError", "IllegalMoveError", "MoveParseError", "DealError",
+                  "RecordError", "ResultError", "CardError", "RequestError", "BadBody"}
+
+
+def _error_table() -> dict:
+    import quansu.server.errors  # noqa: F401  (the request checks' texts)
+    from quansu.games.errors import TABLE
+
+    for name in GAMES:
+        make(name, PLAYERS[name])          # every game registers its texts when imported
+    for name in ("phom", "tan"):
+        __import__(f"quansu.games.{name}.view")
+    return TABLE
+
+
+def _error_sources() -> list[Path]:
+    return sorted((ROOT / "games").rglob("*.py")) + [SERVER / "errors.py", SERVER / "engine.py",
+                                                      SERVER / "convert.py", SERVER / "servicer.py"]
+
+
+def test_every_error_code_has_both_languages_with_the_same_fields():
+    from quansu.games.errors import fields_of
+
+    table = _error_table()
+    assert len(table) > 250
+    for code, pair in table.items():
+        assert re.fullmatch(r"([a-z]+\.)?[a-z0-9_]+", code), code
+        assert isinstance(pair, tuple) and len(pair) == 2, code
+        en, vi = pair
+        assert en.strip() and vi.strip(), code
+        if re.search(r"[a-z]", re.sub(r"\{[^}]*\}", "", en)):  # words, not only fields
+            assert en != vi and not vi.isascii(), (code, vi)   # Vietnamese has its diacritics
+        assert fields_of(en) == fields_of(vi), code
+        game = code.split(".")[0] if "." in code else None
+        if game in GAMES:                                  # a game's own texts live with it
+            from quansu.games.registry import game_classes as classes
+
+            module = __import__(f"quansu.games.{game}.errors", fromlist=["TEXTS"])
+            assert code in module.TEXTS and classes()[game], code
+
+
+def _codes_in_sources() -> dict[str, Path]:
+    """Every error code the sources name literally (``X.of("code"``, ``Text("code"``,
+    ``RequestError.of(field, "code"``), and the codes they build from values."""
+    import ast
+
+    out: dict[str, Path] = {}
+    for path in _error_sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            f = node.func
+            if isinstance(f, ast.Attribute) and f.attr == "of":
+                owner = f.value.id if isinstance(f.value, ast.Name) else \
+                    f.value.attr if isinstance(f.value, ast.Attribute) else ""
+                arg = node.args[1] if owner == "RequestError" else node.args[0]
+            elif isinstance(f, ast.Name | ast.Attribute) and \
+                    (f.id if isinstance(f, ast.Name) else f.attr) == "Text":
+                arg = node.args[0]
+            else:
+                continue
+            for a in ([arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]):
+                if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                    out.setdefault(a.value, path)
+    # built from values: Phỏm's phases, the request checks' counted things
+    from quansu.games.phom.game import PHASE_NAMES
+
+    for phase in PHASE_NAMES:
+        out.setdefault(f"phom.phase_{phase}", ROOT / "games" / "phom" / "game.py")
+    convert_src = (SERVER / "convert.py").read_text()
+    for what in re.findall(r'_count\([^)]*,\s*"([a-z]+)"\)', convert_src):
+        out.setdefault(f"request.too_many_{what}", SERVER / "convert.py")
+    return out
+
+
+def test_every_error_code_the_sources_raise_is_in_the_table():
+    table = _error_table()
+    used = _codes_in_sources()
+    assert len(used) > 250
+    assert set(used) <= set(table), {c: str(p) for c, p in used.items() if c not in table}
+    assert set(table) <= set(used), set(table) - set(used)      # no text left unused
+
+
+def test_no_error_for_a_person_is_raised_without_a_code():
+    """Every rules error (games/) and every request check (server/) is raised with a code: no
+    message built from a plain string."""
+    import ast
+
+    plain = []
+    for path in _error_sources():
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
+                else ""
+            if name not in _ERROR_CLASSES:
+                continue
+            for arg in node.args:
+                if isinstance(arg, ast.JoinedStr) or (isinstance(arg, ast.Constant)
+                                                      and isinstance(arg.value, str)
+                                                      and name not in ("RequestError",)):
+                    plain.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if name == "RequestError" and len(node.args) == 2 and \
+                    isinstance(node.args[1], (ast.JoinedStr, ast.Constant)):
+                plain.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not plain, plain
+
+
+def _mutated_records(name: str, players: int, records: int = 4, per_record: int = 10):
+    """Records of random games with one thing broken each (a move, a seat, a card, the first
+    seat, an option, the game)."""
+    import copy
+
+    from quansu.games import record as rec
+
+    rng = random.Random(7)
+    cards = [r + s for r in "3456789TJQKA2" for s in "SCDH"]
+    game = make(name, players)
+    for k in range(records):
+        state = game.new_initial_state(random.Random(k))
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_moves()))
+        r = rec.record_from_state(state)
+        for j in range(per_record):
+            r2 = copy.deepcopy(r)
+            moves = r2.setdefault("moves", [])
+            kind = j % 7
+            if kind == 0 and moves:
+                moves[rng.randrange(len(moves))]["move"] = rng.choice(moves)["move"]
+            elif kind == 1 and moves:
+                moves[rng.randrange(len(moves))]["seat"] = rng.randrange(players + 1)
+            elif kind == 2:
+                hand = r2["deal"]["hands"][rng.randrange(players)]["cards"]
+                hand[rng.randrange(len(hand))] = rng.choice(cards)
+            elif kind == 3:
+                r2["deal"]["first"] = rng.choice([-1, players, "x"])
+            elif kind == 4:
+                r2["options"] = {rng.choice(["nope", "cong_multiplier", "trump_swap",
+                                             "previous_winner"]): rng.choice([-1, "none", [1]])}
+            elif kind == 5 and moves:
+                moves[rng.randrange(len(moves))]["move"] = " ".join(rng.sample(cards, 2))
+            elif kind == 6:
+                r2["players"] = rng.choice([1, 9])
+            yield r2
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rules_errors_of_broken_records_have_codes_and_vietnamese_texts(name):
+    """The errors a broken record raises, across every game: each has a code of the table, its
+    English ``str()`` is the text of its code, and it reads in Vietnamese."""
+    from quansu.games import record as rec
+    from quansu.games.base import GameError
+    from quansu.games.errors import CodedError, render
+
+    table = _error_table()
+    seen = set()
+    for r in _mutated_records(name, PLAYERS[name]):
+        try:
+            rec.replay_record(rec.parse_record(r))
+        except GameError as e:
+            assert isinstance(e, CodedError) and e.code in table, (e.code, str(e))
+            assert render(e, "en") == str(e)
+            vi = render(e, "vi")
+            assert vi != str(e) and not vi.isascii(), (str(e), vi)
+            # the field path is never translated
+            assert vi.split(": ")[0] == str(e).split(": ")[0] or not e.path
+            seen.add(e.code)
+    assert len(seen) >= 4, seen
+
+
+def test_a_rules_error_carries_code_params_and_path():
+    import pickle
+
+    from quansu.games import record as rec
+    from quansu.games.base import IllegalMoveError
+    from quansu.games.errors import render
+
+    obj = json.loads((ROOT / "docs" / "examples" / "tienlen.record.json").read_text())
+    obj["moves"][3]["move"] = "9H 9D"
+    with pytest.raises(IllegalMoveError) as ei:
+        rec.replay_record(rec.parse_record(obj))
+    e = ei.value
+    assert str(e) == "moves[3]: 9D 9H is not in seat 0's hand"
+    assert (e.code, e.params, e.path) == ("tienlen.not_in_hand", {"cards": "9D 9H", "seat": 0},
+                                          ("moves[3]",))
+    assert render(e, "vi") == "moves[3]: 9D 9H không có trên tay ghế 0"
+    back = pickle.loads(pickle.dumps(e))
+    assert (type(back), str(back), back.code, back.path) == (IllegalMoveError, str(e), e.code,
+                                                             e.path)
+    # an option error, a card error: the players' words
+    with pytest.raises(Exception) as ei:
+        make("tienlen", 4, {"cong_multiplier": -1})
+    assert render(ei.value, "vi").startswith("tùy chọn 'cong_multiplier': ")
+    from quansu.games.cards import parse_card
+
+    with pytest.raises(Exception) as ei:
+        parse_card("1X")
+    assert render(ei.value, "vi") == "lá bài sai '1X': không có số '1' (dùng 2-9, T hoặc 10, J, " \
+                                     "Q, K, A)"
+    assert str(ei.value) == "bad card '1X': unknown rank '1' (use 2-9, T or 10, J, Q, K, A)"
+
+
+def test_the_engine_writes_invalid_argument_in_the_request_language(engine):
+    from quansu.server.errors import to_rpc_status
+
+    view = view_to_act("tienlen", 4, seed=4)
+    view["moves"][0]["move"] = "pass" if view["moves"][0]["move"] != "pass" else "3S"
+    msgs = {}
+    for lang in ("", "en", "vi"):
+        req = pb.SuggestRequest(view=convert.record_message(view), language=lang)
+        with pytest.raises(RequestError) as ei:
+            engine.suggest(req)
+        msgs[lang] = (ei.value.field, ei.value.render(lang or "en"))
+        status = to_rpc_status(ei.value, lang=lang)
+        assert status.message.endswith(msgs[lang][1])
+    assert msgs[""] == msgs["en"]
+    assert msgs["vi"][0] == msgs["en"][0] == "view.moves[0]"
+    assert msgs["vi"][1] != msgs["en"][1] and "ghế" in msgs["vi"][1]
+    # the service's own checks too
+    with pytest.raises(RequestError) as ei:
+        engine.suggest(pb.SuggestRequest(view=convert.record_message(view), top_k=-1,
+                                         language="vi"))
+    assert ei.value.field == "top_k" and ei.value.render("vi") == "-1 ngoài khoảng 0..64"
+    assert ei.value.message == "-1 is out of range 0..64"
+
+
+@pytest.fixture(scope="module")
+def live():
+    from tests.test_service_util import client, running_server
+
+    with running_server(workers=1) as (_server, target):
+        c = client(target)
+        yield c
+        c.close()
+
+
+def _violations(err) -> list[tuple[str, str]]:
+    from quansu.server.errors import field_violations
+
+    return field_violations(err)
+
+
+def test_api_invalid_argument_follows_the_language_field(live):
+    """Over gRPC: Suggest, SuggestStream, Analyze and LegalMoves describe a bad request in the
+    request's ``language``; the field path and the status code are the same in every language."""
+    import grpc
+
+    view = view_to_act("tienlen", 4, seed=4)
+    view["deal"]["hands"][view["seat"]]["cards"][0] = view["deal"]["hands"][view["seat"]]["cards"][1]
+    record = long_record("tienlen", 4, min_moves=6, seed=2)
+    record["moves"][2]["move"] = "2H 2S 2D"
+    calls = {
+        "suggest": lambda lang: live.suggest(view, iterations=5, language=lang),
+        "suggest_stream": lambda lang: list(live.suggest_stream(view, iterations=5,
+                                                                language=lang)),
+        "analyze": lambda lang: list(live.analyze(record, iterations=5, language=lang)),
+        "legal_moves": lambda lang: live.legal_moves(record, language=lang),
+    }
+    for name, call in calls.items():
+        got = {}
+        for lang in ("en", "vi"):
+            with pytest.raises(grpc.RpcError) as ei:
+                call(lang)
+            assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT, name
+            got[lang] = _violations(ei.value)
+            assert len(got[lang]) == 1, (name, got[lang])
+        (f_en, d_en), (f_vi, d_vi) = got["en"][0], got["vi"][0]
+        assert f_en == f_vi, name
+        assert d_en.isascii() and not d_vi.isascii() and d_en != d_vi, (name, d_en, d_vi)
+    # a language the server does not know is refused, in English, naming the field
+    with pytest.raises(grpc.RpcError) as ei:
+        live.legal_moves(record, language="fr")
+    assert _violations(ei.value)[0][0] == "language"
+
+
+def test_client_language_on_live_server(live):
+    """``Client.suggest``, ``suggest_stream`` and ``analyze`` send ``language``: the reasons'
+    texts come back in Vietnamese, the codes unchanged."""
+    view = view_to_act("tienlen", 4, seed=4)
+    en = live.suggest(view, iterations=40, seed=3, top_k=4)
+    vi = live.suggest(view, iterations=40, seed=3, top_k=4, language="vi")
+    assert [[r.code for r in s.reasons] for s in en.moves] == \
+        [[r.code for r in s.reasons] for s in vi.moves]
+    table = reason_table()
+    first_en, first_vi = en.moves[0].reasons[0], vi.moves[0].reasons[0]
+    assert first_vi.code == "best_value" and first_vi.text == table["best_value"].vi
+    assert first_en.text == table["best_value"].en
+    last = list(live.suggest_stream(view, iterations=40, seed=3, interval_ms=0,
+                                    language="vi"))[-1]
+    assert last.final and last.moves[0].reasons[0].text == table["best_value"].vi
+    record = long_record("tan", 2, min_moves=4, seed=1)
+    texts = [r.text for m in live.analyze(record, seats=[0], iterations=10, seed=1,
+                                          language="vi")
+             if m.WhichOneof("item") == "decision" for s in m.decision.top for r in s.reasons]
+    assert texts and all(not t.isascii() for t in texts), texts
+
+
+def test_cli_errors_of_the_rules_in_vietnamese(tmp_path, capsys):
+    """replay, view, hint and play print the rules' errors in --lang."""
+    from quansu.server import cmd_hint, cmd_play, cmd_replay, cmd_view
+
+    obj = json.loads((ROOT / "docs" / "examples" / "tienlen.record.json").read_text())
+    obj["moves"][3]["move"] = "9H 9D"
+    path = tmp_path / "bad.record.json"
+    path.write_text(json.dumps(obj))
+    run = {"replay": cmd_replay.run, "view": cmd_view.run}
+    for name, extra in (("replay", []), ("view", ["--seat", "1"])):
+        for lang, want in (("vi", "moves[3]: 9D 9H không có trên tay ghế 0"),
+                           ("en", "moves[3]: 9D 9H is not in seat 0's hand")):
+            args = build_parser(name).parse_args([name, str(path), *extra, "--lang", lang])
+            assert run[name](args) == 1
+            err = capsys.readouterr().err
+            assert err.strip().endswith(want), err
+    out = io.StringIO()
+    args = build_parser("replay").parse_args(["replay", str(path), "--json", "--lang", "vi"])
+    assert cmd_replay.run(args, out=out) == 1
+    last = json.loads(out.getvalue().splitlines()[-1])
+    assert last == {"type": "error", "error": "moves[3]: 9D 9H không có trên tay ghế 0",
+                    "code": "tienlen.not_in_hand"}
+    capsys.readouterr()
+    args = build_parser("hint").parse_args(["hint", str(path), "--seat", "1", "--at", "5",
+                                            "--uniform", "--lang", "vi"])
+    assert cmd_hint.run(args) == 2
+    assert capsys.readouterr().err.strip() == "lỗi: view.moves[3]: 9D 9H không có trên tay ghế 0"
+    args = build_parser("play").parse_args(["play", "--game", "tienlen", "--option",
+                                            "cong_multiplier=-1", "--lang", "vi"])
+    assert cmd_play.run(args) == 2
+    assert capsys.readouterr().err.strip().startswith("lỗi: tùy chọn 'cong_multiplier': ")
+
+
+def test_replay_in_vietnamese(capsys):
+    from quansu.server import cmd_replay
+
+    path = str(ROOT / "docs" / "examples" / "phom.record.json")
+    out = io.StringIO()
+    args = build_parser("replay").parse_args(["replay", path, "--lang", "vi"])
+    assert cmd_replay.run(args, out=out) == 0
+    text = out.getvalue()
+    assert text.startswith("trò chơi: phom, ") and "chia bài (ghế " in text
+    assert "hết ván sau " in text and "thanh toán (người trả -> người nhận: cược):" in text
+    assert "kết quả: khớp với thanh toán" in text and "seat" not in text
