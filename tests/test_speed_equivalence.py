@@ -304,6 +304,32 @@ def test_phom_potential_and_points_match_the_loops():
     assert PR.points(PR.FULL) == 4 * 91 and PR.points(0) == 0
 
 
+def test_phom_discard_terms_match_the_plain_computation():
+    """The heuristic's discard terms (free cards' deadwood from the whole hand's) against the
+    plain computation: the search over each remaining hand, the loop ``_potential``."""
+    from quansu.games.phom import heuristic as PH
+    from quansu.games.phom import rules as PR
+    from quansu.games.phom.game import DISCARD, U
+
+    seen = 0
+    for state in _random_games("phom", 120, 41, heuristic_share=0.8):
+        if state.phase != DISCARD:
+            continue
+        legal = state.legal_moves()
+        p = state.cur
+        h, e, one = state.hands[p], state.eaten[p], state.game._one
+        unseen = PH._unseen(state, p)
+        got = {row[0]: row for row in PH.discard_terms(state, legal)}
+        for mv in legal:
+            if mv == U or not 0 <= mv < 52:
+                continue
+            h2 = h & ~(1 << mv)
+            dw, melded = PR._best(h2, e, one, {})
+            assert got[mv][2:4] == (dw, _reference_potential(h2, melded, unseen)), (h, e, mv)
+            seen += 1
+    assert seen > 5_000
+
+
 @pytest.mark.parametrize("name", ["tan", "phom"])
 def test_is_terminal_is_the_terminal_seat(name):
     for i, state in enumerate(_random_games(name, 40, 29, heuristic_share=0.5)):

@@ -88,12 +88,25 @@ def discard_terms(state, legal: list) -> list[tuple[int, float, int, int, int]]:
     w = 4.0 if chot else 1.5
     if state.laid >> p & 1 or state.phase != DISCARD:
         w = 0.5 if not chot else 3.0
+    # A card of h in no meld of h (free) leaves the other cards' best arrangement as it is:
+    # without it the deadwood is the whole hand's less its points (rules.min_deadwood).
+    free = h & ~R.meldable(h)
+    base = -1
+    if free and not free & e:
+        pts, free_melded = R._min_deadwood(h ^ free, e, one)
+        if pts < R._NO_COVER:
+            base = pts + R.points(free)
     out = []
     for mv in legal:
         if mv == U or not 0 <= mv < 52:
             continue
-        h2 = h & ~(1 << mv)
-        dw, melded = R.min_deadwood(h2, e, one)
+        bit = 1 << mv
+        h2 = h & ~bit
+        if base >= 0 and bit & free:
+            dw = base - R.POINTS[mv]
+            melded = free_melded
+        else:
+            dw, melded = R.min_deadwood(h2, e, one)
         pot = _potential(h2, melded, unseen)
         dan = _danger(mv, unseen)
         out.append((mv, dw - 3.0 * pot + w * dan, dw, pot, dan))
