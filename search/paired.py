@@ -32,7 +32,10 @@ the evaluation stops as soon as the loss interval lies inside one *band* (the ca
 thresholds, e.g. the mark thresholds of an analysis: ``band_of(lo) == band_of(hi)``), else at
 ``config.max_worlds``, a deadline or a stop request; it also stops (``"futile"``) when the loss
 estimate sits so close to a threshold that the interval would most likely still cross it at
-the cap (the result is then just as unsettled, found sooner).  A candidate whose upper bound lies below
+the cap (the result is then just as unsettled, found sooner; off with ``futility`` 0); and it
+stops (``"precise"``) once the interval's half-width is at most ``precision`` bets: the loss is
+then known well enough for the caller's rule to place it, even next to a threshold, and more
+worlds would only be spent on decisions that are already measured.  A candidate whose upper bound lies below
 the loss's lower bound cannot be the best move any more and is dropped (no more playouts).
 The repeated looks make the stopping rule approximate (a sequential test would widen the
 intervals a little); the minimum number of worlds keeps early looks from deciding on a handful
@@ -77,6 +80,8 @@ class PairedConfig:
     the first ``screen_worlds`` worlds and keep the best ``screen_keep`` besides the reference;
     the evaluation then runs on fresh worlds.  ``futility``: stop early (``"futile"``) once the chance that the interval leaves the band
     threshold nearest the estimate by ``max_worlds`` falls below this (0: never).
+    ``precision`` (bets, 0: off): stop (``"precise"``) at the first look where the loss
+    interval's half-width ``(loss_high - loss_low) / 2`` is at most this.
     """
 
     min_worlds: int = 16
@@ -89,6 +94,7 @@ class PairedConfig:
     confidence: float = 0.95
     playout: str = "heuristic"
     futility: float = 0.1
+    precision: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("min_worlds", "max_worlds", "batch"):
@@ -116,6 +122,10 @@ class PairedConfig:
         if isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 <= f < 1:
             raise SearchOptionError(f"paired option 'futility': expected a number in [0, 1), "
                                     f"got {f!r}")
+        p = self.precision
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p < math.inf:
+            raise SearchOptionError(f"paired option 'precision': expected a number >= 0 (bets), "
+                                    f"got {p!r}")
         if self.playout not in _PLAYOUTS:
             raise SearchOptionError(f"paired option 'playout': {self.playout!r} is not one of "
                                     f"{', '.join(_PLAYOUTS)}")
@@ -158,6 +168,7 @@ class PairedResult:
     reference (0 when the reference is on top).  ``worlds``: worlds the reference was played on.
     ``z``: the quantile used.  ``settled``: the interval lies inside one band.  ``stopped``:
     ``"settled"``, ``"cap"`` (max_worlds), ``"futile"`` (would not settle by the cap),
+    ``"precise"`` (the interval is narrower than ``2 * precision``),
     ``"deadline"`` or ``"cancelled"``.  ``playouts``:
     playouts run in all (screening included).  ``screened_out``: candidates the screening
     dropped (not in ``moves``).
@@ -349,6 +360,9 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
                 lo, hi = interval()
                 if not bands or band_of(lo, bands) == band_of(hi, bands):
                     stopped = "settled"
+                    break
+                if cfg.precision and (hi - lo) / 2.0 <= cfg.precision:
+                    stopped = "precise"
                     break
                 for j in range(1, len(moves)):
                     if active[j]:

@@ -59,10 +59,17 @@ BAND_MARKS = (pb.MARK_GOOD, pb.MARK_INACCURACY, pb.MARK_MISTAKE, pb.MARK_BLUNDER
 ANALYZE_CANDIDATES = 8
 ANALYZE_SEARCH_SHARE = 0.3
 #: Analyze's paired evaluation (``max_worlds`` comes from the request or Limits): the
-#: candidates are screened on 24 worlds and the best 3 measured against the played move on
+#: candidates are screened on 64 worlds and the best 3 measured against the played move on
 #: fresh worlds, looking at 32, 64, 128, ... worlds with the interval widened for every look.
+#: It stops when the interval lies inside one band (``settled``), when its half-width is at
+#: most ``ANALYZE_PRECISION`` times the good threshold (``precise``), or at the cap; no
+#: futility stop: a decision next to a threshold is the one that needs the worlds (its mark
+#: is the band of its estimate, :func:`mark_of`).  Screening on 24 worlds dropped the best
+#: move often enough to change a decision's loss between seeds (4 of the 8 marks that
+#: differed over 5 seeds on a Tiến lên record, bench/README.md).
 ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, screen_keep=3,
-                              screen_worlds=24)
+                              screen_worlds=64, futility=0.0)
+ANALYZE_PRECISION = 0.5
 
 
 
@@ -113,17 +120,31 @@ def default_thresholds(game_name: str) -> pb.Thresholds:
     return pb.Thresholds(good=g, inaccuracy=i, mistake=m)
 
 
-def mark_of(loss_low: float, loss_high: float, th: pb.Thresholds) -> int:
-    """The mark of a decision whose loss lies in ``[loss_low, loss_high]`` (bets): the band's
-    mark when both ends fall in one band of the thresholds, else ``MARK_UNCLEAR``.  In the first
-    band, best when no move is measurably better (``loss_low`` is 0), else good."""
+def mark_of(loss: float, loss_low: float, loss_high: float, th: pb.Thresholds) -> int:
+    """The mark of a decision whose loss is estimated at ``loss`` with the interval
+    ``[loss_low, loss_high]`` (bets).  The thresholds cut the losses into four bands; the mark
+    is the band that holds the estimate, given when the interval stays within that band and
+    its neighbours (so that at 95 % confidence the mark is right or one band off, and the
+    interval shows which way); an interval that reaches two bands away from the estimate's is
+    ``MARK_UNCLEAR``.  When the whole interval lies in one band the mark is settled in the
+    strict sense.  In the first band: best when no move is measurably better (``loss_low`` is
+    0), else good."""
     bands = (th.good, th.inaccuracy, th.mistake)
-    b = band_of(loss_low, bands)
-    if b != band_of(loss_high, bands):
+    lo, hi = band_of(loss_low, bands), band_of(loss_high, bands)
+    b = min(max(band_of(loss, bands), lo), hi)
+    if lo < b - 1 or hi > b + 1:
         return pb.MARK_UNCLEAR
     if b == 0 and loss_low <= 0.0:
         return pb.MARK_BEST
     return BAND_MARKS[b]
+
+
+def decision_accuracy(loss: float, th: pb.Thresholds) -> float:
+    """The accuracy of one decision with a choice, 0..1: ``2 ** (-loss / mistake)`` (1 for no
+    loss, 0.5 at the mistake threshold, 0.25 at twice it).  Continuous in the estimated loss,
+    so a loss measured a little differently moves it a little, where a mark can flip."""
+    scale = th.mistake if th.mistake > 0 else 1.0
+    return 2.0 ** (-max(0.0, loss) / scale)
 
 
 def deadline_margin(seconds_left: float) -> float:
@@ -547,7 +568,7 @@ class Engine:
             judged[seat].append(d)
             emit(pb.AnalyzeResponse(decision=d, done=done + 1, total=total, thresholds=th, model=model))
         for seat in seats:
-            emit(pb.AnalyzeResponse(summary=self._summary(seat, judged[seat], final_state, full),
+            emit(pb.AnalyzeResponse(summary=self._summary(seat, judged[seat], final_state, full, th),
                                     done=total, total=total, thresholds=th, model=model))
 
     def _judge_in_parallel(self, record, decisions, iterations, ms, seed, th, worlds, lang,
@@ -608,7 +629,8 @@ class Engine:
         if left is not None:
             deadline = start + left - (min(0.1, 0.1 * left) + 0.005)
         cfg = dataclasses.replace(ANALYZE_PAIRED, max_worlds=worlds,
-                                  min_worlds=min(ANALYZE_PAIRED.min_worlds, worlds))
+                                  min_worlds=min(ANALYZE_PAIRED.min_worlds, worlds),
+                                  precision=ANALYZE_PRECISION * th.good)
         pr = paired_evaluate(state, candidates, played, config=cfg, seed=seed,
                              bands=(th.good, th.inaccuracy, th.mistake), deadline=deadline,
                              stop=stop)
@@ -622,7 +644,7 @@ class Engine:
         d.loss_stderr = pr.loss_stderr
         d.worlds = pr.worlds
         d.stopped_by = pr.stopped
-        d.mark = mark_of(pr.loss_low, pr.loss_high, th)
+        d.mark = mark_of(pr.loss, pr.loss_low, pr.loss_high, th)
         d.top.extend(self._paired_suggestions(state, result, pr))
         return d
 
@@ -654,14 +676,16 @@ class Engine:
         return out
 
     @staticmethod
-    def _summary(seat: int, decisions: list[pb.Decision], final_state: State, full: bool) -> pb.SeatSummary:
+    def _summary(seat: int, decisions: list[pb.Decision], final_state: State, full: bool,
+                 th: pb.Thresholds) -> pb.SeatSummary:
         out = pb.SeatSummary(seat=seat, decisions=len(decisions))
         chosen = [d for d in decisions if not d.forced]
         settled = [d for d in chosen if d.mark != pb.MARK_UNCLEAR]
         out.total_loss = sum(d.loss for d in decisions)
         out.average_loss = out.total_loss / len(chosen) if chosen else 0.0
-        good = sum(1 for d in settled if d.mark in (pb.MARK_BEST, pb.MARK_GOOD))
-        out.accuracy = good / len(settled) if settled else 1.0
+        # the mean accuracy of the decisions with a choice, from their estimated losses
+        out.accuracy = (sum(decision_accuracy(d.loss, th) for d in chosen) / len(chosen)
+                        if chosen else 1.0)
         for name in MARK_NAMES.values():
             out.marks[name] = 0
         for d in decisions:

@@ -22,18 +22,51 @@ from quansu.server.v1 import service_pb2 as pb
 TH = pb.Thresholds(good=0.05, inaccuracy=0.15, mistake=0.4)
 
 
-@pytest.mark.parametrize("low,high,mark", [
-    (0.0, 0.04, pb.MARK_BEST),          # nothing measurably better, inside [0, good]
-    (0.01, 0.05, pb.MARK_GOOD),         # a better move, by at most good
-    (0.06, 0.15, pb.MARK_INACCURACY),
-    (0.16, 0.39, pb.MARK_MISTAKE),
-    (0.41, 2.0, pb.MARK_BLUNDER),
-    (0.03, 0.20, pb.MARK_UNCLEAR),      # straddles good and inaccuracy
-    (0.0, 0.06, pb.MARK_UNCLEAR),
-    (0.35, 0.45, pb.MARK_UNCLEAR),
+@pytest.mark.parametrize("loss,low,high,mark", [
+    (0.0, 0.0, 0.04, pb.MARK_BEST),          # nothing measurably better, inside [0, good]
+    (0.03, 0.01, 0.05, pb.MARK_GOOD),        # a better move, by at most good
+    (0.1, 0.06, 0.15, pb.MARK_INACCURACY),
+    (0.3, 0.16, 0.39, pb.MARK_MISTAKE),
+    (0.9, 0.41, 2.0, pb.MARK_BLUNDER),
+    # the interval crosses one threshold: the estimate's band, the interval shown with it
+    (0.0, 0.0, 0.06, pb.MARK_BEST),
+    (0.12, 0.03, 0.14, pb.MARK_INACCURACY),
+    (0.04, 0.03, 0.14, pb.MARK_GOOD),
+    (0.42, 0.35, 0.45, pb.MARK_BLUNDER),
+    (0.38, 0.35, 0.45, pb.MARK_MISTAKE),
+    # it reaches two bands away from the estimate's: unclear
+    (0.03, 0.0, 0.20, pb.MARK_UNCLEAR),
+    (0.10, 0.03, 0.41, pb.MARK_UNCLEAR),
+    (0.5, 0.1, 0.6, pb.MARK_UNCLEAR),
+    (0.0, 0.0, 8.0, pb.MARK_UNCLEAR),        # no data: anything up to the cap
 ])
-def test_a_mark_only_where_the_interval_supports_it(low, high, mark):
-    assert mark_of(low, high, TH) == mark
+def test_a_mark_only_where_the_interval_supports_it(loss, low, high, mark):
+    assert mark_of(loss, low, high, TH) == mark
+
+
+def test_decision_accuracy_is_continuous_in_the_loss():
+    from quansu.server.engine import decision_accuracy
+
+    assert decision_accuracy(0.0, TH) == 1.0
+    assert decision_accuracy(0.4, TH) == pytest.approx(0.5)      # half at the mistake threshold
+    assert decision_accuracy(0.8, TH) == pytest.approx(0.25)
+    xs = [decision_accuracy(x / 100, TH) for x in range(0, 200)]
+    assert all(a > b for a, b in zip(xs, xs[1:]))                  # strictly decreasing
+    assert max(a - b for a, b in zip(xs, xs[1:])) < 0.02           # no jump at a threshold
+
+
+def test_seat_accuracy_is_the_mean_decision_accuracy():
+    from quansu.server.engine import Engine, decision_accuracy
+
+    ds = [pb.Decision(index=0, seat=1, loss=0.0, mark=pb.MARK_BEST),
+          pb.Decision(index=1, seat=1, loss=0.2, mark=pb.MARK_INACCURACY),
+          pb.Decision(index=2, seat=1, loss=0.5, loss_low=0.1, loss_high=0.9, mark=pb.MARK_UNCLEAR),
+          pb.Decision(index=3, seat=1, forced=True, mark=pb.MARK_BEST)]
+    s = Engine._summary(1, ds, None, False, TH)
+    want = (1.0 + decision_accuracy(0.2, TH) + decision_accuracy(0.5, TH)) / 3
+    assert s.accuracy == pytest.approx(want)        # unclear counted by its loss, forced left out
+    assert s.marks["unclear"] == 1 and s.decisions == 4
+    assert Engine._summary(1, ds[3:], None, False, TH).accuracy == 1.0
 
 
 # -- a synthetic analysis (no search: the report's parts are checked exactly) ---------------------
@@ -259,12 +292,12 @@ def test_decisions_carry_interval_worlds_and_candidates():
         if d.forced:
             assert d.stopped_by == "forced" and d.worlds == 0 and d.mark == pb.MARK_BEST
             continue
-        assert 2 <= d.worlds <= 24 and d.stopped_by in ("settled", "cap", "futile")
+        assert 2 <= d.worlds <= 24 and d.stopped_by in ("settled", "precise", "cap")
         assert d.loss_low <= d.loss <= d.loss_high
         assert d.loss == pytest.approx(max(0.0, d.best_value - d.played_value))
         texts = [s.move.text for s in d.top]
         assert d.played.text in texts and texts[0] == d.best.text
-        assert d.mark == mark_of(d.loss_low, d.loss_high, msgs[0].thresholds)
+        assert d.mark == mark_of(d.loss, d.loss_low, d.loss_high, msgs[0].thresholds)
     # max_worlds is checked
     from quansu.server.errors import RequestError
 
