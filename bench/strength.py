@@ -7,7 +7,13 @@ A spec is any ``quansu arena`` bot (:func:`quansu.search.bots.make_bot`: ``heuri
 ``sparring``, ``level3``, ``ismcts:iterations=200`` ...), or ``net:`` followed by a search bot
 (``net:level3``, ``net:ismcts:iterations=200``): the same bot guided by the game's shipped
 network with the game's guided settings (:func:`quansu.models.bots.guided_config`), as the
-service plays it.
+service plays it.  ``net=PATH:`` followed by a search bot (``net=/tmp/exp/tienlen_new.onnx:level3``)
+is the same with the network in the ONNX file ``PATH`` instead of the shipped one (checked against
+the game's encoder like the shipped one; PATH may not contain ``:``), so that a candidate network
+can be measured against the shipped one as the service would play it:
+
+    python -m quansu.bench.strength --game tienlen --a net=/tmp/exp/new.onnx:level3 \
+        --b net:level3 --opponent sparring --deals 60 --seed 1
 
 For every deal and every rotation, bot A plays one seat against ``players - 1`` copies of the
 opponent, and bot B plays the same seat of the same deal against the same opponents (same seeds):
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 
@@ -34,18 +41,41 @@ from quansu.search.bots import ISMCTSBot, make_bot
 _NETWORKS: dict = {}
 
 
+def split_net_spec(spec: str) -> tuple[str | None, str] | None:
+    """``(model path or None for the shipped network, search-bot spec)`` of a ``net:`` or
+    ``net=PATH:`` spec, or None for any other spec."""
+    if spec.startswith("net:"):
+        return None, spec[4:]
+    if spec.startswith("net="):
+        path, sep, inner = spec[4:].partition(":")
+        if not path or not sep or not inner:
+            raise SystemExit(f"{spec!r}: expected net=PATH:<search bot>, e.g. "
+                             f"net=/tmp/new.onnx:level3")
+        return path, inner
+    return None
+
+
 def build_bot(spec: str, game, seed: int):
-    """A bot from ``spec`` (see the module doc); ``net:`` bots share one network per game."""
-    if not spec.startswith("net:"):
+    """A bot from ``spec`` (see the module doc); ``net:`` bots share one network per game,
+    ``net=PATH:`` bots one per game and file."""
+    net = split_net_spec(spec)
+    if net is None:
         return make_bot(spec, seed=seed)
-    from quansu.models import default_evaluator
+    from quansu.models import NetworkEvaluator, default_evaluator, load_model
     from quansu.models.bots import guided_config
 
-    key = (game.name, game.num_players, repr(sorted(game.options.items())))
+    path, inner_spec = net
+    key = (game.name, game.num_players, repr(sorted(game.options.items())), path)
     ev = _NETWORKS.get(key)
     if ev is None:
-        ev = _NETWORKS[key] = default_evaluator(game)
-    inner = make_bot(spec[4:], seed=seed)
+        if path is None:
+            ev = default_evaluator(game)
+        else:
+            if not os.path.isfile(path):
+                raise SystemExit(f"{spec!r}: no model file {path!r}")
+            ev = NetworkEvaluator(game, load_model(game, path))
+        _NETWORKS[key] = ev
+    inner = make_bot(inner_spec, seed=seed)
     if not isinstance(inner, ISMCTSBot):
         raise SystemExit(f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts...)")
     cfg = guided_config(ev, inner.config)
@@ -140,7 +170,8 @@ def main(argv=None) -> int:
                                 description=__doc__.splitlines()[0])
     p.add_argument("--game", required=True)
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--a", required=True, help="bot spec A (e.g. level3)")
+    p.add_argument("--a", required=True,
+                   help="bot spec A (e.g. level3, net:level3, net=PATH.onnx:level3)")
     p.add_argument("--b", required=True, help="bot spec B (e.g. heuristic)")
     p.add_argument("--opponent", required=True, help="bot spec of the other seats")
     p.add_argument("--deals", type=int, default=50)

@@ -24,3 +24,39 @@ def test_the_same_bot_against_itself_pairs_to_zero():
 def test_bots_must_differ_from_the_opponent():
     with pytest.raises(SystemExit):
         strength.paired("tan", "heuristic", "level1", "heuristic", deals=1)
+
+
+def test_net_path_spec_loads_that_file(tmp_path):
+    """``net=PATH:level1`` guides the search with the network in PATH (checked against the
+    game), ``net:level1`` with the shipped one; the two differ as specs, so they can be A and
+    B of one paired run."""
+    import shutil
+    from pathlib import Path
+
+    from quansu.games import make
+    from quansu.models import ModelError
+
+    shipped = Path(strength.__file__).resolve().parents[1] / "models"
+    copy = tmp_path / "candidate.onnx"
+    shutil.copyfile(shipped / "tienlen.onnx", copy)
+    game = make("tienlen", 2)
+    bot = strength.build_bot(f"net={copy}:level1", game, seed=3)
+    assert bot.evaluator.model.name == str(copy.resolve())
+    assert bot.config.iterations == 10 and bot.name == f"net={copy}:level1"
+    assert strength.build_bot("net:level1", game, 3).evaluator.model.name != str(copy.resolve())
+    assert strength.split_net_spec(f"net={copy}:level3") == (str(copy), "level3")
+    assert strength.split_net_spec("net:level3") == (None, "level3")
+    assert strength.split_net_spec("level3") is None
+    # the same network on both sides, same seeds: the pairing gives exactly zero
+    res = strength.paired("tienlen", f"net={copy}:level1", "net:level1", "heuristic", deals=2,
+                          seed=5, players=2)
+    assert res["a_minus_b"] == pytest.approx(0.0) and res["a"] != res["b"]
+    with pytest.raises(SystemExit, match="no model file"):
+        strength.build_bot(f"net={tmp_path / 'missing.onnx'}:level1", game, 0)
+    with pytest.raises(SystemExit, match="net=PATH"):
+        strength.build_bot("net=:level1", game, 0)
+    # another game's network is refused (the encoder check of the shipped models)
+    with pytest.raises(ModelError):
+        strength.build_bot(f"net={shipped / 'tan.onnx'}:level1", game, 0)
+    with pytest.raises(SystemExit, match="search bot"):
+        strength.build_bot(f"net={copy}:heuristic", game, 0)

@@ -233,3 +233,90 @@ def test_train_command_rejects_bad_arguments(argv, message, capsys):
 
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+class SparringToy(ToyGame):
+    """The toy game with a sparring bot that differs from its heuristic (it always plays its
+    highest card) and counts its calls."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.sparring_calls = 0
+
+    def sparring_move(self, state, rng):
+        self.sparring_calls += 1
+        return max(state.legal_moves())
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "sparring"])
+def test_advantage_game_plays_and_rolls_out_with_the_chosen_bot(bot):
+    """With ``bot``, the chosen bot plays the game and every rollout: with no random moves and
+    deterministic bots, the rollout of the bot's own move from each decision replays the rest
+    of the game, so each value target equals the game's final payoffs; the other bot is never
+    asked for a move (the encoder still asks the heuristic for its feature)."""
+    from quansu.models.training.data import advantage_game
+
+    game = SparringToy(3)
+    samples = advantage_game(game, random.Random(2), max_moves=4, epsilon=0.0, bot=bot)
+    assert samples.values and len(samples.values) == len(samples.states)
+    for v in samples.values:
+        assert list(v) == pytest.approx(list(samples.returns))
+    assert (game.sparring_calls > 0) == (bot == "sparring")
+    # the two bots play different games from the same deal
+    other = advantage_game(SparringToy(3), random.Random(2), max_moves=4, epsilon=0.0,
+                           bot="sparring" if bot == "heuristic" else "heuristic")
+    assert [list(v) for v in other.values] != [list(v) for v in samples.values]
+
+
+def test_imitation_targets_follow_the_chosen_bot():
+    game = SparringToy(3)
+    state = game.new_initial_state(random.Random(4))
+    moves = state.legal_moves()
+    _, target = heuristic_policy(game, 0.0, "sparring")(state, random.Random(0))
+    assert moves[int(np.argmax(target))] == max(moves) and game.sparring_calls == 1
+    _, target = heuristic_policy(game, 0.0)(state, random.Random(0))
+    assert moves[int(np.argmax(target))] == game.heuristic_move(state, random.Random(0))
+    from quansu.models.training.data import bot_move
+    with pytest.raises(ValueError, match="unknown self-play bot"):
+        bot_move(game, "level3")
+
+
+def test_tiny_sparring_training_run_records_the_bot(tmp_path):
+    """``--bot sparring`` end to end: the command, the summary, the model's metadata and the
+    card name the bot, and the policy is also measured against it."""
+    from quansu.models.training.loop import TrainConfig, train
+
+    game = SparringToy(3)
+    out = tmp_path / "toy_sp.onnx"
+    cfg = TrainConfig("toy", players=3, minutes=0.08, workers=1, hidden=32, move_hidden=16,
+                      steps_per_round=20, eval_deals=2, out=str(out), progress=False,
+                      policy_targets="advantage", rollout_moves=3, calibration_deals=2,
+                      bot="sparring")
+    lines = []
+    summary = train(cfg, log=lines.append, game=game)
+    assert "--bot sparring" in summary["command"]
+    assert "--bot" not in TrainConfig("toy").command()
+    assert summary["bot"] == "sparring" and game.sparring_calls > 0
+    assert summary["policy_vs_bot"]["bot"] == "sparring"
+    assert summary["policy_vs_bot"]["deals"] == 2
+    assert PolicyValueModel(out).training()["bot"] == "sparring"
+    card = out.with_suffix(".md").read_text()
+    assert "Self-play and rollout bot: sparring (`--bot sparring`)" in card
+    assert "sparring self-play games with rollout advantages" in card
+    assert "Policy alone vs the sparring bot" in card
+    assert any("vs sparring bot" in line for line in lines)
+    with pytest.raises(ValueError, match="unknown self-play bot"):
+        train(dataclasses.replace(cfg, bot="random"), log=lambda *_: None, game=game)
+
+
+def test_train_command_takes_the_bot(monkeypatch):
+    """``quansu train --bot sparring`` reaches the run's config; an unknown bot is refused."""
+    from quansu.models.training import loop
+    from quansu.server import cmd_train
+
+    seen = {}
+    monkeypatch.setattr(loop, "train", lambda cfg: seen.setdefault("cfg", cfg))
+    assert cmd_train.main(["--game", "tienlen", "--bot", "sparring", "--minutes", "1"]) == 0
+    assert seen["cfg"].bot == "sparring"
+    with pytest.raises(SystemExit):
+        cmd_train.main(["--game", "tienlen", "--bot", "level3"])

@@ -23,6 +23,18 @@ from quansu.search.evaluator import playout
 #: policy(state, rng) -> (move to play, target distribution over state.legal_moves() or None)
 Policy = Callable[[State, random.Random], tuple]
 
+#: the rule-based bots that can play the self-play games and the rollouts: ``"heuristic"``
+#: (``game.heuristic_move``, the club player) and ``"sparring"`` (``game.sparring_move``, the
+#: strong rule-based baseline; a game without one falls back to its heuristic)
+BOTS = ("heuristic", "sparring")
+
+
+def bot_move(game: Game, bot: str = "heuristic") -> Callable:
+    """``move(state, rng)`` of the rule-based ``bot`` (one of :data:`BOTS`)."""
+    if bot not in BOTS:
+        raise ValueError(f"unknown self-play bot {bot!r}; known: {', '.join(BOTS)}")
+    return game.sparring_move if bot == "sparring" else game.heuristic_move
+
 
 @dataclass
 class GameSamples:
@@ -55,14 +67,15 @@ def play_game(game: Game, rng: random.Random, policy: Policy, *, record_forced: 
     return out
 
 
-def heuristic_policy(game: Game, epsilon: float = 0.0) -> Policy:
-    """The game's heuristic bot; the target is its choice (one-hot).  With probability
-    ``epsilon`` a uniformly random legal move is *played* instead (the target stays the bot's
-    choice), for more varied positions."""
+def heuristic_policy(game: Game, epsilon: float = 0.0, bot: str = "heuristic") -> Policy:
+    """The game's heuristic bot (or another rule-based ``bot`` of :data:`BOTS`); the target is
+    its choice (one-hot).  With probability ``epsilon`` a uniformly random legal move is
+    *played* instead (the target stays the bot's choice), for more varied positions."""
+    choose = bot_move(game, bot)
 
     def policy(state: State, rng: random.Random):
         moves = state.legal_moves()
-        choice = game.heuristic_move(state, rng)
+        choice = choose(state, rng)
         target = np.zeros(len(moves), dtype=np.float32)
         target[moves.index(choice)] = 1.0
         play = rng.choice(moves) if epsilon and rng.random() < epsilon else choice
@@ -72,7 +85,7 @@ def heuristic_policy(game: Game, epsilon: float = 0.0) -> Policy:
 
 
 def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
-                   epsilon: float = 0.1) -> GameSamples:
+                   epsilon: float = 0.1, bot: str = "heuristic") -> GameSamples:
     """One heuristic self-play game (a share ``epsilon`` of moves random, for variety) whose
     samples carry rollout advantages: at every decision with more than one legal move, up to
     ``max_moves`` legal moves (the heuristic's move and a random choice of the others) are
@@ -88,7 +101,13 @@ def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
     This is one step of policy improvement over the heuristic bot (the rollout policy of
     Bertsekas, Tesauro and Galperin): a network that learns the expected advantages from the
     acting seat's information plays better than the heuristic against it.
+
+    ``bot`` (:data:`BOTS`): the rule-based bot that plays the game and the rollouts, the
+    heuristic by default; with ``"sparring"`` the game's sparring bot does both (the "heuristic
+    move" above is then the sparring bot's; the encoder's heuristic-choice feature stays the
+    heuristic bot's, so the network's inputs do not change).
     """
+    choose = bot_move(game, bot)
     enc = encoder_for(game)
     state = game.new_initial_state(rng)
     out = GameSamples()
@@ -96,7 +115,7 @@ def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
     while not state.is_terminal():
         seat = state.current_player
         moves = state.legal_moves()
-        choice = game.heuristic_move(state, rng)
+        choice = choose(state, rng)
         if len(moves) > 1:
             hi = moves.index(choice)
             idx = list(range(len(moves)))
@@ -108,7 +127,7 @@ def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
             for i in idx:
                 child = state.clone()
                 child.apply(moves[i])
-                pays[i] = list(playout(child, random.Random(seed), "heuristic"))
+                pays[i] = list(playout(child, random.Random(seed), bot))
             mean = sum(p[seat] for p in pays.values()) / len(pays)
             target = np.full(len(moves), np.nan, dtype=np.float32)
             for i, p in pays.items():

@@ -24,6 +24,13 @@ advantage in units of ``advantage_scale`` (one step of policy improvement over t
 bot), the value head the heuristic move's rollout payoffs.
 The bonus of the heuristic's move is then calibrated (:func:`calibrate_bonus`).
 
+``bot`` (``--bot``) chooses the rule-based bot behind the self-play games, the rollouts, the
+bonus calibration's opponent and the imitation targets: ``"heuristic"`` (default, how the
+first shipped networks were trained) or ``"sparring"`` (the game's strong rule-based bot, the
+baseline the search levels are measured against; tens of times slower per move, so far fewer
+decisions per minute).  The final evaluation plays the heuristic bot always, and the chosen bot
+too when it is another.
+
 Game generation runs in ``workers`` processes; training uses ``torch.set_num_threads(workers)``.
 """
 
@@ -47,7 +54,8 @@ from quansu.models.encoders import encoder_for
 from quansu.models.canary import write_canary
 from quansu.models.evaluator import MODEL_FORMAT, ModelError, NetworkEvaluator, PolicyValueModel
 from quansu.models.training.arena import mean_ci, policy_match
-from quansu.models.training.data import Buffer, advantage_game, heuristic_policy, play_game
+from quansu.models.training.data import (BOTS, Buffer, advantage_game, bot_move,
+                                          heuristic_policy, play_game)
 from quansu.models.training.net import PolicyValueNet, export_onnx
 from quansu.models.training.plot import Progress, line_plot_png
 from quansu.models.training.trainer import Trainer
@@ -62,7 +70,8 @@ class TrainConfig:
     window: ``replay`` decisions in the heuristic phase, ``exit_replay`` in expert iteration.
     ``previous``: the model the new one must beat (default: the one already at ``out``, if it
     was trained for the same game, players, options and encoder); they play ``compare_deals``
-    deals, policy alone, and the better one ends up at ``out``.
+    deals, policy alone, and the better one ends up at ``out``.  ``bot``: the rule-based bot of
+    the self-play games, rollouts and calibration (:data:`~models.training.data.BOTS`).
     """
 
     game: str
@@ -89,6 +98,7 @@ class TrainConfig:
     calibration_deals: int = 400
     policy_targets: str = "heuristic"
     rollout_moves: int = 12
+    bot: str = "heuristic"
     out: str = ""
     previous: str = ""
     compare_deals: int = 400
@@ -103,7 +113,7 @@ class TrainConfig:
         d = TrainConfig(self.game)
         for name in ("hidden", "search_iterations", "teacher", "games_per_round",
                      "exit_replay", "steps_per_round", "heuristic_share", "eval_deals",
-                     "policy_targets", "rollout_moves", "replay", "calibration_deals",
+                     "policy_targets", "rollout_moves", "bot", "replay", "calibration_deals",
                      "compare_deals"):
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{name.replace('_', '-')} {getattr(self, name)}")
@@ -123,9 +133,10 @@ def _worker_games(job: tuple) -> list:
     rng = random.Random(seed)
     if mode == "advantage":
         return [advantage_game(game, rng, max_moves=params["rollout_moves"],
-                               epsilon=params["epsilon"]) for _ in range(n)]
+                               epsilon=params["epsilon"], bot=params.get("bot", "heuristic"))
+                for _ in range(n)]
     if mode == "heuristic":
-        policy = heuristic_policy(game, params["epsilon"])
+        policy = heuristic_policy(game, params["epsilon"], params.get("bot", "heuristic"))
     else:
         policy = search_policy(game, PolicyValueModel(model_bytes), params)
     return [play_game(game, rng, policy) for _ in range(n)]
@@ -211,6 +222,8 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     """Run the pipeline; write ``cfg.out`` (ONNX), its ``.md`` card and ``.png`` curve.
     Returns the training summary (also stored in the model's metadata).  ``game``: a game
     object to train on instead of ``make(cfg.game, cfg.players, cfg.options)`` (tests)."""
+    if cfg.bot not in BOTS:
+        raise ValueError(f"unknown self-play bot {cfg.bot!r}; known: {', '.join(BOTS)}")
     t0 = time.monotonic()
     deadline = t0 + cfg.minutes * 60.0
     torch.manual_seed(cfg.seed)
@@ -273,7 +286,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
 
     advantage = cfg.policy_targets == "advantage"
     mode = "advantage" if advantage else "heuristic"
-    gen_params = {"epsilon": cfg.epsilon, "rollout_moves": cfg.rollout_moves}
+    gen_params = {"epsilon": cfg.epsilon, "rollout_moves": cfg.rollout_moves, "bot": cfg.bot}
     adv_scale: list = [None]
 
     def export(summary) -> bytes:
@@ -336,7 +349,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     calibration = []
     if advantage and enc.spec.heuristic_feature:
         calibration = calibrate_bonus(game, net, lambda: export({"phase": "calibration"}),
-                                      cfg.calibration_deals, cfg.seed)
+                                      cfg.calibration_deals, cfg.seed, cfg.bot)
         best = max(calibration, key=lambda c: c["vs_heuristic"][0])
         net.heuristic_bonus.fill_(best["bonus"])
         log("heuristic bonus: " + ", ".join(f"{c['bonus']:g} -> {c['vs_heuristic'][0]:+.3f}"
@@ -385,6 +398,15 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                           lambda s, r: game.heuristic_move(s, r), eval_deals,
                           random.Random(cfg.seed + 1))
     m, lo, hi = mean_ci(scores)
+    vs_bot = None
+    if cfg.bot != "heuristic":
+        bot = bot_move(game, cfg.bot)
+        bm, blo, bhi = mean_ci(policy_match(game, lambda s, r: final.policy_move(s), bot,
+                                            eval_deals, random.Random(cfg.seed + 1)))
+        vs_bot = {"bot": cfg.bot, "deals": len(eval_deals), "mean": round(bm, 4),
+                  "ci95": [round(blo, 4), round(bhi, 4)]}
+        log(f"policy alone vs {cfg.bot} bot: {bm:+.3f} bets/game, 95% CI [{blo:+.3f}, "
+            f"{bhi:+.3f}] over {len(eval_deals)} deals x rotations")
     pol, val, top1 = trainer.evaluate(heldout)
     vs_previous = None
     if prev_bytes is not None:
@@ -400,6 +422,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
                "decisions_in_buffer": buffer.size, "steps": trainer.steps,
                "exit_rounds": rounds, "rounds": history,
                "policy_targets": cfg.policy_targets, "rollout_moves": cfg.rollout_moves,
+               "bot": cfg.bot, "policy_vs_bot": vs_bot,
                "advantage_scale": adv_scale[0], "bonus_calibration": calibration,
                "calibration_deals": cfg.calibration_deals if calibration else 0,
                "kept_step": stop["step"] if stopped else trainer.steps,
@@ -495,22 +518,26 @@ HELDOUT_CAPACITY = 20_000
 BONUS_GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
 
 
-def calibrate_bonus(game: Game, net: PolicyValueNet, export_fn, deals: int, seed: int) -> list:
+def calibrate_bonus(game: Game, net: PolicyValueNet, export_fn, deals: int, seed: int,
+                    bot: str = "heuristic") -> list:
     """Choose the network's ``heuristic_bonus`` (logit added to the heuristic bot's move).
 
     The advantage logits are noisy estimates; a network that leaves the bot's move whenever
     another move's estimate is a little higher deviates on noise.  Each bonus of
     :data:`BONUS_GRID` is tried: the policy alone plays ``deals`` calibration deals (their own
-    seed, not the final evaluation's) against the heuristic bot, every rotation.  Returns one
-    ``{"bonus", "vs_heuristic": [mean, low, high]}`` per bonus; the caller keeps the best."""
+    seed, not the final evaluation's) against the rule-based ``bot`` (the heuristic by default,
+    the bot of the training games), every rotation.  Returns one
+    ``{"bonus", "vs_heuristic": [mean, low, high]}`` per bonus (the key keeps its name whatever
+    the bot); the caller keeps the best."""
+    opponent = bot_move(game, bot)
     rng = random.Random(seed + 11)
     cal = [game.random_deal(rng) for _ in range(deals)]
     out = []
     for bonus in BONUS_GRID:
         net.heuristic_bonus.fill_(bonus)
         ev = NetworkEvaluator(game, PolicyValueModel(export_fn()), cache_size=0)
-        scores = policy_match(game, lambda s, r: ev.policy_move(s),
-                              lambda s, r: game.heuristic_move(s, r), cal, random.Random(seed))
+        scores = policy_match(game, lambda s, r: ev.policy_move(s), opponent, cal,
+                              random.Random(seed))
         m, lo, hi = mean_ci(scores)
         out.append({"bonus": bonus, "vs_heuristic": [round(m, 4), round(lo, 4), round(hi, 4)]})
     return out
@@ -529,10 +556,11 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
     pv = summary["policy_vs_heuristic"]
     params = sum(p.numel() for p in net.parameters())
     advantage = summary.get("policy_targets") == "advantage"
+    bot = summary.get("bot", "heuristic")
     if advantage:
-        data_line = (f"- Data: {summary['heuristic_games']} heuristic self-play games with rollout "
+        data_line = (f"- Data: {summary['heuristic_games']} {bot} self-play games with rollout "
                      f"advantages (at every decision up to {summary['rollout_moves']} legal moves "
-                     f"each played out by the heuristic bot from the true state with shared "
+                     f"each played out by the {bot} bot from the true state with shared "
                      f"random numbers; logits learn advantage / {summary['advantage_scale']} "
                      f"bets); {summary['decisions_in_buffer']} decisions in the replay window; "
                      f"{summary['steps']} gradient steps; no expert iteration.")
@@ -546,20 +574,21 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         if summary.get("bonus_calibration"):
             data_line += (
                 "\n- Heuristic bonus (logit added to the heuristic bot's move, chosen by the "
-                f"policy's payoff against the bot on {summary.get('calibration_deals') or ''} "
+                f"policy's payoff against the {bot} bot on "
+                f"{summary.get('calibration_deals') or ''} "
                 "calibration deals, every rotation, 95% CI): "
                 + "; ".join(f"{c['bonus']:g}: {c['vs_heuristic'][0]:+.3f} "
                             f"[{c['vs_heuristic'][1]:+.3f}, {c['vs_heuristic'][2]:+.3f}]"
                             for c in summary["bonus_calibration"])
                 + f"; shipped with {summary['heuristic_bonus']:g}.")
     else:
-        data_line = (f"- Data: {summary['heuristic_games']} heuristic-bot games, then "
+        data_line = (f"- Data: {summary['heuristic_games']} {bot}-bot games, then "
                      f"{summary['exit_rounds']} expert-iteration rounds ({summary['search_games']} "
                      f"games of ISMCTS with {summary['search_iterations']} iterations per move, "
                      f"{_TEACHER_TEXT[summary.get('teacher', 'network')]}); "
                      f"{summary['decisions_in_buffer']} decisions in the final replay window; "
                      f"{summary['steps']} gradient steps.")
-    target_text = ("the best rolled-out move" if advantage else "the heuristic bot")
+    target_text = ("the best rolled-out move" if advantage else f"the {bot} bot")
     lines = [
         f"# {game.title or game.name} policy-value network (`{path.with_suffix('.onnx').name}`)",
         "",
@@ -570,6 +599,7 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         f"- Command: `{summary['command']}`",
         f"- Wall time: {summary['minutes']} min on {summary['workers']} worker process(es) "
         f"(torch {torch.__version__}, CPU).",
+        f"- Self-play and rollout bot: {bot} (`--bot {bot}`).",
         data_line,
         f"- Game: {game.name}, {game.num_players} players, rules version {game.rules_version}, "
         f"options {json.dumps(game.options_diff()) if game.options_diff() else 'defaults'}.",
@@ -609,6 +639,13 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         f"({'target met' if pv['ci95'][0] > 0 else 'target NOT met: interval not above zero'}).",
         "",
     ]
+    vb = summary.get("policy_vs_bot")
+    if vb:
+        lines += [
+            f"Policy alone vs the {vb['bot']} bot, the same deals: {vb['mean']:+.3f} bets per "
+            f"game per seat, 95% CI [{vb['ci95'][0]:+.3f}, {vb['ci95'][1]:+.3f}].",
+            "",
+        ]
     vp = summary.get("vs_previous")
     if vp:
         lines += [
