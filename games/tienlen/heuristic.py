@@ -297,7 +297,10 @@ def choose(game, state, rng: random.Random) -> int:
         return min(power, key=lambda p: p[0])[0]
 
     top_shape = state.top_shape
-    same_shape, tb, anys = state.follow_rule()
+    if state.passed >> me & 1:
+        same_shape, tb, anys = state.follow_rule()
+    else:   # state.follow_rule(), inlined for the usual case (the seat has not passed)
+        same_shape, tb, anys = top_shape, top.bit_length(), state.finfo[0]
     # finish now when the whole hand may be played: it has the top's shape (so as many cards)
     # or is a bomb (>= 4 cards) allowed on it
     n = hand.bit_count()
@@ -324,9 +327,11 @@ def choose(game, state, rng: random.Random) -> int:
     if best:
         return best
     if plays is None:
-        if top_shape != R.SINGLE and not (hand.bit_count() <= 4
-                                          or _opp_min(game, state, me) <= 2):
-            return 0  # no piece beats it and nothing is urgent: pass (whatever the moves are)
+        if top_shape != R.SINGLE:
+            if not (hand.bit_count() <= 4 or _opp_min(game, state, me) <= 2):
+                return 0  # no piece beats it and nothing is urgent: pass (whatever the moves are)
+        elif not anys and not (same_shape == R.SINGLE and hand.bit_length() > tb):
+            return 0  # a single on top, no card above it and no bomb allowed: no play at all
         plays = state.legal_moves()[1:]
         if not plays:
             return 0
