@@ -26,7 +26,8 @@ The field path of a rules error comes from the prefix the rules layer puts on it
 service's own checks (:class:`RequestError` with a :class:`games.errors.Text`; codes
 ``request.*``, :data:`TEXTS`) has a stable code, parameters and an English and a Vietnamese
 text.  :func:`to_rpc_status` writes the description in the call's language (``lang``: the
-request's ``language`` field, "vi" or English); field paths and status codes never change.
+request's ``language`` field, "vi" or English) and the code in the violation's ``reason``
+(``TIENLEN_NOT_IN_HAND``); field paths and status codes never change.
 """
 
 from __future__ import annotations
@@ -159,6 +160,11 @@ class RequestError(ServiceError):
     def render(self, lang: str = "en") -> str:
         """The message (without the field) in ``lang``."""
         return self.text.render(lang) if self.text is not None else self.message
+
+    @property
+    def error_code(self) -> str:
+        """The stable code of the message ("" for a plain one)."""
+        return self.text.code if self.text is not None else ""
 
 
 class BadBody(RequestError):
@@ -349,13 +355,26 @@ BAD_BODY_LOG = RateLimitedLog(log)
 INTERNAL_LOG = RateLimitedLog(log)
 
 
-def bad_request(field: str, message: str) -> status_pb2.Status:
+def violation_reason(code: str) -> str:
+    """An error code as a FieldViolation ``reason`` (UPPER_SNAKE_CASE: ``tienlen.not_in_hand``
+    -> ``TIENLEN_NOT_IN_HAND``)."""
+    return code.upper().replace(".", "_")
+
+
+#: Whether this google.rpc has ``FieldViolation.reason`` (googleapis-common-protos >= 1.65).
+_HAS_REASON = "reason" in error_details_pb2.BadRequest.FieldViolation.DESCRIPTOR.fields_by_name
+
+
+def bad_request(field: str, message: str, code: str = "") -> status_pb2.Status:
     """An INVALID_ARGUMENT status with one BadRequest field violation (texts clipped by
-    :func:`clip_message`)."""
+    :func:`clip_message`); ``code``, the error's stable code, goes in the violation's
+    ``reason`` (:func:`violation_reason`)."""
     field = clip(field, 2 * QUOTE_LIMIT)
     message = clip_message(message)
-    detail = error_details_pb2.BadRequest(
-        field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)])
+    violation = error_details_pb2.BadRequest.FieldViolation(field=field, description=message)
+    if code and _HAS_REASON:
+        violation.reason = violation_reason(code)
+    detail = error_details_pb2.BadRequest(field_violations=[violation])
     packed = any_pb2.Any()
     packed.Pack(detail)
     text = f"{field}: {message}" if field and not message.startswith(field) else message
@@ -371,10 +390,10 @@ def to_rpc_status(exc: BaseException, prefix: str = "", lang: str = "") -> statu
     if isinstance(exc, RemoteError):
         return exc.status
     if isinstance(exc, RequestError):
-        return bad_request(exc.field, exc.render(lang))
+        return bad_request(exc.field, exc.render(lang), exc.error_code)
     if is_rules_error(exc):
         err = as_request_error(exc, prefix)
-        return bad_request(err.field, err.render(lang))
+        return bad_request(err.field, err.render(lang), err.error_code)
     if isinstance(exc, ServiceError):
         return status_pb2.Status(code=exc.code.value[0], message=str(exc))
     INTERNAL_LOG.exception(f"internal error ({type(exc).__name__})", exc)

@@ -618,6 +618,19 @@ def _violations(err) -> list[tuple[str, str]]:
     return field_violations(err)
 
 
+def _reasons(err) -> list[str]:
+    """The ``reason`` of each BadRequest field violation (the error's code)."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    out = []
+    for d in rpc_status.from_call(err).details:
+        br = error_details_pb2.BadRequest()
+        if d.Unpack(br):
+            out += [v.reason for v in br.field_violations]
+    return out
+
+
 def test_api_invalid_argument_follows_the_language_field(live):
     """Over gRPC: Suggest, SuggestStream, Analyze and LegalMoves describe a bad request in the
     request's ``language``; the field path and the status code are the same in every language."""
@@ -634,14 +647,21 @@ def test_api_invalid_argument_follows_the_language_field(live):
         "analyze": lambda lang: list(live.analyze(record, iterations=5, language=lang)),
         "legal_moves": lambda lang: live.legal_moves(record, language=lang),
     }
+    from quansu.games.errors import TABLE
+    from quansu.server.errors import violation_reason
+
+    reasons = {violation_reason(code) for code in TABLE}
     for name, call in calls.items():
         got = {}
+        why = {}
         for lang in ("en", "vi"):
             with pytest.raises(grpc.RpcError) as ei:
                 call(lang)
             assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT, name
             got[lang] = _violations(ei.value)
+            why[lang] = _reasons(ei.value)
             assert len(got[lang]) == 1, (name, got[lang])
+        assert why["en"] == why["vi"] and why["en"][0] in reasons, (name, why)   # the code
         (f_en, d_en), (f_vi, d_vi) = got["en"][0], got["vi"][0]
         assert f_en == f_vi, name
         assert d_en.isascii() and not d_vi.isascii() and d_en != d_vi, (name, d_en, d_vi)
