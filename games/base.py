@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
-from quansu.games.errors import CodedError, Text, words
+from quansu.games.errors import CodedError, Text
 
 Move = Hashable
 TERMINAL = -1

@@ -47,9 +47,6 @@ def _local(value: Any, lang: str) -> Any:
         return value.render(lang)
     if isinstance(value, CodedError):
         return value.render(lang)
-    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(x, str) for x in value) \
-            and getattr(value, "_words", False):
-        return value[1 if lang == "vi" else 0]
     return value
 
 
@@ -134,22 +131,6 @@ class CodedError(ValueError):
 
 def _restore(cls, message, path):
     return cls(message, path=path)
-
-
-def words(en: str, vi: str) -> tuple:
-    """A parameter that is a word of the text, different by language (rendered in the text's)."""
-    w = _Words((en, vi))
-    return w
-
-
-class _Words(tuple):
-    _words = True
-
-    def __str__(self) -> str:
-        return self[0]
-
-    def __format__(self, spec: str) -> str:
-        return format(self[0], spec)
 
 
 def render(error: BaseException, lang: str = "en") -> str:

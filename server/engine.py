@@ -156,8 +156,8 @@ def deadline_margin(seconds_left: float) -> float:
 
 
 def check_language(value: str, field: str) -> str:
-    """The language of a request's reason texts ("" is English); :class:`RequestError` naming
-    ``field`` for any other value than :data:`games.reasons.LANGUAGES`."""
+    """The language of a request's reason and error texts ("" is English); :class:`RequestError`
+    naming ``field`` for any other value than :data:`games.reasons.LANGUAGES`."""
     if value and value not in LANGUAGES:
         raise RequestError.of(field, "request.language", value=value[:16],
                               languages=", ".join(LANGUAGES))
