@@ -118,19 +118,31 @@ def accuracy_spread(summaries_per_run: list[list]) -> list[float]:
     return [max(v) - min(v) for _, v in sorted(by_seat.items())]
 
 
-def smooth_accuracy_spread(runs: list[list], inaccuracy: float) -> list[float]:
-    """Per seat: (max - min) over the runs, in points, of the mean per-decision accuracy
-    ``0.5 ** (loss / inaccuracy)`` over the decisions with a choice (a smooth alternative to
-    the share of best/good marks, for comparison)."""
+def mark_accuracy_spread(runs: list[list]) -> list[float]:
+    """Per seat: (max - min) over the runs, in points, of the share of best and good marks
+    among the decisions with a choice and a mark (the seat accuracy before issue 20's
+    follow-up, which counted a handful of marks per seat and moved by 7 to 20 points when one
+    of them flipped; shown for comparison)."""
     by_seat: dict[int, list[float]] = {}
     for run in runs:
-        per: dict[int, list[float]] = {}
+        per: dict[int, list[int]] = {}
         for d in run:
-            if not d.forced:
-                per.setdefault(d.seat, []).append(0.5 ** (d.loss / inaccuracy))
+            if not d.forced and d.mark != pb.MARK_UNCLEAR:
+                per.setdefault(d.seat, []).append(d.mark in (pb.MARK_BEST, pb.MARK_GOOD))
         for seat, xs in per.items():
             by_seat.setdefault(seat, []).append(100.0 * sum(xs) / len(xs))
     return [max(v) - min(v) for _, v in sorted(by_seat.items())]
+
+
+def crossing_share(runs: list[list], thresholds) -> float:
+    """Share of the marked non-forced decisions (over all runs) whose interval crosses a
+    threshold: marked at the band of the estimate rather than settled inside one band."""
+    from quansu.search.paired import band_of
+
+    bands = (thresholds.good, thresholds.inaccuracy, thresholds.mistake)
+    marked = [d for run in runs for d in run if not d.forced and d.mark != pb.MARK_UNCLEAR]
+    crossing = sum(1 for d in marked if band_of(d.loss_low, bands) != band_of(d.loss_high, bands))
+    return crossing / len(marked) if marked else 0.0
 
 
 def hint_stability(engine, obj: dict, seeds: list[int], limit: int | None = None) -> dict:
@@ -199,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=8, help="records per run (first N)")
     ap.add_argument("--hints", action="store_true", help="also the stability of hints")
     ap.add_argument("--hint-seeds", type=int, default=5, help="seeds of --hints (1..N)")
+    ap.add_argument("--hints-only", action="store_true",
+                    help="only the stability of hints (no analysis; implies --hints)")
     ap.add_argument("--hint-positions", type=int, default=None,
                     help="at most this many positions per record for --hints")
     ap.add_argument("--validity", type=int, default=0, metavar="N",
@@ -212,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.seeds < 2:
         ap.error("--seeds: at least 2")
+    if args.hints_only:
+        args.hints = True
     files = record_files(args.paths)[:args.limit]
     if not files:
         print("error: no quansu-record/1 file found", file=sys.stderr)
@@ -222,34 +238,45 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for k, f in enumerate(files, 1):
         obj = rec.read_json(str(f))
-        runs, sums, walls, cpus = [], [], [], []
-        th_inaccuracy = 0.3
-        for s in seeds:
-            d, sm, w, c = analyze_once(engine, obj, s, args.max_worlds, th_given)
-            runs.append(d)
-            sums.append(sm)
-            walls.append(w)
-            cpus.append(c)
-            th_inaccuracy = args.inaccuracy or _thresholds(engine, obj).inaccuracy
         row = {"file": str(f), "game": obj["game"], "players": obj["players"],
-               "moves": len(obj["moves"]), "wall_s": walls, "cpu_s": cpus,
-               "worlds_mean": sum(d.worlds for d in runs[0] if not d.forced)
-               / max(1, sum(1 for d in runs[0] if not d.forced)),
-               "stability": stability(runs), "accuracy_spread": accuracy_spread(sums),
-               "smooth_accuracy_spread": smooth_accuracy_spread(runs, th_inaccuracy)}
+               "moves": len(obj["moves"])}
+        if not args.hints_only:
+            runs, sums, walls, cpus = [], [], [], []
+            for s in seeds:
+                d, sm, w, c = analyze_once(engine, obj, s, args.max_worlds, th_given)
+                runs.append(d)
+                sums.append(sm)
+                walls.append(w)
+                cpus.append(c)
+            th = _thresholds(engine, obj)
+            for name, v in th_given.items():
+                if v:
+                    setattr(th, name, v)
+            chosen = [d for run in runs for d in run if not d.forced]
+            row.update({
+                "wall_s": walls, "cpu_s": cpus,
+                "worlds_mean": sum(d.worlds for d in chosen) / max(1, len(chosen)),
+                "stopped_by": dict(Counter(d.stopped_by for d in chosen)),
+                "stability": stability(runs), "accuracy_spread": accuracy_spread(sums),
+                "mark_accuracy_spread": mark_accuracy_spread(runs),
+                "crossing_share": crossing_share(runs, th)})
         if args.hints:
             row["hints"] = hint_stability(engine, obj, list(range(1, args.hint_seeds + 1)),
                                           args.hint_positions)
-        if args.validity:
+        if args.validity and not args.hints_only:
             row["validity"] = dict(validity(engine, obj, runs[0], args.validity))
         rows.append(row)
-        st = row["stability"]
-        print(f"[{k}/{len(files)}] {f.name} {obj['game']}: {st['same_mark']}/{st['decisions']} "
-              f"decisions same mark, spread {max(row['accuracy_spread']):.1f} pts, "
-              f"wall {max(walls):.1f} s, cpu {max(cpus):.1f} s"
-              + (f", hints {row['hints']['top_group_shared']}/{row['hints']['positions']}"
-                 if args.hints else "")
-              + (f", validity {row['validity']}" if args.validity else ""), flush=True)
+        line = f"[{k}/{len(files)}] {f.name} {obj['game']}:"
+        if not args.hints_only:
+            st = row["stability"]
+            line += (f" {st['same_mark']}/{st['decisions']} decisions same mark, spread "
+                     f"{max(row['accuracy_spread'], default=0.0):.1f} pts, wall "
+                     f"{max(row['wall_s']):.1f} s, cpu {max(row['cpu_s']):.1f} s")
+        if args.hints:
+            line += f", hints {row['hints']['top_group_shared']}/{row['hints']['positions']}"
+        if "validity" in row:
+            line += f", validity {row['validity']}"
+        print(line, flush=True)
     report = summarize(rows)
     for line in report["lines"]:
         print(line)
@@ -263,42 +290,52 @@ def summarize(rows: list[dict]) -> dict:
     lines, summary = [], {}
     for game in sorted({r["game"] for r in rows}):
         rs = [r for r in rows if r["game"] == game]
-        dec = sum(r["stability"]["decisions"] for r in rs)
-        same = sum(r["stability"]["same_mark"] for r in rs)
-        merged = sum(r["stability"]["same_mark_best_good_merged"] for r in rs)
-        pair = sum(r["stability"]["pairwise_agreement"] * r["stability"]["decisions"] for r in rs)
-        unclear = sum(r["stability"]["unclear_share"] * r["stability"]["decisions"] for r in rs)
-        spreads = [x for r in rs for x in r["accuracy_spread"]]
-        smooth = [x for r in rs for x in r.get("smooth_accuracy_spread", [])]
-        walls = [x for r in rs for x in r["wall_s"]]
-        cpus = [x for r in rs for x in r["cpu_s"]]
-        s = {"records": len(rs), "decisions": dec, "same_mark": same / dec if dec else 1.0,
-             "same_mark_best_good_merged": merged / dec if dec else 1.0,
-             "pairwise_agreement": pair / dec if dec else 1.0,
-             "unclear_share": unclear / dec if dec else 0.0,
-             "accuracy_spread_max": max(spreads), "accuracy_spread_mean": sum(spreads) / len(spreads),
-             "smooth_accuracy_spread_max": max(smooth, default=0.0),
-             "smooth_accuracy_spread_mean": sum(smooth) / len(smooth) if smooth else 0.0,
-             "wall_s_mean": sum(walls) / len(walls), "wall_s_max": max(walls),
-             "cpu_s_mean": sum(cpus) / len(cpus), "cpu_s_max": max(cpus)}
-        lines.append(f"{game} ({len(rs)} records, {dec} non-forced decisions): same mark "
-                     f"{s['same_mark']:.1%} (best/good merged {s['same_mark_best_good_merged']:.1%}, "
-                     f"pairwise {s['pairwise_agreement']:.1%}, unclear {s['unclear_share']:.1%}); "
-                     f"accuracy spread max {s['accuracy_spread_max']:.1f} / mean "
-                     f"{s['accuracy_spread_mean']:.1f} pts (smooth accuracy: max "
-                     f"{s['smooth_accuracy_spread_max']:.1f} / mean "
-                     f"{s['smooth_accuracy_spread_mean']:.1f}); time per game wall mean "
-                     f"{s['wall_s_mean']:.1f} s max {s['wall_s_max']:.1f} s, cpu mean "
-                     f"{s['cpu_s_mean']:.1f} s max {s['cpu_s_max']:.1f} s"
-                     + (f" (target {TIME_TARGET_S[game]:.0f} s)" if game in TIME_TARGET_S else ""))
+        s = {"records": len(rs)}
+        ms = [r for r in rs if "stability" in r]
+        if ms:
+            dec = sum(r["stability"]["decisions"] for r in ms)
+            same = sum(r["stability"]["same_mark"] for r in ms)
+            merged = sum(r["stability"]["same_mark_best_good_merged"] for r in ms)
+            pair = sum(r["stability"]["pairwise_agreement"] * r["stability"]["decisions"] for r in ms)
+            unclear = sum(r["stability"]["unclear_share"] * r["stability"]["decisions"] for r in ms)
+            crossing = sum(r["crossing_share"] * r["stability"]["decisions"] for r in ms)
+            spreads = [x for r in ms for x in r["accuracy_spread"]]
+            old = [x for r in ms for x in r["mark_accuracy_spread"]]
+            walls = [x for r in ms for x in r["wall_s"]]
+            cpus = [x for r in ms for x in r["cpu_s"]]
+            worlds = sum(r["worlds_mean"] * r["stability"]["decisions"] for r in ms)
+            s.update({"decisions": dec, "same_mark": same / dec if dec else 1.0,
+                      "same_mark_best_good_merged": merged / dec if dec else 1.0,
+                      "pairwise_agreement": pair / dec if dec else 1.0,
+                      "unclear_share": unclear / dec if dec else 0.0,
+                      "crossing_share": crossing / dec if dec else 0.0,
+                      "worlds_mean": worlds / dec if dec else 0.0,
+                      "accuracy_spread_max": max(spreads, default=0.0),
+                      "accuracy_spread_mean": sum(spreads) / len(spreads) if spreads else 0.0,
+                      "mark_accuracy_spread_max": max(old, default=0.0),
+                      "mark_accuracy_spread_mean": sum(old) / len(old) if old else 0.0,
+                      "wall_s_mean": sum(walls) / len(walls), "wall_s_max": max(walls),
+                      "cpu_s_mean": sum(cpus) / len(cpus), "cpu_s_max": max(cpus)})
+            lines.append(
+                f"{game} ({len(ms)} records, {dec} non-forced decisions): same mark "
+                f"{s['same_mark']:.1%} (best/good merged {s['same_mark_best_good_merged']:.1%}, "
+                f"pairwise {s['pairwise_agreement']:.1%}; unclear {s['unclear_share']:.1%}, "
+                f"marked with the interval across a threshold {s['crossing_share']:.1%}, worlds "
+                f"{s['worlds_mean']:.0f}); accuracy spread max {s['accuracy_spread_max']:.1f} / "
+                f"mean {s['accuracy_spread_mean']:.1f} pts (share of best/good marks: max "
+                f"{s['mark_accuracy_spread_max']:.1f} / mean {s['mark_accuracy_spread_mean']:.1f}); "
+                f"time per game wall mean {s['wall_s_mean']:.1f} s max {s['wall_s_max']:.1f} s, "
+                f"cpu mean {s['cpu_s_mean']:.1f} s max {s['cpu_s_max']:.1f} s"
+                + (f" (target {TIME_TARGET_S[game]:.0f} s)" if game in TIME_TARGET_S else ""))
         if any("hints" in r for r in rs):
-            pos = sum(r["hints"]["positions"] for r in rs)
-            shared = sum(r["hints"]["top_group_shared"] for r in rs)
-            strict = sum(r["hints"]["same_top_move"] for r in rs)
+            pos = sum(r["hints"]["positions"] for r in rs if "hints" in r)
+            shared = sum(r["hints"]["top_group_shared"] for r in rs if "hints" in r)
+            strict = sum(r["hints"]["same_top_move"] for r in rs if "hints" in r)
             s["hint_positions"] = pos
             s["hint_top_group_shared"] = shared / pos if pos else 1.0
             s["hint_same_top_move"] = strict / pos if pos else 1.0
-            lines.append(f"  hints: {pos} positions, a move in every seed's top group "
+            lines.append(f"{game} hints ({sum(1 for r in rs if 'hints' in r)} records): {pos} "
+                         f"positions, a move in every seed's top group "
                          f"{s['hint_top_group_shared']:.1%}, same top move {s['hint_same_top_move']:.1%}")
         if any("validity" in r for r in rs):
             c: Counter = Counter()

@@ -40,15 +40,21 @@ TEXTS: dict[str, tuple[str, str]] = {
             "information only.  The loss is what the move played cost, in bets, against the "
             "best move found, measured on the same sampled deals with the same random play "
             "after it (a paired evaluation); the interval holds the true loss with 95 % "
-            "confidence.  A mark is given only when the whole interval lies in one band of the "
-            "thresholds: best or good up to {good}, inaccuracy up to {inaccuracy}, mistake up "
-            "to {mistake}, blunder above (bets); otherwise the decision is unclear.",
+            "confidence.  The mark is the band of the thresholds that holds the loss: best or "
+            "good up to {good}, inaccuracy up to {inaccuracy}, mistake up to {mistake}, blunder "
+            "above (bets); it is given when the interval stays within that band and its "
+            "neighbours (next to a threshold the interval shows on which side the doubt lies), "
+            "otherwise the decision is unclear.  Accuracy is the mean over the decisions of "
+            "2^(-loss / {mistake}): 100 % for no loss, 50 % at the mistake threshold.",
             "Cách đọc: mỗi quyết định có lựa chọn được đánh giá chỉ từ thông tin của người "
             "chơi lúc đó.  Mức mất là số cược nước đã đi mất so với nước tốt nhất tìm được, đo "
             "trên cùng các ván bài giả định với cùng cách đánh tiếp theo (so sánh từng cặp); "
-            "khoảng tin cậy chứa mức mất thật với độ tin cậy 95 %.  Chỉ đánh giá khi cả khoảng "
-            "nằm trong một mức: tốt nhất hoặc tốt đến {good}, chưa chuẩn đến {inaccuracy}, sai "
-            "đến {mistake}, sai nặng trên mức đó (cược); nếu không thì là chưa rõ."),
+            "khoảng tin cậy chứa mức mất thật với độ tin cậy 95 %.  Đánh giá là mức chứa mức "
+            "mất: tốt nhất hoặc tốt đến {good}, chưa chuẩn đến {inaccuracy}, sai đến {mistake}, "
+            "sai nặng trên mức đó (cược); chỉ đánh giá khi khoảng tin cậy không vượt quá mức đó "
+            "và các mức liền kề (gần ngưỡng, khoảng tin cậy cho biết nghiêng về phía nào), nếu "
+            "không thì là chưa rõ.  Độ chính xác là trung bình 2^(-mức mất / {mistake}) qua các "
+            "quyết định: 100 % khi không mất, 50 % ở ngưỡng sai."),
     "overview": ("Cumulative loss over the game", "Tổng mức mất qua ván"),
     "overview_note": ("One line per judged seat; dots mark inaccuracies, mistakes and blunders.",
                       "Mỗi đường là một người chơi; các chấm là nước chưa chuẩn, sai và sai nặng."),

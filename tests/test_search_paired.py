@@ -268,3 +268,46 @@ def test_more_bad_settings():
                      ({"screen_worlds": 1}, "screen_worlds"), ({"batch": True}, "batch")]:
         with pytest.raises(SearchOptionError, match=word):
             PairedConfig(**kw)
+
+
+def test_precision_stop_ends_a_straddling_decision_once_it_is_measured():
+    """True loss 0.30 on a band edge: without a precision target the evaluation runs to the cap;
+    with one it stops at the first look whose interval is narrow enough, still covering 0.30."""
+    base = dict(min_worlds=16, max_worlds=1024, batch=16, growth=2.0, playout="random",
+                futility=0)
+    full = paired_evaluate(_state(), [1], 0, config=PairedConfig(**base), seed=4, bands=(0.30,))
+    assert full.stopped == "cap" and full.worlds == 1024
+    r = paired_evaluate(_state(), [1], 0, config=PairedConfig(**base, precision=0.012), seed=4,
+                        bands=(0.30,))
+    assert r.stopped == "precise" and r.worlds < 1024
+    assert (r.loss_high - r.loss_low) / 2 <= 0.012 and r.loss_low <= 0.30 <= r.loss_high
+    # one look earlier the interval was still wider than the target (it stopped at the first)
+    prev = paired_evaluate(_state(), [1], 0, config=PairedConfig(
+        **{**base, "max_worlds": r.worlds // 2}), seed=4, bands=(0.30,))
+    assert (prev.loss_high - prev.loss_low) / 2 > 0.012
+    # a clear loss still settles inside its band before the precision target is reached
+    clear = paired_evaluate(_state(), [0, 1], 2, config=PairedConfig(**base, precision=0.01),
+                            seed=2, bands=(0.05, 0.15, 0.4))
+    assert clear.stopped == "settled"
+    with pytest.raises(SearchOptionError, match="precision"):
+        PairedConfig(precision=-0.1)
+
+
+def test_marks_near_a_threshold_are_the_true_band_or_its_neighbour():
+    """The toy decision whose true loss is 0.30 (move 0 against move 1), judged with bands whose
+    edge 0.25 lies near it: over 12 seeds the mark (the band of the estimate, the interval
+    within one band of it) is never unclear and never two bands off, and it is the true band
+    (mistake) in most seeds."""
+    from quansu.server.engine import mark_of
+    from quansu.server.v1 import service_pb2 as pb
+
+    th = pb.Thresholds(good=0.1, inaccuracy=0.25, mistake=0.6)
+    cfg = PairedConfig(min_worlds=32, max_worlds=512, growth=2.0, look_correction=True,
+                       playout="random", futility=0, precision=0.05)
+    marks = []
+    for seed in range(12):
+        r = paired_evaluate(_state(), [1, 4], 0, config=cfg, seed=seed,
+                            bands=(th.good, th.inaccuracy, th.mistake))
+        marks.append(mark_of(r.loss, r.loss_low, r.loss_high, th))
+    assert set(marks) <= {pb.MARK_INACCURACY, pb.MARK_MISTAKE}, marks
+    assert marks.count(pb.MARK_MISTAKE) >= 8, marks
