@@ -260,6 +260,12 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
                                "MARK_BLUNDER", "MARK_UNCLEAR"}
     assert page.locator("#graphs svg.graph polyline.cumulative").count() == (mine > 1)
     assert page.locator("#legend .legend-item").count() == 6
+    # each mark has its own colour, in the legend and on the graph
+    legend = page.locator("#legend .dot").evaluate_all(
+        "ds => ds.map(d => getComputedStyle(d).backgroundColor)")
+    assert len(set(legend)) == 6 and "rgba(0, 0, 0, 0)" not in legend, legend
+    fills = set(marks.evaluate_all("cs => cs.map(c => getComputedStyle(c).fill)"))
+    assert fills <= set(legend), (fills, legend)
     summary = page.locator("#graphs .seat-analysis p").inner_text()
     assert "accuracy" in summary and "decisions" in summary
     mistakes = page.locator("#mistakes li")
