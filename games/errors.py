@@ -126,7 +126,8 @@ class CodedError(ValueError):
         return ": ".join(self.path + (body,)) if self.path else body
 
     def __reduce__(self):
-        return (_restore, (type(self), self.text if self.text is not None else self.plain, self.path))
+        message = self.text if self.text is not None else self.plain
+        return (_restore, (type(self), message, self.path))
 
 
 def _restore(cls, message, path):
@@ -161,13 +162,17 @@ TEXTS: dict[str, tuple[str, str]] = register({
                         "lá bài sai {text!r}: cần chuỗi như '3S'"),
     'card_too_short': ("bad card {text!r}: expected rank + suit, like '3S' or '10H'",
                        "lá bài sai {text!r}: cần số + chất, như '3S' hay '10H'"),
-    'card_unknown_rank': ('bad card {text!r}: unknown rank {rank_txt!r} (use 2-9, T or 10, J, Q, K, A)',
-                          'lá bài sai {text!r}: không có số {rank_txt!r} (dùng 2-9, T hoặc 10, J, Q, K, A)'),
+    'card_unknown_rank': ('bad card {text!r}: unknown rank {rank_txt!r} (use 2-9, T or 10, J, Q, '
+                          'K, A)',
+                          'lá bài sai {text!r}: không có số {rank_txt!r} (dùng 2-9, T hoặc 10, '
+                          'J, Q, K, A)'),
     'card_unknown_suit': ('bad card {text!r}: unknown suit {suit_txt!r} (use S C D H or ♠ ♣ ♦ ♥)',
-                          'lá bài sai {text!r}: không có chất {suit_txt!r} (dùng S C D H hoặc ♠ ♣ ♦ ♥)'),
+                          'lá bài sai {text!r}: không có chất {suit_txt!r} (dùng S C D H hoặc ♠ '
+                          '♣ ♦ ♥)'),
     'count_size': ('{c} cards, {title} deals {dealt}', '{c} lá, {title} chia {dealt} lá'),
     'deal_extra_no_field': ('game-specific deal data ({keys}) has no field in {RECORD_FORMAT}',
-                            'dữ liệu chia bài riêng của trò chơi ({keys}) không có trường trong {RECORD_FORMAT}'),
+                            'dữ liệu chia bài riêng của trò chơi ({keys}) không có trường trong '
+                            '{RECORD_FORMAT}'),
     'dealt_twice': ('{card} dealt twice', 'lá {card} bị chia hai lần'),
     'dealt_twice_also_in': ('{card} dealt twice (also in {where})',
                             'lá {card} bị chia hai lần (cũng có ở {where})'),
@@ -197,7 +202,8 @@ TEXTS: dict[str, tuple[str, str]] = register({
     'hands_for_players': ('{n_hands_obj} hands for {n} players',
                           '{n_hands_obj} tay bài cho {n} người chơi'),
     'missing': ('missing', 'thiếu'),
-    'move_after_end': ('{move} by seat {seat} after the end of the game (it ended after {i} moves)',
+    'move_after_end': ('{move} by seat {seat} after the end of the game (it ended after {i} '
+                       'moves)',
                        '{move} của ghế {seat} sau khi ván đã hết (hết sau {i} nước)'),
     'move_not_legal': ('{move} by seat {seat} is not legal: {reason}',
                        '{move} của ghế {seat} không hợp lệ: {reason}'),
@@ -229,17 +235,23 @@ TEXTS: dict[str, tuple[str, str]] = register({
                     'ghế {seat} đi nhưng đang đến lượt ghế {current_player}'),
     'players_not_integer': ('player count must be an integer, got {num_players!r}',
                             'số người chơi phải là số nguyên, nhận {num_players!r}'),
-    'players_not_supported': ('{num_players} players is not supported (allowed {min_players}..{max_players})',
-                              'không chơi được với {num_players} người (cho phép {min_players}..{max_players})'),
+    'players_not_supported': ('{num_players} players is not supported (allowed '
+                              '{min_players}..{max_players})',
+                              'không chơi được với {num_players} người (cho phép '
+                              '{min_players}..{max_players})'),
     'record_hand_missing': ("missing (a full record lists every seat's cards)",
                             'thiếu (bản ghi cả ván liệt kê bài của mọi ghế)'),
     'result_empty': ('expected "net" and/or "transfers"', 'cần "net" và/hoặc "transfers"'),
-    'result_game_not_over': ('given, but the game is not over after {n_moves} moves (seat {current_player} is to act)',
-                             'có kết quả nhưng ván chưa hết sau {n_moves} nước (đến lượt ghế {current_player})'),
+    'result_game_not_over': ('given, but the game is not over after {n_moves} moves (seat '
+                             '{current_player} is to act)',
+                             'có kết quả nhưng ván chưa hết sau {n_moves} nước (đến lượt ghế '
+                             '{current_player})'),
     'result_net_disagrees': ('{net} disagrees with the settlement, which gives {settlement}',
                              '{net} không khớp với thanh toán, thanh toán ra {settlement}'),
-    'result_transfers_disagree': ('disagree with the settlement, which gives (payer->payee: bets) {fmt}',
-                                  'không khớp với thanh toán, thanh toán ra (người trả->người nhận: cược) {fmt}'),
+    'result_transfers_disagree': ('disagree with the settlement, which gives (payer->payee: '
+                                  'bets) {fmt}',
+                                  'không khớp với thanh toán, thanh toán ra (người trả->người '
+                                  'nhận: cược) {fmt}'),
     'seat_not_a_seat': ('{seat!r} is not a seat 0..{n}', '{seat!r} không phải ghế 0..{n}'),
     'trump_dealt_twice': ('{card} dealt twice (also in deal.hands[{seat}])',
                           'lá {card} bị chia hai lần (cũng có ở deal.hands[{seat}])'),

@@ -11,11 +11,15 @@ TEXTS: dict[str, tuple[str, str]] = register({
                             'ghế {s} đánh {card}, lá này ghế {got} đã đánh'),
     'phom.bad_card_id': ('bad card id {c!r}', 'mã lá bài sai {c!r}'),
     'phom.bad_move_cards': ('bad Phỏm move {text!r}: {error}', 'nước Phỏm sai {text!r}: {error}'),
-    'phom.bad_move_text': ('bad Phỏm move {text!r}: expected draw, eat C, lay [melds], send C to N, discard C or u',
-                           'nước Phỏm sai {text!r}: cần draw, eat C, lay [phỏm], send C to N, discard C hoặc u'),
+    'phom.bad_move_text': ('bad Phỏm move {text!r}: expected draw, eat C, lay [melds], send C to '
+                           'N, discard C or u',
+                           'nước Phỏm sai {text!r}: cần draw, eat C, lay [phỏm], send C to N, '
+                           'discard C hoặc u'),
     'phom.bad_seat': ('bad seat {s!r}', 'ghế sai {s!r}'),
-    'phom.cannot_hold_in_time': ('seat {o} cannot hold {card} in time (too many cards played from hand)',
-                                 'ghế {o} không thể có {card} kịp lúc (đã đánh quá nhiều lá trên tay)'),
+    'phom.cannot_hold_in_time': ('seat {o} cannot hold {card} in time (too many cards played '
+                                 'from hand)',
+                                 'ghế {o} không thể có {card} kịp lúc (đã đánh quá nhiều lá trên '
+                                 'tay)'),
     'phom.card_already_seat': ("card {card} is already in seat {seat}'s hand or draws",
                                'lá {card} đã ở trên tay hoặc trong bài bốc của ghế {seat}'),
     'phom.card_dealt_twice': ('card {card} dealt twice ({seen} and {where})',
@@ -40,14 +44,18 @@ TEXTS: dict[str, tuple[str, str]] = register({
                           '{text!r}: {card_text} thuộc phỏm của một lá đã ăn'),
     'phom.discards_eaten': ('seat {s} discards its eaten card {card}',
                             'ghế {s} đánh lá đã ăn {card}'),
-    'phom.drawn_count': ('{n_drawn} cards, but seat {seat} drew {n_my_positions} times in the moves',
+    'phom.drawn_count': ('{n_drawn} cards, but seat {seat} drew {n_my_positions} times in the '
+                         'moves',
                          '{n_drawn} lá, nhưng ghế {seat} bốc {n_my_positions} lần trong các nước'),
     'phom.eat_no_meld': ('{text!r}: {card_text} does not make a phỏm with free cards of the hand',
                          '{text!r}: {card_text} không tạo được phỏm với các lá tự do trên tay'),
-    'phom.eat_only_last': ("{text!r}: only the previous seat's last discard can be eaten ({cur} now)",
+    'phom.eat_only_last': ("{text!r}: only the previous seat's last discard can be eaten ({cur} "
+                           'now)',
                            '{text!r}: chỉ được ăn lá vừa đánh của ghế trước ({cur} lúc này)'),
-    'phom.eat_only_last_discard': ("{text!r}: only the previous seat's last discard can be eaten ({now} now)",
-                                   '{text!r}: chỉ được ăn lá vừa đánh của ghế trước ({now} lúc này)'),
+    'phom.eat_only_last_discard': ("{text!r}: only the previous seat's last discard can be eaten "
+                                   '({now} now)',
+                                   '{text!r}: chỉ được ăn lá vừa đánh của ghế trước ({now} lúc '
+                                   'này)'),
     'phom.eat_payments_negative': ("option 'eat_payments': must not be negative, got {o!r}",
                                    "tùy chọn 'eat_payments': không được âm, nhận {o!r}"),
     'phom.empty_meld': ("bad Phỏm move {text!r}: empty meld between '/'",
@@ -64,12 +72,15 @@ TEXTS: dict[str, tuple[str, str]] = register({
                                '{n_hands} tay bài cho {n} người chơi'),
     'phom.keep_last_card': ('{text!r}: the last card must be kept for the discard',
                             '{text!r}: phải giữ lá cuối để đánh'),
-    'phom.keep_one_to_discard': ('{text!r}: seat {s} holds {cnt} cards and must keep one to discard',
+    'phom.keep_one_to_discard': ('{text!r}: seat {s} holds {cnt} cards and must keep one to '
+                                 'discard',
                                  '{text!r}: ghế {s} có {cnt} lá và phải giữ một lá để đánh'),
     'phom.lay_eaten': ('{text!r}: the eaten card(s) {mask_text} must be laid',
                        '{text!r}: phải hạ (các) lá đã ăn {mask_text}'),
-    'phom.lay_eaten_rule': ('{text!r}: each eaten card must lie in its own phỏm and one card must be left',
-                            '{text!r}: mỗi lá đã ăn phải nằm trong một phỏm riêng và phải còn lại một lá'),
+    'phom.lay_eaten_rule': ('{text!r}: each eaten card must lie in its own phỏm and one card '
+                            'must be left',
+                            '{text!r}: mỗi lá đã ăn phải nằm trong một phỏm riêng và phải còn '
+                            'lại một lá'),
     'phom.meld_id_not_number': ('bad Phỏm move {text!r}: meld id {parts!r} is not a number',
                                 'nước Phỏm sai {text!r}: số phỏm {parts!r} không phải một số'),
     'phom.meld_id_range': ('bad Phỏm move {text!r}: meld id {i} out of range',
@@ -84,10 +95,14 @@ TEXTS: dict[str, tuple[str, str]] = register({
     'phom.moves_not_list': ('expected a list of (seat, move), got {moves!r}',
                             'cần danh sách (ghế, nước đi), nhận {moves!r}'),
     'phom.no_card': ('no card', 'không có lá nào'),
-    'phom.no_done': ("{move} is not a Phỏm move: after sending, the discard ends the turn (Phỏm has no 'done'; play 'discard C' to stop sending)",
-                     "{move} không phải nước Phỏm: sau khi gửi, đánh một lá là hết lượt (Phỏm không có 'done'; đi 'discard C' để thôi gửi)"),
-    'phom.no_extra': ("Phỏm deals carry no extra data (got {got}); the previous Ù winner is the option 'previous_u_winner'",
-                      "chia bài Phỏm không có dữ liệu thêm (nhận {got}); người ù ván trước là tùy chọn 'previous_u_winner'"),
+    'phom.no_done': ('{move} is not a Phỏm move: after sending, the discard ends the turn (Phỏm '
+                     "has no 'done'; play 'discard C' to stop sending)",
+                     '{move} không phải nước Phỏm: sau khi gửi, đánh một lá là hết lượt (Phỏm '
+                     "không có 'done'; đi 'discard C' để thôi gửi)"),
+    'phom.no_extra': ('Phỏm deals carry no extra data (got {got}); the previous Ù winner is the '
+                      "option 'previous_u_winner'",
+                      'chia bài Phỏm không có dữ liệu thêm (nhận {got}); người ù ván trước là '
+                      "tùy chọn 'previous_u_winner'"),
     'phom.no_such_meld': ('{text!r}: there is no meld {i} (melds 0..{n_table})',
                           '{text!r}: không có phỏm {i} (phỏm 0..{n_table})'),
     'phom.no_such_meld_laid': ('{text!r}: there is no meld {j} ({n_owners} laid)',
@@ -110,13 +125,17 @@ TEXTS: dict[str, tuple[str, str]] = register({
     'phom.phase_take': ('take phase', 'giai đoạn bốc/ăn'),
     'phom.plays_others_card': ("seat {s} plays {card}, which is seat {seat}'s card",
                                'ghế {s} đánh {card}, là lá của ghế {seat}'),
-    'phom.previous_u_winner_seat': ("option 'previous_u_winner': {prev!r} is not a seat 0..{n} (or -1 for none)",
-                                    "tùy chọn 'previous_u_winner': {prev!r} không phải ghế 0..{n} (hoặc -1 nếu không có)"),
+    'phom.previous_u_winner_seat': ("option 'previous_u_winner': {prev!r} is not a seat 0..{n} "
+                                    '(or -1 for none)',
+                                    "tùy chọn 'previous_u_winner': {prev!r} không phải ghế "
+                                    '0..{n} (hoặc -1 nếu không có)'),
     'phom.seat_not_a_seat': ('{seat!r} is not a seat 0..{n}', '{seat!r} không phải ghế 0..{n}'),
     'phom.send_not_fit': ('{text!r}: {card_text} does not extend meld {i}',
                           '{text!r}: {card_text} không gửi được vào phỏm {i}'),
-    'phom.send_own_meld': ("{text!r}: meld {j} is seat {s}'s own; only other seats' melds take cards in a lay-down turn",
-                           '{text!r}: phỏm {j} là của chính ghế {s}; trong lượt hạ chỉ gửi vào phỏm của ghế khác'),
+    'phom.send_own_meld': ("{text!r}: meld {j} is seat {s}'s own; only other seats' melds take "
+                           'cards in a lay-down turn',
+                           '{text!r}: phỏm {j} là của chính ghế {s}; trong lượt hạ chỉ gửi vào '
+                           'phỏm của ghế khác'),
     'phom.set_aside_size': ('{n_set_aside} cards, expected {value} with {n} players',
                             '{n_set_aside} lá, cần {value} lá với {n} người chơi'),
     'phom.stock_empty': ('seat {s} draws from an empty stock', 'ghế {s} bốc khi nọc đã hết'),

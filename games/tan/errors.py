@@ -7,13 +7,15 @@ from quansu.games.errors import register
 
 #: code -> (English, Vietnamese), ``str.format`` templates with the same fields.
 TEXTS: dict[str, tuple[str, str]] = register({
-    'tan.bot_game_over': ('{bot}: the game is over, there is no move to choose',
-                          '{bot}: ván đã hết, không còn nước nào để chọn'),
     'tan.bad_card_id': ('bad card id {card!r} (expected 0..51)',
                         'mã lá bài sai {card!r} (cần 0..51)'),
     'tan.bad_move_card': ('bad Tấn move {whole!r}: {error}', 'nước Tấn sai {whole!r}: {error}'),
-    'tan.bad_move_text': ("bad Tấn move {text!r}: expected 'attack 7S', 'defend 7S with 9S', 'throw 7H', 'swap 2H', 'take' or 'done'",
-                          "nước Tấn sai {text!r}: cần 'attack 7S', 'defend 7S with 9S', 'throw 7H', 'swap 2H', 'take' hoặc 'done'"),
+    'tan.bad_move_text': ("bad Tấn move {text!r}: expected 'attack 7S', 'defend 7S with 9S', "
+                          "'throw 7H', 'swap 2H', 'take' or 'done'",
+                          "nước Tấn sai {text!r}: cần 'attack 7S', 'defend 7S with 9S', 'throw "
+                          "7H', 'swap 2H', 'take' hoặc 'done'"),
+    'tan.bot_game_over': ('{bot}: the game is over, there is no move to choose',
+                          '{bot}: ván đã hết, không còn nước nào để chọn'),
     'tan.cannot_draw_known': ('{card} cannot be drawn here; seat {seat} knows it is elsewhere',
                               'lá {card} không thể bốc ở đây; ghế {seat} biết nó ở chỗ khác'),
     'tan.card_dealt_twice': ('card {card} dealt twice ({seen} and {where})',
@@ -47,7 +49,8 @@ TEXTS: dict[str, tuple[str, str]] = register({
                       '{n_hand} lá, Tấn chia {HAND_SIZE} lá'),
     'tan.hands_for_players': ('{n_hands} hands for {n} players',
                               '{n_hands} tay bài cho {n} người chơi'),
-    'tan.loss_amount_positive': ("option 'loss_amount': expected a positive number, got {amount!r}",
+    'tan.loss_amount_positive': ("option 'loss_amount': expected a positive number, got "
+                                 '{amount!r}',
                                  "tùy chọn 'loss_amount': cần một số dương, nhận {amount!r}"),
     'tan.move_empty': ('bad Tấn move {text!r}: empty', 'nước Tấn sai {text!r}: rỗng'),
     'tan.move_not_text': ("bad Tấn move {text!r}: expected text such as 'attack 7S'",
@@ -63,10 +66,14 @@ TEXTS: dict[str, tuple[str, str]] = register({
                             'không phải mã nước đi Tấn: {move!r}'),
     'tan.not_a_move_text': ('{text} is not a Tấn move', '{text} không phải nước đi Tấn'),
     'tan.not_a_move_value': ('{move!r} is not a Tấn move (moves are ints; see parse_move)',
-                             '{move!r} không phải nước đi Tấn (nước đi là số nguyên; xem parse_move)'),
+                             '{move!r} không phải nước đi Tấn (nước đi là số nguyên; xem '
+                             'parse_move)'),
     'tan.not_legal_now': ('{text} is not legal now', '{text} không hợp lệ lúc này'),
-    'tan.option_true_unsupported': ('option {name!r}: true is not supported; the Tấn rules name this house rule without defining it, so only false is accepted',
-                                    'tùy chọn {name!r}: không hỗ trợ true; luật Tấn nêu tên luật riêng này mà không định nghĩa, nên chỉ nhận false'),
+    'tan.option_true_unsupported': ('option {name!r}: true is not supported; the Tấn rules name '
+                                    'this house rule without defining it, so only false is '
+                                    'accepted',
+                                    'tùy chọn {name!r}: không hỗ trợ true; luật Tấn nêu tên luật '
+                                    'riêng này mà không định nghĩa, nên chỉ nhận false'),
     'tan.out_of_turn_swap': ('{move_text} by seat {seat}, but {note}',
                              '{move_text} của ghế {seat}, nhưng {note}'),
     'tan.rank_not_on_table': ('{text}: the rank of {card} is not on the table',
@@ -75,25 +82,34 @@ TEXTS: dict[str, tuple[str, str]] = register({
                             '{seat!r} không phải ghế của {n} người chơi'),
     'tan.seat_not_of_players': ('seat {seat!r} is not a seat of {n} players',
                                 'ghế {seat!r} không phải ghế của {n} người chơi'),
-    'tan.stock_size': ('{n_stock} cards; with {n} players the stock above the face-up trump holds {stock_len}',
-                       '{n_stock} lá; với {n} người chơi nọc phía trên lá chủ lật ngửa có {stock_len} lá'),
+    'tan.stock_size': ('{n_stock} cards; with {n} players the stock above the face-up trump '
+                       'holds {stock_len}',
+                       '{n_stock} lá; với {n} người chơi nọc phía trên lá chủ lật ngửa có '
+                       '{stock_len} lá'),
     'tan.swap_disabled': ("trump_swap is 'none'", "trump_swap là 'none' (không cho đổi chủ)"),
     'tan.swap_lower_trump': ('only a trump lower than the face-up {card} may be given',
                              'chỉ được đổi lá chủ nhỏ hơn lá lật ngửa {card}'),
     'tan.swap_not_now': ('{text}: seat {seat} may not swap for the face-up card now ({why})',
                          '{text}: lúc này ghế {seat} không được đổi chủ ({why})'),
     'tan.swap_once': ('each seat swaps at most once', 'mỗi ghế chỉ được đổi chủ một lần'),
-    'tan.swap_round_answer': ('seat {seat} must answer the swap round (swap C or done) before the first attack',
-                              'ghế {seat} phải trả lời vòng đổi chủ (swap C hoặc done) trước nước đánh đầu tiên'),
+    'tan.swap_round_answer': ('seat {seat} must answer the swap round (swap C or done) before '
+                              'the first attack',
+                              'ghế {seat} phải trả lời vòng đổi chủ (swap C hoặc done) trước '
+                              'nước đánh đầu tiên'),
     'tan.swap_round_first': ('{text}: {note}', '{text}: {note}'),
-    'tan.swap_round_only_done': ("seat {seat} must answer the swap round (swap C or done) before the first attack; its only answer is 'done'",
-                                 "ghế {seat} phải trả lời vòng đổi chủ (swap C hoặc done) trước nước đánh đầu tiên; nó chỉ có thể trả lời 'done'"),
+    'tan.swap_round_only_done': ('seat {seat} must answer the swap round (swap C or done) before '
+                                 "the first attack; its only answer is 'done'",
+                                 'ghế {seat} phải trả lời vòng đổi chủ (swap C hoặc done) trước '
+                                 "nước đánh đầu tiên; nó chỉ có thể trả lời 'done'"),
     'tan.swap_round_over': ('swaps belong to the swap round before the first attack',
                             'chỉ đổi chủ trong vòng đổi chủ trước nước đánh đầu tiên'),
-    'tan.swap_two_only': ("under trump_swap 'two_only' only the 2 of trumps ({two}) may be swapped",
+    'tan.swap_two_only': ("under trump_swap 'two_only' only the 2 of trumps ({two}) may be "
+                          'swapped',
                           "với trump_swap 'two_only' chỉ được đổi lá 2 chủ ({two})"),
-    'tan.throw_or_done': ("{text}: seat {seat} may throw in a card of a rank on the table, or 'done'",
-                          "{text}: ghế {seat} chỉ được đánh thêm lá cùng số với bài trên bàn, hoặc 'done'"),
+    'tan.throw_or_done': ('{text}: seat {seat} may throw in a card of a rank on the table, or '
+                          "'done'",
+                          '{text}: ghế {seat} chỉ được đánh thêm lá cùng số với bài trên bàn, '
+                          "hoặc 'done'"),
     'tan.trump_missing': ('missing; Tấn needs the face-up trump card',
                           'thiếu; Tấn cần lá chủ lật ngửa'),
     'tan.view_trump_missing': ('missing; a Tấn view must give the face-up trump card',

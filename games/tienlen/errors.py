@@ -17,14 +17,22 @@ TEXTS: dict[str, tuple[str, str]] = register({
     'tienlen.expected_deal': ('expected a Deal, got {type}', 'cần một Deal, nhận {type}'),
     'tienlen.expected_seat_move': ('expected (seat, move), got {item!r}',
                                    'cần (ghế, nước đi), nhận {item!r}'),
-    'tienlen.first_cannot_lead': ('seat {first} cannot lead: seat {seat} holds a lower card ({cards})',
-                                  'ghế {first} không thể đi trước: ghế {seat} có lá nhỏ hơn ({cards})'),
-    'tienlen.first_lead_holder': ('seat {first} leads but the lowest dealt card {card} is held by seat {holder} (first_lead_requires_3_spades)',
-                                  'ghế {first} đi trước nhưng lá nhỏ nhất được chia {card} ở trên tay ghế {holder} (first_lead_requires_3_spades)'),
-    'tienlen.first_lead_must_contain': ('the first lead must contain {cards} (first_lead_requires_3_spades)',
-                                        'nước đi đầu tiên phải có {cards} (first_lead_requires_3_spades)'),
-    'tienlen.first_must_hold': ('seat {first} leads the first game, so it must hold {card} (first_lead_requires_3_spades)',
-                                'ghế {first} đi trước ván đầu, nên phải có {card} (first_lead_requires_3_spades)'),
+    'tienlen.first_cannot_lead': ('seat {first} cannot lead: seat {seat} holds a lower card '
+                                  '({cards})',
+                                  'ghế {first} không thể đi trước: ghế {seat} có lá nhỏ hơn '
+                                  '({cards})'),
+    'tienlen.first_lead_holder': ('seat {first} leads but the lowest dealt card {card} is held '
+                                  'by seat {holder} (first_lead_requires_3_spades)',
+                                  'ghế {first} đi trước nhưng lá nhỏ nhất được chia {card} ở '
+                                  'trên tay ghế {holder} (first_lead_requires_3_spades)'),
+    'tienlen.first_lead_must_contain': ('the first lead must contain {cards} '
+                                        '(first_lead_requires_3_spades)',
+                                        'nước đi đầu tiên phải có {cards} '
+                                        '(first_lead_requires_3_spades)'),
+    'tienlen.first_must_hold': ('seat {first} leads the first game, so it must hold {card} '
+                                '(first_lead_requires_3_spades)',
+                                'ghế {first} đi trước ván đầu, nên phải có {card} '
+                                '(first_lead_requires_3_spades)'),
     'tienlen.first_out_of_range': ('seat {first!r} out of range 0..{n}',
                                    'ghế {first!r} ngoài khoảng 0..{n}'),
     'tienlen.game_over': ('the game is over', 'ván đã hết'),
@@ -41,8 +49,10 @@ TEXTS: dict[str, tuple[str, str]] = register({
                                      'nước sai {text!r}: {cards} không phải bộ bài Tiến lên'),
     'tienlen.move_not_text': ("bad move {text!r}: expected text like '3S 4S 5H' or 'pass'",
                               "nước sai {text!r}: cần chữ như '3S 4S 5H' hoặc 'pass'"),
-    'tienlen.no_consistent_deal': ('no deal is consistent with this view (instant wins or first lead)',
-                                   'không có cách chia bài nào khớp với phần nhìn này (tới trắng hoặc nước đi đầu)'),
+    'tienlen.no_consistent_deal': ('no deal is consistent with this view (instant wins or first '
+                                   'lead)',
+                                   'không có cách chia bài nào khớp với phần nhìn này (tới trắng '
+                                   'hoặc nước đi đầu)'),
     'tienlen.no_extra': ('Tiến lên uses no extra fields (got {extra!r})',
                          'Tiến lên không dùng trường thêm nào (nhận {extra!r})'),
     'tienlen.no_stock': ('Tiến lên has no stock', 'Tiến lên không có nọc'),
@@ -52,7 +62,8 @@ TEXTS: dict[str, tuple[str, str]] = register({
     'tienlen.not_a_move_in_moves': ('{m!r} is not a Tiến lên move',
                                     '{m!r} không phải nước đi Tiến lên'),
     'tienlen.not_a_move_value': ('{move!r} is not a Tiến lên move (a card mask or 0 for pass)',
-                                 '{move!r} không phải nước đi Tiến lên (một mặt nạ lá hoặc 0 là bỏ lượt)'),
+                                 '{move!r} không phải nước đi Tiến lên (một mặt nạ lá hoặc 0 là '
+                                 'bỏ lượt)'),
     'tienlen.not_combination': ('{text} is not a Tiến lên combination',
                                 '{text} không phải bộ bài Tiến lên'),
     'tienlen.not_in_hand': ("{cards} is not in seat {seat}'s hand",
@@ -62,9 +73,12 @@ TEXTS: dict[str, tuple[str, str]] = register({
                                 'tùy chọn {name!r}: phải >= 0, nhận {o!r}'),
     'tienlen.passed_may_only_pass': ('seat {seat} passed this round and may only pass',
                                      'ghế {seat} đã bỏ lượt ở vòng này nên chỉ được bỏ lượt'),
-    'tienlen.passed_may_pass_or_sequence': ('seat {seat} passed this round and may only pass or play a 4 pair sequence that beats the top',
-                                            'ghế {seat} đã bỏ lượt ở vòng này nên chỉ được bỏ lượt hoặc chặt bằng bốn đôi thông'),
-    'tienlen.rank_payments_length': ("option 'rank_payments': expected 2 numbers (last->first, third->second)",
+    'tienlen.passed_may_pass_or_sequence': ('seat {seat} passed this round and may only pass or '
+                                            'play a 4 pair sequence that beats the top',
+                                            'ghế {seat} đã bỏ lượt ở vòng này nên chỉ được bỏ '
+                                            'lượt hoặc chặt bằng bốn đôi thông'),
+    'tienlen.rank_payments_length': ("option 'rank_payments': expected 2 numbers (last->first, "
+                                     'third->second)',
                                      "tùy chọn 'rank_payments': cần 2 số (bét->nhất, ba->nhì)"),
     'tienlen.rank_payments_negative': ("option 'rank_payments': amounts must be >= 0, got {o!r}",
                                        "tùy chọn 'rank_payments': số tiền phải >= 0, nhận {o!r}"),
