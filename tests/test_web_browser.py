@@ -6,8 +6,10 @@ downloaded).  Through the page only, as a player would: the first screen loads (
 4-player Tiến lên game is played against three level-1 quansu bots (cards clicked and played,
 a non-move refused with the referee's reason, legal moves clicked), a hint shows the ranked
 moves with payoffs, intervals, visits and reasons, and the finished game's analysis shows a
-loss graph with a mark per decision of the player's seat.  Screenshots of the table and of the
-analysis go to the test's temporary folder.  Every request the page makes is recorded: none
+loss graph with a mark per decision of the player's seat, each mark in its colour; the game
+downloads as a quansu-record/1 file that replays to the result shown; a pasted view is analyzed
+in the review tab, and bad pastes are refused; the page switches between Vietnamese and English.
+Screenshots of the table and of the analysis go to the test's temporary folder.  Every request the page makes is recorded: none
 may leave the server's origin, and the page may log no error (a Content-Security-Policy
 violation is one).
 
@@ -17,14 +19,19 @@ Skipped only when no chromium binary is found (``$QUANSU_CHROMIUM``, ``chromium`
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from quansu.games import record
 from tests.test_service_util import running_server
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
 #: The first screen (the page, its script and style, the list of games in the form) must be
 #: ready within this many seconds from a local server.  The target is 1 s; the bound is looser
@@ -138,6 +145,15 @@ def test_first_screen_loads_fast_and_only_from_the_server(page, origin):
     assert rec.foreign(origin) == []
     assert rec.errors == [] and rec.failed == []
     assert page.locator("#game option").count() == 4
+    # Vietnamese and English, switched in the page without asking the server again
+    assert page.locator("#start").inner_text() == "New game"
+    page.click("#lang")
+    assert page.evaluate("document.documentElement.lang") == "vi"
+    assert page.locator("#start").inner_text() == "Ván mới"
+    assert page.locator("#hint").inner_text() == "Gợi ý"
+    page.click("#lang")
+    assert page.locator("#start").inner_text() == "New game"
+    assert len(rec.requests) == 4
 
 
 def _turn_text(page) -> str:
@@ -278,6 +294,18 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     page.locator("#analysis").screenshot(path=str(tmp_path / "analysis.png"))
     analyzed = time.perf_counter() - started - played
 
+    # the game as a quansu-record/1 file: it replays to the end with the result shown
+    with page.expect_download() as download:
+        page.click("#download")
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    assert path.name.startswith("tienlen-11") and path.name.endswith(".record.json")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["format"] == "quansu-record/1" and len(saved["moves"]) == len(log)
+    state = record.replay_record(saved)
+    assert state.is_terminal()
+    assert [f"{x:+.2f}" for x in state.returns()] == [r.split(": ")[1] for r in returns]
+
     for name in ("table.png", "analysis.png"):
         assert (tmp_path / name).stat().st_size > 5_000, name
     print(f"\nfirst screen {seconds * 1000:.0f} ms; the game: {len(log)} moves ({mine} the "
@@ -286,3 +314,32 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     assert rec.foreign(origin) == [], rec.foreign(origin)
     assert rec.errors == [], rec.errors
     assert rec.failed == [("/v1/legal-moves", 400)]           # the referee's one refusal
+
+
+def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
+    page, rec = page
+    first_screen(page, origin)
+    text = (EXAMPLES / "tienlen.view.json").read_text(encoding="utf-8")
+    view = json.loads(text)
+    decisions = sum(m["seat"] == view["seat"] for m in view["moves"])
+    page.click("#tab-review")
+    assert page.locator("#view-play").is_hidden() and page.locator("#view-review").is_visible()
+    page.fill("#record-text", text)
+    page.fill("#review-iterations", "10")
+    page.click("#review-analyze")
+    page.wait_for_function("() => document.querySelector('#message').textContent"
+                           " === 'Analysis done.'", timeout=90_000)
+    graphs = page.locator("#graphs svg.graph")
+    assert graphs.count() == 1 and graphs.first.get_attribute("data-seat") == str(view["seat"])
+    assert page.locator("#graphs svg.graph circle.mark").count() == decisions
+    assert page.locator("#mistakes li").count() >= 1
+    # a paste that is not JSON is refused in the page; a bad view names its field
+    page.fill("#record-text", "{not json")
+    page.click("#review-analyze")
+    assert page.locator("#message").inner_text().startswith("Not valid JSON")
+    page.fill("#record-text", json.dumps(dict(view, seat=7)))
+    page.click("#review-analyze")
+    page.wait_for_function("() => document.querySelector('#message').textContent"
+                           ".startsWith('view.seat: ')")
+    assert rec.foreign(origin) == [] and rec.errors == []
+    assert rec.failed == [("/v1/legal-moves", 400)]
