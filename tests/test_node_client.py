@@ -53,7 +53,9 @@ def need_node_client(packages=PACKAGES) -> None:
 
 
 def _script(name: str) -> list[str]:
-    return shlex.split(json.loads((NODE_DIR / "package.json").read_text())["scripts"][name])
+    """The last command of an npm script, as argv (``a && b``: ``b``)."""
+    text = json.loads((NODE_DIR / "package.json").read_text())["scripts"][name]
+    return shlex.split(text.split("&&")[-1])
 
 
 def _files(folder: Path) -> set[str]:

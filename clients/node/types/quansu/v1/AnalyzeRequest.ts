@@ -21,11 +21,13 @@ export interface AnalyzeRequest {
   'seed'?: (number | string | Long);
   /**
    * The most sampled worlds per decision for the paired evaluation (0: the server default,
-   * 512; the server's maximum is 4096).  Fewer are used once the mark is settled.
+   * 512; the server's maximum is 4096).  Fewer are used once the interval lies inside one
+   * band or is narrow enough (Decision.stopped_by).
    */
   'max_worlds'?: (number);
   /**
-   * Language of the reasons' `text` in `Decision.top`: "en" (also "") or "vi".
+   * Language of the reasons' `text` in `Decision.top` and of an INVALID_ARGUMENT's
+   * description: "en" (also "") or "vi".
    */
   'language'?: (string);
   'game'?: "record"|"view";
@@ -47,11 +49,13 @@ export interface AnalyzeRequest__Output {
   'seed'?: (string);
   /**
    * The most sampled worlds per decision for the paired evaluation (0: the server default,
-   * 512; the server's maximum is 4096).  Fewer are used once the mark is settled.
+   * 512; the server's maximum is 4096).  Fewer are used once the interval lies inside one
+   * band or is narrow enough (Decision.stopped_by).
    */
   'max_worlds'?: (number);
   /**
-   * Language of the reasons' `text` in `Decision.top`: "en" (also "") or "vi".
+   * Language of the reasons' `text` in `Decision.top` and of an INVALID_ARGUMENT's
+   * description: "en" (also "") or "vi".
    */
   'language'?: (string);
   'game'?: "record"|"view";

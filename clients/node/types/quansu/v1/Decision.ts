@@ -59,9 +59,9 @@ export interface Decision {
    */
   'worlds'?: (number);
   /**
-   * Why the evaluation stopped: "settled" (the interval lies inside one band), "cap"
-   * (max_worlds reached), "futile" (the loss sits so close to a threshold that the interval
-   * would still cross it at the cap), "deadline", "cancelled", or "forced".
+   * Why the evaluation stopped: "settled" (the interval lies inside one band), "precise"
+   * (the interval's half-width is at most half the good threshold), "cap" (max_worlds
+   * reached), "deadline", "cancelled", or "forced".
    */
   'stopped_by'?: (string);
 }
@@ -121,9 +121,9 @@ export interface Decision__Output {
    */
   'worlds'?: (number);
   /**
-   * Why the evaluation stopped: "settled" (the interval lies inside one band), "cap"
-   * (max_worlds reached), "futile" (the loss sits so close to a threshold that the interval
-   * would still cross it at the cap), "deadline", "cancelled", or "forced".
+   * Why the evaluation stopped: "settled" (the interval lies inside one band), "precise"
+   * (the interval's half-width is at most half the good threshold), "cap" (max_worlds
+   * reached), "deadline", "cancelled", or "forced".
    */
   'stopped_by'?: (string);
 }

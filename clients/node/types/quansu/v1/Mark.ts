@@ -1,78 +1,87 @@
 // Original file: ../../proto/quansu/v1/service.proto
 
 /**
- * The verdict on one decision, given only when the loss interval supports it.
+ * The verdict on one decision: the band that holds the loss estimate (Decision.loss), given
+ * only when the loss interval stays within that band and its neighbours (the interval may cross
+ * one threshold next to the estimate: the mark is then right or one band off at 95 %
+ * confidence, and the interval shows which way).
  */
 export const Mark = {
   MARK_UNSPECIFIED: 'MARK_UNSPECIFIED',
   /**
-   * Interval inside [0, good] and no candidate measurably better than the played move (the
+   * Estimate in [0, good] and no candidate measurably better than the played move (the
    * interval's low end is 0); also every forced decision.
    */
   MARK_BEST: 'MARK_BEST',
   /**
-   * Interval inside [0, good] but some move measurably better (by at most `good`).
+   * Estimate in [0, good] but some move measurably better.
    */
   MARK_GOOD: 'MARK_GOOD',
   /**
-   * Interval inside (good, inaccuracy].
+   * Estimate in (good, inaccuracy].
    */
   MARK_INACCURACY: 'MARK_INACCURACY',
   /**
-   * Interval inside (inaccuracy, mistake].
+   * Estimate in (inaccuracy, mistake].
    */
   MARK_MISTAKE: 'MARK_MISTAKE',
   /**
-   * Interval above mistake.
+   * Estimate above mistake.
    */
   MARK_BLUNDER: 'MARK_BLUNDER',
   /**
-   * The interval still crosses a threshold after the evaluation's cap (or its share of the
-   * deadline): the loss and its interval are reported without a verdict.
+   * The interval reaches two bands away from the estimate's (too few worlds for a verdict):
+   * the loss and its interval are reported without one.
    */
   MARK_UNCLEAR: 'MARK_UNCLEAR',
 } as const;
 
 /**
- * The verdict on one decision, given only when the loss interval supports it.
+ * The verdict on one decision: the band that holds the loss estimate (Decision.loss), given
+ * only when the loss interval stays within that band and its neighbours (the interval may cross
+ * one threshold next to the estimate: the mark is then right or one band off at 95 %
+ * confidence, and the interval shows which way).
  */
 export type Mark =
   | 'MARK_UNSPECIFIED'
   | 0
   /**
-   * Interval inside [0, good] and no candidate measurably better than the played move (the
+   * Estimate in [0, good] and no candidate measurably better than the played move (the
    * interval's low end is 0); also every forced decision.
    */
   | 'MARK_BEST'
   | 1
   /**
-   * Interval inside [0, good] but some move measurably better (by at most `good`).
+   * Estimate in [0, good] but some move measurably better.
    */
   | 'MARK_GOOD'
   | 2
   /**
-   * Interval inside (good, inaccuracy].
+   * Estimate in (good, inaccuracy].
    */
   | 'MARK_INACCURACY'
   | 3
   /**
-   * Interval inside (inaccuracy, mistake].
+   * Estimate in (inaccuracy, mistake].
    */
   | 'MARK_MISTAKE'
   | 4
   /**
-   * Interval above mistake.
+   * Estimate above mistake.
    */
   | 'MARK_BLUNDER'
   | 5
   /**
-   * The interval still crosses a threshold after the evaluation's cap (or its share of the
-   * deadline): the loss and its interval are reported without a verdict.
+   * The interval reaches two bands away from the estimate's (too few worlds for a verdict):
+   * the loss and its interval are reported without one.
    */
   | 'MARK_UNCLEAR'
   | 6
 
 /**
- * The verdict on one decision, given only when the loss interval supports it.
+ * The verdict on one decision: the band that holds the loss estimate (Decision.loss), given
+ * only when the loss interval stays within that band and its neighbours (the interval may cross
+ * one threshold next to the estimate: the mark is then right or one band off at 95 %
+ * confidence, and the interval shows which way).
  */
 export type Mark__Output = typeof Mark[keyof typeof Mark]

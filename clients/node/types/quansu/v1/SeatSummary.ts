@@ -14,12 +14,12 @@ export interface SeatSummary {
    */
   'average_loss'?: (number | string);
   /**
-   * Share of the decisions with a choice and a settled mark (not "unclear") marked best or
-   * good (0..1; 1 when there is none).
+   * Mean over the decisions with a choice of 2^(-loss / thresholds.mistake): 1 for no loss,
+   * 0.5 at the mistake threshold (0..1; 1 when there is none).
    */
   'accuracy'?: (number | string);
   /**
-   * The worst decisions with a settled mark, largest loss first (at most 3).
+   * The worst decisions with a mark (not "unclear"), largest loss first (at most 3).
    */
   'worst'?: (_quansu_v1_Decision)[];
   /**
@@ -45,12 +45,12 @@ export interface SeatSummary__Output {
    */
   'average_loss'?: (number);
   /**
-   * Share of the decisions with a choice and a settled mark (not "unclear") marked best or
-   * good (0..1; 1 when there is none).
+   * Mean over the decisions with a choice of 2^(-loss / thresholds.mistake): 1 for no loss,
+   * 0.5 at the mistake threshold (0..1; 1 when there is none).
    */
   'accuracy'?: (number);
   /**
-   * The worst decisions with a settled mark, largest loss first (at most 3).
+   * The worst decisions with a mark (not "unclear"), largest loss first (at most 3).
    */
   'worst'?: (_quansu_v1_Decision__Output)[];
   /**

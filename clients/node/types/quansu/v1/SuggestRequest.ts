@@ -22,8 +22,9 @@ export interface SuggestRequest {
    */
   'seed'?: (number | string | Long);
   /**
-   * Language of the reasons' `text`: "en" (also ""), or "vi" (Vietnamese); anything else is
-   * INVALID_ARGUMENT.  Codes and cards are the same in every language.
+   * Language of the reasons' `text` and of an INVALID_ARGUMENT's description (field paths
+   * unchanged): "en" (also ""), or "vi" (Vietnamese); anything else is INVALID_ARGUMENT.
+   * Codes and cards are the same in every language.
    */
   'language'?: (string);
   '_seed'?: "seed";
@@ -47,8 +48,9 @@ export interface SuggestRequest__Output {
    */
   'seed'?: (string);
   /**
-   * Language of the reasons' `text`: "en" (also ""), or "vi" (Vietnamese); anything else is
-   * INVALID_ARGUMENT.  Codes and cards are the same in every language.
+   * Language of the reasons' `text` and of an INVALID_ARGUMENT's description (field paths
+   * unchanged): "en" (also ""), or "vi" (Vietnamese); anything else is INVALID_ARGUMENT.
+   * Codes and cards are the same in every language.
    */
   'language'?: (string);
   '_seed'?: "seed";

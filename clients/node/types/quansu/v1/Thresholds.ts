@@ -3,9 +3,10 @@
 
 /**
  * Loss thresholds in bets.  They cut the losses into four bands: [0, good], (good,
- * inaccuracy], (inaccuracy, mistake] and above mistake.  A decision gets a mark only when its
- * loss interval (Decision.loss_low .. loss_high) lies inside one band (see Mark).  Zero fields
- * take the game's defaults (see DescribeGames and docs/api.md).
+ * inaccuracy], (inaccuracy, mistake] and above mistake.  A decision's mark is the band of its
+ * loss estimate, given when its interval (Decision.loss_low .. loss_high) stays within that
+ * band and its neighbours (see Mark).  Zero fields take the game's defaults (see DescribeGames
+ * and docs/api.md).
  */
 export interface Thresholds {
   'good'?: (number | string);
@@ -15,9 +16,10 @@ export interface Thresholds {
 
 /**
  * Loss thresholds in bets.  They cut the losses into four bands: [0, good], (good,
- * inaccuracy], (inaccuracy, mistake] and above mistake.  A decision gets a mark only when its
- * loss interval (Decision.loss_low .. loss_high) lies inside one band (see Mark).  Zero fields
- * take the game's defaults (see DescribeGames and docs/api.md).
+ * inaccuracy], (inaccuracy, mistake] and above mistake.  A decision's mark is the band of its
+ * loss estimate, given when its interval (Decision.loss_low .. loss_high) stays within that
+ * band and its neighbours (see Mark).  Zero fields take the game's defaults (see DescribeGames
+ * and docs/api.md).
  */
 export interface Thresholds__Output {
   'good'?: (number);
