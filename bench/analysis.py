@@ -277,6 +277,10 @@ def main(argv: list[str] | None = None) -> int:
         if "validity" in row:
             line += f", validity {row['validity']}"
         print(line, flush=True)
+        if args.json:   # after every record, so that a long run interrupted keeps what it did
+            Path(args.json).write_text(json.dumps({"args": vars(args), "rows": rows,
+                                                   "summary": summarize(rows)["summary"]},
+                                                  indent=1))
     report = summarize(rows)
     for line in report["lines"]:
         print(line)
