@@ -32,10 +32,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 #: module name -> source file of the compiled core (one list, in search/compiled.py)
 CORE: dict = runpy.run_path(os.path.join(HERE, "search", "compiled.py"))["CORE"]
 
-#: Python semantics throughout: annotations are not C types, ints stay Python ints, functions
-#: keep their signatures for introspection.
-DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True,
-              "embedsignature": True}
+#: Python semantics throughout: annotations are not C types, ints stay Python ints (no C type
+#: is inferred either: ``for x in range(52): 1 << x`` would shift a C int and overflow past bit
+#: 31, as it did in games/phom/heuristic.py's tables), functions keep their signatures for
+#: introspection.
+DIRECTIVES = {"language_level": 3, "annotation_typing": False, "infer_types": False,
+              "binding": True, "embedsignature": True}
 
 
 def _notice(why: str) -> None:
