@@ -1,6 +1,6 @@
 """Generate the Python code of the gRPC API from ``proto/quansu/v1/*.proto``.
 
-    python scripts/gen_proto.py            # regenerate server/v1/
+    python scripts/gen_proto.py            # regenerate server/v1/ (and the Node client's types)
     python scripts/gen_proto.py --check    # exit 1 if server/v1/ is stale
 
 The protos are compiled with ``grpc_tools.protoc`` (the ``grpcio-tools`` package, dev extra) with
@@ -9,12 +9,18 @@ The protos are compiled with ``grpc_tools.protoc`` (the ``grpcio-tools`` package
 ``quansu.v1.X_pb2``; those imports are rewritten to package-relative ones so that the code lives
 in the ``server.v1`` package.  ``tests/test_service_proto.py`` runs :func:`generate` into a temporary
 folder and compares it with the checked-in files.
+
+The same run regenerates the Node client's TypeScript types (``clients/node/types``, ``npm run
+gen-types``) when ``npm`` is installed and the client's packages are (``npm ci`` in
+``clients/node``); otherwise it says how to.  ``tests/test_node_client.py`` checks those types.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -99,7 +105,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for p in generate(OUT_DIR):
         print(p.relative_to(ROOT))
-    return 0
+    return gen_node_types()
+
+
+def gen_node_types() -> int:
+    """Regenerate ``clients/node/types`` with the client's pinned generator; 0 when done or
+    skipped (no npm, or the client's packages not installed), else npm's exit status."""
+    node = ROOT / "clients" / "node"
+    npm = shutil.which("npm")
+    if npm is None or not (node / "node_modules").is_dir():
+        print("clients/node/types not regenerated: run `npm ci && npm run gen-types` in clients/node")
+        return 0
+    done = subprocess.run([npm, "run", "--silent", "gen-types"], cwd=node)
+    if done.returncode == 0:
+        print("clients/node/types")
+    return done.returncode
 
 
 if __name__ == "__main__":
