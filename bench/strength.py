@@ -2,6 +2,7 @@
 
     python -m quansu.bench.strength --game tienlen --a level3 --b heuristic --opponent heuristic \
         --deals 100 --seed 1 [--json out.json]
+    python -m quansu.bench.strength --game tienlen --seats net:level4,net:level5 --deals 60 --seed 1
 
 A spec is any ``quansu arena`` bot (:func:`quansu.search.bots.make_bot`: ``heuristic``,
 ``sparring``, ``level3``, ``ismcts:iterations=200`` ...), or ``net:`` followed by a search bot
@@ -152,6 +153,37 @@ def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int 
     return out
 
 
+def head_to_head(game_name: str, specs: list[str], deals: int, seed: int = 0,
+                 options: dict | None = None) -> dict:
+    """``specs[i]`` in seat ``(i + r) % n`` for every deal and rotation r (n = len(specs), the
+    player count; the specs must differ); per spec its payoff in bets per game with the 95 %
+    interval over deals (each deal's rotations averaged first) and its ms per move."""
+    if len(set(specs)) != len(specs):
+        raise SystemExit("--seats: the specs must differ (seats are told apart by spec)")
+    game = games.make(game_name, len(specs), options or {})
+    t0 = time.monotonic()
+    gl = _run(game, specs, deals, seed)
+    out = {"game": game_name, "players": len(specs), "options": options or {}, "seats": specs,
+           "deals": deals, "seed": seed, "elapsed_s": time.monotonic() - t0, "bots": {}}
+    for spec in specs:
+        per = _per_deal(gl, spec)
+        m, ci = _mean_ci([per[d] for d in sorted(per)])
+        secs = sum(g["seconds"][s] for g in gl for s, w in enumerate(g["seats"]) if w == spec)
+        moves = sum(g["moves"][s] for g in gl for s, w in enumerate(g["seats"]) if w == spec)
+        out["bots"][spec] = {"payoff": m, "payoff_ci": ci,
+                             "ms_per_move": 1000.0 * secs / moves if moves else 0.0}
+    return out
+
+
+def h2h_text(res: dict) -> str:
+    lines = [f"{res['game']}, {res['players']} players, {res['deals']} deals x {res['players']} "
+             f"rotations, seed {res['seed']}, head to head ({res['elapsed_s']:.0f} s)"]
+    for spec, b in res["bots"].items():
+        lines.append(f"  {spec}: {b['payoff']:+.3f} [{b['payoff'] - b['payoff_ci']:+.3f}, "
+                     f"{b['payoff'] + b['payoff_ci']:+.3f}] bets/game, {b['ms_per_move']:.1f} ms/move")
+    return "\n".join(lines)
+
+
 def text(res: dict) -> str:
     def f(key):
         return f"{res[key]:+.3f} [{res[key] - res[key + '_ci']:+.3f}, {res[key] + res[key + '_ci']:+.3f}]"
@@ -170,10 +202,12 @@ def main(argv=None) -> int:
                                 description=__doc__.splitlines()[0])
     p.add_argument("--game", required=True)
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--a", required=True,
-                   help="bot spec A (e.g. level3, net:level3, net=PATH.onnx:level3)")
-    p.add_argument("--b", required=True, help="bot spec B (e.g. heuristic)")
-    p.add_argument("--opponent", required=True, help="bot spec of the other seats")
+    p.add_argument("--a", help="bot spec A (e.g. level3, net:level3, net=PATH.onnx:level3)")
+    p.add_argument("--b", help="bot spec B (e.g. heuristic)")
+    p.add_argument("--opponent", help="bot spec of the other seats")
+    p.add_argument("--seats", metavar="SPEC,SPEC[,...]",
+                   help="head to head instead: these bots at one table (one per seat, the player "
+                        "count), every rotation; replaces --a/--b/--opponent/--players")
     p.add_argument("--deals", type=int, default=50)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
@@ -183,9 +217,16 @@ def main(argv=None) -> int:
     for o in a.option:
         k, _, v = o.partition("=")
         options[k] = json.loads(v)
-    res = paired(a.game, a.a, a.b, a.opponent, a.deals, a.seed, a.players, options)
+    if a.seats:
+        res = head_to_head(a.game, a.seats.split(","), a.deals, a.seed, options)
+        shown = h2h_text(res)
+    else:
+        if not (a.a and a.b and a.opponent):
+            p.error("give --a, --b and --opponent (a paired run) or --seats (head to head)")
+        res = paired(a.game, a.a, a.b, a.opponent, a.deals, a.seed, a.players, options)
+        shown = text(res)
     res["command"] = "python -m quansu.bench.strength " + " ".join(argv if argv is not None else sys.argv[1:])
-    print(text(res))
+    print(shown)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(res, fh, indent=1)

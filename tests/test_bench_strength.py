@@ -60,3 +60,24 @@ def test_net_path_spec_loads_that_file(tmp_path):
         strength.build_bot(f"net={shipped / 'tan.onnx'}:level1", game, 0)
     with pytest.raises(SystemExit, match="search bot"):
         strength.build_bot(f"net={copy}:heuristic", game, 0)
+
+
+def test_head_to_head_reports_each_bot():
+    from quansu.bench import strength
+
+    res = strength.head_to_head("tienlen", ["heuristic", "random"], deals=2, seed=4)
+    h, r = res["bots"]["heuristic"], res["bots"]["random"]
+    assert res["players"] == 2
+    assert h["payoff"] == pytest.approx(-r["payoff"])  # two seats, zero-sum, both seats rotated
+    assert h["payoff_ci"] >= 0 and h["ms_per_move"] >= 0
+    with pytest.raises(SystemExit):
+        strength.head_to_head("tienlen", ["random", "random"], deals=1)
+
+
+def test_cli_needs_a_paired_run_or_seats(capsys):
+    from quansu.bench import strength
+
+    with pytest.raises(SystemExit):
+        strength.main(["--game", "tienlen", "--a", "random"])
+    assert strength.main(["--game", "tienlen", "--seats", "heuristic,random", "--deals", "1"]) == 0
+    assert "head to head" in capsys.readouterr().out
