@@ -119,6 +119,13 @@ def _per_deal(per_game: list[dict], spec: str) -> dict[int, float]:
     return {d: sum(v) / len(v) for d, v in acc.items()}
 
 
+def _ms_per_move(per_game: list[dict], spec: str) -> float:
+    """Milliseconds per move of the seats holding ``spec`` over all games (0 without moves)."""
+    secs = sum(g["seconds"][s] for g in per_game for s, w in enumerate(g["seats"]) if w == spec)
+    moves = sum(g["moves"][s] for g in per_game for s, w in enumerate(g["seats"]) if w == spec)
+    return 1000.0 * secs / moves if moves else 0.0
+
+
 def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int = 0,
            players: int = 4, options: dict | None = None) -> dict:
     """Run both halves and pair them by deal.  ``a``/``b``/``opponent``: bot specs
@@ -140,15 +147,13 @@ def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int 
         out[key] = m
         out[key + "_ci"] = ci
     for tag, gl, spec in (("a", ga, a), ("b", gb, b)):
-        secs = sum(g["seconds"][s] for g in gl for s, w in enumerate(g["seats"]) if w == spec)
-        moves = sum(g["moves"][s] for g in gl for s, w in enumerate(g["seats"]) if w == spec)
         wins = []
         for g in gl:
             best = max(g["payoffs"])
             top = [s for s, p in enumerate(g["payoffs"]) if p >= best - 1e-9]
             s = g["seats"].index(spec)
             wins.append(1.0 / len(top) if s in top else 0.0)
-        out[f"{tag}_ms_per_move"] = 1000.0 * secs / moves if moves else 0.0
+        out[f"{tag}_ms_per_move"] = _ms_per_move(gl, spec)
         out[f"{tag}_win"] = sum(wins) / len(wins)
     return out
 
@@ -168,10 +173,7 @@ def head_to_head(game_name: str, specs: list[str], deals: int, seed: int = 0,
     for spec in specs:
         per = _per_deal(gl, spec)
         m, ci = _mean_ci([per[d] for d in sorted(per)])
-        secs = sum(g["seconds"][s] for g in gl for s, w in enumerate(g["seats"]) if w == spec)
-        moves = sum(g["moves"][s] for g in gl for s, w in enumerate(g["seats"]) if w == spec)
-        out["bots"][spec] = {"payoff": m, "payoff_ci": ci,
-                             "ms_per_move": 1000.0 * secs / moves if moves else 0.0}
+        out["bots"][spec] = {"payoff": m, "payoff_ci": ci, "ms_per_move": _ms_per_move(gl, spec)}
     return out
 
 

@@ -83,17 +83,12 @@ class EndgameSolver:
         if self._left < 0:
             raise _Over
         me = st.current_player
-        if len(moves) == 1:
+        v = None
+        for m in moves:
             c = st.clone()
-            c.apply_unchecked(moves[0])
-            v = self._solve(c)
-        else:
-            v = None
-            for m in moves:
-                c = st.clone()
-                c.apply_unchecked(m)
-                x = self._solve(c)
-                if v is None or x[me] > v[me]:
-                    v = x
+            c.apply_unchecked(m)
+            x = self._solve(c)
+            if v is None or x[me] > v[me]:
+                v = x
         table[key] = v
         return v
