@@ -2,6 +2,7 @@
 
     python -m quansu.bench.soak --clients 16 --seconds 120               # soak
     python -m quansu.bench.soak --clients 64 --seconds 120               # same, 64 clients
+    python -m quansu.bench.soak --clients 64 --seconds 120 --backoff-ms 50   # fixed 50 ms backoff
     python -m quansu.bench.soak --phase flood --flood 30 --seconds 30    # big invalid requests
     python -m quansu.bench.soak --phase deadline --deadline-ms 50 --calls 200
     python -m quansu.bench.soak --phase heal                             # worker kill -> replaced
@@ -10,15 +11,20 @@
 process and runs ``--clients`` client threads for ``--seconds``, each calling a mix of the RPCs
 in a loop: Suggest (100 iterations), SuggestStream, Analyze (one seat of a short record),
 LegalMoves, DescribeGames and health, with ``--malformed`` (10 %) of the calls replaced by a
-malformed body (bench/fuzz.py: random bytes or a mutated request).  The RSS of the server
-process and of every worker is sampled every ``--sample`` seconds.  Reported: calls, OK/s
-(valid calls that need a worker answered OK: Suggest, SuggestStream, Analyze, LegalMoves;
-a refused client backs off ``--backoff-ms``), refusals (RESOURCE_EXHAUSTED) and their latency
-p50/p99, the latency
-of every RPC, unexpected outcomes (bench/fuzz.py's ``problems``: anything but OK with finite
-numbers, INVALID_ARGUMENT with a field, RESOURCE_EXHAUSTED, NOT_FOUND for health), and the RSS:
-server process at the first sample after warm-up (``--warmup`` seconds) and at the end, each
-worker likewise.
+malformed body (bench/fuzz.py: random bytes or a mutated request).  A refused client (every
+worker busy and the queue full: RESOURCE_EXHAUSTED) waits before its next call: by default
+(``--backoff-ms server``) the server's retry pushback (its ``grpc-retry-pushback-ms`` trailer)
+times a random factor in 0.5..1.5, as a well-behaved app does; ``--backoff-ms N``: N ms times the
+same factor, whatever the server says (the old behaviour, N = 50).  The RSS of the server process
+and of every worker is sampled every ``--sample`` seconds.  Reported: calls, OK/s (valid calls
+that need a worker answered OK: Suggest, SuggestStream, Analyze, LegalMoves), refusals and their
+latency p50/p99, the mean pushback the refused clients received, the latency of every RPC,
+unexpected outcomes (bench/fuzz.py's ``problems``: anything but OK with finite numbers,
+INVALID_ARGUMENT with a field, RESOURCE_EXHAUSTED, NOT_FOUND for health), the RSS (server
+process at the first sample after warm-up, ``--warmup`` seconds, and at the end, each worker
+likewise) and where the CPU went: the CPU seconds (user + system, ``/proc/<pid>/stat``) of the
+server process, of each worker and spare, and of this benchmark's own process (the clients)
+over the run, with the machine's total (``cpu_s``).
 
 ``flood``: ``--flood`` clients (in two processes of their own) send maximum-size invalid
 requests as fast as they can (a view with more moves than the game allows, just under the body
@@ -110,6 +116,45 @@ def children(pid: int) -> list[int]:
     return sorted(out)
 
 
+_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system, not counting children) process ``pid`` has used so far, from
+    ``/proc/<pid>/stat``; None when it cannot be read (gone, or no ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # after the name: state(0) ppid(1) ... utime(11) stime(12), i.e. fields 14 and 15 of stat
+    return (int(fields[11]) + int(fields[12])) / _CLK_TCK
+
+
+def sample_cpu(pid: int) -> dict:
+    """CPU seconds so far of the server ``pid``, each of its workers, and this process."""
+    return {"server": cpu_seconds(pid),
+            "workers": {c: cpu_seconds(c) for c in children(pid)},
+            "client": cpu_seconds(os.getpid())}
+
+
+def cpu_split(first: dict, last: dict, elapsed: float) -> dict:
+    """CPU seconds spent between two :func:`sample_cpu`: the server process, each worker (a
+    worker that started meanwhile counts from 0; one that ended meanwhile is left out), the
+    benchmark's client process, their total, and the machine's (elapsed x cores)."""
+    def diff(a, b):
+        return None if b is None else round(b - (a or 0.0), 1)
+
+    workers = {str(pid): diff(first["workers"].get(pid), sec)
+               for pid, sec in last["workers"].items() if sec is not None}
+    out = {"server": diff(first["server"], last["server"]), "workers": workers,
+           "client": diff(first["client"], last["client"])}
+    known = [v for v in (out["server"], out["client"], *workers.values()) if v is not None]
+    out["total"] = round(sum(known), 1)
+    out["machine"] = round(elapsed * (os.cpu_count() or 1), 1)
+    return out
+
+
 def sample_rss(pid: int) -> dict:
     out = {"server": rss_mb(pid), "workers": {}}
     for c in children(pid):
@@ -145,6 +190,10 @@ def valid_requests(seed: int = 0) -> dict[str, list[bytes]]:
     return dict(out)
 
 
+#: A refused client's wait (before the jitter) under ``--backoff-ms server`` when the refusal
+#: carried no pushback (the HTTP gateway's or an older server's).
+FALLBACK_BACKOFF_S = 0.05
+
 #: The calls that need a worker (counted in ``work_ok_per_s``).
 WORK = ("Suggest", "SuggestStream", "Analyze", "LegalMoves")
 
@@ -171,11 +220,14 @@ def soak(args) -> dict:
     refusal_ms: list[float] = []
     problems: Counter = Counter()
     ok_valid = 0
+    pushback_ms: list[float] = []
+    no_pushback = 0
     stop = threading.Event()
     samples: list[tuple[float, dict]] = []
+    from quansu.server.errors import retry_after_s
 
     def client(k: int):
-        nonlocal ok_valid
+        nonlocal ok_valid, no_pushback
         rng = random.Random(args.seed * 1000 + k)
         ch = fuzz.RandomChooser(rng)
         with grpc.insecure_channel(target) as channel:
@@ -202,12 +254,25 @@ def soak(args) -> dict:
                         lat[name].append(ms)
                         if valid and name in WORK:
                             ok_valid += 1
-                if code == grpc.StatusCode.RESOURCE_EXHAUSTED and args.backoff_ms:
-                    time.sleep(args.backoff_ms / 1000 * rng.uniform(0.5, 1.5))
+                if code != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                    continue
+                pushback = retry_after_s(error) if error is not None else None
+                with lock:
+                    if pushback is None:
+                        no_pushback += 1
+                    else:
+                        pushback_ms.append(pushback * 1000)
+                if args.backoff_ms == "server":
+                    wait = pushback if pushback is not None else FALLBACK_BACKOFF_S
+                else:
+                    wait = args.backoff_ms / 1000
+                if wait:
+                    stop.wait(wait * rng.uniform(0.5, 1.5))
 
     threads = [threading.Thread(target=client, args=(k,), daemon=True)
                for k in range(args.clients)]
     t_start = time.monotonic()
+    cpu_start = sample_cpu(proc.pid)
     for t in threads:
         t.start()
     try:
@@ -218,6 +283,7 @@ def soak(args) -> dict:
         for t in threads:
             t.join(fuzz.HANG_S + 10)
         elapsed = time.monotonic() - t_start
+        cpu_end = sample_cpu(proc.pid)
         samples.append((elapsed, sample_rss(proc.pid)))
     finally:
         stop.set()
@@ -231,6 +297,13 @@ def soak(args) -> dict:
         "calls": sum(codes.values()), "work_ok_per_s": round(ok_valid / elapsed, 1),
         "refused": len(refusal_ms), "refusal_ms_p50": round(pct(refusal_ms, 50), 1),
         "refusal_ms_p99": round(pct(refusal_ms, 99), 1),
+        "backoff": ("server pushback x U(0.5, 1.5)" if args.backoff_ms == "server"
+                    else f"{args.backoff_ms:g} ms x U(0.5, 1.5)"),
+        "pushback_ms_mean": round(statistics.fmean(pushback_ms), 1) if pushback_ms else None,
+        "pushback_ms_p50": round(pct(pushback_ms, 50), 1) if pushback_ms else None,
+        "pushback_ms_max": round(max(pushback_ms), 1) if pushback_ms else None,
+        "refusals_without_pushback": no_pushback,
+        "cpu_s": cpu_split(cpu_start, cpu_end, elapsed),
         "latency_ms": {n: {"p50": round(pct(v, 50), 1), "p99": round(pct(v, 99), 1), "n": len(v)}
                        for n, v in sorted(lat.items())},
         "codes": {f"{n} {c}": k for (n, c), k in sorted(codes.items())},
@@ -430,6 +503,19 @@ def heal(args) -> dict:
     return out
 
 
+def backoff_arg(text: str) -> str | float:
+    """``--backoff-ms``: ``"server"`` or a number of milliseconds >= 0."""
+    if text.strip().lower() == "server":
+        return "server"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected 'server' or milliseconds, got {text!r}")
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected milliseconds >= 0, got {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--phase", choices=("soak", "flood", "deadline", "heal"), default="soak")
@@ -438,8 +524,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--queue", type=int, default=None, help="default: 4 per worker")
     ap.add_argument("--malformed", type=float, default=0.1)
-    ap.add_argument("--backoff-ms", type=float, default=50.0,
-                    help="a refused client waits about this long before its next call")
+    ap.add_argument("--backoff-ms", type=backoff_arg, default="server",
+                    help="how long a refused client waits before its next call, times a random "
+                         "factor in 0.5..1.5: 'server' (default): the server's retry pushback; "
+                         "a number: that many milliseconds (0: no wait)")
     ap.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples")
     ap.add_argument("--warmup", type=float, default=30.0)
     ap.add_argument("--flood", type=int, default=30)

@@ -13,20 +13,27 @@
 Every method takes messages or the plain JSON objects of ``quansu-view/1`` /
 ``quansu-record/1`` files (as :func:`json.load` gives them), and returns the response messages of
 ``proto/quansu/v1/service.proto``.  Errors are :class:`grpc.RpcError`;
-:func:`server.errors.field_violations` lists an INVALID_ARGUMENT's field paths.
+:func:`server.errors.field_violations` lists an INVALID_ARGUMENT's field paths.  A call the
+server refuses because it is busy (RESOURCE_EXHAUSTED) raises :class:`ServerBusy`, a
+:class:`grpc.RpcError` whose ``retry_after_s`` is the server's retry delay; with
+``Client(retries=N)`` the client itself waits that long (times a random factor in 0.5..1.5) and
+tries again, up to N times (docs/api.md, "Busy servers and retries").
 """
 
 from __future__ import annotations
 
 import json
+import random
 import socket
 import ssl
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+import time
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from quansu.server import convert
+from quansu.server.errors import retry_after_s as _retry_after_s
 from quansu.server.v1 import records_pb2
 from quansu.server.v1 import service_pb2 as pb
 from quansu.server.v1 import service_pb2_grpc
@@ -40,8 +47,55 @@ DEFAULT_PORT = 50051
 _SCHEMES = ("dns:", "unix:", "unix-abstract:", "ipv4:", "ipv6:", "vsock:")
 
 
+#: A refused client's wait when the server gave no retry delay: this many seconds, doubled at
+#: every further refusal, up to :data:`RETRY_FALLBACK_MAX_S` (before the jitter).
+RETRY_FALLBACK_S = 0.1
+RETRY_FALLBACK_MAX_S = 10.0
+#: The range of the random factor a retry's wait is multiplied by.
+RETRY_JITTER = (0.5, 1.5)
+
+
 class TargetError(ValueError):
     """A server address that cannot be used."""
+
+
+class ServerBusy(grpc.RpcError):
+    """A call the server refused with RESOURCE_EXHAUSTED (every worker busy and its queue full),
+    after the retries the client was allowed.  ``retry_after_s``: the server's retry delay in
+    seconds (its ``grpc-retry-pushback-ms`` trailer, or the ``google.rpc.RetryInfo`` detail),
+    None when the server gave none.  ``attempts``: how many times the call was sent.  ``error``:
+    gRPC's own error of the last attempt; ``code()``, ``details()``, ``trailing_metadata()``
+    and the rest are its, so the code that handles a :class:`grpc.RpcError` works unchanged."""
+
+    def __init__(self, error: grpc.RpcError, retry_after_s: float | None, attempts: int = 1):
+        super().__init__(error)
+        self.error = error
+        self.retry_after_s = retry_after_s
+        self.attempts = attempts
+
+    def code(self) -> grpc.StatusCode:
+        return self.error.code()
+
+    def details(self) -> str:
+        return self.error.details()
+
+    def trailing_metadata(self):
+        return self.error.trailing_metadata()
+
+    def initial_metadata(self):
+        return self.error.initial_metadata()
+
+    def debug_error_string(self) -> str:
+        return self.error.debug_error_string()
+
+    def __str__(self) -> str:
+        after = "" if self.retry_after_s is None else f"; retry after {self.retry_after_s:g} s"
+        return f"{self.error.details()} ({self.attempts} attempt(s){after})"
+
+
+def _refused(error: grpc.RpcError) -> bool:
+    code = getattr(error, "code", None)
+    return callable(code) and code() == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 def normalize_target(target: str) -> str:
@@ -191,11 +245,27 @@ class Client:
     ``tls_ca``: PEM bytes or a file path of the certificate(s) to trust; with it the channel
     uses TLS (``server_name``: the name to check in the server's certificate, when it differs
     from the target's host).  ``timeout``: default deadline per call in seconds (None: none).
+
+    ``retries``: how many times a call the server refuses as busy (RESOURCE_EXHAUSTED) is sent
+    again (default 0: never; the refusal raises :class:`ServerBusy` at once).  Before each retry
+    the client waits the server's retry delay (``ServerBusy.retry_after_s``; without one
+    :data:`RETRY_FALLBACK_S`, doubling) times a random factor in 0.5..1.5 drawn from
+    ``retry_rng`` (a :class:`random.Random`, or an int seed; default: seeded by the system), so
+    that clients refused together do not come back together.  The waits count against the
+    call's ``timeout``: a retry that could not start before it is not made.  A stream
+    (``suggest_stream``, ``analyze``) is retried only while it has received nothing.  Suggest
+    and Analyze with a ``seed`` answer the same on a retry.
     """
 
     def __init__(self, target: str, *, token: str | None = None, tls_ca: bytes | str | None = None,
-                 server_name: str | None = None, timeout: float | None = None):
+                 server_name: str | None = None, timeout: float | None = None,
+                 retries: int = 0, retry_rng: random.Random | int | None = None):
         target = normalize_target(target)
+        if not isinstance(retries, int) or retries < 0:
+            raise ValueError(f"retries: expected an integer >= 0, got {retries!r}")
+        self.retries = retries
+        self.retry_rng = (retry_rng if isinstance(retry_rng, random.Random)
+                          else random.Random(retry_rng))
         self.target = target
         self.tls = tls_ca is not None
         options = []
@@ -231,16 +301,61 @@ class Client:
     def _kw(self, timeout: float | None) -> dict:
         return {"timeout": timeout if timeout is not None else self.timeout, "metadata": self.metadata}
 
+    # -- refusals and retries ------------------------------------------------------------------
+    def retry_wait(self, retry_after_s: float | None, attempt: int) -> float:
+        """Seconds to wait before retry number ``attempt + 1`` after a refusal whose server
+        delay is ``retry_after_s``: that delay (or the fallback, doubling with ``attempt``) times
+        the jitter factor."""
+        base = retry_after_s
+        if base is None:
+            base = min(RETRY_FALLBACK_MAX_S, RETRY_FALLBACK_S * 2 ** attempt)
+        return base * self.retry_rng.uniform(*RETRY_JITTER)
+
+    def _next_try(self, error: grpc.RpcError, attempt: int,
+                  end: float | None) -> tuple[float, float | None]:
+        """After refusal ``error`` of try ``attempt`` (0 first): ``(wait, timeout of the next
+        try)``; raises :class:`ServerBusy` when no retry is left or none fits before ``end``."""
+        busy = ServerBusy(error, _retry_after_s(error), attempt + 1)
+        if attempt >= self.retries:
+            raise busy from None
+        wait = self.retry_wait(busy.retry_after_s, attempt)
+        if end is None:
+            return wait, None
+        left = end - time.monotonic() - wait
+        if left <= 0:
+            raise busy from None
+        return wait, left
+
+    def _unary(self, method: Callable, request, timeout: float | None):
+        """``method(request)`` with the retries of refused calls."""
+        kw = self._kw(timeout)
+        end = None if kw["timeout"] is None else time.monotonic() + kw["timeout"]
+        attempt = 0
+        while True:
+            try:
+                return method(request, **kw)
+            except grpc.RpcError as e:
+                if not _refused(e):
+                    raise
+                wait, kw["timeout"] = self._next_try(e, attempt, end)
+            time.sleep(wait)
+            attempt += 1
+
+    def _stream(self, method: Callable, request, timeout: float | None) -> "_RetryingStream":
+        kw = self._kw(timeout)
+        end = None if kw["timeout"] is None else time.monotonic() + kw["timeout"]
+        return _RetryingStream(self, method, request, kw, end)
+
     # -- RPCs ----------------------------------------------------------------------------------
     def describe_games(self, *, timeout: float | None = None) -> pb.DescribeGamesResponse:
-        return self.stub.DescribeGames(pb.DescribeGamesRequest(), **self._kw(timeout))
+        return self._unary(self.stub.DescribeGames, pb.DescribeGamesRequest(), timeout)
 
     def legal_moves(self, game: RecordOrView, *, language: str = "",
                     timeout: float | None = None) -> pb.LegalMovesResponse:
         """The seat to act and its legal moves; ``language`` ("vi", "en"): the language of an
         INVALID_ARGUMENT's description (why the record or view is refused)."""
-        return self.stub.LegalMoves(self.legal_moves_request(game, language=language),
-                                    **self._kw(timeout))
+        return self._unary(self.stub.LegalMoves,
+                           self.legal_moves_request(game, language=language), timeout)
 
     @staticmethod
     def legal_moves_request(game: RecordOrView, *, language: str = "") -> pb.LegalMovesRequest:
@@ -270,7 +385,7 @@ class Client:
         description."""
         req = self.suggest_request(view, iterations=iterations, milliseconds=milliseconds,
                                    top_k=top_k, strength=strength, seed=seed, language=language)
-        return self.stub.Suggest(req, **self._kw(timeout))
+        return self._unary(self.stub.Suggest, req, timeout)
 
     def suggest_stream(self, view: RecordOrView, *, interval_ms: int = 0, iterations: int = 0,
                        milliseconds: int = 0, top_k: int = 0, strength: int = 0,
@@ -281,8 +396,8 @@ class Client:
         :meth:`suggest`."""
         req = self.suggest_request(view, iterations=iterations, milliseconds=milliseconds,
                                    top_k=top_k, strength=strength, seed=seed, language=language)
-        return self.stub.SuggestStream(pb.SuggestStreamRequest(request=req, interval_ms=interval_ms),
-                                       **self._kw(timeout))
+        return self._stream(self.stub.SuggestStream,
+                            pb.SuggestStreamRequest(request=req, interval_ms=interval_ms), timeout)
 
     @staticmethod
     def analyze_request(game: RecordOrView, *, seats: Sequence[int] = (), iterations: int = 0,
@@ -310,10 +425,59 @@ class Client:
         req = self.analyze_request(game, seats=seats, iterations=iterations,
                                    milliseconds=milliseconds, thresholds=thresholds, seed=seed,
                                    language=language)
-        return self.stub.Analyze(req, **self._kw(timeout))
+        return self._stream(self.stub.Analyze, req, timeout)
 
     def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
         """``"SERVING"``, ``"NOT_SERVING"``, ... of the server (or one service)."""
         resp = self.health_stub.Check(health_pb2.HealthCheckRequest(service=service),
                                       timeout=timeout)
         return health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status)
+
+
+class _RetryingStream:
+    """A server-streaming call that is sent again when the server refuses it as busy before its
+    first message (up to the client's ``retries``), and raises :class:`ServerBusy` for a
+    refusal it does not retry.  Iterate it; ``cancel()`` and every other attribute of a gRPC
+    call are the current attempt's."""
+
+    def __init__(self, client: Client, method: Callable, request, kw: dict, end: float | None):
+        self._client = client
+        self._method = method
+        self._request = request
+        self._kw = kw
+        self._end = end
+        self._attempt = 0
+        self._received = False
+        self._cancelled = False
+        self._call = method(request, **kw)
+
+    def __iter__(self) -> "_RetryingStream":
+        return self
+
+    def __next__(self):
+        while True:
+            try:
+                msg = next(self._call)
+            except grpc.RpcError as e:
+                if not _refused(e):
+                    raise
+                if self._received or self._cancelled:
+                    raise ServerBusy(e, _retry_after_s(e), self._attempt + 1) from None
+                wait, self._kw["timeout"] = self._client._next_try(e, self._attempt, self._end)
+                time.sleep(wait)
+                if self._cancelled:
+                    raise ServerBusy(e, _retry_after_s(e), self._attempt + 1) from None
+                self._attempt += 1
+                self._call = self._method(self._request, **self._kw)
+                continue
+            self._received = True
+            return msg
+
+    def cancel(self) -> bool:
+        self._cancelled = True
+        return self._call.cancel()
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._call, name)

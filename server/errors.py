@@ -7,7 +7,11 @@ Every exception that leaves a servicer method goes through :func:`to_rpc_status`
   the service itself) -> ``INVALID_ARGUMENT`` with a ``google.rpc.BadRequest`` detail holding one
   field violation: the request field path (``view.moves[17]``, ``record.deal.hands[1]``,
   ``budget.iterations``) and the message;
-* :class:`Busy` -> ``RESOURCE_EXHAUSTED`` (every worker busy and the queue full);
+* :class:`Busy` -> ``RESOURCE_EXHAUSTED`` (every worker busy and the queue full), with the
+  server's retry delay (``Busy.retry_after_s``, computed by :class:`server.pool.WorkerPool`) as a
+  ``google.rpc.RetryInfo`` detail and, on the gRPC port, the standard trailer
+  ``grpc-retry-pushback-ms`` (:func:`to_grpc_status`); clients read it back with
+  :func:`retry_after_s`;
 * :class:`Unauthenticated` -> ``UNAUTHENTICATED``;
 * :class:`Unavailable` -> ``UNAVAILABLE`` (the server is draining or a worker died);
 * anything else -> ``INTERNAL`` with a generic message (the traceback goes to the server log,
@@ -32,14 +36,16 @@ request's ``language`` field, "vi" or English) and the code in the violation's `
 
 from __future__ import annotations
 
+import collections
 import logging
+import math
 import re
 import threading
 import time
 from typing import Any
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -177,9 +183,18 @@ class BadBody(RequestError):
 
 
 class Busy(ServiceError):
-    """Every worker is busy and the wait queue is full."""
+    """Every worker is busy and the wait queue is full.  ``retry_after_s``: how long the
+    server asks the client to wait before it tries again (seconds; None: no advice), sent as a
+    ``google.rpc.RetryInfo`` detail and the ``grpc-retry-pushback-ms`` trailer."""
 
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def __init__(self, message: str, retry_after_s: float | None = None):
+        super().__init__(message)
+        if retry_after_s is not None and not (math.isfinite(retry_after_s)
+                                              and retry_after_s >= 0):
+            retry_after_s = None
+        self.retry_after_s = retry_after_s
 
 
 class Unauthenticated(ServiceError):
@@ -395,6 +410,8 @@ def to_rpc_status(exc: BaseException, prefix: str = "", lang: str = "") -> statu
     if is_rules_error(exc):
         err = as_request_error(exc, prefix)
         return bad_request(err.field, err.render(lang), err.error_code)
+    if isinstance(exc, Busy) and exc.retry_after_s is not None:
+        return busy_status(str(exc), exc.retry_after_s)
     if isinstance(exc, ServiceError):
         return status_pb2.Status(code=exc.code.value[0], message=str(exc))
     INTERNAL_LOG.exception(f"internal error ({type(exc).__name__})", exc)
@@ -402,9 +419,85 @@ def to_rpc_status(exc: BaseException, prefix: str = "", lang: str = "") -> statu
                              message=f"internal error ({type(exc).__name__}); see the server log")
 
 
+class _GrpcStatus(collections.namedtuple("_GrpcStatus", ("code", "details", "trailing_metadata")),
+                  grpc.Status):
+    """A ``grpc.Status`` (what ``context.abort_with_status`` takes)."""
+
+
+#: The trailer that carries a serialized ``google.rpc.Status`` (its details included).
+DETAILS_KEY = "grpc-status-details-bin"
+#: The standard gRPC trailer of a server's retry pushback (gRFC A6): whole milliseconds to wait
+#: before the next attempt.
+RETRY_PUSHBACK_KEY = "grpc-retry-pushback-ms"
+
+
+def retry_delay_ms(seconds: float) -> int:
+    """A retry delay in whole milliseconds, rounded up (never earlier than the server said)."""
+    return max(0, math.ceil(seconds * 1000.0 - 1e-6))
+
+
+def busy_status(message: str, retry_after_s: float) -> status_pb2.Status:
+    """A RESOURCE_EXHAUSTED status with a ``google.rpc.RetryInfo`` detail of ``retry_after_s``
+    (in whole milliseconds, as the trailer :data:`RETRY_PUSHBACK_KEY` says it); the message is
+    clipped like every error text (:func:`clip_message`)."""
+    ms = retry_delay_ms(retry_after_s)
+    info = error_details_pb2.RetryInfo(
+        retry_delay=duration_pb2.Duration(seconds=ms // 1000, nanos=(ms % 1000) * 1_000_000))
+    packed = any_pb2.Any()
+    packed.Pack(info)
+    return status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=clip_message(message),
+                             details=[packed])
+
+
+def retry_delay_s(status: status_pb2.Status) -> float | None:
+    """The retry delay of a status's ``google.rpc.RetryInfo`` detail (seconds), None without
+    one."""
+    for d in status.details:
+        if d.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            info = error_details_pb2.RetryInfo()
+            d.Unpack(info)
+            return info.retry_delay.seconds + info.retry_delay.nanos / 1e9
+    return None
+
+
+def to_grpc_status(status: status_pb2.Status) -> grpc.Status:
+    """The ``grpc.Status`` to end a call with (``context.abort_with_status``): the status in
+    ``grpc-status-details-bin`` and, when it carries a ``RetryInfo``, the same delay in the
+    trailer ``grpc-retry-pushback-ms`` (whole milliseconds), which gRPC clients with a retry
+    policy honour by themselves."""
+    out = rpc_status.to_status(status)
+    delay = retry_delay_s(status)
+    if delay is None:
+        return out
+    return _GrpcStatus(out.code, out.details, tuple(out.trailing_metadata)
+                       + ((RETRY_PUSHBACK_KEY, str(retry_delay_ms(delay))),))
+
+
 def abort(context: grpc.ServicerContext, exc: BaseException, prefix: str = "") -> Any:
     """End the call with the status of ``exc`` (raises, as ``context.abort`` does)."""
-    context.abort_with_status(rpc_status.to_status(to_rpc_status(exc, prefix)))
+    context.abort_with_status(to_grpc_status(to_rpc_status(exc, prefix)))
+
+
+def retry_after_s(err: grpc.RpcError) -> float | None:
+    """Client side: the server's retry delay of a refused call (seconds), from the trailer
+    ``grpc-retry-pushback-ms`` or else the status's ``RetryInfo`` detail; None when the server
+    gave none."""
+    trailing = getattr(err, "trailing_metadata", None)
+    items = (trailing() if callable(trailing) else None) or ()
+    for key, value in items:
+        if key == RETRY_PUSHBACK_KEY:
+            try:
+                ms = int(value)
+            except (TypeError, ValueError):
+                return None         # gRFC A6: a pushback that is not a number means "do not retry"
+            return ms / 1000.0 if ms >= 0 else None
+    for key, value in items:
+        if key == DETAILS_KEY:
+            try:
+                return retry_delay_s(status_pb2.Status.FromString(value))
+            except Exception:  # noqa: BLE001 - an unreadable detail: no advice
+                return None
+    return None
 
 
 def field_violations(err: grpc.RpcError) -> list[tuple[str, str]]:

@@ -17,7 +17,9 @@ error statuses.  The gateway only translates:
   RPCs;
 * a status into an HTTP status (:data:`HTTP_STATUS`) with a JSON body ``{"error": {"code",
   "status", "message", "violations": [{"field", "description"}], "details"}}``; the violations
-  are those of the ``google.rpc.BadRequest`` detail, so INVALID_ARGUMENT keeps its field path.
+  are those of the ``google.rpc.BadRequest`` detail, so INVALID_ARGUMENT keeps its field path;
+  a RESOURCE_EXHAUSTED's ``google.rpc.RetryInfo`` (the pool's retry delay) becomes
+  ``retry_after_ms`` in the body and ``Retry-After`` (whole seconds, rounded up, at least 1).
   An error after the first line of a stream comes as a last line ``{"error": ...}``.
 
 Routes (docs/api.md, "HTTP/JSON"): ``POST /v1/suggest``, ``POST /v1/suggest-stream``, ``POST
@@ -251,6 +253,9 @@ def error_json(status: status_pb2.Status) -> dict:
             details.append({"@type": d.type_url})
     name = code_pb2.Code.Name(status.code) if status.code in code_pb2.Code.values() else "UNKNOWN"
     out = {"code": HTTP_STATUS.get(status.code, 500), "status": name, "message": status.message}
+    delay = errors.retry_delay_s(status)
+    if delay is not None:
+        out["retry_after_ms"] = errors.retry_delay_ms(delay)
     if violations:
         out["violations"] = violations
     if details:
@@ -268,9 +273,18 @@ def error_response(status: status_pb2.Status) -> Response:
     if status.code == code_pb2.UNAUTHENTICATED:
         headers["WWW-Authenticate"] = 'Bearer realm="quansu"'
     if status.code in (code_pb2.RESOURCE_EXHAUSTED, code_pb2.UNAVAILABLE):
-        headers["Retry-After"] = "1"
+        headers["Retry-After"] = str(retry_after_header(status))
     return Response(_dumps(body), status_code=body["error"]["code"], media_type=JSON_TYPE,
                     headers=headers)
+
+
+def retry_after_header(status: status_pb2.Status) -> int:
+    """The ``Retry-After`` seconds of a refusal: the status's ``RetryInfo`` delay rounded up to
+    whole seconds, at least 1 (1 without one)."""
+    delay = errors.retry_delay_s(status)
+    if delay is None:
+        return 1
+    return max(1, math.ceil(errors.retry_delay_ms(delay) / 1000))
 
 
 class _Answer:
@@ -616,7 +630,9 @@ class Gateway:
         """Run ``work`` (the servicer's method) in a thread; its answers go to ``call.queue``
         as ``("item", bytes)``, then ``_END`` or ``("error", Status)``."""
         if not self._slots.acquire(blocking=False):
-            raise errors.Busy(f"all {self.threads} HTTP call threads are busy; retry later")
+            retry_delay = getattr(self.servicer.pool, "retry_delay", None)
+            raise errors.Busy(f"all {self.threads} HTTP call threads are busy; retry later",
+                              retry_after_s=retry_delay() if retry_delay is not None else None)
 
         def run() -> None:
             try:

@@ -16,6 +16,14 @@ one more raises :class:`server.errors.Busy` (RESOURCE_EXHAUSTED).  Waiting calls
 first come, first served, except that short jobs (:data:`SHORT_JOBS`: LegalMoves, a replay)
 go before the searches.
 
+**Retry pushback**: the pool keeps a running estimate of a worker call's service time (an
+exponentially weighted mean, weight :data:`SERVICE_TIME_WEIGHT`, of the durations of the calls
+whose worker answered in full, from the job's hand-over to its last message; starting at
+:data:`SERVICE_TIME_INITIAL_S`).  A refusal carries the time the current queue needs to drain,
+``service time x (calls waiting + 1) / workers``, clamped to [:data:`RETRY_MIN_S`,
+:data:`RETRY_MAX_S`] (:meth:`WorkerPool.retry_delay`), as ``Busy.retry_after_s``: the
+server's advice to the client, with no randomness (clients add their own jitter).
+
 **Healing**: a watcher thread waits on every idle worker's process sentinel (so it sees a death
 at once), takes back the workers of calls that ended early (it drains the cancelled job's last
 messages, or kills a worker that does not stop within ``stop_grace_s``) and replaces every dead
@@ -53,6 +61,22 @@ WATCH_S = 0.25
 RETRY_S = 1.0
 #: Job kinds that wait in the short queue, served before the searches.
 SHORT_JOBS = frozenset({"legal_moves"})
+#: The service time estimate before any call has finished (seconds; a default Suggest of 200
+#: iterations takes about this long on one core).
+SERVICE_TIME_INITIAL_S = 0.2
+#: The weight of the latest finished call in the service time estimate.
+SERVICE_TIME_WEIGHT = 0.05
+#: The shortest and the longest retry delay a refusal advises (seconds).
+RETRY_MIN_S = 0.05
+RETRY_MAX_S = 10.0
+
+
+def drain_delay(service_time_s: float, waiting: int, workers: int) -> float:
+    """The retry delay for a refused call: the time ``waiting`` queued calls, plus the one
+    running on each worker, need to drain (``service_time_s x (waiting + 1) / workers``),
+    clamped to [:data:`RETRY_MIN_S`, :data:`RETRY_MAX_S`]."""
+    delay = service_time_s * (max(0, waiting) + 1) / max(1, workers)
+    return min(RETRY_MAX_S, max(RETRY_MIN_S, delay))
 
 
 def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
@@ -189,7 +213,8 @@ class PoolStats:
     ``waiting``: calls in the queue; ``spares``: ready spares; ``deaths``: workers found dead or
     killed because they did not stop; ``restarts``: workers put back in a dead one's place;
     ``worker_rss_mb``: resident memory of each slot's worker (MB; empty where ``/proc`` is
-    missing), for the metrics."""
+    missing), for the metrics; ``service_time_s``: the running estimate of a call's time in a
+    worker (the retry pushback's base)."""
 
     workers: int
     busy: int
@@ -199,6 +224,7 @@ class PoolStats:
     alive: int = 0
     spares: int = 0
     worker_rss_mb: tuple[float, ...] = ()
+    service_time_s: float = 0.0
 
 
 class WorkerPool:
@@ -223,6 +249,7 @@ class WorkerPool:
         self._short_waiters: deque[_Waiter] = deque()
         self._restarts = 0
         self._deaths = 0
+        self._service_time = SERVICE_TIME_INITIAL_S
         self._closed = False
         self._start_timeout = start_timeout_s
         self._listeners: list[Callable[[int], None]] = []
@@ -256,7 +283,8 @@ class WorkerPool:
         with self._lock:
             out = PoolStats(self.size, sum(1 for w in self._workers if w is not None)
                             - len(self._free), self._waiting(), self._restarts,
-                            self._deaths, self._alive, len(self._spares))
+                            self._deaths, self._alive, len(self._spares),
+                            service_time_s=self._service_time)
             pids = [w.proc.pid for w in self._workers if w is not None and not w.dead]
         if rss:
             out.worker_rss_mb = tuple(x for x in (_rss_mb(p) for p in pids) if x is not None)
@@ -283,6 +311,17 @@ class WorkerPool:
     def _waiting(self) -> int:
         return len(self._waiters) + len(self._short_waiters)
 
+    def retry_delay(self) -> float:
+        """The retry delay a refusal advises now (seconds): :func:`drain_delay` of the service
+        time estimate and the calls waiting."""
+        with self._lock:
+            return drain_delay(self._service_time, self._waiting(), self.size)
+
+    def _observe(self, seconds: float) -> None:
+        """A call's worker answered in full after ``seconds``: update the service time."""
+        with self._lock:
+            self._service_time += SERVICE_TIME_WEIGHT * (max(0.0, seconds) - self._service_time)
+
     def acquire(self, seconds_left: float | None, is_active: Callable[[], bool],
                 short: bool = False) -> _Worker:
         """A free worker.  Calls wait first come, first served (``short`` ones before the
@@ -296,8 +335,10 @@ class WorkerPool:
             if self._free and not waiting:
                 return self._free.pop()
             if waiting >= self.queue_size:
+                delay = drain_delay(self._service_time, waiting, self.size)
                 raise Busy(f"all {self.size} search workers are busy and {waiting} "
-                           f"calls are waiting (queue size {self.queue_size}); retry later")
+                           f"calls are waiting (queue size {self.queue_size}); retry in "
+                           f"{delay:.2f} s", retry_after_s=delay)
             waiter = _Waiter()
             queue = self._short_waiters if short else self._waiters
             queue.append(waiter)
@@ -361,6 +402,7 @@ class WorkerPool:
         end = None if seconds_left is None else time.monotonic() + seconds_left
         worker = self.acquire(seconds_left, is_active, kind in SHORT_JOBS)
         finished = False
+        started = time.monotonic()
         try:
             worker.cancel.value = 0
             try:
@@ -378,9 +420,11 @@ class WorkerPool:
                         yield data
                     elif tag == "done":
                         finished = True
+                        self._observe(time.monotonic() - started)
                         return
                     elif tag == "error":
                         finished = True
+                        self._observe(time.monotonic() - started)
                         raise RemoteError(status_pb2.Status.FromString(data))
                     continue
                 if not worker.proc.is_alive():

@@ -36,7 +36,6 @@ from typing import Callable, Iterable
 import grpc
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
-from grpc_status import rpc_status
 
 from quansu.server import errors
 from quansu.server.engine import Engine
@@ -126,7 +125,7 @@ class QuansuServicer:
     @staticmethod
     def _abort(call: Call, context, exc: BaseException):
         """End the call with the status of ``exc`` (raises, as ``context.abort`` does)."""
-        context.abort_with_status(rpc_status.to_status(call.failed(exc)))
+        context.abort_with_status(errors.to_grpc_status(call.failed(exc)))
 
     def _parse(self, body: bytes, message_type: type[Message]) -> Message:
         return parse_body(body, message_type, self.engine.limits.max_request_bytes)
