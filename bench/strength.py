@@ -78,9 +78,10 @@ def build_bot(spec: str, game, seed: int):
         _NETWORKS[key] = ev
     inner = make_bot(inner_spec, seed=seed)
     if not isinstance(inner, ISMCTSBot):
-        raise SystemExit(f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts...)")
+        raise SystemExit(f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts..., improve)")
     cfg = guided_config(ev, inner.config)
-    return ISMCTSBot(cfg, ev, seed, name=spec)
+    return ISMCTSBot(cfg, ev, seed, name=spec, improve=inner.improve,
+                     improve_always=inner.improve_always)
 
 
 def _run(game, specs: list[str], deals: int, seed: int) -> list[dict]:

@@ -281,6 +281,10 @@ class Game:
     #: solver (``SearchConfig.endgame_cards``); 0 where it did not measure stronger or the game
     #: has no :meth:`State.endgame_size`.
     search_endgame_cards: int = 0
+    #: Whether strength levels 4-5 end with the improvement step (``search.improve``: the
+    #: search's best moves measured against the sparring bot's own move with sparring
+    #: rollouts), where it measured stronger and fits the levels' time (docs/search.md).
+    search_improve: bool = False
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, int):

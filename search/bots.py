@@ -10,6 +10,12 @@
   most visits summed over the worlds (determinized UCT ensemble); the mean value reported is the
   visit-weighted mean over worlds.
 * :class:`ISMCTSBot`: the information-set search.
+* ``improve`` (an :class:`ISMCTSBot` with an improvement step in every game): one step of
+  rollout policy improvement over the sparring bot (Tesauro and Galperin's on-line policy
+  improvement, :mod:`search.improve`): a short ISMCTS proposes candidates, the sparring bot's
+  own move is the reference, and every candidate is evaluated against it on common sampled
+  worlds with the sparring policy playing every seat to the end; the bot leaves the sparring
+  bot's move only for a candidate measured better by ``z`` standard errors.
 
 Every bot owns a ``random.Random`` (from the ``seed`` it is built with), so a game between bots is
 reproducible.  :func:`make_bot` builds a bot from a text spec such as ``"ismcts:iterations=200"``.
@@ -24,6 +30,8 @@ from quansu.games.base import GameError, Move, State
 from quansu.search.config import FIELDS, SearchConfig, SearchOptionError, from_dict
 from quansu.search.evaluator import Evaluator
 from quansu.search.ismcts import search
+from quansu.search.improve import ImproveConfig, Improvement
+from quansu.search.improve import improve as improve_move
 from quansu.search.result import SearchResult
 
 
@@ -82,28 +90,49 @@ class SparringBot(Bot):
 class ISMCTSBot(Bot):
     """ISMCTS with ``config`` (its ``temperature`` picks the final move) and ``evaluator``.
 
-    ``last_result``: the :class:`SearchResult` of the latest search (None when the move was
-    forced).
+    ``improve``: an improvement step after the search (:mod:`search.improve`: the search's best
+    moves measured against the sparring bot's own move on common sampled worlds), applied in
+    games that ship it (``Game.search_improve``) or in every game with ``improve_always``; when
+    it applies, the search runs ``improve.iterations`` iterations (if set) and the step's move
+    is played.  ``last_result``: the :class:`SearchResult` of the latest search and
+    ``last_improvement`` the latest :class:`search.improve.Improvement` (None when the move was
+    forced or no step ran).
     """
 
     name = "ismcts"
 
     def __init__(self, config: SearchConfig | None = None, evaluator: Evaluator | None = None,
-                 seed: int = 0, name: str | None = None):
+                 seed: int = 0, name: str | None = None, *, improve: ImproveConfig | None = None,
+                 improve_always: bool = False):
         self.config = config or SearchConfig()
         self.evaluator = evaluator
         self.rng = random.Random(seed)
+        self.improve = improve if improve is not None and improve.worlds else None
+        self.improve_always = improve_always
         self.last_result: SearchResult | None = None
+        self.last_improvement: Improvement | None = None
         if name:
             self.name = name
 
+    def improves(self, game) -> bool:
+        """Whether this bot runs the improvement step in ``game``."""
+        return self.improve is not None and (self.improve_always or game.search_improve)
+
     def choose(self, state: State, seat: int) -> Move:
         legal = self._check(state, seat)
+        self.last_improvement = None
         if len(legal) == 1:
             self.last_result = None
             return legal[0]
-        res = search(state, self.config, self.evaluator, seed=self.rng.getrandbits(63))
+        cfg = self.config
+        step = self.improve if self.improves(state.game) else None
+        if step is not None and step.iterations:
+            cfg = cfg.replace(iterations=step.iterations, time_s=None)
+        res = search(state, cfg, self.evaluator, seed=self.rng.getrandbits(63))
         self.last_result = res
+        if step is not None:
+            self.last_improvement = improve_move(state, res, step, seed=self.rng.getrandbits(63))
+            return self.last_improvement.move
         return res.choose(self.rng, self.config.temperature)
 
 
@@ -155,7 +184,7 @@ class PIMCBot(Bot):
         return max(legal, key=lambda m: (visits[m], total[m]))
 
 
-BOT_KINDS = ("random", "heuristic", "sparring", "ismcts", "pimc", "level1", "level2", "level3", "level4",
+BOT_KINDS = ("random", "heuristic", "sparring", "ismcts", "pimc", "improve", "level1", "level2", "level3", "level4",
              "level5")
 
 
@@ -194,7 +223,10 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bot:
     """A bot from a spec: ``random``, ``heuristic``, ``sparring``, ``ismcts[:field=value...]`` (any
     :class:`SearchConfig` field, e.g. ``ismcts:iterations=200:opponent_keys=observer``),
-    ``pimc[:worlds=N][:field=value...]`` (the budget is per decision) or ``level1`` .. ``level5``
+    ``pimc[:worlds=N][:field=value...]`` (the budget is per decision),
+    ``improve[:worlds=N][:candidates=K][:z=Z][:base=sparring|heuristic][:rollout=POLICY]
+    [:field=value...]`` (a search, 200 iterations unless set, then the improvement step in
+    every game; defaults: 64 worlds, :class:`search.improve.ImproveConfig`) or ``level1`` .. ``level5``
     (``level3:playout=heuristic``: other search settings under the level's budget and temperature).
     Raises :class:`SearchOptionError` naming what is wrong."""
     from quansu.search.levels import level_bot
@@ -220,4 +252,15 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
             raise SearchOptionError(f"unknown setting {unknown[0]!r} for pimc in {spec!r}; "
                                     f"known: worlds, {', '.join(FIELDS)}")
         return PIMCBot(worlds, from_dict(settings), evaluator, seed, name=spec)
+    if kind == "improve":
+        own = {k: settings.pop(k) for k in ("candidates", "worlds", "z", "base") if k in settings}
+        if "rollout" in settings:
+            own["playout"] = settings.pop("rollout")
+        unknown = [k for k in settings if k not in FIELDS]
+        if unknown:
+            raise SearchOptionError(f"unknown setting {unknown[0]!r} for improve in {spec!r}; "
+                                    f"known: candidates, worlds, z, base, rollout, {', '.join(FIELDS)}")
+        cfg = from_dict({"iterations": 200, **settings})
+        return ISMCTSBot(cfg, evaluator, seed, name=spec,
+                         improve=ImproveConfig(**{"worlds": 64, **own}), improve_always=True)
     return ISMCTSBot(from_dict(settings), evaluator, seed, name=spec)

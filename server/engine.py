@@ -25,6 +25,7 @@ from quansu.games import record as rec
 from quansu.games.base import State
 from quansu.games.reasons import LANGUAGES, language
 from quansu.games.registry import game_classes
+from quansu.search.improve import improve
 from quansu.search.levels import LEVELS
 from quansu.search.ismcts import search
 from quansu.search.paired import PairedConfig, PairedResult, band_of, paired_evaluate
@@ -206,7 +207,7 @@ class Engine:
         for name, cls in game_classes().items():
             g = out.games.add(name=name, title=cls.title or name, min_players=cls.min_players,
                               max_players=cls.max_players, model=self.model_name(name),
-                              rules_version=cls.rules_version)
+                              rules_version=cls.rules_version, improve=cls.search_improve)
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
             g.thresholds.CopyFrom(default_thresholds(name))
         out.limits.default_budget.iterations = lim.default_iterations
@@ -218,7 +219,10 @@ class Engine:
         out.limits.workers = self.workers
         out.limits.max_request_bytes = lim.max_request_bytes
         for lv in LEVELS.values():
-            out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature)
+            out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature,
+                           improve_worlds=lv.improve.worlds if lv.improve else 0,
+                           improve_iterations=(lv.improve.iterations or lv.iterations)
+                           if lv.improve else 0)
         return out
 
     # -- LegalMoves ---------------------------------------------------------------------------
@@ -406,19 +410,25 @@ class Engine:
                 seconds_left: float | None = None, emit: Callable[[pb.SuggestResponse], None] | None = None,
                 interval_ms: int = 0, prefix: str = "") -> pb.SuggestResponse:
         """Run a Suggest; with ``emit``, partial rankings go to it every ``interval_ms``."""
-        end = None if seconds_left is None else time.monotonic() + seconds_left
+        view_t0 = time.monotonic()
+        end = None if seconds_left is None else view_t0 + seconds_left
         view, state = self._parse_suggest(request, prefix)
         p = f"{prefix}." if prefix else ""
         iterations, ms = self._budget(request.budget, f"{p}budget")
         temperature = 0.0
+        step = None
         if request.strength:
             # bot play: the search layer's strength level (search.levels), the same bots as
             # in the arena.  A level is its iteration budget (no wall-time cap); an explicit
-            # budget in the request overrides it, and the call's deadline may stop it early
+            # budget in the request overrides it, and the call's deadline may stop it early.
+            # In games that ship it, levels 4-5 end with the improvement step (search.improve)
             level = LEVELS[request.strength]
             temperature = level.temperature
             if not (request.budget.iterations or request.budget.milliseconds):
-                iterations, ms = level.iterations, None
+                iterations, worlds = level.plan(state.game)
+                ms = None
+                if worlds:
+                    step = level.improve
         seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
         k = request.top_k or self.limits.default_top_k
         progress = None
@@ -436,6 +446,15 @@ class Engine:
         left = None if end is None else end - time.monotonic()   # the replay took some of it
         with language(request.language):       # the reasons' texts (games.reasons)
             result = self._search(state, iterations, ms, seed, stop, left, progress, interval_s)
+            if step is not None and result.stopped != "forced":
+                t0 = time.monotonic()
+                cut = None if end is None else end - deadline_margin(end - view_t0)
+                imp = improve(state, result, step, seed=seed ^ 0x1A7E, deadline=cut, stop=stop)
+                out = self._suggest_response(state, result, k, imp.move, True)
+                out.stats.elapsed_ms += (time.monotonic() - t0) * 1000.0
+                out.stats.improve_worlds = imp.paired.worlds if imp.paired else 0
+                out.stats.improve_changed = imp.changed
+                return out
             chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
             return self._suggest_response(state, result, k, chosen, True)
 

@@ -117,7 +117,7 @@ class SuggestStreamRequest(_message.Message):
     def __init__(self, request: _Optional[_Union[SuggestRequest, _Mapping]] = ..., interval_ms: _Optional[int] = ...) -> None: ...
 
 class SearchStats(_message.Message):
-    __slots__ = ("iterations", "elapsed_ms", "nodes", "max_depth", "stopped_by", "legal_moves", "deep_share", "tree_depth")
+    __slots__ = ("iterations", "elapsed_ms", "nodes", "max_depth", "stopped_by", "legal_moves", "deep_share", "tree_depth", "improve_worlds", "improve_changed")
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
@@ -126,6 +126,8 @@ class SearchStats(_message.Message):
     LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
     DEEP_SHARE_FIELD_NUMBER: _ClassVar[int]
     TREE_DEPTH_FIELD_NUMBER: _ClassVar[int]
+    IMPROVE_WORLDS_FIELD_NUMBER: _ClassVar[int]
+    IMPROVE_CHANGED_FIELD_NUMBER: _ClassVar[int]
     iterations: int
     elapsed_ms: float
     nodes: int
@@ -134,7 +136,9 @@ class SearchStats(_message.Message):
     legal_moves: int
     deep_share: float
     tree_depth: int
-    def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., nodes: _Optional[int] = ..., max_depth: _Optional[int] = ..., stopped_by: _Optional[str] = ..., legal_moves: _Optional[int] = ..., deep_share: _Optional[float] = ..., tree_depth: _Optional[int] = ...) -> None: ...
+    improve_worlds: int
+    improve_changed: bool
+    def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., nodes: _Optional[int] = ..., max_depth: _Optional[int] = ..., stopped_by: _Optional[str] = ..., legal_moves: _Optional[int] = ..., deep_share: _Optional[float] = ..., tree_depth: _Optional[int] = ..., improve_worlds: _Optional[int] = ..., improve_changed: _Optional[bool] = ...) -> None: ...
 
 class SuggestResponse(_message.Message):
     __slots__ = ("game", "seat", "moves", "chosen", "stats", "model", "final")
@@ -314,7 +318,7 @@ class OptionInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[_Union[_struct_pb2.Value, _Mapping]]] = ..., type: _Optional[str] = ..., minimum: _Optional[float] = ..., maximum: _Optional[float] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds")
+    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -323,6 +327,7 @@ class GameInfo(_message.Message):
     MODEL_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
+    IMPROVE_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_players: int
@@ -331,7 +336,8 @@ class GameInfo(_message.Message):
     model: str
     rules_version: int
     thresholds: Thresholds
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ...) -> None: ...
+    improve: bool
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve: _Optional[bool] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("default_budget", "max_budget", "default_top_k", "max_top_k", "workers", "max_request_bytes")
@@ -350,14 +356,18 @@ class Limits(_message.Message):
     def __init__(self, default_budget: _Optional[_Union[Budget, _Mapping]] = ..., max_budget: _Optional[_Union[Budget, _Mapping]] = ..., default_top_k: _Optional[int] = ..., max_top_k: _Optional[int] = ..., workers: _Optional[int] = ..., max_request_bytes: _Optional[int] = ...) -> None: ...
 
 class LevelInfo(_message.Message):
-    __slots__ = ("level", "iterations", "temperature")
+    __slots__ = ("level", "iterations", "temperature", "improve_worlds", "improve_iterations")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    IMPROVE_WORLDS_FIELD_NUMBER: _ClassVar[int]
+    IMPROVE_ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
     temperature: float
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ...) -> None: ...
+    improve_worlds: int
+    improve_iterations: int
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., improve_worlds: _Optional[int] = ..., improve_iterations: _Optional[int] = ...) -> None: ...
 
 class DescribeGamesResponse(_message.Message):
     __slots__ = ("games", "limits", "api_version", "levels")

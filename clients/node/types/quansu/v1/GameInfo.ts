@@ -18,6 +18,11 @@ export interface GameInfo {
    * Default Analyze thresholds for this game, in bets.
    */
   'thresholds'?: (_quansu_v1_Thresholds | null);
+  /**
+   * Whether strength levels with an improvement step (LevelInfo.improve_worlds) use it in
+   * this game (docs/search.md: where it measured stronger and fits the levels' time).
+   */
+  'improve'?: (boolean);
 }
 
 export interface GameInfo__Output {
@@ -35,4 +40,9 @@ export interface GameInfo__Output {
    * Default Analyze thresholds for this game, in bets.
    */
   'thresholds'?: (_quansu_v1_Thresholds__Output);
+  /**
+   * Whether strength levels with an improvement step (LevelInfo.improve_worlds) use it in
+   * this game (docs/search.md: where it measured stronger and fits the levels' time).
+   */
+  'improve'?: (boolean);
 }

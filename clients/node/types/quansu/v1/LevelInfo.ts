@@ -20,6 +20,14 @@ export interface LevelInfo {
    * with weights visits ^ (1 / temperature) (levels 1-3 make human-like mistakes).
    */
   'temperature'?: (number | string);
+  /**
+   * In games with GameInfo.improve: after a search of `improve_iterations` iterations (instead
+   * of `iterations`), its best moves are measured against the game's sparring bot's own move
+   * on this many sampled worlds with sparring rollouts, and the bot leaves the sparring bot's
+   * move only for a move measured better.  0: no improvement step at this level.
+   */
+  'improve_worlds'?: (number);
+  'improve_iterations'?: (number);
 }
 
 /**
@@ -41,4 +49,12 @@ export interface LevelInfo__Output {
    * with weights visits ^ (1 / temperature) (levels 1-3 make human-like mistakes).
    */
   'temperature'?: (number);
+  /**
+   * In games with GameInfo.improve: after a search of `improve_iterations` iterations (instead
+   * of `iterations`), its best moves are measured against the game's sparring bot's own move
+   * on this many sampled worlds with sparring rollouts, and the bot leaves the sparring bot's
+   * move only for a move measured better.  0: no improvement step at this level.
+   */
+  'improve_worlds'?: (number);
+  'improve_iterations'?: (number);
 }

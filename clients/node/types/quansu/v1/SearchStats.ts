@@ -27,6 +27,17 @@ export interface SearchStats {
    * The deepest existing tree node an iteration chose a move from (root = 0).
    */
   'tree_depth'?: (number);
+  /**
+   * Bot play at a level with the improvement step in this game (LevelInfo.improve_worlds,
+   * GameInfo.improve): the sampled worlds on which the search's best moves were measured
+   * against the sparring bot's own move (0: no improvement step ran).
+   */
+  'improve_worlds'?: (number);
+  /**
+   * True when `chosen` is a search candidate measured better than the sparring bot's move;
+   * false when the level kept the sparring bot's move (or no step ran).
+   */
+  'improve_changed'?: (boolean);
 }
 
 export interface SearchStats__Output {
@@ -55,4 +66,15 @@ export interface SearchStats__Output {
    * The deepest existing tree node an iteration chose a move from (root = 0).
    */
   'tree_depth'?: (number);
+  /**
+   * Bot play at a level with the improvement step in this game (LevelInfo.improve_worlds,
+   * GameInfo.improve): the sampled worlds on which the search's best moves were measured
+   * against the sparring bot's own move (0: no improvement step ran).
+   */
+  'improve_worlds'?: (number);
+  /**
+   * True when `chosen` is a search candidate measured better than the sparring bot's move;
+   * false when the level kept the sparring bot's move (or no step ran).
+   */
+  'improve_changed'?: (boolean);
 }
