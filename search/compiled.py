@@ -34,6 +34,10 @@ CORE: dict[str, str] = {
     "quansu.games.tan.heuristic": "games/tan/heuristic.py",
     "quansu.search.evaluator": "search/evaluator.py",
     "quansu.search.ismcts": "search/ismcts.py",
+    "quansu.games.tienlen.sparring": "games/tienlen/sparring.py",
+    "quansu.games.samloc.sparring": "games/samloc/sparring.py",
+    "quansu.games.phom.sparring": "games/phom/sparring.py",
+    "quansu.games.tan.sparring": "games/tan/sparring.py",
 }
 
 _EXTENSION = tuple(importlib.machinery.EXTENSION_SUFFIXES)
@@ -87,7 +91,7 @@ def version_label() -> str:
 
 
 def describe() -> str:
-    """One line: which build is in use, e.g. ``core: compiled (16 of 16 modules, Cython)``."""
+    """One line: which build is in use, e.g. ``core: compiled (21 of 21 modules, Cython)``."""
     n = len(compiled_modules())
     if not n:
         return "core: pure Python"

@@ -6,7 +6,8 @@ installed into a fresh venv, and the same script runs in that venv (compiled) an
 interpreter (the editable install: pure Python).  Both must print the same digests of:
 
 * thousands of random games under random options and player counts: every legal move list, the
-  heuristic's move with a fixed generator (and the generator state after it), the
+  heuristic's move with a fixed generator (and the generator state after it), the sparring
+  bot's move every fifth decision, the
   determinizations' information states, clones, the payoffs and settlements at the end;
 * the conformance check (:func:`games.conformance.check_game`) of every game and player count;
 * the replay of every record of tests/data/records;
@@ -76,6 +77,9 @@ def games_digest(name):
             r = random.Random(rng.getrandbits(32))
             hm = game.heuristic_move(st, r)
             put("h", hm, r.random())
+            if step % 5 == 0:
+                r = random.Random(rng.getrandbits(32))
+                put("s", game.sparring_move(st, r), r.random())
             if step % 3 == 0:
                 d = st.determinize(p, random.Random(rng.getrandbits(32)))
                 put("d", [d.information_state_key(q) for q in range(n)], d.legal_moves())
