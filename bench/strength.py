@@ -79,9 +79,10 @@ def build_bot(spec: str, game, seed: int):
     inner = make_bot(inner_spec, seed=seed)
     if not isinstance(inner, ISMCTSBot):
         raise SystemExit(f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts..., improve)")
-    cfg = guided_config(ev, inner.config)
-    return ISMCTSBot(cfg, ev, seed, name=spec, improve=inner.improve,
-                     improve_always=inner.improve_always)
+    inner.config = guided_config(ev, inner.config)   # the same bot (a level's too), guided
+    inner.evaluator = ev
+    inner.name = spec
+    return inner
 
 
 def _run(game, specs: list[str], deals: int, seed: int) -> list[dict]:

@@ -281,10 +281,13 @@ class Game:
     #: solver (``SearchConfig.endgame_cards``); 0 where it did not measure stronger or the game
     #: has no :meth:`State.endgame_size`.
     search_endgame_cards: int = 0
-    #: Whether strength levels 4-5 end with the improvement step (``search.improve``: the
-    #: search's best moves measured against the sparring bot's own move with sparring
-    #: rollouts), where it measured stronger and fits the levels' time (docs/search.md).
-    search_improve: bool = False
+    #: Strength levels 4-5 end with the improvement step (``search.improve``: the search's
+    #: best moves measured against the sparring bot's own move with sparring rollouts) on this
+    #: many sampled worlds at level 5 (a level uses its ``improve_share`` of them), comparing
+    #: ``search_improve_candidates`` of the search's moves; 0 where it did not measure stronger
+    #: or does not fit the levels' time (docs/search.md).
+    search_improve_worlds: int = 0
+    search_improve_candidates: int = 4
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, int):

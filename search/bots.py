@@ -90,9 +90,9 @@ class SparringBot(Bot):
 class ISMCTSBot(Bot):
     """ISMCTS with ``config`` (its ``temperature`` picks the final move) and ``evaluator``.
 
-    ``improve``: an improvement step after the search (:mod:`search.improve`: the search's best
-    moves measured against the sparring bot's own move on common sampled worlds), applied in
-    games that ship it (``Game.search_improve``) or in every game with ``improve_always``; when
+    ``improve``: an improvement step after the search in every game (:mod:`search.improve`: the
+    search's best moves measured against the sparring bot's own move on common sampled worlds;
+    level bots take their step from the game instead, :class:`search.levels.LevelBot`); when
     it applies, the search runs ``improve.iterations`` iterations (if set) and the step's move
     is played.  ``last_result``: the :class:`SearchResult` of the latest search and
     ``last_improvement`` the latest :class:`search.improve.Improvement` (None when the move was
@@ -102,21 +102,19 @@ class ISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, config: SearchConfig | None = None, evaluator: Evaluator | None = None,
-                 seed: int = 0, name: str | None = None, *, improve: ImproveConfig | None = None,
-                 improve_always: bool = False):
+                 seed: int = 0, name: str | None = None, *, improve: ImproveConfig | None = None):
         self.config = config or SearchConfig()
         self.evaluator = evaluator
         self.rng = random.Random(seed)
         self.improve = improve if improve is not None and improve.worlds else None
-        self.improve_always = improve_always
         self.last_result: SearchResult | None = None
         self.last_improvement: Improvement | None = None
         if name:
             self.name = name
 
-    def improves(self, game) -> bool:
-        """Whether this bot runs the improvement step in ``game``."""
-        return self.improve is not None and (self.improve_always or game.search_improve)
+    def improvement(self, game) -> ImproveConfig | None:
+        """The improvement step this bot runs in ``game`` (None: none)."""
+        return self.improve
 
     def choose(self, state: State, seat: int) -> Move:
         legal = self._check(state, seat)
@@ -125,7 +123,7 @@ class ISMCTSBot(Bot):
             self.last_result = None
             return legal[0]
         cfg = self.config
-        step = self.improve if self.improves(state.game) else None
+        step = self.improvement(state.game)
         if step is not None and step.iterations:
             cfg = cfg.replace(iterations=step.iterations, time_s=None)
         res = search(state, cfg, self.evaluator, seed=self.rng.getrandbits(63))
@@ -262,5 +260,5 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
                                     f"known: candidates, worlds, z, base, rollout, {', '.join(FIELDS)}")
         cfg = from_dict({"iterations": 200, **settings})
         return ISMCTSBot(cfg, evaluator, seed, name=spec,
-                         improve=ImproveConfig(**{"worlds": 64, **own}), improve_always=True)
+                         improve=ImproveConfig(**{"worlds": 64, **own}))
     return ISMCTSBot(from_dict(settings), evaluator, seed, name=spec)

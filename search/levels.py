@@ -6,10 +6,10 @@ answer by a time limit passes a budget in milliseconds or a deadline; then (and 
 search may stop early, and the answer's ``stats.stopped_by`` says so.
 
 Levels 4 and 5 always play their best move (strength first at the top): the most visited one,
-or, in games that ship it (``Game.search_improve``), the move of the improvement step
-(:mod:`search.improve`: a shorter search proposes candidates, which are measured against the
-game's sparring bot's own move on common sampled worlds; the level then defines ``improve``,
-its worlds and the search's iterations in those games).  Levels 1..3
+or, in games that ship it (``Game.search_improve_worlds``), the move of the improvement step
+(:mod:`search.improve`: a shorter search of ``improve_iterations`` proposes candidates, which
+are measured against the game's sparring bot's own move on ``improve_share`` of the game's
+worlds).  Levels 1..3
 sample the final move from the visit counts with a temperature as well as searching less, so
 they make human-like mistakes: a plausible but worse move, more often the lower the level
 (docs/search.md, "Strength levels").
@@ -29,33 +29,44 @@ from quansu.search.improve import ImproveConfig
 class Level:
     """``iterations``: the search budget per decision (iterations of ISMCTS).  ``temperature``:
     0 = the most visited move, higher = a choice sampled by ``visits ** (1 / temperature)``.
-    ``improve``: the improvement step in games that ship it (None: none), with its own search
-    budget (``improve.iterations``) and worlds."""
+    ``improve_share``: in games with an improvement step (``Game.search_improve_worlds`` > 0),
+    the share of the game's worlds this level's step plays (0: no step at this level), after a
+    search of ``improve_iterations`` iterations instead of ``iterations``."""
 
     level: int
     iterations: int
     temperature: float
-    improve: ImproveConfig | None = None
+    improve_share: float = 0.0
+    improve_iterations: int = 0
+
+    def step(self, game) -> ImproveConfig | None:
+        """The improvement step of this level in ``game`` (None: none)."""
+        worlds = round(self.improve_share * game.search_improve_worlds)
+        if worlds < 2:
+            return None
+        return ImproveConfig(worlds=worlds, candidates=game.search_improve_candidates,
+                             iterations=self.improve_iterations)
 
     def plan(self, game) -> tuple[int, int]:
         """``(search iterations, improvement worlds)`` of this level in ``game`` (worlds 0: no
         improvement step)."""
-        if self.improve is not None and game.search_improve:
-            return self.improve.iterations or self.iterations, self.improve.worlds
-        return self.iterations, 0
+        step = self.step(game)
+        if step is None:
+            return self.iterations, 0
+        return step.iterations or self.iterations, step.worlds
 
     def to_dict(self) -> dict:
         return {"level": self.level, "iterations": self.iterations,
-                "temperature": self.temperature,
-                "improve": None if self.improve is None else self.improve.to_dict()}
+                "temperature": self.temperature, "improve_share": self.improve_share,
+                "improve_iterations": self.improve_iterations}
 
 
 LEVELS: dict[int, Level] = {
     1: Level(1, 10, 1.0),
     2: Level(2, 50, 0.5),
     3: Level(3, 200, 0.1),
-    4: Level(4, 500, 0.0, ImproveConfig(worlds=64, candidates=4, iterations=200)),
-    5: Level(5, 1000, 0.0, ImproveConfig(worlds=160, candidates=4, iterations=200)),
+    4: Level(4, 500, 0.0, improve_share=0.4, improve_iterations=200),
+    5: Level(5, 1000, 0.0, improve_share=1.0, improve_iterations=200),
 }
 
 
@@ -77,5 +88,17 @@ def level_bot(level: int, seed: int = 0, evaluator: Evaluator | None = None,
               base: SearchConfig | None = None) -> ISMCTSBot:
     """An ISMCTS bot playing at ``level`` (1 weakest .. 5 full strength), with the level's
     improvement step in games that ship it."""
-    return ISMCTSBot(level_config(level, base), evaluator, seed, name=f"level{level}",
-                     improve=_level(level).improve)
+    return LevelBot(_level(level), level_config(level, base), evaluator, seed)
+
+
+class LevelBot(ISMCTSBot):
+    """The bot of a strength level: its search, and in games that ship it the level's
+    improvement step (:meth:`Level.step`)."""
+
+    def __init__(self, level: Level, config: SearchConfig, evaluator: Evaluator | None = None,
+                 seed: int = 0):
+        super().__init__(config, evaluator, seed, name=f"level{level.level}")
+        self.level = level
+
+    def improvement(self, game) -> ImproveConfig | None:
+        return self.level.step(game)

@@ -207,7 +207,9 @@ class Engine:
         for name, cls in game_classes().items():
             g = out.games.add(name=name, title=cls.title or name, min_players=cls.min_players,
                               max_players=cls.max_players, model=self.model_name(name),
-                              rules_version=cls.rules_version, improve=cls.search_improve)
+                              rules_version=cls.rules_version,
+                              improve_worlds=cls.search_improve_worlds,
+                              improve_candidates=cls.search_improve_candidates)
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
             g.thresholds.CopyFrom(default_thresholds(name))
         out.limits.default_budget.iterations = lim.default_iterations
@@ -220,9 +222,8 @@ class Engine:
         out.limits.max_request_bytes = lim.max_request_bytes
         for lv in LEVELS.values():
             out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature,
-                           improve_worlds=lv.improve.worlds if lv.improve else 0,
-                           improve_iterations=(lv.improve.iterations or lv.iterations)
-                           if lv.improve else 0)
+                           improve_share=lv.improve_share,
+                           improve_iterations=lv.improve_iterations if lv.improve_share else 0)
         return out
 
     # -- LegalMoves ---------------------------------------------------------------------------
@@ -425,10 +426,9 @@ class Engine:
             level = LEVELS[request.strength]
             temperature = level.temperature
             if not (request.budget.iterations or request.budget.milliseconds):
-                iterations, worlds = level.plan(state.game)
+                step = level.step(state.game)
+                iterations = step.iterations if step is not None else level.iterations
                 ms = None
-                if worlds:
-                    step = level.improve
         seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
         k = request.top_k or self.limits.default_top_k
         progress = None

@@ -98,29 +98,37 @@ def test_levels_apply_the_step_only_in_games_that_ship_it(monkeypatch):
         game = games.make(name, 4)
         for lv in LEVELS.values():
             its, worlds = lv.plan(game)
-            if lv.improve is not None and game.search_improve:
-                assert (its, worlds) == (lv.improve.iterations or lv.iterations, lv.improve.worlds)
+            want = round(lv.improve_share * game.search_improve_worlds)
+            if want >= 2:
+                assert (its, worlds) == (lv.improve_iterations, want)
+                assert lv.step(game).candidates == game.search_improve_candidates
             else:
-                assert (its, worlds) == (lv.iterations, 0)
-    assert LEVELS[5].improve is not None and LEVELS[5].improve.worlds >= LEVELS[4].improve.worlds
-    assert all(LEVELS[k].improve is None for k in (1, 2, 3))
-    # a game without the step: level 5 plays its most visited move
-    game = games.make("tan", 4)
-    monkeypatch.setattr(type(game), "search_improve", False)
-    bot = level_bot(5, seed=1, base=SearchConfig(iterations=30))
+                assert (its, worlds) == (lv.iterations, 0) and lv.step(game) is None
+    assert LEVELS[5].improve_share >= LEVELS[4].improve_share > 0
+    assert all(LEVELS[k].improve_share == 0 for k in (1, 2, 3))
+    # a game without the step: the level plays its most visited move after its own budget
+    monkeypatch.setitem(LEVELS, 4, type(LEVELS[4])(4, 30, 0.0, improve_share=0.4,
+                                                    improve_iterations=20))
+    cls = games.game_classes()["tan"]
+    monkeypatch.setattr(cls, "search_improve_worlds", 0)
+    bot = level_bot(4, seed=1)
     state = _position("tan", 2)
     bot.choose(state, state.current_player)
-    assert bot.last_improvement is None and bot.last_result is not None
-    monkeypatch.setattr(type(game), "search_improve", True)
-    bot = level_bot(5, seed=1)
-    bot.improve = ImproveConfig(worlds=4, candidates=2, iterations=20, playout="heuristic")
+    assert bot.last_improvement is None and bot.last_result.iterations == 30
+    # with it: the level's shorter search, then the step on the level's share of the worlds
+    monkeypatch.setattr(cls, "search_improve_worlds", 10)
+    monkeypatch.setattr(cls, "search_improve_candidates", 2)
+    bot = level_bot(4, seed=1)
     bot.choose(state, state.current_player)
-    assert bot.last_improvement is not None and bot.last_result.iterations == 20
+    assert bot.last_result.iterations == 20
+    assert bot.last_improvement is not None
+    if bot.last_improvement.paired is not None:
+        assert bot.last_improvement.paired.worlds == 4
 
 
 def test_the_improve_bot_spec_and_forced_moves():
     bot = make_bot("improve:worlds=4:candidates=2:z=0.5:rollout=heuristic:iterations=20", seed=3)
-    assert isinstance(bot, ISMCTSBot) and bot.improve_always
+    assert isinstance(bot, ISMCTSBot) and bot.improvement(games.make("tan", 4)) is bot.improve
     assert (bot.improve.worlds, bot.improve.candidates, bot.improve.z, bot.improve.playout) == \
         (4, 2, 0.5, "heuristic")
     game = games.make("tienlen", 4)
@@ -144,16 +152,19 @@ def test_the_service_lists_and_reports_the_step(monkeypatch):
 
     engine = build_engine(uniform=True)
     desc = engine.describe_games()
-    assert {g.name: g.improve for g in desc.games} == \
-        {n: c.search_improve for n, c in games.game_classes().items()}
+    assert {g.name: (g.improve_worlds, g.improve_candidates) for g in desc.games} == \
+        {n: (c.search_improve_worlds, c.search_improve_candidates)
+         for n, c in games.game_classes().items()}
     for lv in desc.levels:
-        step = LEVELS[lv.level].improve
-        assert lv.improve_worlds == (step.worlds if step else 0)
-        assert lv.improve_iterations == ((step.iterations or LEVELS[lv.level].iterations) if step else 0)
+        want = LEVELS[lv.level]
+        assert lv.improve_share == want.improve_share
+        assert lv.improve_iterations == (want.improve_iterations if want.improve_share else 0)
     state = _position("samloc", 4)
-    monkeypatch.setattr(type(state.game), "search_improve", True)
-    monkeypatch.setitem(LEVELS, 4, type(LEVELS[4])(4, 500, 0.0, ImproveConfig(
-        worlds=6, candidates=2, iterations=30, playout="heuristic")))
+    cls = games.game_classes()["samloc"]
+    monkeypatch.setattr(cls, "search_improve_worlds", 15)
+    monkeypatch.setattr(cls, "search_improve_candidates", 2)
+    monkeypatch.setitem(LEVELS, 4, type(LEVELS[4])(4, 500, 0.0, improve_share=0.4,
+                                                    improve_iterations=30))
     view = rec.view_from_state(state, state.current_player)
     req = pb.SuggestRequest(view=convert.record_message(view), strength=4, seed=8)
     a, b = engine.suggest(req), engine.suggest(req)

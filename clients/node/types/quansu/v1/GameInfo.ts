@@ -19,10 +19,15 @@ export interface GameInfo {
    */
   'thresholds'?: (_quansu_v1_Thresholds | null);
   /**
-   * Whether strength levels with an improvement step (LevelInfo.improve_worlds) use it in
-   * this game (docs/search.md: where it measured stronger and fits the levels' time).
+   * The improvement step of strength levels 4-5 in this game (docs/search.md; where it
+   * measured stronger and fits the levels' time): after the level's search, its first
+   * `improve_candidates` moves are measured against the game's sparring bot's own move on
+   * `improve_worlds` sampled worlds at level 5 (LevelInfo.improve_share of them at a level)
+   * with sparring rollouts, and the bot leaves the sparring bot's move only for a move
+   * measured better.  0: no improvement step in this game.
    */
-  'improve'?: (boolean);
+  'improve_worlds'?: (number);
+  'improve_candidates'?: (number);
 }
 
 export interface GameInfo__Output {
@@ -41,8 +46,13 @@ export interface GameInfo__Output {
    */
   'thresholds'?: (_quansu_v1_Thresholds__Output);
   /**
-   * Whether strength levels with an improvement step (LevelInfo.improve_worlds) use it in
-   * this game (docs/search.md: where it measured stronger and fits the levels' time).
+   * The improvement step of strength levels 4-5 in this game (docs/search.md; where it
+   * measured stronger and fits the levels' time): after the level's search, its first
+   * `improve_candidates` moves are measured against the game's sparring bot's own move on
+   * `improve_worlds` sampled worlds at level 5 (LevelInfo.improve_share of them at a level)
+   * with sparring rollouts, and the bot leaves the sparring bot's move only for a move
+   * measured better.  0: no improvement step in this game.
    */
-  'improve'?: (boolean);
+  'improve_worlds'?: (number);
+  'improve_candidates'?: (number);
 }

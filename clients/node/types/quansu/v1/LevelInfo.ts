@@ -21,12 +21,11 @@ export interface LevelInfo {
    */
   'temperature'?: (number | string);
   /**
-   * In games with GameInfo.improve: after a search of `improve_iterations` iterations (instead
-   * of `iterations`), its best moves are measured against the game's sparring bot's own move
-   * on this many sampled worlds with sparring rollouts, and the bot leaves the sparring bot's
-   * move only for a move measured better.  0: no improvement step at this level.
+   * In games with an improvement step (GameInfo.improve_worlds > 0): the share of the game's
+   * worlds this level's step plays (0: no step at this level), after a search of
+   * `improve_iterations` iterations instead of `iterations`.
    */
-  'improve_worlds'?: (number);
+  'improve_share'?: (number | string);
   'improve_iterations'?: (number);
 }
 
@@ -50,11 +49,10 @@ export interface LevelInfo__Output {
    */
   'temperature'?: (number);
   /**
-   * In games with GameInfo.improve: after a search of `improve_iterations` iterations (instead
-   * of `iterations`), its best moves are measured against the game's sparring bot's own move
-   * on this many sampled worlds with sparring rollouts, and the bot leaves the sparring bot's
-   * move only for a move measured better.  0: no improvement step at this level.
+   * In games with an improvement step (GameInfo.improve_worlds > 0): the share of the game's
+   * worlds this level's step plays (0: no step at this level), after a search of
+   * `improve_iterations` iterations instead of `iterations`.
    */
-  'improve_worlds'?: (number);
+  'improve_share'?: (number);
   'improve_iterations'?: (number);
 }

@@ -28,8 +28,8 @@ export interface SearchStats {
    */
   'tree_depth'?: (number);
   /**
-   * Bot play at a level with the improvement step in this game (LevelInfo.improve_worlds,
-   * GameInfo.improve): the sampled worlds on which the search's best moves were measured
+   * Bot play at a level with the improvement step in this game (GameInfo.improve_worlds,
+   * LevelInfo.improve_share): the sampled worlds on which the search's best moves were measured
    * against the sparring bot's own move (0: no improvement step ran).
    */
   'improve_worlds'?: (number);
@@ -67,8 +67,8 @@ export interface SearchStats__Output {
    */
   'tree_depth'?: (number);
   /**
-   * Bot play at a level with the improvement step in this game (LevelInfo.improve_worlds,
-   * GameInfo.improve): the sampled worlds on which the search's best moves were measured
+   * Bot play at a level with the improvement step in this game (GameInfo.improve_worlds,
+   * LevelInfo.improve_share): the sampled worlds on which the search's best moves were measured
    * against the sparring bot's own move (0: no improvement step ran).
    */
   'improve_worlds'?: (number);
