@@ -20,9 +20,14 @@ go before the searches.
 exponentially weighted mean, weight :data:`SERVICE_TIME_WEIGHT`, of the durations of the calls
 whose worker answered in full, from the job's hand-over to its last message; starting at
 :data:`SERVICE_TIME_INITIAL_S`).  A refusal carries the time the current queue needs to drain,
-``service time x (calls waiting + 1) / workers``, clamped to [:data:`RETRY_MIN_S`,
-:data:`RETRY_MAX_S`] (:meth:`WorkerPool.retry_delay`), as ``Busy.retry_after_s``: the
-server's advice to the client, with no randomness (clients add their own jitter).
+``service time x (calls waiting + 1) / workers``, times the **refusal pressure** (refusals per
+admitted call over the last few seconds, at least 1: exponentially decayed counts, time
+constant :data:`PRESSURE_TAU_S`), clamped to [:data:`RETRY_MIN_S`, :data:`RETRY_MAX_S`]
+(:meth:`WorkerPool.retry_delay`), as ``Busy.retry_after_s``: the server's advice to the client,
+with no randomness (clients add their own jitter).  The pressure spreads the retries of many
+refused clients over the time in which the queue can take them: with N clients backing off
+and admissions at rate a, the delays settle near ``sqrt(drain time x N / a)`` instead of every
+client coming back after one drain time, when most would be refused again.
 
 **Healing**: a watcher thread waits on every idle worker's process sentinel (so it sees a death
 at once), takes back the workers of calls that ended early (it drains the cancelled job's last
@@ -37,6 +42,7 @@ counts deaths and restarts.
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing as mp
 import multiprocessing.connection as mpc
 import os
@@ -66,16 +72,19 @@ SHORT_JOBS = frozenset({"legal_moves"})
 SERVICE_TIME_INITIAL_S = 0.2
 #: The weight of the latest finished call in the service time estimate.
 SERVICE_TIME_WEIGHT = 0.05
+#: Time constant (seconds) of the decayed refusal and admission counts of the refusal pressure.
+PRESSURE_TAU_S = 10.0
 #: The shortest and the longest retry delay a refusal advises (seconds).
 RETRY_MIN_S = 0.05
 RETRY_MAX_S = 10.0
 
 
-def drain_delay(service_time_s: float, waiting: int, workers: int) -> float:
+def drain_delay(service_time_s: float, waiting: int, workers: int, pressure: float = 1.0) -> float:
     """The retry delay for a refused call: the time ``waiting`` queued calls, plus the one
-    running on each worker, need to drain (``service_time_s x (waiting + 1) / workers``),
-    clamped to [:data:`RETRY_MIN_S`, :data:`RETRY_MAX_S`]."""
-    delay = service_time_s * (max(0, waiting) + 1) / max(1, workers)
+    running on each worker, need to drain (``service_time_s x (waiting + 1) / workers``), times
+    the refusal ``pressure`` (refusals per admitted call lately; below 1 counts as 1), clamped to
+    [:data:`RETRY_MIN_S`, :data:`RETRY_MAX_S`]."""
+    delay = service_time_s * (max(0, waiting) + 1) / max(1, workers) * max(1.0, pressure)
     return min(RETRY_MAX_S, max(RETRY_MIN_S, delay))
 
 
@@ -250,6 +259,9 @@ class WorkerPool:
         self._restarts = 0
         self._deaths = 0
         self._service_time = SERVICE_TIME_INITIAL_S
+        self._refused_w = 0.0          # decayed counts of refusals and admissions (pressure)
+        self._admitted_w = 0.0
+        self._counted_at = time.monotonic()
         self._closed = False
         self._start_timeout = start_timeout_s
         self._listeners: list[Callable[[int], None]] = []
@@ -313,9 +325,25 @@ class WorkerPool:
 
     def retry_delay(self) -> float:
         """The retry delay a refusal advises now (seconds): :func:`drain_delay` of the service
-        time estimate and the calls waiting."""
+        time estimate, the calls waiting and the refusal pressure."""
         with self._lock:
-            return drain_delay(self._service_time, self._waiting(), self.size)
+            return drain_delay(self._service_time, self._waiting(), self.size, self._pressure())
+
+    def _count(self, refused: bool) -> None:
+        """Count an admission or a refusal in the decayed counts (under the lock)."""
+        now = time.monotonic()
+        k = math.exp(-max(0.0, now - self._counted_at) / PRESSURE_TAU_S)
+        self._refused_w *= k
+        self._admitted_w *= k
+        self._counted_at = now
+        if refused:
+            self._refused_w += 1.0
+        else:
+            self._admitted_w += 1.0
+
+    def _pressure(self) -> float:
+        """Refusals per admitted call lately (at least 1; under the lock)."""
+        return max(1.0, self._refused_w / max(1.0, self._admitted_w))
 
     def _observe(self, seconds: float) -> None:
         """A call's worker answered in full after ``seconds``: update the service time."""
@@ -333,12 +361,15 @@ class WorkerPool:
                 raise Unavailable("the server is shutting down")
             waiting = self._waiting()
             if self._free and not waiting:
+                self._count(False)
                 return self._free.pop()
             if waiting >= self.queue_size:
-                delay = drain_delay(self._service_time, waiting, self.size)
+                self._count(True)
+                delay = drain_delay(self._service_time, waiting, self.size, self._pressure())
                 raise Busy(f"all {self.size} search workers are busy and {waiting} "
                            f"calls are waiting (queue size {self.queue_size}); retry in "
                            f"{delay:.2f} s", retry_after_s=delay)
+            self._count(False)
             waiter = _Waiter()
             queue = self._short_waiters if short else self._waiters
             queue.append(waiter)

@@ -43,6 +43,37 @@ def test_drain_delay_grows_with_the_queue_and_stays_within_the_clamp():
     assert drain_delay(5.0, 1, 1) == RETRY_MAX_S
 
 
+def test_refusal_pressure_stretches_the_delay():
+    assert drain_delay(0.3, 1, 2, pressure=4.0) == pytest.approx(4 * drain_delay(0.3, 1, 2))
+    assert drain_delay(0.3, 1, 2, pressure=0.2) == drain_delay(0.3, 1, 2)    # at least 1
+    assert drain_delay(0.3, 1, 2, pressure=1e9) == RETRY_MAX_S
+    pool = _pool(workers=1, spares=0, queue_size=0)
+
+    def hold():
+        try:
+            _run(pool, "60")
+        except (errors.ServiceError, OSError):
+            pass                # the pool closed under the held call: the test is over
+
+    t = threading.Thread(target=hold)
+    try:
+        t.start()
+        _wait_for(lambda: pool.stats().busy == 1, what="the worker busy")
+        base = pool.retry_delay()          # one admission, no refusal yet
+        assert base == pytest.approx(drain_delay(SERVICE_TIME_INITIAL_S, 0, 1))
+        delays = []
+        for _ in range(6):
+            with pytest.raises(errors.Busy) as ei:
+                _run(pool, "0")
+            delays.append(ei.value.retry_after_s)
+        # refusals per admitted call grow (decayed over 10 s: a little under 1, 2, ... 6)
+        assert delays == sorted(delays) and delays[-1] > 4 * base
+        assert delays[0] == pytest.approx(base, rel=0.01)
+    finally:
+        pool.close()
+        t.join(30)
+
+
 def _quiet_run(pool, seconds: str) -> None:
     try:
         _run(pool, seconds)
@@ -202,7 +233,8 @@ def test_a_grpc_refusal_carries_the_pushback_trailer_and_retry_info(busy_server)
         with pytest.raises(ServerBusy) as ei:
             c.suggest(view, iterations=5)
         assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert ei.value.attempts == 1 and ei.value.retry_after_s == pytest.approx(ms / 1000)
+        # (the refusal pressure may have stretched it since: refusals per admitted call)
+        assert ei.value.attempts == 1 and ei.value.retry_after_s >= ms / 1000 - 1e-9
         assert isinstance(ei.value, grpc.RpcError)
         with pytest.raises(ServerBusy) as ei:
             c.legal_moves(view)
