@@ -313,6 +313,11 @@ def soak(args) -> dict:
                           "growth_after_warmup_pct": round(100 * (end["server"] / warm["server"] - 1), 1)},
         "worker_rss_mb": {str(pid): [None if a is None else round(a, 1), round(b, 1)]
                           for pid, (a, b) in workers.items()},
+        # the RSS over time (about 20 points: seconds, server MB, workers' MB by pid), to see
+        # whether growth after the warm-up is caches filling up to their bounds or a leak
+        "rss_series": [[round(t, 1), round(s["server"], 1),
+                        {str(p): round(mb, 1) for p, mb in s["workers"].items()}]
+                       for t, s in samples[::max(1, len(samples) // 20)]],
     }
 
 

@@ -154,6 +154,10 @@ class PhomGame(Game):
     #: Heuristic playouts: at equal iterations (the levels' budgets) they beat random playouts
     #: by +0.708 [+0.012, +1.405] bets a game (docs/search.md, "Search planning and levels").
     search_playout = "heuristic"
+    # levels 4-5: the improvement step over the sparring bot (docs/search.md: +0.22 bets a game
+    # against three sparring bots, where today's level 5 measured -0.15)
+    search_improve_worlds = 160
+    search_improve_candidates = 4
 
     def check_options(self) -> None:
         o = self.options

@@ -71,6 +71,10 @@ class SamlocGame(Game):
     max_players = 4
     rules_version = 1
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
+    # levels 4-5: the improvement step over the sparring bot (docs/search.md: level 5 +0.83 bets a
+    # game against three sparring bots)
+    search_improve_worlds = 160
+    search_improve_candidates = 4
     option_specs = (
         OptionSpec("straight_allows_two", True,
                    "straights may hold a 2 at the low end (A-2-3.., 2-3-4..); false: no 2 in straights",
