@@ -29,9 +29,9 @@ from typing import Any
 from quansu.games.base import GameError, Move, State
 from quansu.search.config import FIELDS, SearchConfig, SearchOptionError, from_dict
 from quansu.search.evaluator import Evaluator
-from quansu.search.ismcts import search
 from quansu.search.improve import ImproveConfig, Improvement
 from quansu.search.improve import improve as improve_move
+from quansu.search.ismcts import search
 from quansu.search.result import SearchResult
 
 

@@ -26,8 +26,8 @@ from quansu.games.base import State
 from quansu.games.reasons import LANGUAGES, language
 from quansu.games.registry import game_classes
 from quansu.search.improve import improve
-from quansu.search.levels import LEVELS
 from quansu.search.ismcts import search
+from quansu.search.levels import LEVELS
 from quansu.search.paired import PairedConfig, PairedResult, band_of, paired_evaluate
 from quansu.search.ranking import rank as rank_moves
 from quansu.search.result import SearchResult
@@ -427,8 +427,7 @@ class Engine:
             temperature = level.temperature
             if not (request.budget.iterations or request.budget.milliseconds):
                 step = level.step(state.game)
-                iterations = step.iterations if step is not None else level.iterations
-                ms = None
+                iterations, ms = level.plan(state.game)[0], None
         seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
         k = request.top_k or self.limits.default_top_k
         progress = None
@@ -454,6 +453,8 @@ class Engine:
                 out.stats.elapsed_ms += (time.monotonic() - t0) * 1000.0
                 out.stats.improve_worlds = imp.paired.worlds if imp.paired else 0
                 out.stats.improve_changed = imp.changed
+                if imp.paired is not None and imp.paired.stopped in ("deadline", "cancelled"):
+                    out.stats.stopped_by = imp.paired.stopped   # the step was cut short
                 return out
             chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
             return self._suggest_response(state, result, k, chosen, True)

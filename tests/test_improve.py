@@ -176,3 +176,9 @@ def test_the_service_lists_and_reports_the_step(monkeypatch):
     assert hint.stats.improve_worlds == 0 and not hint.stats.improve_changed
     lv3 = engine.suggest(pb.SuggestRequest(view=convert.record_message(view), strength=3, seed=8))
     assert lv3.stats.improve_worlds == 0 and lv3.stats.iterations == LEVELS[3].iterations
+    # a call with no time left: the search and the step stop at once, the answer is the
+    # sparring bot's move and says the deadline cut it
+    late = engine.suggest(req, seconds_left=0.0)
+    assert late.stats.stopped_by == "deadline" and late.stats.improve_worlds == 0
+    assert not late.stats.improve_changed
+    assert late.chosen.text in {state.game.move_to_text(m) for m in state.legal_moves()}
