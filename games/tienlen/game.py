@@ -102,8 +102,9 @@ class TienLenGame(Game):
     option_specs = _options()
     rules_version = 1
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    # levels 4-5: the improvement step over the sparring bot (docs/search.md: level 5 +0.51 bets a
-    # game against three sparring bots; 32 worlds x 4 moves of Tiến lên sparring rollouts fit 1 s)
+    # levels 4-5: the improvement step over the sparring bot (docs/search.md: level 5 +0.26 to
+    # +0.51 bets a game against three sparring bots; Tiến lên's sparring rollouts are the slowest:
+    # 32 worlds x 4 moves take about 1.1 s a decision on average)
     search_improve_worlds = 32
     search_improve_candidates = 3
 
