@@ -181,6 +181,7 @@ class _Worker:
         child.close()
         self.models: dict[str, str] = {}
         self.dead = False
+        self._kill_lock = threading.Lock()   # kill() may run in the watcher and in close() at once
 
     def wait_ready(self, timeout: float) -> None:
         if not self.conn.poll(timeout):
@@ -199,11 +200,15 @@ class _Worker:
         return not self.dead and self.proc.is_alive()
 
     def kill(self) -> None:
-        self.dead = True
-        if self.proc.is_alive():
-            self.proc.kill()
-        self.proc.join(timeout=5)
-        self.conn.close()
+        """Kill the process and close the pipe; safe to call from several threads at once and
+        more than once (the pipe's descriptor is closed exactly once)."""
+        with self._kill_lock:
+            self.dead = True
+            if self.proc.is_alive():
+                self.proc.kill()
+            self.proc.join(timeout=5)
+            if not self.conn.closed:
+                self.conn.close()
 
 
 class _Waiter:
@@ -442,7 +447,11 @@ class WorkerPool:
                 raise Unavailable("a search worker died; retry") from None
             cancelled_at = None
             while True:
-                if worker.conn.poll(POLL_S):
+                try:
+                    ready = worker.conn.poll(POLL_S)
+                except (EOFError, OSError):      # the pipe closed under the call (pool closing)
+                    raise Unavailable("a search worker died during the call; retry") from None
+                if ready:
                     try:
                         tag, data = worker.conn.recv()
                     except (EOFError, OSError):

@@ -473,6 +473,33 @@ def _run(pool, seconds: str, left=None):
     return list(pool.run("sleep", seconds.encode(), left, lambda: True))
 
 
+def test_killing_a_worker_from_several_threads_at_once_closes_its_pipe_once():
+    # the watcher and close() may kill the same worker at the same moment: a second close of
+    # the pipe's descriptor would raise EBADF (seen in CI) or close a reused descriptor
+    pool = _pool(workers=1, spares=0)
+    try:
+        worker = pool._workers[0]
+        gate = threading.Barrier(8)
+        raised = []
+
+        def kill():
+            gate.wait()
+            try:
+                worker.kill()
+            except Exception as e:       # noqa: BLE001 - any error is the failure
+                raised.append(e)
+
+        threads = [threading.Thread(target=kill) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert raised == [] and worker.conn.closed and worker.dead
+        worker.kill()                    # and once more, later
+    finally:
+        pool.close()
+
+
 def test_a_dead_idle_worker_is_replaced_by_the_spare_at_once():
     pool = _pool(workers=2, spares=1)
     try:
