@@ -81,10 +81,6 @@ class ImproveConfig:
             raise SearchOptionError(f"improve option 'base': expected one of {', '.join(_BASES)}, "
                                     f"got {self.base!r}")
 
-    def to_dict(self) -> dict:
-        return {"worlds": self.worlds, "candidates": self.candidates, "z": self.z,
-                "playout": self.playout, "base": self.base, "iterations": self.iterations}
-
 
 @dataclass(frozen=True)
 class Improvement:
