@@ -1,6 +1,6 @@
 """Fuzzing the running service: malformed and mutated requests on every RPC.
 
-    python -m quansu.bench.fuzz --requests 100000               # a server of its own (2 workers)
+    python -m quansu.bench.fuzz --requests 100000 --clients 3   # a server of its own (2 workers)
     python -m quansu.bench.fuzz --requests 20000 --target 127.0.0.1:50051
 
 Each request is either raw bytes (random, or a valid request cut short, with flipped bytes or
@@ -29,6 +29,7 @@ import json
 import math
 import random
 import sys
+import threading
 import time
 from collections import Counter
 from typing import Any, Callable, Sequence
@@ -411,31 +412,58 @@ def problems(method: str, code, details: str, responses: list[bytes], error, sho
     return [f"{code.name}: {details[:120]}"]
 
 
-def run(target: str, requests: int, seed: int, report_every: float = 30.0) -> dict:
+def _stream(channel, requests: int, seed: int, sources, codes: Counter, found: dict,
+            lock: threading.Lock, done: list[int]) -> None:
+    """Send ``requests`` fuzzed requests drawn from ``random.Random(seed)``, one at a time."""
     rng = random.Random(seed)
     ch = RandomChooser(rng)
-    sources = base_sources(seed)
-    codes: Counter = Counter()
-    found: dict[str, str] = {}
-    t0 = time.monotonic()
-    last = t0
-    with grpc.insecure_channel(target) as channel:
-        for i in range(requests):
-            method, body = raw_case(ch) if rng.random() < 0.3 else structured_case(ch, sources)
-            short = rng.random() < 0.1
-            timeout = rng.uniform(0.05, 0.5) if short else HANG_S
-            code, details, responses, error = call(channel, method, body, timeout)
+    for _ in range(requests):
+        method, body = raw_case(ch) if rng.random() < 0.3 else structured_case(ch, sources)
+        short = rng.random() < 0.1
+        timeout = rng.uniform(0.05, 0.5) if short else HANG_S
+        code, details, responses, error = call(channel, method, body, timeout)
+        bad = problems(method, code, details, responses, error, short)
+        with lock:
             codes[code.name] += 1
-            for p in problems(method, code, details, responses, error, short):
+            done[0] += 1
+            for p in bad:
                 key = p.split(":")[0]
                 if key not in found:
                     found[key] = f"{p} <- {method} {base64.b64encode(body[:2000]).decode()}"
-            now = time.monotonic()
-            if now - last > report_every:
-                last = now
-                print(f"{i + 1} requests, {dict(codes)}, {len(found)} problems", file=sys.stderr)
-    return {"requests": requests, "seconds": round(time.monotonic() - t0, 1),
-            "codes": dict(codes), "problems": found}
+
+
+def run(target: str, requests: int, seed: int, report_every: float = 30.0,
+        clients: int = 1) -> dict:
+    """Send ``requests`` fuzzed requests to ``target`` from ``clients`` threads at once (the
+    requests split evenly; client ``k`` draws from its own generator, seeded ``seed`` for the
+    first and ``(seed, k)`` for the others, so a run is the same set of requests whatever the
+    interleaving)."""
+    sources = base_sources(seed)
+    codes: Counter = Counter()
+    found: dict[str, str] = {}
+    lock = threading.Lock()
+    done = [0]
+    t0 = time.monotonic()
+    with grpc.insecure_channel(target) as channel:
+        threads = []
+        for k in range(clients):
+            n = requests // clients + (1 if k < requests % clients else 0)
+            s = seed if k == 0 else seed * 1_000_003 + k
+            threads.append(threading.Thread(
+                target=_stream, args=(channel, n, s, sources, codes, found, lock, done),
+                daemon=True))
+        for t in threads:
+            t.start()
+        last = t0
+        while any(t.is_alive() for t in threads):
+            time.sleep(0.2)
+            if time.monotonic() - last > report_every:
+                last = time.monotonic()
+                with lock:
+                    print(f"{done[0]} requests, {dict(codes)}, {len(found)} problems",
+                          file=sys.stderr)
+    return {"requests": requests, "clients": clients,
+            "seconds": round(time.monotonic() - t0, 1), "codes": dict(codes), "problems": found}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -444,21 +472,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--clients", type=int, default=1,
+                    help="requests in flight at once (threads, each with its own stream)")
     args = ap.parse_args(argv)
     if args.target:
-        out = run(args.target, args.requests, args.seed)
+        out = run(args.target, args.requests, args.seed, clients=args.clients)
     else:
         from quansu.server.app import QuansuServer, ServerConfig
         from quansu.server.engine import Limits
 
         # small budgets: the fuzz is about what reaches the engine, not about search time
+        # (Analyze's paired evaluation too: 32 worlds a decision, not 512)
         limits = Limits(default_iterations=10, max_iterations=100, max_ms=50,
-                        max_analyze_decisions=10)
+                        max_analyze_decisions=10, default_worlds=32, max_worlds=64)
         server = QuansuServer(ServerConfig(host="127.0.0.1", port=0, workers=args.workers,
                                            queue_size=64, uniform=True, limits=limits))
         port = server.start()
         try:
-            out = run(f"127.0.0.1:{port}", args.requests, args.seed)
+            out = run(f"127.0.0.1:{port}", args.requests, args.seed, clients=args.clients)
             out["pool"] = vars(server.pool.stats())
         finally:
             server.stop(grace=2)
