@@ -239,8 +239,11 @@ def _mut_request(ch: Chooser, req: Message) -> None:
         else:
             req.ClearField("view")
     elif isinstance(req, pb.AnalyzeRequest):
-        field = ch.pick(("seats", "iterations", "milliseconds", "threshold", "seed", "clear"))
-        if field == "seats":
+        field = ch.pick(("seats", "iterations", "milliseconds", "threshold", "seed", "clear",
+                         "max_worlds"))
+        if field == "max_worlds":
+            req.max_worlds = ch.pick((-1, 1, 3, 4097, 2 ** 31 - 1, -2 ** 31))
+        elif field == "seats":
             for _ in range(ch.pick((1, 2, 12))):
                 req.seats.append(odd_int(ch))
         elif field in ("iterations", "milliseconds"):
@@ -301,7 +304,9 @@ def request_for(method: str, kind: str, source: Message, ch: Chooser) -> Message
     if method.endswith("/LegalMoves"):
         return pb.LegalMovesRequest(**{kind: source})
     if method.endswith("/Analyze"):
-        return pb.AnalyzeRequest(**{kind: source}, budget=budget)
+        # at most 32 worlds a decision (a mutation may set another cap): the games' own
+        # defaults (up to 4,096) would make every valid Analyze a minute of a worker's time
+        return pb.AnalyzeRequest(**{kind: source}, budget=budget, max_worlds=ch.pick((2, 8, 32)))
     view = source if kind == "view" else None
     req = pb.SuggestRequest(budget=budget, top_k=ch.integer(0, 6), seed=ch.integer(0, 9))
     if view is not None:

@@ -288,6 +288,11 @@ class Game:
     #: or does not fit the levels' time (docs/search.md).
     search_improve_worlds: int = 0
     search_improve_candidates: int = 4
+    #: Analyze's default cap of sampled worlds per decision (``AnalyzeRequest.max_worlds`` 0):
+    #: the decisions whose loss lies next to a mark threshold run to it, so it sets how often
+    #: the same record gets the same marks under another seed, and the time of an analysis
+    #: (docs/api.md, "Analyze"; bench/README.md, ``bench/analysis.py``).
+    analysis_worlds: int = 512
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, int):

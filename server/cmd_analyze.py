@@ -19,6 +19,7 @@ reads one file from standard input.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -44,9 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="loss threshold of 'mistake' (above it: blunder)")
     p.add_argument("--worlds", type=int, default=0,
                    help="most sampled deals per decision (0: the server default)")
-    p.add_argument("--jobs", type=int, default=1,
+    p.add_argument("--jobs", type=int, default=0,
                    help="in process: judge the decisions of a game with this many worker "
-                        "processes (same results; default 1)")
+                        "processes (same results; default 0: one per core)")
     p.add_argument("--report", metavar="OUT.html",
                    help="write the analysis of one game as a self-contained HTML page")
     p.add_argument("--plot", metavar="OUT.png",
@@ -54,6 +55,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_budget_arguments(p)
     add_connection_arguments(p)
     p.add_argument("--json", action="store_true", help="print each AnalyzeResponse as JSON lines")
+
+
+def analysis_jobs(jobs: int | None) -> int:
+    """Worker processes of an in-process analysis: ``jobs``, or one per core for 0/None."""
+    if jobs:
+        return max(1, jobs)
+    return max(1, os.cpu_count() or 1)
 
 
 def _band(loss: float, th) -> str:
@@ -252,7 +260,7 @@ def run(args, out=sys.stdout) -> int:
 
                         engine = build_engine(uniform=args.uniform)
                     engine.analyze(req, show, seconds_left=args.timeout,
-                                   jobs=max(1, getattr(args, "jobs", 1) or 1))
+                                   jobs=analysis_jobs(getattr(args, "jobs", 0)))
             except Exception as e:  # noqa: BLE001 - report_error re-raises what it does not know
                 if many and tty:
                     sys.stderr.write("\n")

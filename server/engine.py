@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from quansu.games import record as rec
-from quansu.games.base import State
+from quansu.games.base import Game, State
 from quansu.games.reasons import LANGUAGES, language
 from quansu.games.registry import game_classes
 from quansu.search.improve import improve
@@ -59,17 +59,20 @@ BAND_MARKS = (pb.MARK_GOOD, pb.MARK_INACCURACY, pb.MARK_MISTAKE, pb.MARK_BLUNDER
 #: may take.
 ANALYZE_CANDIDATES = 8
 ANALYZE_SEARCH_SHARE = 0.3
-#: Analyze's paired evaluation (``max_worlds`` comes from the request or Limits): the
-#: candidates are screened on 64 worlds and the best 3 measured against the played move on
-#: fresh worlds, looking at 32, 64, 128, ... worlds with the interval widened for every look.
+#: Analyze's paired evaluation (``max_worlds`` comes from the request, Limits or the game's
+#: ``analysis_worlds``): the candidates are screened on 128 worlds and the best 4 measured
+#: against the played move on fresh worlds, looking at 32, 64, 128, ... worlds with the
+#: interval widened for every look.
 #: It stops when the interval lies inside one band (``settled``), when its half-width is at
 #: most ``ANALYZE_PRECISION`` times the good threshold (``precise``), or at the cap; no
 #: futility stop: a decision next to a threshold is the one that needs the worlds (its mark
 #: is the band of its estimate, :func:`mark_of`).  Screening on 24 worlds dropped the best
 #: move often enough to change a decision's loss between seeds (4 of the 8 marks that
-#: differed over 5 seeds on a Tiến lên record, bench/README.md).
-ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, screen_keep=3,
-                              screen_worlds=64, futility=0.0)
+#: differed over 5 seeds on a Tiến lên record, bench/README.md); keeping 4 of the 8 after 128
+#: worlds instead of 3 after 64 gave the same mark under 5 seeds on 91 of 105 decisions of two
+#: Tiến lên records instead of 89 (4,096 worlds, for 19 % more time).
+ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, screen_keep=4,
+                              screen_worlds=128, futility=0.0)
 ANALYZE_PRECISION = 0.5
 
 
@@ -82,7 +85,8 @@ class Limits:
     values above the maximums are rejected.  ``default_interval_ms`` / ``min_interval_ms``:
     SuggestStream's partial-ranking period.  ``max_analyze_decisions``: the most decisions one
     Analyze call judges.  ``default_worlds`` / ``max_worlds``: Analyze's cap of sampled worlds
-    per decision (the request's ``max_worlds``; 0 takes the default).
+    per decision (the request's ``max_worlds``; 0 takes ``default_worlds``, and its 0 the game's
+    ``Game.analysis_worlds``).
 
     Sizes, checked before a call is admitted (:meth:`Engine.precheck`): ``max_request_bytes``,
     the largest request body (below gRPC's own 4 MiB limit); ``max_text``, the longest string
@@ -99,7 +103,7 @@ class Limits:
     default_interval_ms: int = 250
     min_interval_ms: int = 20
     max_analyze_decisions: int = 2000
-    default_worlds: int = 512
+    default_worlds: int = 0
     max_worlds: int = 4096
     max_request_bytes: int = 64 * 1024
     max_text: int = 256
@@ -209,7 +213,9 @@ class Engine:
                               max_players=cls.max_players, model=self.model_name(name),
                               rules_version=cls.rules_version,
                               improve_worlds=cls.search_improve_worlds,
-                              improve_candidates=cls.search_improve_candidates)
+                              improve_candidates=cls.search_improve_candidates,
+                              analysis_worlds=min(self.limits.default_worlds or cls.analysis_worlds,
+                                                  self.limits.max_worlds))
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
             g.thresholds.CopyFrom(default_thresholds(name))
         out.limits.default_budget.iterations = lim.default_iterations
@@ -502,7 +508,7 @@ class Engine:
         if len(decisions) > self.limits.max_analyze_decisions:
             raise RequestError.of("seats", "request.too_many_decisions", n=len(decisions),
                                   limit=self.limits.max_analyze_decisions)
-        worlds = self._worlds(request.max_worlds)
+        worlds = self._worlds(request.max_worlds, parsed.game)
         if which == "view":
             # The replayed state is one deal consistent with the view: as a record it gives the
             # view's seat exactly the view's information at every point.
@@ -512,7 +518,9 @@ class Engine:
             full = True
         return parsed, state, seats, decisions, th, full, worlds
 
-    def _worlds(self, given: int) -> int:
+    def _worlds(self, given: int, game: Game) -> int:
+        """Analyze's cap of worlds per decision: the request's, else the server's default, else
+        the game's ``analysis_worlds`` (never above ``max_worlds``)."""
         lim = self.limits
         if given < 0:
             raise RequestError.of("max_worlds", "request.negative", value=given)
@@ -520,7 +528,7 @@ class Engine:
             raise RequestError.of("max_worlds", "request.over_maximum", value=given, limit=lim.max_worlds)
         if given == 1:
             raise RequestError.of("max_worlds", "request.one_world")
-        return given or lim.default_worlds
+        return given or min(lim.default_worlds or game.analysis_worlds, lim.max_worlds)
 
     def _thresholds(self, request: pb.AnalyzeRequest, game_name: str) -> pb.Thresholds:
         th = default_thresholds(game_name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import random
 import struct
 import zlib
@@ -305,6 +306,29 @@ def test_decisions_carry_interval_worlds_and_candidates():
     with pytest.raises(RequestError) as ei:
         eng.analyze(req, lambda m: None)
     assert ei.value.field == "max_worlds"
+
+
+def test_default_worlds_come_from_the_game_unless_the_server_sets_them():
+    from quansu.games.registry import game_classes
+    from quansu.server.cmd_analyze import analysis_jobs
+    from quansu.server.engine import Limits
+
+    eng = build_engine(uniform=True)
+    info = {g.name: g for g in eng.describe_games().games}
+    sizes = set()
+    for name, cls in game_classes().items():
+        game = cls(cls.min_players)
+        sizes.add(cls.analysis_worlds)
+        assert 2 <= cls.analysis_worlds <= eng.limits.max_worlds
+        assert eng._worlds(0, game) == cls.analysis_worlds == info[name].analysis_worlds
+        assert eng._worlds(40, game) == 40                       # the request's own cap
+        small = build_engine(Limits(default_worlds=32), uniform=True)
+        assert small._worlds(0, game) == 32                      # the server's default
+        assert {g.name: g.analysis_worlds for g in small.describe_games().games}[name] == 32
+        capped = build_engine(Limits(max_worlds=100), uniform=True)
+        assert capped._worlds(0, game) == min(100, cls.analysis_worlds)
+    assert len(sizes) > 1        # the games differ: each game's noise and time set its own
+    assert analysis_jobs(0) == max(1, os.cpu_count() or 1) and analysis_jobs(3) == 3
 
 
 def test_save_an_unfinished_game_and_a_bad_path(tmp_path, capsys):

@@ -158,6 +158,9 @@ class PhomGame(Game):
     # against three sparring bots, where today's level 5 measured -0.15)
     search_improve_worlds = 160
     search_improve_candidates = 4
+    #: Analyze: at most 2,048 worlds a decision (the hidden stock makes Phỏm the noisiest
+    #: game; bench/README.md).
+    analysis_worlds = 2048
 
     def check_options(self) -> None:
         o = self.options

@@ -75,6 +75,9 @@ class SamlocGame(Game):
     # game against three sparring bots)
     search_improve_worlds = 160
     search_improve_candidates = 4
+    #: Analyze: at most 4,096 worlds a decision (a game has few decisions with a choice, and
+    #: at 512 worlds an analysis took a twelfth of its time target: bench/README.md).
+    analysis_worlds = 4096
     option_specs = (
         OptionSpec("straight_allows_two", True,
                    "straights may hold a 2 at the low end (A-2-3.., 2-3-4..); false: no 2 in straights",

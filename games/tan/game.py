@@ -97,6 +97,9 @@ class TanGame(Game):
     max_moves = 1000
     rules_version = 2  # 2: the swap round asks every seat (issue 17)
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
+    #: Analyze: at most 1,024 worlds a decision (a 2-seat game has a hundred decisions with a
+    #: choice and Tấn playouts are the longest: bench/README.md).
+    analysis_worlds = 1024
 
     def check_options(self) -> None:
         o = self.options

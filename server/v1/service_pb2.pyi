@@ -318,7 +318,7 @@ class OptionInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[_Union[_struct_pb2.Value, _Mapping]]] = ..., type: _Optional[str] = ..., minimum: _Optional[float] = ..., maximum: _Optional[float] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve_worlds", "improve_candidates")
+    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve_worlds", "improve_candidates", "analysis_worlds")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -329,6 +329,7 @@ class GameInfo(_message.Message):
     THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     IMPROVE_WORLDS_FIELD_NUMBER: _ClassVar[int]
     IMPROVE_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    ANALYSIS_WORLDS_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_players: int
@@ -339,7 +340,8 @@ class GameInfo(_message.Message):
     thresholds: Thresholds
     improve_worlds: int
     improve_candidates: int
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ...) -> None: ...
+    analysis_worlds: int
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ..., analysis_worlds: _Optional[int] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("default_budget", "max_budget", "default_top_k", "max_top_k", "workers", "max_request_bytes")

@@ -28,6 +28,11 @@ export interface GameInfo {
    */
   'improve_worlds'?: (number);
   'improve_candidates'?: (number);
+  /**
+   * Analyze's default cap of sampled worlds per decision in this game (an AnalyzeRequest's
+   * max_worlds 0, unless the server sets its own default).
+   */
+  'analysis_worlds'?: (number);
 }
 
 export interface GameInfo__Output {
@@ -55,4 +60,9 @@ export interface GameInfo__Output {
    */
   'improve_worlds'?: (number);
   'improve_candidates'?: (number);
+  /**
+   * Analyze's default cap of sampled worlds per decision in this game (an AnalyzeRequest's
+   * max_worlds 0, unless the server sets its own default).
+   */
+  'analysis_worlds'?: (number);
 }
