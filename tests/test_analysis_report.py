@@ -308,6 +308,33 @@ def test_decisions_carry_interval_worlds_and_candidates():
     assert ei.value.field == "max_worlds"
 
 
+def test_the_sparring_bots_move_is_always_a_candidate(monkeypatch):
+    """With more legal moves than the search's candidates, the sparring bot's move (from the
+    judged seat's information) is measured even when the search ranked it low."""
+    from quansu.server import engine as engine_mod
+    from quansu.server.client import Client
+
+    obj = _record()
+    eng = build_engine(uniform=True)
+    seen = []
+    real = engine_mod.paired_evaluate
+
+    def spy(state, candidates, reference, **kw):
+        seen.append((state.clone(), list(candidates), kw["seed"]))
+        return real(state, candidates, reference, **kw)
+
+    monkeypatch.setattr(engine_mod, "paired_evaluate", spy)
+    monkeypatch.setattr(engine_mod, "ANALYZE_CANDIDATES", 1)   # the search proposes one move
+    req = Client.analyze_request(obj, seats=[obj["moves"][0]["seat"]], iterations=4, seed=2)
+    req.max_worlds = 4
+    eng.analyze(req, lambda m: None)
+    wide = [(st, c, sd) for st, c, sd in seen if len(st.legal_moves()) > 2]
+    assert wide
+    for state, candidates, seed in wide:
+        move = state.game.sparring_move(state.clone(), random.Random(seed))
+        assert move in candidates and len(candidates) <= 2
+
+
 def test_default_worlds_come_from_the_game_unless_the_server_sets_them():
     from quansu.games.registry import game_classes
     from quansu.server.cmd_analyze import analysis_jobs
