@@ -55,8 +55,8 @@ MARK_NAMES = {pb.MARK_BEST: "best", pb.MARK_GOOD: "good", pb.MARK_INACCURACY: "i
 #: The marks of the four loss bands cut by the thresholds (the first band: best or good).
 BAND_MARKS = (pb.MARK_GOOD, pb.MARK_INACCURACY, pb.MARK_MISTAKE, pb.MARK_BLUNDER)
 #: Analyze: moves per decision the paired evaluation screens besides the played one and the
-#: sparring bot's move (the top of the search's ranking), and the share of a decision's time (under a deadline) its search
-#: may take.
+#: sparring bot's move (the top of the search's ranking), and the share of a decision's time
+#: (under a deadline) its search may take.
 ANALYZE_CANDIDATES = 8
 ANALYZE_SEARCH_SHARE = 0.3
 #: Analyze's paired evaluation (``max_worlds`` comes from the request, Limits or the game's
@@ -70,7 +70,7 @@ ANALYZE_SEARCH_SHARE = 0.3
 #: move often enough to change a decision's loss between seeds (4 of the 8 marks that
 #: differed over 5 seeds on a Tiến lên record, bench/README.md); keeping 4 of the 8 after 128
 #: worlds instead of 3 after 64 gave the same mark under 5 seeds on 91 of 105 decisions of two
-#: Tiến lên records instead of 89 (4,096 worlds, for 19 % more time).
+#: Tiến lên records instead of 89 (4,096 worlds, for 19 % more CPU).
 ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, screen_keep=4,
                               screen_worlds=128, futility=0.0)
 #: 0.2 rather than the first 0.5: at 0.5 a Sâm lốc decision next to a threshold stopped at 256
