@@ -480,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=1,
                     help="requests in flight at once (threads, each with its own stream)")
     args = ap.parse_args(argv)
+    if args.clients < 1:
+        ap.error("--clients: at least 1")
     if args.target:
         out = run(args.target, args.requests, args.seed, clients=args.clients)
     else:
@@ -487,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         from quansu.server.engine import Limits
 
         # small budgets: the fuzz is about what reaches the engine, not about search time
-        # (Analyze's paired evaluation too: 32 worlds a decision, not 512)
+        # (Analyze's paired evaluation too: 32 worlds a decision, not the games' 1,024-4,096)
         limits = Limits(default_iterations=10, max_iterations=100, max_ms=50,
                         max_analyze_decisions=10, default_worlds=32, max_worlds=64)
         server = QuansuServer(ServerConfig(host="127.0.0.1", port=0, workers=args.workers,
