@@ -47,7 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="most sampled deals per decision (0: the server default)")
     p.add_argument("--jobs", type=int, default=0,
                    help="in process: judge the decisions of a game with this many worker "
-                        "processes (same results; default 0: one per core)")
+                        "processes (same results; default 0: one per core, at most 8)")
     p.add_argument("--report", metavar="OUT.html",
                    help="write the analysis of one game as a self-contained HTML page")
     p.add_argument("--plot", metavar="OUT.png",
@@ -57,11 +57,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print each AnalyzeResponse as JSON lines")
 
 
+#: The most worker processes ``--jobs 0`` starts (each loads the networks: about 150 MB).
+MAX_DEFAULT_JOBS = 8
+
+
 def analysis_jobs(jobs: int | None) -> int:
-    """Worker processes of an in-process analysis: ``jobs``, or one per core for 0/None."""
+    """Worker processes of an in-process analysis: ``jobs``, or for 0/None one per core, at
+    most :data:`MAX_DEFAULT_JOBS`."""
     if jobs:
         return max(1, jobs)
-    return max(1, os.cpu_count() or 1)
+    return max(1, min(MAX_DEFAULT_JOBS, os.cpu_count() or 1))
 
 
 def _band(loss: float, th) -> str:

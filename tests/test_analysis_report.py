@@ -355,7 +355,8 @@ def test_default_worlds_come_from_the_game_unless_the_server_sets_them():
         capped = build_engine(Limits(max_worlds=100), uniform=True)
         assert capped._worlds(0, game) == min(100, cls.analysis_worlds)
     assert len(sizes) > 1        # the games differ: each game's noise and time set its own
-    assert analysis_jobs(0) == max(1, os.cpu_count() or 1) and analysis_jobs(3) == 3
+    assert analysis_jobs(0) == max(1, min(cmd_analyze.MAX_DEFAULT_JOBS, os.cpu_count() or 1))
+    assert analysis_jobs(3) == 3 and analysis_jobs(None) >= 1
 
 
 def test_save_an_unfinished_game_and_a_bad_path(tmp_path, capsys):
