@@ -217,8 +217,7 @@ class Engine:
                               rules_version=cls.rules_version,
                               improve_worlds=cls.search_improve_worlds,
                               improve_candidates=cls.search_improve_candidates,
-                              analysis_worlds=min(self.limits.default_worlds or cls.analysis_worlds,
-                                                  self.limits.max_worlds))
+                              analysis_worlds=self._default_worlds(cls.analysis_worlds))
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
             g.thresholds.CopyFrom(default_thresholds(name))
         out.limits.default_budget.iterations = lim.default_iterations
@@ -531,7 +530,13 @@ class Engine:
             raise RequestError.of("max_worlds", "request.over_maximum", value=given, limit=lim.max_worlds)
         if given == 1:
             raise RequestError.of("max_worlds", "request.one_world")
-        return given or min(lim.default_worlds or game.analysis_worlds, lim.max_worlds)
+        return given or self._default_worlds(game.analysis_worlds)
+
+    def _default_worlds(self, game_worlds: int) -> int:
+        """The cap of a request without ``max_worlds``: the server's default, else the game's
+        ``analysis_worlds``, never above ``max_worlds``."""
+        lim = self.limits
+        return min(lim.default_worlds or game_worlds, lim.max_worlds)
 
     def _thresholds(self, request: pb.AnalyzeRequest, game_name: str) -> pb.Thresholds:
         th = default_thresholds(game_name)
