@@ -30,10 +30,11 @@ class CacheSpec:
 #: Every sized cache: name -> spec.
 CACHES: dict[str, CacheSpec] = {s.name: s for s in (
     CacheSpec("evaluator", 20_000, 2_200, "models/evaluator.py",
-              "network answers (priors, values) per information state, per game and options "
-              "(LRU)"),
+              "network answers (priors, values) per information state, one cache for every "
+              "game and option set of the process (LRU)"),
     CacheSpec("encoder_moves", 200_000, 250, "models/encoders/base.py",
-              "move descriptions of a game's encoder (emptied when full)"),
+              "move descriptions of the encoders, all games and option sets together "
+              "(emptied when full)"),
     CacheSpec("phom_deadwood", 1 << 16, 210, "games/phom/rules.py",
               "Phỏm best meld arrangements per (hand, eaten cards) (LRU)"),
     CacheSpec("samloc_plans", 200_000, 600, "games/samloc/heuristic.py",
@@ -64,6 +65,6 @@ def cache_size(name: str) -> int:
 
 
 def memory_budget_mb() -> float:
-    """The most memory the sized caches take together when full, in MB (one game's evaluator
-    cache; a worker holds one per game and option set that it served)."""
+    """The most memory the sized caches take together when full, in MB (each is one cache per
+    process, whatever games and option sets it serves)."""
     return sum(_SIZES[n] * s.bytes_per_entry for n, s in CACHES.items()) / 1e6

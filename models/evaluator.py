@@ -13,6 +13,7 @@ whose view was encoded).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections import OrderedDict
@@ -153,6 +154,12 @@ def softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
+#: The process's cache of network answers: (evaluator tag, seat, information-state key) ->
+#: (legal moves, Evaluation), least recently used first (:class:`NetworkEvaluator`).
+_SHARED_CACHE: OrderedDict = OrderedDict()
+_TAGS = itertools.count()
+
+
 class NetworkEvaluator(Evaluator):
     """The search's :class:`~search.evaluator.Evaluator` backed by a policy-value network.
 
@@ -161,9 +168,12 @@ class NetworkEvaluator(Evaluator):
     ``Evaluation(priors, values)``: ``priors[i]`` the softmax probability of ``moves[i]``
     (sums to 1), ``values[s]`` the expected payoff in bets of absolute seat ``s`` (length
     ``num_players``, projected to sum to zero) as the seat to act estimates it from its own
-    information.  Answers are cached by the acting seat's information-state key (LRU of
-    ``cache_size`` entries; 0 disables).  (A search that should trust the priors more sharpens
-    them itself: ``SearchConfig.prior_temperature``.)
+    information.  Answers are cached by the acting seat's information-state key: with the
+    default ``cache_size=None`` in the process's one cache, shared by every evaluator of the
+    process (LRU of ``QUANSU_CACHE_EVALUATOR`` entries, 20,000 by default: a server that sees
+    many option sets holds one bounded cache, not one per option set); with a number, in a cache
+    of its own of that many entries (0 disables).  (A search that should trust the priors more
+    sharpens them itself: ``SearchConfig.prior_temperature``.)
     """
 
     def __init__(self, game: Game, model: PolicyValueModel | None = None, *,
@@ -173,9 +183,14 @@ class NetworkEvaluator(Evaluator):
         self.model = model if model is not None else load_model(game)
         self.model.check_encoder(self.encoder)
         self.name = f"network:{game.name}"
-        # None: the process's setting (games/caches.py: QUANSU_CACHE_EVALUATOR, 20,000)
-        self.cache_size = caches.cache_size("evaluator") if cache_size is None else cache_size
-        self._cache: OrderedDict = OrderedDict()
+        # None: the process's shared cache (games/caches.py: QUANSU_CACHE_EVALUATOR, 20,000)
+        if cache_size is None:
+            self.cache_size = caches.cache_size("evaluator")
+            self._cache = _SHARED_CACHE
+        else:
+            self.cache_size = cache_size
+            self._cache = OrderedDict()
+        self._tag = next(_TAGS)  # this evaluator's part of the cache keys
         self.calls = 0
         self.hits = 0
 
@@ -200,7 +215,7 @@ class NetworkEvaluator(Evaluator):
                 continue
             key = None
             if self.cache_size:
-                key = (seat, st.information_state_key(seat))
+                key = (self._tag, seat, st.information_state_key(seat))
                 hit = self._cache.get(key)
                 if hit is not None and hit[0] == legal:
                     self._cache.move_to_end(key)

@@ -9,6 +9,7 @@ its :class:`models.evaluator.ModelError` rather than silently serving without it
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -19,6 +20,9 @@ from quansu.search.config import SearchConfig
 from quansu.search.evaluator import Evaluator, UniformEvaluator
 
 UNIFORM = "uniform"
+#: The most evaluators (one per game, player count and option set) an :class:`EvaluatorSet`
+#: keeps; the least recently used goes first.
+MAX_NETWORKS = 32
 
 
 @dataclass
@@ -41,7 +45,9 @@ class EvaluatorSet:
             if name not in names:
                 raise GameError(f"--model {name}=...: unknown game; known games: {', '.join(names)}")
         self._entries: dict[str, _Entry] = {}
-        self._networks: dict = {}
+        # (game, players, options) -> its evaluator, least recently used first; at most
+        # MAX_NETWORKS (their cached answers share one bounded cache: models/evaluator.py)
+        self._networks: OrderedDict = OrderedDict()
         for name in names:
             self._entries[name] = self._load(name, paths.get(name), uniform)
 
@@ -80,6 +86,10 @@ class EvaluatorSet:
             from quansu.models.evaluator import NetworkEvaluator
 
             ev = self._networks[key] = NetworkEvaluator(game, entry.model)
+            if len(self._networks) > MAX_NETWORKS:
+                self._networks.popitem(last=False)
+        else:
+            self._networks.move_to_end(key)
         from quansu.models.bots import guided_config
 
         return ev, guided_config(ev)

@@ -782,6 +782,44 @@ def test_cache_sizes_are_settings_read_from_the_environment():
     assert out.returncode != 0 and "QUANSU_CACHE_EVALUATOR" in out.stderr
 
 
+def test_caches_are_bounded_per_process_however_many_option_sets_are_served():
+    """A stream of requests each with its own option set (here 40 values of ``cong_multiplier``)
+    must not make one cache per option set: the network answers share one cache and the encoders'
+    move descriptions one count, each within its bound, and at most MAX_NETWORKS evaluators and
+    MAX_ENCODERS encoders are kept."""
+    import subprocess
+    import sys
+
+    code = (
+        "import random\n"
+        "from quansu.games.registry import make\n"
+        "from quansu.models import encoders\n"
+        "from quansu.models.encoders import base\n"
+        "from quansu.models import evaluator\n"
+        "from quansu.server.evaluators import MAX_NETWORKS, EvaluatorSet\n"
+        "evs = EvaluatorSet()\n"
+        "rng = random.Random(3)\n"
+        "for i in range(40):\n"
+        "    g = make('tienlen', 4, {'cong_multiplier': 2.0 + i / 8})\n"
+        "    ev, _ = evs.for_game(g)\n"
+        "    st = g.new_initial_state(rng)\n"
+        "    for _ in range(6):\n"
+        "        if st.is_terminal(): break\n"
+        "        ev.evaluate([st])\n"
+        "        st.apply(rng.choice(st.legal_moves()))\n"
+        "descs = sum(len(e._desc) for e in list(base._ENCODERS))\n"
+        "print(len(evaluator._SHARED_CACHE), descs, len(evs._networks), MAX_NETWORKS, "
+        "len(encoders._cache), encoders.MAX_ENCODERS)\n")
+    env = dict(os.environ, QUANSU_CACHE_EVALUATOR="50", QUANSU_CACHE_ENCODER_MOVES="300")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    shared, descs, nets, max_nets, encs, max_encs = map(int, out.stdout.split())
+    assert 0 < shared <= 50  # 40 option sets x up to 6 positions: 240 answers without the bound
+    assert 0 < descs <= 300
+    assert nets == max_nets < 40 and encs == max_encs < 40
+
+
 def test_every_cache_documents_its_cost_and_the_pool_reports_worker_memory():
     from quansu.games.caches import CACHES, memory_budget_mb
 

@@ -7,6 +7,7 @@ Each game's module (``models/encoders/<game>.py``) defines ``SPEC`` (an
 from __future__ import annotations
 
 import importlib
+from collections import OrderedDict
 
 from quansu.games.base import Game
 from quansu.models.encoders.base import (KINDS, MAX_SEATS, Encoder, EncoderError, EncoderSpec,
@@ -20,7 +21,10 @@ ENCODER_MODULES = {
     "tan": "quansu.models.encoders.tan",
 }
 
-_cache: dict = {}
+#: (game, players, options) -> its encoder, least recently used first; at most
+#: :data:`MAX_ENCODERS` (a server that sees many option sets keeps the latest ones).
+_cache: OrderedDict = OrderedDict()
+MAX_ENCODERS = 32
 _registered: dict[str, EncoderSpec] = {}
 
 
@@ -47,6 +51,10 @@ def encoder_for(game: Game) -> Encoder:
         return Encoder(spec_for(game.name), game)
     if enc is None:
         enc = _cache[key] = Encoder(spec_for(game.name), game)
+        if len(_cache) > MAX_ENCODERS:
+            _cache.popitem(last=False)
+    else:
+        _cache.move_to_end(key)
     return enc
 
 

@@ -54,6 +54,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -156,6 +157,13 @@ def masks_to_bits(masks: Sequence[int]) -> np.ndarray:
     return bits[:, :NUM_CARDS].astype(np.float32)
 
 
+#: Every live encoder, and how many move descriptions they have cached together since the last
+#: emptying: the ``encoder_moves`` bound (games/caches.py) is on the process's total, however
+#: many games, player counts and option sets it has encoded.
+_ENCODERS: "weakref.WeakSet[Encoder]" = weakref.WeakSet()
+_described = 0
+
+
 class Encoder:
     """State and move features for one game at one player count with fixed options.
 
@@ -182,6 +190,7 @@ class Encoder:
         # move -> (mask, kind index, combo index, target, n cards, n melds)
         self._desc: dict = {}
         self._mask: dict = {}  # move -> card mask (hot path of encode_state)
+        _ENCODERS.add(self)
         z = len(spec.zones) + MAX_SEATS * len(spec.seat_zones)
         self._zone_names = list(spec.zones)
         self._n_masks = 1 + 3 + 4 + z
@@ -244,9 +253,14 @@ class Encoder:
             d = (mask, self._kind_index.get(info.kind, len(KINDS)),
                  self._combo_index.get(info.combo, len(self.spec.combos)) if info.combo is not None
                  else -1, info.target, mask.bit_count(), len(info.melds))
-            if len(self._desc) >= cache_size("encoder_moves"):
-                self._desc.clear()
-                self._mask.clear()
+            global _described
+            if _described >= cache_size("encoder_moves"):
+                # the bound is on the process's total: every encoder's descriptions go
+                for enc in list(_ENCODERS):
+                    enc._desc.clear()
+                    enc._mask.clear()
+                _described = 0
+            _described += 1
             self._desc[move] = d
             self._mask[move] = mask
         return d
