@@ -22,7 +22,9 @@ latency p50/p99, the mean pushback the refused clients received, the latency of 
 unexpected outcomes (bench/fuzz.py's ``problems``: anything but OK with finite numbers,
 INVALID_ARGUMENT with a field, RESOURCE_EXHAUSTED, NOT_FOUND for health), the RSS (server
 process at the first sample after warm-up, ``--warmup`` seconds, and at the end, each worker
-likewise) and where the CPU went: the CPU seconds (user + system, ``/proc/<pid>/stat``) of the
+likewise; ``--fill N`` first sends N deep Suggest calls per game of ``FILL_GAMES`` on different
+positions, outside the soak's clock, so that the workers' bounded caches reach their bounds
+before the soak rather than during it) and where the CPU went: the CPU seconds (user + system, ``/proc/<pid>/stat``) of the
 server process, of each worker and spare, and of this benchmark's own process (the clients)
 over the run, with the machine's total (``cpu_s``).
 
@@ -191,6 +193,68 @@ def valid_requests(seed: int = 0) -> dict[str, list[bytes]]:
     return dict(out)
 
 
+def fill_requests(per_game: int, seed: int = 0) -> list[bytes]:
+    """Suggest bodies (1,000 iterations) for ``per_game`` positions of each of :data:`FILL_GAMES`
+    (4 players, a random number of random moves into a deal): deep searches of many different
+    hands, which fill the workers' bounded caches (games/caches.py) far sooner than the soak's
+    few positions do.  Interleaved by game."""
+    from quansu.games import record as rec
+    from quansu.games.registry import make
+    from quansu.server import convert
+    from quansu.server.v1 import service_pb2 as pb
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(per_game):
+        for name in FILL_GAMES:
+            game = make(name, 4)
+            while True:
+                state = game.new_initial_state(rng)
+                for _ in range(rng.randint(0, 16)):
+                    if state.is_terminal():
+                        break
+                    state.apply(rng.choice(state.legal_moves()))
+                if not state.is_terminal() and len(state.legal_moves()) > 1:
+                    break
+            view = convert.record_message(rec.view_from_state(state, state.current_player))
+            out.append(pb.SuggestRequest(view=view, budget=pb.Budget(iterations=FILL_ITERATIONS),
+                                         seed=i).SerializeToString())
+    return out
+
+
+#: The games whose caches grow with the hands searched (Sâm lốc's hand splits, Phỏm's meld
+#: arrangements; the soak's uniform evaluator makes no network answers or move descriptions),
+#: and the budget of each ``--fill`` search.
+FILL_GAMES = ("samloc", "phom")
+FILL_ITERATIONS = 1000
+
+
+def fill(target: str, bodies: list[bytes], threads: int) -> dict:
+    """Send ``bodies`` (Suggest) with ``threads`` calls in flight; seconds taken and outcomes."""
+    todo = list(bodies)
+    lock = threading.Lock()
+    codes: Counter = Counter()
+
+    def run():
+        with grpc.insecure_channel(target) as channel:
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    body = todo.pop()
+                code, _, _, _ = fuzz.call(channel, method_path("Suggest"), body, fuzz.HANG_S)
+                with lock:
+                    codes[code.name] += 1
+
+    t0 = time.monotonic()
+    ts = [threading.Thread(target=run, daemon=True) for _ in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return {"calls": len(bodies), "seconds": round(time.monotonic() - t0, 1), "codes": dict(codes)}
+
+
 #: The soak's Analyze calls judge each decision on at most this many worlds.  With the server's
 #: default (512 and more) the 5 % of calls that are Analyze took about 85 % of the workers' time,
 #: so OK/s counted mostly how many cheap calls fitted beside them, and moved with the mix of a
@@ -279,6 +343,13 @@ def soak(args) -> dict:
 
     threads = [threading.Thread(target=client, args=(k,), daemon=True)
                for k in range(args.clients)]
+    filled = None
+    if args.fill:
+        rss_before = sample_rss(proc.pid)
+        filled = fill(target, fill_requests(args.fill, args.seed), args.workers)
+        rss_after = sample_rss(proc.pid)
+        filled["worker_rss_mb"] = {str(p): [round(rss_before["workers"].get(p, 0), 1), round(mb, 1)]
+                                   for p, mb in rss_after["workers"].items()}
     t_start = time.monotonic()
     cpu_start = sample_cpu(proc.pid)
     for t in threads:
@@ -300,7 +371,7 @@ def soak(args) -> dict:
     end = samples[-1][1]
     workers = {pid: (warm["workers"].get(pid), mb) for pid, mb in end["workers"].items()}
     return {
-        "phase": "soak", "clients": args.clients, "seconds": round(elapsed, 1),
+        "phase": "soak", "clients": args.clients, "seconds": round(elapsed, 1), "fill": filled,
         "workers": args.workers, "queue": args.queue, "malformed": args.malformed,
         "calls": sum(codes.values()), "work_ok_per_s": round(ok_valid / elapsed, 1),
         "refused": len(refusal_ms), "refusal_ms_p50": round(pct(refusal_ms, 50), 1),
@@ -543,6 +614,10 @@ def main(argv: list[str] | None = None) -> int:
                          "a number: that many milliseconds (0: no wait)")
     ap.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples")
     ap.add_argument("--warmup", type=float, default=30.0)
+    ap.add_argument("--fill", type=int, default=0,
+                    help="before the soak (not counted in it): this many Suggest calls at 1,000 "
+                         "iterations per game of FILL_GAMES, on as many different positions, "
+                         "--workers at a time, to fill the workers' caches")
     ap.add_argument("--flood", type=int, default=30)
     ap.add_argument("--deadline-ms", type=float, default=50.0)
     ap.add_argument("--calls", type=int, default=200)
