@@ -10,6 +10,8 @@ replaced (tests/reference_*.py, copied from commit 1a04877) on many random input
   leaves the generator in the same state; ``rules.min_deadwood`` (the search on the meldable
   cards) against the search over the whole hand; the heuristic's ``_potential`` (masks)
   and ``rules.points`` (a table per suit) against their loops.
+* Tấn: the heuristic's move (key-free choices) against its code before (tests/reference_tan.py)
+  in every state of random games under random options.
 * Searches with the reference policies / determinization patched in give the same result for
   a fixed seed and iteration budget.
 """
@@ -32,6 +34,7 @@ from quansu.games.tienlen import rules as TR
 from quansu.search import SearchConfig, search
 from tests import reference_phom as PREF
 from tests import reference_samloc as SREF
+from tests import reference_tan as TANREF
 from tests import reference_tienlen as TREF
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,6 +180,16 @@ def test_samloc_heuristic_matches_reference():
         game = state.game
         assert (game.heuristic_move(state, random.Random(n))
                 == SREF.heuristic_move(game, state, random.Random(n)))
+        n += 1
+    assert n > 2_000
+
+
+def test_tan_heuristic_matches_reference():
+    n = 0
+    for state in _random_games("tan", 150, 17, heuristic_share=0.5):
+        game = state.game
+        assert (game.heuristic_move(state, random.Random(n))
+                == TANREF.heuristic_move(state, random.Random(n)))
         n += 1
     assert n > 2_000
 

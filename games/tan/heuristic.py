@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from quansu.games.base import IllegalMoveError
+from quansu.games.tan.game import ATTACK, DEFEND, THROW
 from quansu.games.tan.rules import (CARD_VALUE, DEFEND_BASE, DONE, SWAP_BASE, TAKE, THROW_BASE)
 
 
@@ -36,7 +37,6 @@ def heuristic_move(state, rng: random.Random) -> int:
         raise IllegalMoveError.of("tan.bot_game_over", bot="heuristic_move")
     if len(legal) == 1:
         return legal[0]
-    from quansu.games.tan.game import ATTACK, DEFEND, THROW
     g = state.game
     seat = state.current_player
     hand = state.hands[seat]
@@ -55,17 +55,28 @@ def heuristic_move(state, rng: random.Random) -> int:
 
     ph = state.phase
     if ph == ATTACK:
+        # the lowest (non-trump first, value less twice the other cards of its rank, card):
+        # one whole number per card instead of a key tuple (each part is bounded)
         counts = {}
         for c in legal:
             counts[c >> 2] = counts.get(c >> 2, 0) + 1
-        return min(legal, key=lambda c: (c & 3 == trump, CARD_VALUE[c] - 2 * (counts[c >> 2] - 1),
-                                         c))
+        best, best_key = -1, 1 << 30
+        for c in legal:
+            k = (((c & 3 == trump) << 16) | ((CARD_VALUE[c] - 2 * counts[c >> 2] + 40) << 8)
+                 | c)
+            if k < best_key:
+                best, best_key = c, k
+        return best
 
     if ph == DEFEND:
         defences = [m for m in legal if DEFEND_BASE <= m < SWAP_BASE]
         if not defences:
             return TAKE
-        best = min(defences, key=lambda m: (_cost((m - DEFEND_BASE) & 63, trump), m))
+        best, best_key = -1, 1 << 30
+        for m in defences:   # min by (cost, move), one whole number per move (m < 4096)
+            k = (_cost((m - DEFEND_BASE) & 63, trump) << 12) | m
+            if k < best_key:
+                best, best_key = m, k
         d = (best - DEFEND_BASE) & 63
         if d & 3 != trump:
             return best
@@ -92,7 +103,12 @@ def heuristic_move(state, rng: random.Random) -> int:
                   if (m - THROW_BASE) & 3 != trump and CARD_VALUE[m - THROW_BASE] <= 10]
         if not ok:
             return DONE
-        return min(ok, key=lambda m: (_cost(m - THROW_BASE, trump), m))
+        best, best_key = -1, 1 << 30
+        for m in ok:   # min by (cost, move), one whole number per move (m < 128)
+            k = (_cost(m - THROW_BASE, trump) << 8) | m
+            if k < best_key:
+                best, best_key = m, k
+        return best
 
     # the setup round with no swap worth making
     return DONE
