@@ -386,24 +386,26 @@ def arrangements(h: int, e: int, one_per_meld: bool = True, min_left: int = 1,
         cands = melds_in(h)
     if one_per_meld and e:
         cands = [m for m in cands if (m & e).bit_count() <= 1]
-    n = h.bit_count()
     out: list[tuple[int, ...]] = []
-    chosen: list[int] = []
-    k = len(cands)
-
-    def rec(i: int, used: int) -> None:
-        if not e & ~used and n - used.bit_count() >= min_left:
-            out.append(tuple(chosen))
-        for j in range(i, k):
-            m = cands[j]
-            if m & used:
-                continue
-            chosen.append(m)
-            rec(j + 1, used | m)
-            chosen.pop()
-
-    rec(0, 0)
+    _arrange(cands, e, h.bit_count() - min_left, 0, 0, [], out)
     return out
+
+
+def _arrange(cands: list[int], e: int, most: int, i: int, used: int, chosen: list[int],
+             out: list[tuple[int, ...]]) -> None:
+    """:func:`arrangements`' walk: append to ``out`` every arrangement that extends ``chosen``
+    (the melds taken so far, covering ``used``) with melds from ``cands[i:]``, covering at most
+    ``most`` cards.  (A module function, not a closure: a recursive closure is a reference
+    cycle, garbage on every call that only the cyclic collector frees.)"""
+    if not e & ~used and used.bit_count() <= most:
+        out.append(tuple(chosen))
+    for j in range(i, len(cands)):
+        m = cands[j]
+        if m & used:
+            continue
+        chosen.append(m)
+        _arrange(cands, e, most, j + 1, used | m, chosen, out)
+        chosen.pop()
 
 
 def min_deadwood(h: int, e: int, one_per_meld: bool = True) -> tuple[int, int]:

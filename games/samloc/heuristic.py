@@ -309,6 +309,53 @@ def _counts_two(game, mask: int) -> bool:
     return c is None or c[0] != STRAIGHT or game._two_str
 
 
+# The move terms of :func:`heuristic_move`, at module level rather than nested in it: nested
+# functions that refer to one another form a reference cycle on every call in the compiled
+# build (one closure scope holds the functions, each function holds the scope), garbage that
+# only the cyclic collector frees (docs/search.md, "Garbage collection").
+
+def _spend(m: int, late: bool) -> float:
+    """Extra cost of giving up strong cards (2s, aces, bombs) now (none late in the deal)."""
+    if late:
+        return 0.0
+    cost = 0.0
+    cost += 8 * (m & TWOS).bit_count()
+    cost += 2 * (m & (0xF << (4 * R.ACE))).bit_count()
+    return cost
+
+
+def _after(game, hand: int, m: int, allow_two: bool, unseen: int) -> float:
+    """Cost of the hand left after playing ``m``."""
+    rest = hand ^ m
+    if not rest:
+        return 5.0 * (m & TWOS).bit_count()      # out on a 2: a loss, but a cheap one
+    v, groups = plan(rest, allow_two)
+    if len(groups) == 1 and not _counts_two(game, rest) and not _beatable(m, unseen, game):
+        v -= 100      # nobody can beat m, and the rest goes out in one play
+    if (rest & TWOS) == rest:
+        v += 15       # only 2s left: the hand can only end on a 2
+    return v
+
+
+def _lead_score(game, hand: int, m: int, allow_two: bool, unseen: int, late: bool, quads: int,
+                min_opp: int) -> float:
+    """Cost of leading ``m`` (lowest is led)."""
+    c = R.classify(m, allow_two, game._dq)
+    v = _after(game, hand, m, allow_two, unseen) + _spend(m, late)
+    if c[0] == QUAD and hand != m:
+        v += 25              # keep fours of a kind to chop with
+    elif quads & m:
+        v += 25              # ... and do not break them
+    # lead weak combinations first, long straights early (they shed many cards)
+    if c[0] == STRAIGHT:
+        v += (c[2] - 3) * 0.3 - 5 * c[1]
+    else:
+        v += c[2] * 1.0
+    if c[0] == SINGLE and min_opp == 1:
+        v += 6 if c[2] < 10 else 0
+    return v
+
+
 def heuristic_move(game, state, rng: random.Random) -> int:
     """The club player's move for the seat to act (see the module docstring)."""
     s = state.current_player
@@ -344,36 +391,12 @@ def heuristic_move(game, state, rng: random.Random) -> int:
     if declarer == s:
         return _declarer_lead(game, hand, legal, unseen)
 
-    def finishing(m: int) -> bool:
-        return m == hand and not _counts_two(game, m)
-
     for m in legal:
-        if m != PASS and finishing(m):
-            return m
+        if m != PASS and m == hand and not _counts_two(game, m):
+            return m   # finishing (not on a 2)
 
     base = plan_cost(hand, allow_two)
     late = min_opp <= 3 or hand.bit_count() <= 4
-
-    def spend(m: int) -> float:
-        """Extra cost of giving up strong cards (2s, aces, bombs) now."""
-        if late:
-            return 0.0
-        cost = 0.0
-        cost += 8 * (m & TWOS).bit_count()
-        cost += 2 * (m & (0xF << (4 * R.ACE))).bit_count()
-        return cost
-
-    def after(m: int) -> float:
-        rest = hand ^ m
-        if not rest:
-            return 5.0 * (m & TWOS).bit_count()      # out on a 2: a loss, but a cheap one
-        v, groups = plan(rest, allow_two)
-        if len(groups) == 1 and not _counts_two(game, rest) and not _beatable(m, unseen, game):
-            v -= 100      # nobody can beat m, and the rest goes out in one play
-        if (rest & TWOS) == rest:
-            v += 15       # only 2s left: the hand can only end on a 2
-        return v
-
     quads = ((R.rank_counts(hand) >> 2) & R.NIB1) * 15   # the cards of its fours of a kind
 
     if top is None:
@@ -381,27 +404,12 @@ def heuristic_move(game, state, rng: random.Random) -> int:
         if danger_next:
             multi = [m for m in legal if m.bit_count() > 1 and R.classify(m, allow_two, game._dq)[0] != QUAD]
             if multi:
-                return min(multi, key=lambda m: (after(m) + spend(m), m))
+                return min(multi, key=lambda m: (_after(game, hand, m, allow_two, unseen)
+                                                 + _spend(m, late), m))
             singles = [m for m in legal if m.bit_count() == 1]
             return max(singles)
-
-        def lead_score(m: int) -> float:
-            c = R.classify(m, allow_two, game._dq)
-            v = after(m) + spend(m)
-            if c[0] == QUAD and hand != m:
-                v += 25              # keep fours of a kind to chop with
-            elif quads & m:
-                v += 25              # ... and do not break them
-            # lead weak combinations first, long straights early (they shed many cards)
-            if c[0] == STRAIGHT:
-                v += (c[2] - 3) * 0.3 - 5 * c[1]
-            else:
-                v += c[2] * 1.0
-            if c[0] == SINGLE and min_opp == 1:
-                v += 6 if c[2] < 10 else 0
-            return v
-
-        return min(legal, key=lambda m: (lead_score(m), m))
+        return min(legal, key=lambda m: (_lead_score(game, hand, m, allow_two, unseen, late, quads,
+                                                     min_opp), m))
 
     # following
     owner, tmask = top
@@ -420,7 +428,7 @@ def heuristic_move(game, state, rng: random.Random) -> int:
     # when an opponent is close to going out
     best, best_v = PASS, float(base) + (30 if min_opp <= 3 else 12)
     for m in plays:
-        v = after(m) + spend(m)
+        v = _after(game, hand, m, allow_two, unseen) + _spend(m, late)
         if v < best_v or (v == best_v and best != PASS and m < best):
             best, best_v = m, v
     return best
