@@ -223,9 +223,10 @@ def fill_requests(per_game: int, seed: int = 0) -> list[bytes]:
 
 
 #: The games whose caches grow with the hands searched (Sâm lốc's hand splits, Phỏm's meld
-#: arrangements; the soak's uniform evaluator makes no network answers or move descriptions),
-#: and the budget of each ``--fill`` search.
-FILL_GAMES = ("samloc", "phom")
+#: arrangements, Tiến lên's plans and splits, the heuristics' smaller ones; the soak's uniform
+#: evaluator makes no network answers or move descriptions), and the budget of each ``--fill``
+#: search.
+FILL_GAMES = ("samloc", "phom", "tienlen", "tan")
 FILL_ITERATIONS = 1000
 
 
