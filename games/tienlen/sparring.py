@@ -536,13 +536,47 @@ def _solve_two(state, me: int, legal: list[int], preferred: int, budget: int) ->
     when one opponent is left and holds every unseen card, or None past ``budget`` positions.
     The heuristic choice ``preferred`` is kept unless a move is strictly better."""
     world = state.determinize(me, random.Random(0))  # the only world: no card is hidden
-    tt: dict = {}
-    nodes = 0
+    solver = _TwoSolver(me, budget)
 
-    def value(st, alpha: float, beta: float) -> float:
-        nonlocal nodes
+    def after(m: int):
+        c = world.clone()
+        c.apply_unchecked(m)
+        return c
+
+    try:
+        v_pref = solver.value(after(preferred), -_INF, _INF)
+        best, best_v = preferred, v_pref
+        for m in legal:
+            if m == preferred:
+                continue
+            x = solver.value(after(m), best_v + 1e-9, _INF)
+            if x > best_v + 1e-9:
+                best, best_v = m, solver.value(after(m), -_INF, _INF)
+    except _Abort:
+        return None
+    return best
+
+
+class _TwoSolver:
+    """:func:`_solve_two`'s alpha-beta search with its transposition table (bounds per
+    position) and its count of positions.  (An object rather than a recursive closure: a
+    recursive closure is a reference cycle, garbage only the cyclic collector frees.)"""
+
+    __slots__ = ("me", "budget", "nodes", "tt")
+
+    def __init__(self, me: int, budget: int):
+        self.me = me
+        self.budget = budget
+        self.nodes = 0
+        self.tt: dict = {}
+
+    def value(self, st, alpha: float, beta: float) -> float:
+        """``me``'s payoff of ``st`` under best play by both seats, exact when it lies in
+        (``alpha``, ``beta``), else a bound on the side it fell (fail-soft)."""
+        me = self.me
         if st.cur < 0:
             return st.returns()[me]
+        tt = self.tt
         key = (tuple(st.hands), st.top, st.cur, st.passed, st.owner, st.chain)
         lo, hi = tt.get(key, (-_INF, _INF))
         if lo >= beta:
@@ -553,19 +587,23 @@ def _solve_two(state, me: int, legal: list[int], preferred: int, budget: int) ->
             return lo
         a0, b0 = alpha, beta
         alpha, beta = max(alpha, lo), min(beta, hi)
-        nodes += 1
-        if nodes > budget:
+        self.nodes += 1
+        if self.nodes > self.budget:
             raise _Abort
         moves = st.legal_moves()
         hand = st.hands[st.cur]
-        # finish first, then the plays that shed most cards, pass last
-        moves.sort(key=lambda m: (m != hand, -m.bit_count()))
+        # finish first, then the plays that shed most cards, pass last (a stable sort: the
+        # order of (m != hand, -cards) without a key tuple per move)
+        moves.sort(key=int.bit_count, reverse=True)
+        if moves[0] != hand and hand in moves:
+            moves.remove(hand)
+            moves.insert(0, hand)
         if st.cur == me:
             best = -_INF
             for m in moves:
                 c = st.clone()
                 c.apply_unchecked(m)
-                x = value(c, alpha, beta)
+                x = self.value(c, alpha, beta)
                 if x > best:
                     best = x
                     if x > alpha:
@@ -577,7 +615,7 @@ def _solve_two(state, me: int, legal: list[int], preferred: int, budget: int) ->
             for m in moves:
                 c = st.clone()
                 c.apply_unchecked(m)
-                x = value(c, alpha, beta)
+                x = self.value(c, alpha, beta)
                 if x < best:
                     best = x
                     if x < beta:
@@ -591,24 +629,6 @@ def _solve_two(state, me: int, legal: list[int], preferred: int, budget: int) ->
         else:
             tt[key] = (best, best)
         return best
-
-    def after(m: int):
-        c = world.clone()
-        c.apply_unchecked(m)
-        return c
-
-    try:
-        v_pref = value(after(preferred), -_INF, _INF)
-        best, best_v = preferred, v_pref
-        for m in legal:
-            if m == preferred:
-                continue
-            x = value(after(m), best_v + 1e-9, _INF)
-            if x > best_v + 1e-9:
-                best, best_v = m, value(after(m), -_INF, _INF)
-    except _Abort:
-        return None
-    return best
 
 
 def _guaranteed_lead(ctx: _Ctx, hand: int) -> tuple | None:
