@@ -22,7 +22,8 @@ import random
 
 from quansu.games.base import IllegalMoveError
 from quansu.games.tan.game import ATTACK, DEFEND, THROW
-from quansu.games.tan.rules import (CARD_VALUE, DEFEND_BASE, DONE, SWAP_BASE, TAKE, THROW_BASE)
+from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, RANKSET_CARDS,
+                                    SWAP_BASE, TAKE, THROW_BASE)
 
 
 def _cost(card: int, trump: int) -> int:
@@ -32,55 +33,67 @@ def _cost(card: int, trump: int) -> int:
 
 def heuristic_move(state, rng: random.Random) -> int:
     """The policy's move for ``state.current_player`` (a legal move of ``state``)."""
+    ph = state.phase
+    if ((ph == ATTACK or ph == DEFEND or ph == THROW) and not (state.anytime and state.faceup >= 0)
+            and state.hands[state.cur]):
+        # no swap can be among the moves: they follow from the hand, no list is needed
+        return _play(state, ph)
     legal = state.legal_moves()
     if not legal:
         raise IllegalMoveError.of("tan.bot_game_over", bot="heuristic_move")
     if len(legal) == 1:
         return legal[0]
-    g = state.game
-    seat = state.current_player
-    hand = state.hands[seat]
-    trump = state.trump
-    stock_empty = state.stock_count() == 0
-    first_out = not g._until_one
-
     swaps = [m for m in legal if SWAP_BASE <= m < TAKE]
     if swaps:
         give = min(swaps, key=lambda m: CARD_VALUE[m - SWAP_BASE])
-        if g.options["trump_swap"] != "two_only" or CARD_VALUE[state.faceup] >= 10:
+        if state.game.options["trump_swap"] != "two_only" or CARD_VALUE[state.faceup] >= 10:
             return give
         legal = [m for m in legal if not SWAP_BASE <= m < TAKE]
         if len(legal) == 1:
             return legal[0]
+    if ph == ATTACK or ph == DEFEND or ph == THROW:
+        return _play(state, ph)
+    # the setup round with no swap worth making
+    return DONE
 
-    ph = state.phase
+
+def _play(state, ph: int) -> int:
+    """The move of an attack, defence or throw-in (``ph``), swaps aside, from the hand's mask:
+    each choice is the lowest of one whole number per card (every part bounded), the order of
+    the key tuples ``(non-trump first, value less twice the other cards of its rank, card)``
+    (attack) and ``(cost, card)`` (defence, throw-in)."""
+    hand = state.hands[state.cur]
+    trump = state.trump
     if ph == ATTACK:
-        # the lowest (non-trump first, value less twice the other cards of its rank, card):
-        # one whole number per card instead of a key tuple (each part is bounded)
-        counts = {}
-        for c in legal:
-            counts[c >> 2] = counts.get(c >> 2, 0) + 1
         best, best_key = -1, 1 << 30
-        for c in legal:
-            k = (((c & 3 == trump) << 16) | ((CARD_VALUE[c] - 2 * counts[c >> 2] + 40) << 8)
-                 | c)
+        x = hand
+        while x:
+            low = x & -x
+            x ^= low
+            c = low.bit_length() - 1
+            same_rank = ((hand >> (c & ~3)) & 15).bit_count()
+            k = ((c & 3 == trump) << 16) | ((CARD_VALUE[c] - 2 * same_rank + 40) << 8) | c
             if k < best_key:
                 best, best_key = c, k
         return best
 
     if ph == DEFEND:
-        defences = [m for m in legal if DEFEND_BASE <= m < SWAP_BASE]
-        if not defences:
+        a = state.uncovered
+        m = hand & BEATERS[trump][a]
+        if not m:
             return TAKE
-        best, best_key = -1, 1 << 30
-        for m in defences:   # min by (cost, move), one whole number per move (m < 4096)
-            k = (_cost((m - DEFEND_BASE) & 63, trump) << 12) | m
+        d, best_key = -1, 1 << 30
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            k = (_cost(c, trump) << 6) | c
             if k < best_key:
-                best, best_key = m, k
-        d = (best - DEFEND_BASE) & 63
+                d, best_key = c, k
+        best = DEFEND_BASE + 64 * a + d
         if d & 3 != trump:
             return best
-        if stock_empty:
+        if state.stock_count() == 0:
             return best
         on_table = state.table.bit_count()
         if CARD_VALUE[d] == 14 and on_table < 5:
@@ -89,26 +102,24 @@ def heuristic_move(state, rng: random.Random) -> int:
             return best
         return TAKE
 
-    if ph == THROW:
-        throws = [m for m in legal if THROW_BASE <= m < DEFEND_BASE]
-        if not throws:
-            return DONE
-        if first_out and stock_empty and hand.bit_count() == 1:
-            return throws[0]
-        if stock_empty:
-            ok = [m for m in throws
-                  if (m - THROW_BASE) & 3 != trump or CARD_VALUE[m - THROW_BASE] <= 8]
-        else:
-            ok = [m for m in throws
-                  if (m - THROW_BASE) & 3 != trump and CARD_VALUE[m - THROW_BASE] <= 10]
-        if not ok:
-            return DONE
-        best, best_key = -1, 1 << 30
-        for m in ok:   # min by (cost, move), one whole number per move (m < 128)
-            k = (_cost(m - THROW_BASE, trump) << 8) | m
-            if k < best_key:
-                best, best_key = m, k
-        return best
-
-    # the setup round with no swap worth making
-    return DONE
+    # THROW
+    m = hand & RANKSET_CARDS[state.tranks]
+    if not m:
+        return DONE
+    stock_empty = state.stock_count() == 0
+    if not state.game._until_one and stock_empty and hand.bit_count() == 1:
+        return THROW_BASE + (m & -m).bit_length() - 1   # the last card: out first, the winner
+    best, best_key = -1, 1 << 30
+    while m:
+        low = m & -m
+        m ^= low
+        c = low.bit_length() - 1
+        if c & 3 == trump:
+            if not stock_empty or CARD_VALUE[c] > 8:
+                continue
+        elif CARD_VALUE[c] > (14 if stock_empty else 10):
+            continue
+        k = (_cost(c, trump) << 6) | c
+        if k < best_key:
+            best, best_key = c, k
+    return DONE if best < 0 else THROW_BASE + best
