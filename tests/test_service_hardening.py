@@ -9,6 +9,7 @@ below are generous bounds on a loaded machine, not measurements.
 from __future__ import annotations
 
 import copy
+import json
 import math
 import os
 import signal
@@ -855,3 +856,18 @@ def test_docs_list_every_option_range():
     expected = {(g, s.name): tuple(float(x) for x in s.bounds())
                 for g, cls in game_classes().items() for s in cls.option_specs if s.numeric}
     assert documented == expected
+
+
+def test_memtrace_benchmark_reports_where_memory_grew(tmp_path, capsys):
+    """bench/memtrace.py runs a worker's loop with the soak's traffic and reports the RSS, the
+    traced memory and the largest differences between its two snapshots."""
+    from quansu.bench import memtrace
+
+    out = tmp_path / "m.json"
+    assert memtrace.main(["--fill", "0", "--warmup", "0.5", "--seconds", "1", "--top", "3",
+                          "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["end"]["calls"] >= got["after_warmup"]["calls"] >= 1
+    assert got["end"]["rss_mb"] > 0 and got["rss_after_fill_mb"] > 0
+    assert len(got["largest_differences"]) <= 3
+    assert all("where" in d and "mb" in d for d in got["largest_differences"])
