@@ -85,21 +85,24 @@ def main(argv: list[str] | None = None) -> int:
             calls += 1
 
     tracemalloc.start(5)
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < args.warmup:
-        one()
-    gc.collect()
-    first = tracemalloc.take_snapshot()
-    out["after_warmup"] = {"calls": calls, "rss_mb": round(rss_mb(), 1),
-                           "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1)}
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < args.seconds:
-        one()
-    gc.collect()
-    second = tracemalloc.take_snapshot()
-    out["end"] = {"calls": calls, "rss_mb": round(rss_mb(), 1),
-                  "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1),
-                  "traced_peak_mb": round(tracemalloc.get_traced_memory()[1] / 1e6, 1)}
+    try:   # tracing slows every allocation: never leave it on in the caller's process
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < args.warmup:
+            one()
+        gc.collect()
+        first = tracemalloc.take_snapshot()
+        out["after_warmup"] = {"calls": calls, "rss_mb": round(rss_mb(), 1),
+                               "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1)}
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < args.seconds:
+            one()
+        gc.collect()
+        second = tracemalloc.take_snapshot()
+        out["end"] = {"calls": calls, "rss_mb": round(rss_mb(), 1),
+                      "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1),
+                      "traced_peak_mb": round(tracemalloc.get_traced_memory()[1] / 1e6, 1)}
+    finally:
+        tracemalloc.stop()
     out["largest_differences"] = [
         {"mb": round(d.size_diff / 1e6, 2), "objects": d.count_diff,
          "where": [f"{fr.filename}:{fr.lineno}" for fr in d.traceback][-3:]}

@@ -871,3 +871,6 @@ def test_memtrace_benchmark_reports_where_memory_grew(tmp_path, capsys):
     assert got["end"]["rss_mb"] > 0 and got["rss_after_fill_mb"] > 0
     assert len(got["largest_differences"]) <= 3
     assert all("where" in d and "mb" in d for d in got["largest_differences"])
+    import tracemalloc
+
+    assert not tracemalloc.is_tracing()   # stopped: it would slow the rest of the process
