@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import sys
 import time
@@ -27,15 +28,11 @@ import tracemalloc
 from pathlib import Path
 
 from quansu.bench import fuzz, soak
+from quansu.bench.grpc_leak import rss_mb
 
 #: The worker's job kind of each method that reaches a worker, and the soak's weights.
 KINDS = {"Suggest": "suggest", "SuggestStream": "suggest_stream", "Analyze": "analyze",
          "LegalMoves": "legal_moves"}
-
-
-def rss_mb() -> float:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096 / 1e6
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     for body in soak.fill_requests(args.fill, args.seed):
         run("suggest", body)
-    out: dict = {"fill_s": round(time.monotonic() - t0, 1), "rss_after_fill_mb": round(rss_mb(), 1)}
+    out: dict = {"fill_s": round(time.monotonic() - t0, 1),
+                 "rss_after_fill_mb": round(rss_mb(os.getpid()), 1)}
     requests = soak.valid_requests(args.seed)
     sources = fuzz.base_sources(args.seed + 1)
     names = list(KINDS)
@@ -86,21 +84,20 @@ def main(argv: list[str] | None = None) -> int:
 
     tracemalloc.start(5)
     try:   # tracing slows every allocation: never leave it on in the caller's process
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < args.warmup:
-            one()
-        gc.collect()
-        first = tracemalloc.take_snapshot()
-        out["after_warmup"] = {"calls": calls, "rss_mb": round(rss_mb(), 1),
-                               "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1)}
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < args.seconds:
-            one()
-        gc.collect()
-        second = tracemalloc.take_snapshot()
-        out["end"] = {"calls": calls, "rss_mb": round(rss_mb(), 1),
-                      "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1),
-                      "traced_peak_mb": round(tracemalloc.get_traced_memory()[1] / 1e6, 1)}
+
+        def run_then_snapshot(seconds: float):
+            """Run the loop for ``seconds``; the snapshot then, and the figures at that point."""
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < seconds:
+                one()
+            gc.collect()
+            return tracemalloc.take_snapshot(), {
+                "calls": calls, "rss_mb": round(rss_mb(os.getpid()), 1),
+                "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1)}
+
+        first, out["after_warmup"] = run_then_snapshot(args.warmup)
+        second, out["end"] = run_then_snapshot(args.seconds)
+        out["end"]["traced_peak_mb"] = round(tracemalloc.get_traced_memory()[1] / 1e6, 1)
     finally:
         tracemalloc.stop()
     out["largest_differences"] = [
