@@ -121,6 +121,8 @@ class TienLenGame(Game):
         self._table = R.PENALTY_TABLES[o["penalty_unit"]]
         self._lpsb = o["long_pair_sequence_is_bomb"]
         self._bombs = frozenset((R.QUAD, R.PS3, R.PS4) + ((R.PS5, R.PS6) if self._lpsb else ()))
+        #: the same as a bit set of shapes (bit ``shape``; every shape is below 64)
+        self._bomb_bits = sum(1 << sh for sh in self._bombs)
         self._ranking = o["settlement_mode"] == "ranking"
         self._require_first = o["first_game"] and o["first_lead_requires_3_spades"]
         self._instant = o["instant_win_enabled"]

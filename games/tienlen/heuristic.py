@@ -16,9 +16,65 @@ from __future__ import annotations
 
 import random
 
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
+
 from quansu.games.tienlen import rules as R
 
 _TWO_RANK = 12
+_U1 = cython.declare(cython.ulonglong, 1)
+_U15 = cython.declare(cython.ulonglong, 15)
+# the 64-bit words of the compiled popcount (typed, so that C arithmetic wraps at 64 bits)
+_W55 = cython.declare(cython.ulonglong, 0x5555555555555555)
+_W33 = cython.declare(cython.ulonglong, 0x3333333333333333)
+_W0F = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
+_W01 = cython.declare(cython.ulonglong, 0x0101010101010101)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _pop(x: int) -> int:
+    """The number of cards in the mask ``x``: ``x.bit_count()`` (compiled: the same by
+    arithmetic on a 64-bit word)."""
+    if cython.compiled:
+        x = x - ((x >> 1) & _W55)
+        x = (x & _W33) + ((x >> 2) & _W33)
+        x = (x + (x >> 4)) & _W0F
+        return cython.cast(cython.int, (x * _W01) >> 56)
+    return x.bit_count()
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _bitlen(x: int) -> int:
+    """``x.bit_length()``: the index of the highest card of the mask ``x`` plus one (0 for no
+    card)."""
+    if cython.compiled:
+        x |= x >> 1
+        x |= x >> 2
+        x |= x >> 4
+        x |= x >> 8
+        x |= x >> 16
+        x |= x >> 32
+        return _pop(x)
+    return x.bit_length()
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _low_bit_index(x: int) -> int:
+    """The index of the lowest card of the mask ``x`` > 0."""
+    if cython.compiled:
+        return _pop((x & -x) - 1)
+    return (x & -x).bit_length() - 1
 
 
 #: packed rank counts (nibble r = cards of rank r, ranks 3..A) -> the best first piece of the
@@ -28,6 +84,10 @@ _SPLITS: dict[int, tuple] = {0: (0, False, 0, 0, 0)}
 _SPLITS_MAX = 1 << 17
 
 
+@cython.cfunc
+@cython.locals(c=cython.ulonglong, sh=cython.int, r=cython.int, rest=cython.ulonglong,
+               best_n=cython.int, n=cython.int, x=cython.ulonglong, length=cython.int)
+@cython.returns(cython.int)
 def _split(c: int) -> int:
     """The fewest pieces (sets of one rank, straights of >= 3 consecutive ranks) covering the
     packed rank counts ``c``; records the first piece of the chosen split in :data:`_SPLITS`.
@@ -37,15 +97,15 @@ def _split(c: int) -> int:
     e = _SPLITS.get(c)
     if e is not None:
         return e[0]
-    sh = ((c & -c).bit_length() - 1) & ~3
+    sh = _low_bit_index(c) & ~3
     r = sh >> 2
-    rest = c & ~(15 << sh)
+    rest = c & ~(_U15 << sh)
     best_n = _split(rest) + 1
     best = (best_n, False, r, (c >> sh) & 15, rest)
     x = c
     length = 0
     while sh < 48 and (x >> sh) & 15:
-        x -= 1 << sh
+        x -= _U1 << sh
         length += 1
         if length >= 3:
             n = _split(x) + 1
@@ -57,9 +117,11 @@ def _split(c: int) -> int:
     return best_n
 
 
-def _split_parts(c: int) -> list[tuple[str, int, int]]:
-    """The fewest-pieces split of packed rank counts ``c`` as ``(kind, start, length)`` parts,
-    lowest start first: ``("set", rank, count)`` or ``("straight", start, length)``."""
+@cython.locals(c=cython.ulonglong, start=cython.int, length=cython.int)
+def _split_parts(c: int) -> list[tuple[bool, int, int]]:
+    """The fewest-pieces split of packed rank counts ``c`` as ``(is_straight, start, length)``
+    parts, lowest start first: a straight of ``length`` ranks from ``start``, or a set of
+    ``length`` cards of rank ``start``."""
     if len(_SPLITS) >= _SPLITS_MAX:
         _SPLITS.clear()
         _SPLITS[0] = (0, False, 0, 0, 0)
@@ -67,17 +129,22 @@ def _split_parts(c: int) -> list[tuple[str, int, int]]:
     parts = []
     while c:
         _, straight, start, length, c = _SPLITS[c]
-        parts.append(("straight" if straight else "set", start, length))
+        parts.append((straight, start, length))
     return parts
 
 
 # Nibble masks: bit b of every rank nibble (ranks 3..A and 2) and the bits above bit 0, 1, 2.
-_NIB0 = 0x1111111111111
-_ABOVE0 = 0xEEEEEEEEEEEEE
-_ABOVE1 = 0xCCCCCCCCCCCCC
-_ABOVE2 = 0x8888888888888
-_BELOW3 = 0x7777777777777
-_BELOW2 = 0x3333333333333
+# (C constants when compiled: an untyped module global is a Python object there.)
+_NIB0 = cython.declare(cython.ulonglong, 0x1111111111111)
+_ABOVE0 = cython.declare(cython.ulonglong, 0xEEEEEEEEEEEEE)
+_ABOVE1 = cython.declare(cython.ulonglong, 0xCCCCCCCCCCCCC)
+_ABOVE2 = cython.declare(cython.ulonglong, 0x8888888888888)
+_BELOW3 = cython.declare(cython.ulonglong, 0x7777777777777)
+_BELOW2 = cython.declare(cython.ulonglong, 0x3333333333333)
+_M55 = cython.declare(cython.ulonglong, 0x5555555555555)
+_M33 = cython.declare(cython.ulonglong, 0x3333333333333)
+_TWOS = cython.declare(cython.ulonglong, R.TWOS)
+_NON_TWOS = cython.declare(cython.ulonglong, R.NON_TWOS)
 _QUAD, _STRAIGHT_OP, _PAIRSEQ_OP, _SET_OP = 0, 1, 2, 3
 
 #: packed rank counts of a hand's cards 3..A -> its plan recipe (see :func:`_recipe`).
@@ -86,12 +153,16 @@ _RECIPES: dict[int, tuple] = {}
 _RECIPES_MAX = 1 << 15
 
 
+@cython.locals(hand=cython.ulonglong, x=cython.ulonglong)
 def _packed_counts(hand: int) -> int:
     """The number of cards of every rank, one per nibble (nibble r = rank r's count, 0..4)."""
-    x = hand - ((hand >> 1) & 0x5555555555555)
-    return (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)
+    x = hand - ((hand >> 1) & _M55)
+    return (x & _M33) + ((x >> 2) & _M33)
 
 
+@cython.locals(packed=cython.ulonglong, quads=cython.ulonglong, c=cython.ulonglong,
+               low=cython.ulonglong, pairs=cython.ulonglong, run=cython.ulonglong,
+               length=cython.int, start=cython.int, straight=cython.bint)
 def _recipe(packed: int) -> tuple:
     """The suit-free part of :func:`plan` for the rank counts ``packed`` (cards 3..A): the
     pieces as ``(op, rank mask, shape)`` in plan order, ``op`` one of quad, pair sequence,
@@ -124,13 +195,13 @@ def _recipe(packed: int) -> tuple:
             ops.append((_PAIRSEQ_OP, run * 15, R.PAIRSEQ + length))
             c -= 2 * run
     parts = _split_parts(c)
-    for kind, start, length in parts:
-        if kind == "straight":
-            ops.append((_STRAIGHT_OP, ((1 << (4 * length)) - 1) << (4 * start),
+    for straight, start, length in parts:
+        if straight:
+            ops.append((_STRAIGHT_OP, ((_U1 << (4 * length)) - 1) << (4 * start),
                         R.STRAIGHT + length))
-    for kind, start, length in parts:
-        if kind == "set":
-            ops.append((_SET_OP, 0xF << (4 * start), 0))
+    for straight, start, length in parts:
+        if not straight:
+            ops.append((_SET_OP, _U15 << (4 * start), 0))
     return tuple(ops)
 
 
@@ -168,15 +239,20 @@ def plan(hand: int) -> tuple[tuple[int, int], ...]:
     return p
 
 
+@cython.locals(hand=cython.ulonglong, twos=cython.ulonglong, rest=cython.ulonglong,
+               packed=cython.ulonglong, op=cython.int, wm=cython.ulonglong, shape=cython.int,
+               x=cython.ulonglong, low=cython.ulonglong, m=cython.ulonglong,
+               hi=cython.ulonglong, y=cython.ulonglong, c=cython.int)
 def _make_plan(hand: int) -> tuple[tuple[int, int], ...]:
     pieces: list[tuple[int, int]] = []
-    twos = hand & R.TWOS
+    twos = hand & _TWOS
     if twos:
-        if twos == R.TWOS:
-            pieces.extend((1 << c, R.SINGLE) for c in range(48, 52))
+        if twos == _TWOS:
+            for c in range(48, 52):
+                pieces.append((_U1 << c, R.SINGLE))
         else:
-            pieces.append((twos, twos.bit_count()))
-    rest = hand & R.NON_TWOS
+            pieces.append((twos, _pop(twos)))
+    rest = hand & _NON_TWOS
     packed = _packed_counts(rest)
     ops = _RECIPES.get(packed)
     if ops is None:
@@ -193,7 +269,7 @@ def _make_plan(hand: int) -> tuple[tuple[int, int], ...]:
         elif op == _SET_OP:
             m = rest & wm
             if m:
-                pieces.append((m, m.bit_count()))
+                pieces.append((m, _pop(m)))
         elif op == _PAIRSEQ_OP:
             # the highest two cards of every rank in the window (each holds 2 or 3 cards)
             x = rest & wm
@@ -212,22 +288,27 @@ def _is_power(mask: int, shape: int, bombs) -> bool:
     return shape in bombs or (shape <= R.TRIPLE and mask >> 48 != 0)
 
 
+@cython.locals(me=cython.int, active=cython.int, best=cython.int, s=cython.int, c=cython.int,
+               n=cython.int)
 def _opp_min(game, state, me: int) -> int:
     """The fewest cards an opponent still in play holds (13 when none)."""
     hands = state.hands
     active = state.active
     best = 13
-    for s in range(game.num_players):
+    n = game.num_players
+    for s in range(n):
         if s != me and active >> s & 1:
-            c = hands[s].bit_count()
+            c = _pop(hands[s])
             if c < best:
                 best = c
     return best
 
 
-_TRIPLE = R.TRIPLE
+_TRIPLE = cython.declare(cython.int, R.TRIPLE)
 
 
+@cython.locals(best=cython.ulonglong, low=cython.ulonglong, n=cython.int, m=cython.ulonglong,
+               lm=cython.ulonglong, c=cython.int)
 def _lowest_longest(pieces: list) -> int:
     """The mask of the piece that starts lowest, the longest of those (the first on a tie):
     ``min(pieces, key=lambda p: (p[0] & -p[0], -p[0].bit_count()))[0]`` without a key tuple
@@ -243,13 +324,17 @@ def _lowest_longest(pieces: list) -> int:
             best, low, n = m, lm, -1
         elif lm == low:
             if n < 0:
-                n = best.bit_count()
-            c = m.bit_count()
+                n = _pop(best)
+            c = _pop(m)
             if c > n:
                 best, n = m, c
     return best
 
 
+@cython.locals(me=cython.int, bomb_bits=cython.ulonglong, any_bits=cython.ulonglong,
+               same_shape=cython.int, tb=cython.int, sh=cython.int, m=cython.ulonglong,
+               best=cython.ulonglong, a=cython.int, n_power=cython.int, low=cython.ulonglong,
+               lm=cython.ulonglong, bn=cython.int, c=cython.int)
 def choose(game, state, rng: random.Random) -> int:
     """The heuristic move of the seat to act in ``state`` (a legal move)."""
     me = state.cur
@@ -257,6 +342,7 @@ def choose(game, state, rng: random.Random) -> int:
         raise ValueError("heuristic_move: the game is over")
     hand = state.hands[me]
     bombs = game._bombs
+    bomb_bits = game._bomb_bits
     pieces = _PLANS.get(hand)
     if pieces is None:
         pieces = plan(hand)
@@ -274,23 +360,38 @@ def choose(game, state, rng: random.Random) -> int:
                 return min(state.legal_moves(), key=lambda m: (m.bit_count() != 1, m))
         else:
             cands = pieces
-        normal = []
-        power = []
-        for p in cands:
-            if p[1] in bombs or (p[1] <= _TRIPLE and p[0] >> 48):
-                power.append(p)
-            else:
-                normal.append(p)
-        if len(pieces) == 2 and power and len(cands) == 2:
+        # one pass: are there 2s or bombs ("power"), and the ordinary piece that starts lowest,
+        # the longest of those (the first on a tie; _lowest_longest of the ordinary pieces)
+        n_power = 0
+        best = 0
+        low = 0
+        bn = -1
+        for m, sh in cands:
+            if (bomb_bits >> sh) & 1 or (sh <= _TRIPLE and m >> 48):
+                n_power += 1
+                continue
+            lm = m & -m
+            if not best or lm < low:
+                best, low, bn = m, lm, -1
+            elif lm == low:
+                if bn < 0:
+                    bn = _pop(best)
+                c = _pop(m)
+                if c > bn:
+                    best, bn = m, c
+        if n_power and len(pieces) == 2 and len(cands) == 2:
+            power = [p for p in cands if _is_power(p[0], p[1], bombs)]
             return max(power, key=lambda p: (p[1] in bombs, p[0]))[0]
-        if normal:
+        if best:
             if _opp_min(game, state, me) == 1:
+                normal = [p for p in cands if not _is_power(p[0], p[1], bombs)]
                 multi = [p for p in normal if p[1] != R.SINGLE]
                 if multi:
                     return _lowest_longest(multi)
                 return max(normal, key=lambda p: p[0])[0]
-            return _lowest_longest(normal)
+            return best
         # only 2s and bombs: bombs first (only bombs beat them), then 2s from the lowest
+        power = cands
         bomb_p = [p for p in power if p[1] in bombs]
         if bomb_p:
             return min(bomb_p, key=lambda p: p[0])[0]
@@ -319,10 +420,14 @@ def choose(game, state, rng: random.Random) -> int:
         if chops:
             return min(chops)
     # the lowest plan piece that may be played (not a 2 or a bomb), found without the moves
+    any_bits = 0
+    for a in anys:
+        any_bits |= _U1 << a
     best = 0
     for m, sh in pieces:
-        if ((sh == same_shape and m.bit_length() > tb) or sh in anys) \
-                and not (sh in bombs or (sh <= _TRIPLE and m >> 48)) and (not best or m < best):
+        if ((sh == same_shape and _bitlen(m) > tb) or (any_bits >> sh) & 1) \
+                and not ((bomb_bits >> sh) & 1 or (sh <= _TRIPLE and m >> 48)) \
+                and (not best or m < best):
             best = m
     if best:
         return best
