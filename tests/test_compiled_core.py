@@ -210,3 +210,24 @@ def test_compiled_and_pure_python_builds_agree(compiled_python, tmp_path):
     assert compiled.pop("core").startswith("core: compiled")
     assert pure.pop("core") == "core: pure Python"
     assert compiled == pure
+
+
+def test_the_pure_python_build_runs_without_cython(tmp_path):
+    """The typed modules of the core import ``cython`` for their annotations and fall back to
+    ``games/_cy.py`` when Cython is not installed (a runtime install has none): with ``import
+    cython`` failing they must load and give the same digests."""
+    script = tmp_path / "digest.py"
+    script.write_text(DIGEST)
+    blocked = tmp_path / "no_cython.py"
+    blocked.write_text("import runpy, sys\nsys.modules['cython'] = None   # import cython fails\n"
+                       "sys.argv = sys.argv[1:]\nrunpy.run_path(sys.argv[0], run_name='__main__')\n"
+                       "assert sys.modules['quansu.games.tienlen.heuristic'].cython.__name__ "
+                       "== 'quansu.games._cy'\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+    out = []
+    for argv in ([str(script)], [str(blocked), str(script)]):
+        r = subprocess.run([sys.executable, *argv, "40", str(ROOT / "tests" / "data" / "records")],
+                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=1800)
+        assert r.returncode == 0, r.stderr
+        out.append(json.loads(r.stdout))
+    assert out[0] == out[1]
