@@ -73,6 +73,15 @@ ANALYZE_SEARCH_SHARE = 0.3
 #: Tiến lên records instead of 89 (4,096 worlds, for 19 % more CPU).
 ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, screen_keep=4,
                               screen_worlds=128, futility=0.0)
+#: A hint (Suggest without ``strength``) is measured like an Analyze decision: the search's
+#: best ``HINT_CANDIDATES`` moves and the sparring bot's move are played on the same
+#: ``Limits.hint_worlds`` sampled worlds (:func:`search.paired.paired_evaluate`, the game's
+#: heuristic continuing) and ranked by their paired values, tied moves grouped: the one
+#: ranking rule of Suggest and Analyze.  With the search's own ranking a move was in every
+#: seed's top group (5 seeds) on 52 of 64 Tiến lên positions; measured on 128 worlds, on 58
+#: (bench/README.md, "Analysis").  Under a time budget the search takes ``HINT_SEARCH_SHARE`` of it.
+HINT_CANDIDATES = 8
+HINT_SEARCH_SHARE = 0.5
 #: 0.2 rather than the first 0.5: at 0.5 a Sâm lốc decision next to a threshold stopped at 256
 #: to 1,024 worlds with its interval across it, and half of the marks that differed between
 #: seeds on the 8 Sâm lốc records were such decisions (bench/README.md).
@@ -89,7 +98,8 @@ class Limits:
     SuggestStream's partial-ranking period.  ``max_analyze_decisions``: the most decisions one
     Analyze call judges.  ``default_worlds`` / ``max_worlds``: Analyze's cap of sampled worlds
     per decision (the request's ``max_worlds``; 0 takes ``default_worlds``, and its 0 the game's
-    ``Game.analysis_worlds``).
+    ``Game.analysis_worlds``).  ``hint_worlds``: the worlds a hint's candidates are measured on
+    (0: a hint is the search's own ranking; see :data:`HINT_CANDIDATES`).
 
     Sizes, checked before a call is admitted (:meth:`Engine.precheck`): ``max_request_bytes``,
     the largest request body (below gRPC's own 4 MiB limit); ``max_text``, the longest string
@@ -107,7 +117,8 @@ class Limits:
     min_interval_ms: int = 20
     max_analyze_decisions: int = 2000
     default_worlds: int = 0
-    max_worlds: int = 4096
+    max_worlds: int = 16384
+    hint_worlds: int = 128
     max_request_bytes: int = 64 * 1024
     max_text: int = 256
 
@@ -228,6 +239,7 @@ class Engine:
         out.limits.max_top_k = lim.max_top_k
         out.limits.workers = self.workers
         out.limits.max_request_bytes = lim.max_request_bytes
+        out.limits.hint_worlds = lim.hint_worlds
         for lv in LEVELS.values():
             out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature,
                            improve_share=lv.improve_share,
@@ -438,6 +450,12 @@ class Engine:
                 iterations, ms = level.plan(state.game)[0], None
         seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
         k = request.top_k or self.limits.default_top_k
+        measured = not request.strength and self.limits.hint_worlds > 0
+        hint_end = None
+        if measured and ms:
+            # a time budget covers both: the search takes its share, the measurement the rest
+            hint_end = view_t0 + ms / 1000.0
+            ms = max(1, int(ms * HINT_SEARCH_SHARE))
         progress = None
         interval_s = None
         if emit is not None:
@@ -464,8 +482,63 @@ class Engine:
                 if imp.paired is not None and imp.paired.stopped in ("deadline", "cancelled"):
                     out.stats.stopped_by = imp.paired.stopped   # the step was cut short
                 return out
+            if measured and result.stopped not in ("forced", "cancelled"):
+                t0 = time.monotonic()
+                cut = None if end is None else end - deadline_margin(end - view_t0)
+                if hint_end is not None:
+                    cut = hint_end if cut is None else min(cut, hint_end)
+                out = self._measured_hint(state, result, k, seed, cut, stop)
+                out.stats.elapsed_ms += (time.monotonic() - t0) * 1000.0
+                if out.stats.stopped_by == "deadline" and cut == hint_end:
+                    out.stats.stopped_by = "time"    # the request's time budget, not the call's
+                return out
             chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
             return self._suggest_response(state, result, k, chosen, True)
+
+    def _measured_hint(self, state: State, result: SearchResult, k: int, seed: int,
+                       deadline: float | None, stop: StopFn | None) -> pb.SuggestResponse:
+        """A hint ranked by the paired evaluation of the search's best moves (see
+        :data:`HINT_CANDIDATES`): the candidates first, by paired value (``visits`` = the worlds
+        each was measured on, ``expected_payoff`` its paired value, ``group`` the tied groups of
+        the paired differences), then the search's other moves in its order, not measured
+        (``visits`` 0, the search's mean, no lower bound, the group after the last).  ``chosen``
+        is the top of that ranking; ``stats.hint_worlds`` the worlds measured (fewer than
+        ``Limits.hint_worlds`` when the deadline cut the measurement short)."""
+        game = state.game
+        ranked = rank_moves(result, lcb_z=self._lcb_z(game))
+        candidates = [r.move for r in ranked[:HINT_CANDIDATES]]
+        sparring = game.sparring_move(state.clone(), random.Random(seed))
+        if sparring not in candidates:
+            candidates.append(sparring)
+        w = self.limits.hint_worlds
+        cfg = PairedConfig(min_worlds=w, max_worlds=w, batch=w, futility=0.0)
+        pr = paired_evaluate(state, candidates[1:], candidates[0], config=cfg,
+                             seed=seed ^ 0x41E7, deadline=deadline, stop=stop)
+        out = self._suggest_response(state, result, k, pr.top.move, True)
+        del out.moves[:]
+        moves = self._paired_suggestions(state, result, pr)
+        last = max((m.group for m in moves), default=-1)
+        stats = {m.move: m for m in result.moves}
+        for r in ranked:
+            if len(moves) >= k:
+                break
+            if r.move in candidates:
+                continue
+            m = stats[r.move]
+            s = pb.Suggestion(move=convert.move_message(game, m.move), visits=0,
+                              expected_payoff=m.mean, prior=m.prior, group=last + 1)
+            for seat, mv in m.line:
+                s.principal_line.add(seat=seat, move=game.move_to_text(mv))
+            for code, cards, combo, text in (search_reasons(rank=len(moves), legal_count=len(ranked),
+                                                            hinted=False)
+                                             + game.move_reasons(state, pr.observer, m.move)):
+                s.reasons.add(code=code, cards=convert.cards_text(cards), combo=combo, text=text)
+            moves.append(s)
+        out.moves.extend(moves[:k])
+        out.stats.hint_worlds = pr.worlds
+        if pr.stopped in ("deadline", "cancelled"):
+            out.stats.stopped_by = pr.stopped    # the measurement was cut short
+        return out
 
     def suggest_for_state(self, state: State, *, strength: int = 5, iterations: int = 0,
                           milliseconds: int = 0, top_k: int = 0, seed: int | None = None,

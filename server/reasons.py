@@ -18,7 +18,9 @@ The search's codes follow the one ranking rule of Suggest and Analyze (``docs/ap
   temperature 0) when that is not the top move;
 * ``safest``: the highest lower confidence bound, when that is not the top move;
 * ``few_visits``: too few visits for its payoff to count in the ranking (no lower bound is
-  given).
+  given);
+* ``not_measured``: a hint's move outside the candidates its paired evaluation measured (its
+  payoff is the search's, not comparable with theirs).
 
 **The one list of reason codes** is :func:`reason_table`: these codes (:data:`SEARCH_TEXTS`)
 and every game's ``TEXTS`` (``games/<game>/reasons.py``), with the games that emit each code and
@@ -44,6 +46,7 @@ SEARCH_TEXTS: dict[str, tuple[str, str]] = {
     "most_visited": ("the move the search examined most", "nước được tìm kiếm xét nhiều nhất"),
     "safest": ("the safest move (highest lower bound)", "nước an toàn nhất (cận dưới cao nhất)"),
     "few_visits": ("too few visits{n} to judge its payoff", "quá ít lượt thử{n} để đánh giá"),
+    "not_measured": ("not among the moves the hint measured", "không nằm trong các nước được đo"),
 }
 #: What ``tied`` names when the top move's text is not known.
 _TOP_MOVE = ("the top move", "nước tốt nhất")
@@ -95,13 +98,16 @@ def markdown_table() -> str:
 
 def search_reasons(*, rank: int, legal_count: int, measured: bool = True, group: int = 0,
                    top_text: str = "", most_visited: bool = False, safest: bool = False,
-                   visits: int | None = None) -> list[Reason]:
+                   visits: int | None = None, hinted: bool = True) -> list[Reason]:
     """The search's reasons for the move ranked ``rank`` (0 = top) of ``legal_count`` legal
     moves.  ``measured``: it has enough visits to be ranked by its payoff; ``group``: its
-    equal-choice group; ``top_text``: the top move's text (named by ``tied``)."""
+    equal-choice group; ``top_text``: the top move's text (named by ``tied``); ``hinted``
+    False: a hint's move its paired evaluation did not measure (``not_measured`` alone)."""
     t = SEARCH_TEXTS
     if legal_count == 1:
         return [say(t, "only_move")]
+    if not hinted:
+        return [say(t, "not_measured")]
     out: list[Reason] = []
     if not measured:
         out.append(say(t, "few_visits", n="" if visits is None else f" ({visits})"))

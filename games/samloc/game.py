@@ -75,10 +75,11 @@ class SamlocGame(Game):
     # game against three sparring bots)
     search_improve_worlds = 160
     search_improve_candidates = 4
-    #: Analyze: at most 4,096 worlds a decision (a game has few decisions with a choice: the
-    #: same marks under 5 seeds on 89.2 % of the 8 benchmark records' decisions against 86.3 %
-    #: at 512, in 10 s of one core a game on average, 27 s at most: bench/README.md).
-    analysis_worlds = 4096
+    #: Analyze: at most 16,384 worlds a decision (a game has few decisions with a choice: the
+    #: same marks under 5 seeds on 91.4 % of the 8 benchmark records' decisions against 89.2 %
+    #: at 4,096 and 86.3 % at 512, in 19 s of one core a game on average, 63 s at most:
+    #: bench/README.md).
+    analysis_worlds = 16384
     option_specs = (
         OptionSpec("straight_allows_two", True,
                    "straights may hold a 2 at the low end (A-2-3.., 2-3-4..); false: no 2 in straights",

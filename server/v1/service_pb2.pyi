@@ -117,7 +117,7 @@ class SuggestStreamRequest(_message.Message):
     def __init__(self, request: _Optional[_Union[SuggestRequest, _Mapping]] = ..., interval_ms: _Optional[int] = ...) -> None: ...
 
 class SearchStats(_message.Message):
-    __slots__ = ("iterations", "elapsed_ms", "nodes", "max_depth", "stopped_by", "legal_moves", "deep_share", "tree_depth", "improve_worlds", "improve_changed")
+    __slots__ = ("iterations", "elapsed_ms", "nodes", "max_depth", "stopped_by", "legal_moves", "deep_share", "tree_depth", "improve_worlds", "improve_changed", "hint_worlds")
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
@@ -128,6 +128,7 @@ class SearchStats(_message.Message):
     TREE_DEPTH_FIELD_NUMBER: _ClassVar[int]
     IMPROVE_WORLDS_FIELD_NUMBER: _ClassVar[int]
     IMPROVE_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    HINT_WORLDS_FIELD_NUMBER: _ClassVar[int]
     iterations: int
     elapsed_ms: float
     nodes: int
@@ -138,7 +139,8 @@ class SearchStats(_message.Message):
     tree_depth: int
     improve_worlds: int
     improve_changed: bool
-    def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., nodes: _Optional[int] = ..., max_depth: _Optional[int] = ..., stopped_by: _Optional[str] = ..., legal_moves: _Optional[int] = ..., deep_share: _Optional[float] = ..., tree_depth: _Optional[int] = ..., improve_worlds: _Optional[int] = ..., improve_changed: _Optional[bool] = ...) -> None: ...
+    hint_worlds: int
+    def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., nodes: _Optional[int] = ..., max_depth: _Optional[int] = ..., stopped_by: _Optional[str] = ..., legal_moves: _Optional[int] = ..., deep_share: _Optional[float] = ..., tree_depth: _Optional[int] = ..., improve_worlds: _Optional[int] = ..., improve_changed: _Optional[bool] = ..., hint_worlds: _Optional[int] = ...) -> None: ...
 
 class SuggestResponse(_message.Message):
     __slots__ = ("game", "seat", "moves", "chosen", "stats", "model", "final")
@@ -344,20 +346,22 @@ class GameInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ..., analysis_worlds: _Optional[int] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("default_budget", "max_budget", "default_top_k", "max_top_k", "workers", "max_request_bytes")
+    __slots__ = ("default_budget", "max_budget", "default_top_k", "max_top_k", "workers", "max_request_bytes", "hint_worlds")
     DEFAULT_BUDGET_FIELD_NUMBER: _ClassVar[int]
     MAX_BUDGET_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_TOP_K_FIELD_NUMBER: _ClassVar[int]
     MAX_TOP_K_FIELD_NUMBER: _ClassVar[int]
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     MAX_REQUEST_BYTES_FIELD_NUMBER: _ClassVar[int]
+    HINT_WORLDS_FIELD_NUMBER: _ClassVar[int]
     default_budget: Budget
     max_budget: Budget
     default_top_k: int
     max_top_k: int
     workers: int
     max_request_bytes: int
-    def __init__(self, default_budget: _Optional[_Union[Budget, _Mapping]] = ..., max_budget: _Optional[_Union[Budget, _Mapping]] = ..., default_top_k: _Optional[int] = ..., max_top_k: _Optional[int] = ..., workers: _Optional[int] = ..., max_request_bytes: _Optional[int] = ...) -> None: ...
+    hint_worlds: int
+    def __init__(self, default_budget: _Optional[_Union[Budget, _Mapping]] = ..., max_budget: _Optional[_Union[Budget, _Mapping]] = ..., default_top_k: _Optional[int] = ..., max_top_k: _Optional[int] = ..., workers: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., hint_worlds: _Optional[int] = ...) -> None: ...
 
 class LevelInfo(_message.Message):
     __slots__ = ("level", "iterations", "temperature", "improve_share", "improve_iterations")

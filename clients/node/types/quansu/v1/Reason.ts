@@ -13,7 +13,8 @@
  * move: the highest expected payoff among the measured moves; no other move has it),
  * "tied" (statistically as good as the top move: `group` 0), "most_visited" (the move the
  * search examined most, when it is not the top move), "safest" (highest lower bound, when
- * not the top move), "few_visits" (too few visits to rank by its payoff).
+ * not the top move), "few_visits" (too few visits to rank by its payoff), "not_measured" (a
+ * hint's move outside the candidates its paired evaluation measured).
  * Each game's own codes (games/<game>/reasons.py): "finishes" (empties the hand),
  * "keeps_bomb" (keeps a bomb, a four of a kind or consecutive pairs: cards), "breaks_bomb",
  * "plays_bomb", "plays_two", "sheds_lowest", "holds_twos" (passes while holding 2s)
@@ -41,7 +42,8 @@ export interface Reason {
  * move: the highest expected payoff among the measured moves; no other move has it),
  * "tied" (statistically as good as the top move: `group` 0), "most_visited" (the move the
  * search examined most, when it is not the top move), "safest" (highest lower bound, when
- * not the top move), "few_visits" (too few visits to rank by its payoff).
+ * not the top move), "few_visits" (too few visits to rank by its payoff), "not_measured" (a
+ * hint's move outside the candidates its paired evaluation measured).
  * Each game's own codes (games/<game>/reasons.py): "finishes" (empties the hand),
  * "keeps_bomb" (keeps a bomb, a four of a kind or consecutive pairs: cards), "breaks_bomb",
  * "plays_bomb", "plays_two", "sheds_lowest", "holds_twos" (passes while holding 2s)

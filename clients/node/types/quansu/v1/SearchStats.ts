@@ -38,6 +38,12 @@ export interface SearchStats {
    * false when the level kept the sparring bot's move (or no step ran).
    */
   'improve_changed'?: (boolean);
+  /**
+   * A hint (no `strength`): the sampled worlds on which the search's best moves and the
+   * sparring bot's move were measured against each other to rank them (Limits.hint_worlds;
+   * fewer when the budget or deadline cut it short; 0: no measurement ran).
+   */
+  'hint_worlds'?: (number);
 }
 
 export interface SearchStats__Output {
@@ -77,4 +83,10 @@ export interface SearchStats__Output {
    * false when the level kept the sparring bot's move (or no step ran).
    */
   'improve_changed'?: (boolean);
+  /**
+   * A hint (no `strength`): the sampled worlds on which the search's best moves and the
+   * sparring bot's move were measured against each other to rank them (Limits.hint_worlds;
+   * fewer when the budget or deadline cut it short; 0: no measurement ran).
+   */
+  'hint_worlds'?: (number);
 }
