@@ -55,9 +55,13 @@ MARK_NAMES = {pb.MARK_BEST: "best", pb.MARK_GOOD: "good", pb.MARK_INACCURACY: "i
 #: The marks of the four loss bands cut by the thresholds (the first band: best or good).
 BAND_MARKS = (pb.MARK_GOOD, pb.MARK_INACCURACY, pb.MARK_MISTAKE, pb.MARK_BLUNDER)
 #: Analyze: moves per decision the paired evaluation screens besides the played one and the
-#: sparring bot's move (the top of the search's ranking), and the share of a decision's time
-#: (under a deadline) its search may take.
-ANALYZE_CANDIDATES = 8
+#: sparring bot's move (the top of the search's ranking; every legal move when there are at
+#: most this many and one more), and the share of a decision's time (under a deadline) its
+#: search may take.  16 rather than the first 8: a 200-iteration search ranked a Sâm lốc move
+#: 11 bets better than the one played anywhere from 1st to 15th of 15 under five seeds, so
+#: one seed's candidates missed it and marked a blunder "best" (bench/README.md); screening a
+#: candidate costs 128 playouts, little beside the thousands of the evaluation.
+ANALYZE_CANDIDATES = 16
 ANALYZE_SEARCH_SHARE = 0.3
 #: Analyze's paired evaluation (``max_worlds`` comes from the request, Limits or the game's
 #: ``analysis_worlds``): the candidates are screened on 128 worlds and the best 4 measured
@@ -75,7 +79,7 @@ ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, s
                               screen_worlds=128, futility=0.0)
 #: A hint (Suggest without ``strength``) is measured like an Analyze decision: the search's
 #: best ``HINT_CANDIDATES`` moves and the sparring bot's move are played on the same
-#: ``Limits.hint_worlds`` sampled worlds (:func:`search.paired.paired_evaluate`, the game's
+#: ``Game.hint_worlds`` sampled worlds (:func:`search.paired.paired_evaluate`, the game's
 #: heuristic continuing) and ranked by their paired values, tied moves grouped: the one
 #: ranking rule of Suggest and Analyze.  With the search's own ranking a move was in every
 #: seed's top group (5 seeds) on 52 of 64 Tiến lên positions; measured on 128 worlds, on 58
@@ -99,7 +103,8 @@ class Limits:
     Analyze call judges.  ``default_worlds`` / ``max_worlds``: Analyze's cap of sampled worlds
     per decision (the request's ``max_worlds``; 0 takes ``default_worlds``, and its 0 the game's
     ``Game.analysis_worlds``).  ``hint_worlds``: the worlds a hint's candidates are measured on
-    (0: a hint is the search's own ranking; see :data:`HINT_CANDIDATES`).
+    in every game (None: each game's ``Game.hint_worlds``; 0: a hint is the search's own
+    ranking; see :data:`HINT_CANDIDATES`).
 
     Sizes, checked before a call is admitted (:meth:`Engine.precheck`): ``max_request_bytes``,
     the largest request body (below gRPC's own 4 MiB limit); ``max_text``, the longest string
@@ -118,7 +123,7 @@ class Limits:
     max_analyze_decisions: int = 2000
     default_worlds: int = 0
     max_worlds: int = 16384
-    hint_worlds: int = 128
+    hint_worlds: int | None = None
     max_request_bytes: int = 64 * 1024
     max_text: int = 256
 
@@ -228,7 +233,8 @@ class Engine:
                               rules_version=cls.rules_version,
                               improve_worlds=cls.search_improve_worlds,
                               improve_candidates=cls.search_improve_candidates,
-                              analysis_worlds=self._default_worlds(cls.analysis_worlds))
+                              analysis_worlds=self._default_worlds(cls.analysis_worlds),
+                              hint_worlds=self._hint_worlds(cls))
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
             g.thresholds.CopyFrom(default_thresholds(name))
         out.limits.default_budget.iterations = lim.default_iterations
@@ -239,7 +245,6 @@ class Engine:
         out.limits.max_top_k = lim.max_top_k
         out.limits.workers = self.workers
         out.limits.max_request_bytes = lim.max_request_bytes
-        out.limits.hint_worlds = lim.hint_worlds
         for lv in LEVELS.values():
             out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature,
                            improve_share=lv.improve_share,
@@ -450,7 +455,8 @@ class Engine:
                 iterations, ms = level.plan(state.game)[0], None
         seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
         k = request.top_k or self.limits.default_top_k
-        measured = not request.strength and self.limits.hint_worlds > 0
+        hint_worlds = self._hint_worlds(state.game)
+        measured = not request.strength and hint_worlds > 0
         hint_end = None
         if measured and ms:
             # a time budget covers both: the search takes its share, the measurement the rest
@@ -487,7 +493,7 @@ class Engine:
                 cut = None if end is None else end - deadline_margin(end - view_t0)
                 if hint_end is not None:
                     cut = hint_end if cut is None else min(cut, hint_end)
-                out = self._measured_hint(state, result, k, seed, cut, stop)
+                out = self._measured_hint(state, result, k, seed, hint_worlds, cut, stop)
                 out.stats.elapsed_ms += (time.monotonic() - t0) * 1000.0
                 if out.stats.stopped_by == "deadline" and cut == hint_end:
                     out.stats.stopped_by = "time"    # the request's time budget, not the call's
@@ -495,7 +501,13 @@ class Engine:
             chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
             return self._suggest_response(state, result, k, chosen, True)
 
-    def _measured_hint(self, state: State, result: SearchResult, k: int, seed: int,
+    def _hint_worlds(self, game) -> int:
+        """The worlds a hint in ``game`` (a game or its class) is measured on: the server's
+        ``Limits.hint_worlds`` if set, else the game's ``hint_worlds``."""
+        w = self.limits.hint_worlds
+        return game.hint_worlds if w is None else w
+
+    def _measured_hint(self, state: State, result: SearchResult, k: int, seed: int, w: int,
                        deadline: float | None, stop: StopFn | None) -> pb.SuggestResponse:
         """A hint ranked by the paired evaluation of the search's best moves (see
         :data:`HINT_CANDIDATES`): the candidates first, by paired value (``visits`` = the worlds
@@ -503,14 +515,13 @@ class Engine:
         the paired differences), then the search's other moves in its order, not measured
         (``visits`` 0, the search's mean, no lower bound, the group after the last).  ``chosen``
         is the top of that ranking; ``stats.hint_worlds`` the worlds measured (fewer than
-        ``Limits.hint_worlds`` when the deadline cut the measurement short)."""
+        ``w`` when the deadline cut the measurement short)."""
         game = state.game
         ranked = rank_moves(result, lcb_z=self._lcb_z(game))
         candidates = [r.move for r in ranked[:HINT_CANDIDATES]]
         sparring = game.sparring_move(state.clone(), random.Random(seed))
         if sparring not in candidates:
             candidates.append(sparring)
-        w = self.limits.hint_worlds
         cfg = PairedConfig(min_worlds=w, max_worlds=w, batch=w, futility=0.0)
         pr = paired_evaluate(state, candidates[1:], candidates[0], config=cfg,
                              seed=seed ^ 0x41E7, deadline=deadline, stop=stop)

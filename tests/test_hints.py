@@ -78,5 +78,11 @@ def test_a_time_budget_covers_the_search_and_the_measurement(engines):
     assert r.stats.elapsed_ms < 150 * 1.5 + 100
 
 
-def test_describe_games_lists_the_hint_worlds(engines):
-    assert engines[24].describe_games(pb.DescribeGamesRequest()).limits.hint_worlds == 24
+def test_each_game_sets_its_hint_worlds_and_describe_games_lists_them(engines):
+    games = {g.name: g for g in build_engine(uniform=True).describe_games().games}
+    assert games["tan"].hint_worlds == 0                  # Tấn: the search's ranking
+    assert all(games[n].hint_worlds == 128 for n in ("tienlen", "samloc", "phom"))
+    assert {g.hint_worlds for g in engines[24].describe_games().games} == {24}   # Limits
+    tan = build_engine(uniform=True).suggest(pb.SuggestRequest(
+        view=view_message(view_to_act("tan", 2, seed=11)), seed=1, budget=pb.Budget(iterations=60)))
+    assert tan.stats.hint_worlds == 0 and tan.moves[0].visits > 0

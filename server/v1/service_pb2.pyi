@@ -320,7 +320,7 @@ class OptionInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[_Union[_struct_pb2.Value, _Mapping]]] = ..., type: _Optional[str] = ..., minimum: _Optional[float] = ..., maximum: _Optional[float] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve_worlds", "improve_candidates", "analysis_worlds")
+    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve_worlds", "improve_candidates", "analysis_worlds", "hint_worlds")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -332,6 +332,7 @@ class GameInfo(_message.Message):
     IMPROVE_WORLDS_FIELD_NUMBER: _ClassVar[int]
     IMPROVE_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     ANALYSIS_WORLDS_FIELD_NUMBER: _ClassVar[int]
+    HINT_WORLDS_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_players: int
@@ -343,25 +344,24 @@ class GameInfo(_message.Message):
     improve_worlds: int
     improve_candidates: int
     analysis_worlds: int
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ..., analysis_worlds: _Optional[int] = ...) -> None: ...
+    hint_worlds: int
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ..., analysis_worlds: _Optional[int] = ..., hint_worlds: _Optional[int] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("default_budget", "max_budget", "default_top_k", "max_top_k", "workers", "max_request_bytes", "hint_worlds")
+    __slots__ = ("default_budget", "max_budget", "default_top_k", "max_top_k", "workers", "max_request_bytes")
     DEFAULT_BUDGET_FIELD_NUMBER: _ClassVar[int]
     MAX_BUDGET_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_TOP_K_FIELD_NUMBER: _ClassVar[int]
     MAX_TOP_K_FIELD_NUMBER: _ClassVar[int]
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     MAX_REQUEST_BYTES_FIELD_NUMBER: _ClassVar[int]
-    HINT_WORLDS_FIELD_NUMBER: _ClassVar[int]
     default_budget: Budget
     max_budget: Budget
     default_top_k: int
     max_top_k: int
     workers: int
     max_request_bytes: int
-    hint_worlds: int
-    def __init__(self, default_budget: _Optional[_Union[Budget, _Mapping]] = ..., max_budget: _Optional[_Union[Budget, _Mapping]] = ..., default_top_k: _Optional[int] = ..., max_top_k: _Optional[int] = ..., workers: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., hint_worlds: _Optional[int] = ...) -> None: ...
+    def __init__(self, default_budget: _Optional[_Union[Budget, _Mapping]] = ..., max_budget: _Optional[_Union[Budget, _Mapping]] = ..., default_top_k: _Optional[int] = ..., max_top_k: _Optional[int] = ..., workers: _Optional[int] = ..., max_request_bytes: _Optional[int] = ...) -> None: ...
 
 class LevelInfo(_message.Message):
     __slots__ = ("level", "iterations", "temperature", "improve_share", "improve_iterations")

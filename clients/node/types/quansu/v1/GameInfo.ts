@@ -33,6 +33,11 @@ export interface GameInfo {
    * max_worlds 0, unless the server sets its own default).
    */
   'analysis_worlds'?: (number);
+  /**
+   * The sampled worlds a hint's candidate moves are measured on in this game
+   * (SearchStats.hint_worlds; 0: hints are the search's own ranking).
+   */
+  'hint_worlds'?: (number);
 }
 
 export interface GameInfo__Output {
@@ -65,4 +70,9 @@ export interface GameInfo__Output {
    * max_worlds 0, unless the server sets its own default).
    */
   'analysis_worlds'?: (number);
+  /**
+   * The sampled worlds a hint's candidate moves are measured on in this game
+   * (SearchStats.hint_worlds; 0: hints are the search's own ranking).
+   */
+  'hint_worlds'?: (number);
 }

@@ -13,11 +13,6 @@ export interface Limits {
    * naming the field "request".
    */
   'max_request_bytes'?: (number);
-  /**
-   * The sampled worlds a hint's candidate moves are measured on (SearchStats.hint_worlds;
-   * 0: hints are the search's own ranking).
-   */
-  'hint_worlds'?: (number);
 }
 
 export interface Limits__Output {
@@ -31,9 +26,4 @@ export interface Limits__Output {
    * naming the field "request".
    */
   'max_request_bytes'?: (number);
-  /**
-   * The sampled worlds a hint's candidate moves are measured on (SearchStats.hint_worlds;
-   * 0: hints are the search's own ranking).
-   */
-  'hint_worlds'?: (number);
 }

@@ -40,7 +40,7 @@ export interface SearchStats {
   'improve_changed'?: (boolean);
   /**
    * A hint (no `strength`): the sampled worlds on which the search's best moves and the
-   * sparring bot's move were measured against each other to rank them (Limits.hint_worlds;
+   * sparring bot's move were measured against each other to rank them (GameInfo.hint_worlds;
    * fewer when the budget or deadline cut it short; 0: no measurement ran).
    */
   'hint_worlds'?: (number);
@@ -85,7 +85,7 @@ export interface SearchStats__Output {
   'improve_changed'?: (boolean);
   /**
    * A hint (no `strength`): the sampled worlds on which the search's best moves and the
-   * sparring bot's move were measured against each other to rank them (Limits.hint_worlds;
+   * sparring bot's move were measured against each other to rank them (GameInfo.hint_worlds;
    * fewer when the budget or deadline cut it short; 0: no measurement ran).
    */
   'hint_worlds'?: (number);
