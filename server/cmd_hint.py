@@ -49,17 +49,21 @@ def view_object(args) -> dict:
 def format_table(resp, lang: str = "en") -> str:
     """The answer as a table in ``lang`` (the reasons are in the request's language)."""
     st = resp.stats
+    measured = st.hint_worlds > 0
     lines = [t("hint_header", lang, game=resp.game, seat=resp.seat, model=resp.model,
                iterations=st.iterations, ms=f"{st.elapsed_ms:.0f}",
                stopped=stopped_name(st.stopped_by, lang), legal=st.legal_moves),
-             f"{'#':>2}  {t('col_move', lang):<28} {t('col_share', lang):>6} "
-             f"{t('col_payoff', lang):>8} {t('col_lcb', lang):>8} {t('col_prior', lang):>6}  "
-             f"{t('col_reasons', lang)}"]
+             f"{'#':>2}  {t('col_move', lang):<28} {t('col_group', lang):>5} "
+             f"{t('col_deals' if measured else 'col_share', lang):>6} {t('col_payoff', lang):>8} "
+             f"{t('col_lcb', lang):>8} {t('col_prior', lang):>6}  {t('col_reasons', lang)}"]
+    if measured:   # a measured hint: the deals each move was played on, not a share of visits
+        lines.insert(1, t("hint_measured", lang, worlds=st.hint_worlds))
     for i, s in enumerate(resp.moves, 1):
         reasons = "; ".join(r.text for r in s.reasons)
         lcb = f"{s.lower_bound:>+8.3f}" if s.HasField("lower_bound") else f"{'-':>8}"
-        lines.append(f"{i:>2}  {s.move.text:<28} {s.visit_share:>6.1%} {s.expected_payoff:>+8.3f} "
-                     f"{lcb} {s.prior:>6.3f}  {reasons}")
+        share = f"{s.visits:>6d}" if measured else f"{s.visit_share:>6.1%}"
+        lines.append(f"{i:>2}  {s.move.text:<28} {s.group:>5} {share} "
+                     f"{s.expected_payoff:>+8.3f} {lcb} {s.prior:>6.3f}  {reasons}")
     lines.append(t("hint_play", lang, move=resp.chosen.text))
     return "\n".join(lines)
 

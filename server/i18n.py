@@ -47,7 +47,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "(stopped by {stopped}); {legal} legal moves",
                     "{game}: ghế {seat} đi; mô hình {model}; {iterations} lượt thử trong {ms} ms "
                     "(dừng vì {stopped}); {legal} nước hợp lệ"),
+    "hint_measured": ("the moves ranked by their payoffs on the same {worlds} sampled deals; "
+                      "group 0 = as good as the first",
+                      "xếp theo lợi trên cùng {worlds} ván giả định; nhóm 0 = ngang nước đầu"),
     "col_move": ("move", "nước đi"),
+    "col_group": ("group", "nhóm"),
+    "col_deals": ("deals", "số ván"),
     "col_share": ("share", "tỉ lệ"),
     "col_payoff": ("payoff", "lợi"),
     "col_lcb": ("lcb", "cận dưới"),

@@ -19,6 +19,7 @@ Skipped only when no chromium binary is found (``$QUANSU_CHROMIUM``, ``chromium`
 
 from __future__ import annotations
 
+import re
 import json
 import os
 import shutil
@@ -217,7 +218,8 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
         assert cells[1].strip()                                           # the move
         assert cells[2][0] in "+-" and abs(float(cells[2])) <= 100     # the payoff
         assert cells[3] == "–" or (cells[3].startswith("[") and cells[3].endswith("]"))
-        assert "%" in cells[4]                                            # visits
+        # visits: the deals a measured hint played the move on (docs/api.md), else a share
+        assert re.fullmatch(r"\d+ deals|\d+% \(\d+\)", cells[4]), cells[4]
     assert any(row.strip() for row in page.locator("#hints table.hints tbody tr td:last-child")
                .all_inner_texts()), "no reason shown for any ranked move"
     page.screenshot(path=str(tmp_path / "table.png"), full_page=True)

@@ -23,7 +23,7 @@ const TEXTS = {
     refused: "Refused: {m}", not_legal: "“{m}” is not legal now.",
     hint_title: "quansu's ranked moves (from your seat's information only)",
     col_move: "Move", col_payoff: "Expected payoff", col_interval: "95% interval",
-    col_share: "Visits", col_reasons: "Why", hint_running: "searching… {n} iterations",
+    col_share: "Visits", col_reasons: "Why", deals: "{n} deals", hint_running: "searching… {n} iterations",
     hint_done: "{n} iterations, done",
     net: "Result (bets)", analyzing: "Analyzing… {d}/{t}", analysis_done: "Analysis done.",
     accuracy: "accuracy", total_loss: "total loss", decisions: "decisions",
@@ -57,7 +57,7 @@ const TEXTS = {
     refused: "Không được: {m}", not_legal: "“{m}” không hợp lệ lúc này.",
     hint_title: "Các nước quansu xếp hạng (chỉ từ thông tin của ghế bạn)",
     col_move: "Nước đi", col_payoff: "Lợi kỳ vọng", col_interval: "Khoảng 95%",
-    col_share: "Lượt thử", col_reasons: "Lý do", hint_running: "đang tìm… {n} lần thử",
+    col_share: "Lượt thử", col_reasons: "Lý do", deals: "{n} ván", hint_running: "đang tìm… {n} lần thử",
     hint_done: "xong {n} lần thử",
     net: "Kết quả (tiền cược)", analyzing: "Đang phân tích… {d}/{t}",
     analysis_done: "Phân tích xong.", accuracy: "độ chính xác", total_loss: "tổng thiệt",
@@ -457,6 +457,8 @@ function reasonText(r) {
 function renderHints(resp) {
   const box = clear($("hints"));
   const stats = resp.stats || {};
+  // a measured hint (docs/api.md): each move's visits are the deals it was played on
+  const measured = (stats.hint_worlds || 0) > 0;
   box.append(el("h3", {}, t("hint_title")),
     el("p", {class: "muted" + (resp.final ? " done" : "")},
       t(resp.final ? "hint_done" : "hint_running", {n: stats.iterations || 0}) +
@@ -474,7 +476,8 @@ function renderHints(resp) {
       onclick: () => playMove(text)},
     el("td", {}, String(i + 1)), el("td", {}, moveNode(text)), el("td", {class: "num"}, num(p)),
     el("td", {class: "num"}, interval),
-    el("td", {class: "num"}, Math.round((s.visit_share || 0) * 100) + "% (" + (s.visits || 0) + ")"),
+    el("td", {class: "num"}, measured ? t("deals", {n: s.visits || 0})
+      : Math.round((s.visit_share || 0) * 100) + "% (" + (s.visits || 0) + ")"),
     el("td", {}, (s.reasons || []).map(reasonText).join("; "))));
   });
   box.append(el("table", {class: "hints"}, el("thead", {}, head), body));
