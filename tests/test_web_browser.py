@@ -19,9 +19,9 @@ Skipped only when no chromium binary is found (``$QUANSU_CHROMIUM``, ``chromium`
 
 from __future__ import annotations
 
-import re
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
