@@ -85,8 +85,10 @@ class _Bots:
     def hint(self, state) -> str:
         from quansu.server.cmd_hint import format_table
 
-        resp = self.engine.suggest_for_state(state, iterations=self.hint_iterations, top_k=5,
-                                             seed=self.rng.randrange(1 << 31), language=self.lang)
+        # strength 0: a hint, measured like the service's (docs/api.md, "A hint is measured")
+        resp = self.engine.suggest_for_state(state, strength=0, iterations=self.hint_iterations,
+                                             top_k=5, seed=self.rng.randrange(1 << 31),
+                                             language=self.lang)
         return format_table(resp, self.lang)
 
 
