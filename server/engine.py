@@ -83,7 +83,9 @@ ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, s
 #: heuristic continuing) and ranked by their paired values, tied moves grouped: the one
 #: ranking rule of Suggest and Analyze.  With the search's own ranking a move was in every
 #: seed's top group (5 seeds) on 52 of 64 Tiến lên positions; measured on 128 worlds, on 58
-#: (bench/README.md, "Analysis").  Under a time budget the search takes ``HINT_SEARCH_SHARE`` of it.
+#: (bench/README.md, "Analysis").  Under a time budget or a deadline the search takes
+#: ``HINT_SEARCH_SHARE`` of the time; with too little left to measure 2 worlds, the hint is the
+#: search's ranking.
 HINT_CANDIDATES = 8
 HINT_SEARCH_SHARE = 0.5
 #: 0.2 rather than the first 0.5: at 0.5 a Sâm lốc decision next to a threshold stopped at 256
@@ -475,6 +477,8 @@ class Engine:
             progress = send_partial
 
         left = None if end is None else end - time.monotonic()   # the replay took some of it
+        if measured and left is not None:
+            left *= HINT_SEARCH_SHARE      # the call's deadline: the measurement needs its share
         with language(request.language):       # the reasons' texts (games.reasons)
             result = self._search(state, iterations, ms, seed, stop, left, progress, interval_s)
             if step is not None and result.stopped != "forced":
@@ -525,6 +529,11 @@ class Engine:
         cfg = PairedConfig(min_worlds=w, max_worlds=w, batch=w, futility=0.0)
         pr = paired_evaluate(state, candidates[1:], candidates[0], config=cfg,
                              seed=seed ^ 0x41E7, deadline=deadline, stop=stop)
+        if pr.worlds < 2:
+            # no time left to measure anything: the search's own ranking, as without measuring
+            out = self._suggest_response(state, result, k, candidates[0], True)
+            out.stats.stopped_by = pr.stopped
+            return out
         out = self._suggest_response(state, result, k, pr.top.move, True)
         del out.moves[:]
         moves = self._paired_suggestions(state, result, pr)

@@ -86,3 +86,19 @@ def test_each_game_sets_its_hint_worlds_and_describe_games_lists_them(engines):
     tan = build_engine(uniform=True).suggest(pb.SuggestRequest(
         view=view_message(view_to_act("tan", 2, seed=11)), seed=1, budget=pb.Budget(iterations=60)))
     assert tan.stats.hint_worlds == 0 and tan.moves[0].visits > 0
+
+
+def test_a_deadline_leaves_the_measurement_its_share_or_the_search_ranking_answers(engines):
+    view = view_to_act("tienlen", 4, seed=15)
+    eng = build_engine(Limits(hint_worlds=100_000), uniform=True)
+    req = pb.SuggestRequest(view=view_message(view), seed=1)
+    req.budget.iterations = 50_000
+    r = eng.suggest(req, seconds_left=0.6)
+    assert r.stats.stopped_by == "deadline"
+    assert r.stats.iterations < 50_000 and r.stats.hint_worlds >= 2   # both steps ran
+    assert r.stats.elapsed_ms < 600
+    assert r.moves[0].visits == r.stats.hint_worlds
+    # no time at all for the measurement: the search's ranking, no invented payoffs
+    r = eng.suggest(req, seconds_left=0.0)
+    assert r.stats.hint_worlds == 0 and r.moves and r.stats.stopped_by == "deadline"
+    assert sum(m.visits for m in r.moves) <= r.stats.iterations
