@@ -107,10 +107,11 @@ class TienLenGame(Game):
     # 32 worlds x 4 moves take about 1.1 s a decision on average)
     search_improve_worlds = 32
     search_improve_candidates = 3
-    #: Analyze: at most 4,096 worlds a decision (the same marks under 5 seeds on 86.2 % of the
-    #: 8 benchmark records' decisions against 75.1 % at 512; 30 s of one core a game on
-    #: average, 47 s at most: bench/README.md).
-    analysis_worlds = 4096
+    #: Analyze: at most 8,192 worlds a decision (the same marks under 5 seeds on 89.4 % of the
+    #: 8 benchmark records' decisions against 86.2 % at 4,096 and 75.1 % at 512; 47 s of one
+    #: core a game on average, 75 s at most, which `quansu analyze` spreads over the cores:
+    #: bench/README.md).
+    analysis_worlds = 8192
 
     def __init__(self, num_players: int = 4, options=None):
         super().__init__(num_players, options)
