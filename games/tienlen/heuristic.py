@@ -77,6 +77,12 @@ def _low_bit_index(x: int) -> int:
     return (x & -x).bit_length() - 1
 
 
+if not cython.compiled:
+    # uncompiled, the int methods themselves: no wrapper call in the pure build's hot paths
+    _pop = int.bit_count          # noqa: F811
+    _bitlen = int.bit_length      # noqa: F811
+
+
 #: packed rank counts (nibble r = cards of rank r, ranks 3..A) -> the best first piece of the
 #: fewest-pieces split: ``(pieces, is_straight, start, length, packed counts left)``.  Bounded:
 #: cleared (between two top-level splits) once it holds :data:`_SPLITS_MAX` entries.
