@@ -146,6 +146,15 @@ def default_thresholds(game_name: str) -> pb.Thresholds:
     return pb.Thresholds(good=g, inaccuracy=i, mistake=m)
 
 
+def _fill(s: pb.Suggestion, game: Game, line, reasons) -> None:
+    """Add a move's principal ``line`` (``(seat, move)`` pairs) and its ``reasons``
+    (:data:`games.reasons.Reason` tuples) to the Suggestion ``s``."""
+    for seat, mv in line:
+        s.principal_line.add(seat=seat, move=game.move_to_text(mv))
+    for code, cards, combo, text in reasons:
+        s.reasons.add(code=code, cards=convert.cards_text(cards), combo=combo, text=text)
+
+
 def mark_of(loss: float, loss_low: float, loss_high: float, th: pb.Thresholds) -> int:
     """The mark of a decision whose loss is estimated at ``loss`` with the interval
     ``[loss_low, loss_high]`` (bets).  The thresholds cut the losses into four bands; the mark
@@ -407,13 +416,10 @@ class Engine:
                               visits=m.visits, expected_payoff=m.mean, prior=m.prior, group=r.group)
             if r.lower_bound is not None:
                 s.lower_bound = r.lower_bound
-            for st, mv in m.line:
-                s.principal_line.add(seat=st, move=game.move_to_text(mv))
-            for code, cards, combo, text in move_reasons(
-                    state, seat, m.move, rank=rank, legal_count=len(result.moves), safest=r.safest,
-                    measured=r.measured, group=r.group, top_text=top_text,
-                    most_visited=r.most_visited, visits=m.visits):
-                s.reasons.add(code=code, cards=convert.cards_text(cards), combo=combo, text=text)
+            _fill(s, game, m.line, move_reasons(
+                state, seat, m.move, rank=rank, legal_count=len(result.moves), safest=r.safest,
+                measured=r.measured, group=r.group, top_text=top_text,
+                most_visited=r.most_visited, visits=m.visits))
             out.append(s)
         return out
 
@@ -547,12 +553,9 @@ class Engine:
             m = stats[r.move]
             s = pb.Suggestion(move=convert.move_message(game, m.move), visits=0,
                               expected_payoff=m.mean, prior=m.prior, group=last + 1)
-            for seat, mv in m.line:
-                s.principal_line.add(seat=seat, move=game.move_to_text(mv))
-            for code, cards, combo, text in (search_reasons(rank=len(moves), legal_count=len(ranked),
-                                                            hinted=False)
-                                             + game.move_reasons(state, pr.observer, m.move)):
-                s.reasons.add(code=code, cards=convert.cards_text(cards), combo=combo, text=text)
+            _fill(s, game, m.line, search_reasons(rank=len(moves), legal_count=len(ranked),
+                                                  hinted=False)
+                  + game.move_reasons(state, pr.observer, m.move))
             moves.append(s)
         out.moves.extend(moves[:k])
         out.stats.hint_worlds = pr.worlds
@@ -798,14 +801,11 @@ class Engine:
             st = stats.get(m.move)
             if st is not None:
                 s.prior = st.prior
-                for seat, mv in st.line:
-                    s.principal_line.add(seat=seat, move=game.move_to_text(mv))
             reasons = search_reasons(rank=rank, legal_count=len(result.moves),
                                      measured=m.worlds >= 2, group=m.group, top_text=top_text,
                                      visits=m.worlds)
-            reasons += game.move_reasons(state, pr.observer, m.move)
-            for code, cards, combo, text in reasons:
-                s.reasons.add(code=code, cards=convert.cards_text(cards), combo=combo, text=text)
+            _fill(s, game, st.line if st is not None else (), reasons
+                  + game.move_reasons(state, pr.observer, m.move))
             out.append(s)
         return out
 
