@@ -424,11 +424,14 @@ class Engine:
         return out
 
     def _suggest_response(self, state: State, result: SearchResult, k: int, chosen,
-                          final: bool) -> pb.SuggestResponse:
+                          final: bool, moves: list[pb.Suggestion] | None = None
+                          ) -> pb.SuggestResponse:
+        """The response to a Suggest: ``moves`` (default: the search's first ``k`` by the
+        ranking rule), ``chosen`` and the search's statistics."""
         game = state.game
         out = pb.SuggestResponse(game=game.name, seat=result.observer, final=final,
                                  model=self.model_name(game.name))
-        out.moves.extend(self._suggestions(state, result, k))
+        out.moves.extend(self._suggestions(state, result, k) if moves is None else moves)
         out.chosen.CopyFrom(convert.move_message(game, chosen))
         out.stats.iterations = result.iterations
         out.stats.elapsed_ms = result.elapsed_s * 1000.0
@@ -540,24 +543,21 @@ class Engine:
             out = self._suggest_response(state, result, k, candidates[0], True)
             out.stats.stopped_by = pr.stopped
             return out
-        out = self._suggest_response(state, result, k, pr.top.move, True)
-        del out.moves[:]
         moves = self._paired_suggestions(state, result, pr)
         last = max((m.group for m in moves), default=-1)
-        stats = {m.move: m for m in result.moves}
         for r in ranked:
             if len(moves) >= k:
                 break
             if r.move in candidates:
                 continue
-            m = stats[r.move]
+            m = r.stats
             s = pb.Suggestion(move=convert.move_message(game, m.move), visits=0,
                               expected_payoff=m.mean, prior=m.prior, group=last + 1)
             _fill(s, game, m.line, search_reasons(rank=len(moves), legal_count=len(ranked),
                                                   hinted=False)
                   + game.move_reasons(state, pr.observer, m.move))
             moves.append(s)
-        out.moves.extend(moves[:k])
+        out = self._suggest_response(state, result, k, pr.top.move, True, moves[:k])
         out.stats.hint_worlds = pr.worlds
         if pr.stopped in ("deadline", "cancelled"):
             out.stats.stopped_by = pr.stopped    # the measurement was cut short
