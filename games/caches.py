@@ -5,8 +5,9 @@ Each cache is named here with its default number of entries and the memory one e
 search makes, Python 3.11, 64-bit; the evaluator's on Tiến lên; docs/api.md, "Caches").
 A size is set for a process by the environment variable ``QUANSU_CACHE_<NAME>`` (upper case),
 read once when this module is imported, so a server sets it before its workers start (they
-inherit the environment); 0 turns a cache off (where the cache allows it).  A full cache is
-emptied (or evicts its oldest entry), so a worker's memory levels off at about the sum of the
+inherit the environment); 0 turns a cache off (where the cache allows it).  A full cache drops
+its oldest quarter (:func:`make_room`; the encoders' descriptions are emptied) or, for the LRU
+caches, its least recently used entry, so a worker's memory levels off at about the sum of the
 costs below.
 
 This module imports nothing of ours: every layer may use it.
@@ -25,6 +26,9 @@ class CacheSpec:
     bytes_per_entry: int
     where: str
     what: str
+    #: the smallest size allowed (1 where the cache is also the working memory of one
+    #: computation, as a recursive split's memo, and cannot be turned off)
+    minimum: int = 0
 
 
 #: Every sized cache: name -> spec.
@@ -38,7 +42,28 @@ CACHES: dict[str, CacheSpec] = {s.name: s for s in (
     CacheSpec("phom_deadwood", 1 << 16, 210, "games/phom/rules.py",
               "Phỏm best meld arrangements per (hand, eaten cards) (LRU)"),
     CacheSpec("samloc_plans", 200_000, 600, "games/samloc/heuristic.py",
-              "Sâm lốc cheapest hand splits per rank counts (emptied when full)"),
+              "Sâm lốc cheapest hand splits per rank counts (trimmed when full)"),
+    CacheSpec("samloc_windows", 1 << 16, 250, "games/samloc/heuristic.py",
+              "Sâm lốc straight windows per held ranks (trimmed when full)"),
+    CacheSpec("samloc_chance", 1 << 14, 220, "games/samloc/heuristic.py",
+              "Sâm lốc estimated chances that a Sâm declaration succeeds, per hand and unseen "
+              "cards (trimmed when full)"),
+    CacheSpec("samloc_combos", 1 << 16, 130, "games/samloc/game.py",
+              "Sâm lốc combinations of the masks played, per rule set (trimmed when full)"),
+    CacheSpec("samloc_sparring", 1 << 16, 440, "games/samloc/sparring.py",
+              "the Sâm lốc sparring bot's two caches, each of this many entries: combination "
+              "options per rank counts (trimmed when full) and fewest combinations per rank "
+              "counts (LRU); the cost is of one entry of each"),
+    CacheSpec("tienlen_splits", 1 << 17, 190, "games/tienlen/heuristic.py",
+              "Tiến lên fewest-pieces splits per rank counts (the split's own memo: trimmed "
+              "between two hands when full)", minimum=1),
+    CacheSpec("tienlen_recipes", 1 << 15, 560, "games/tienlen/heuristic.py",
+              "Tiến lên hand plans per rank counts (trimmed when full)"),
+    CacheSpec("tienlen_plans", 1 << 14, 540, "games/tienlen/heuristic.py",
+              "Tiến lên hand plans per hand (trimmed when full)"),
+    CacheSpec("phom_witnesses", 1 << 12, 330, "games/phom/view.py",
+              "Phỏm minimal card sets that explain an opponent's eaten cards (trimmed when "
+              "full)"),
 )}
 
 
@@ -51,8 +76,9 @@ def _from_env(spec: CacheSpec) -> int:
     except ValueError:
         raise ValueError(f"QUANSU_CACHE_{spec.name.upper()}={raw!r}: expected a whole number "
                          f"of entries") from None
-    if value < 0:
-        raise ValueError(f"QUANSU_CACHE_{spec.name.upper()}={value}: must not be negative")
+    if value < spec.minimum:
+        raise ValueError(f"QUANSU_CACHE_{spec.name.upper()}={value}: must be at least "
+                         f"{spec.minimum}")
     return value
 
 
@@ -62,6 +88,16 @@ _SIZES = {name: _from_env(spec) for name, spec in CACHES.items()}
 def cache_size(name: str) -> int:
     """The number of entries cache ``name`` may hold in this process."""
     return _SIZES[name]
+
+
+def make_room(cache: dict) -> None:
+    """Drop the oldest quarter of the entries of a full ``cache`` (at least one; a dict keeps
+    its insertion order), before an insertion.  A cache so kept stays between three quarters
+    full and full once it has filled: its hits do not collapse, and its memory does not swing
+    from nothing to its bound, as they would if it were emptied.  Amortised O(1) an insertion."""
+    drop = max(1, len(cache) >> 2)
+    for key in [k for _, k in zip(range(drop), cache)]:
+        del cache[key]
 
 
 def memory_budget_mb() -> float:

@@ -783,6 +783,85 @@ def test_cache_sizes_are_settings_read_from_the_environment():
     assert out.returncode != 0 and "QUANSU_CACHE_EVALUATOR" in out.stderr
 
 
+def test_every_heuristic_cache_takes_its_size_from_the_settings():
+    import subprocess
+    import sys
+
+    code = ("from quansu.games.tienlen import heuristic as th\n"
+            "from quansu.games.samloc import heuristic as sh, sparring as ss, game as sg\n"
+            "from quansu.games.phom import view\n"
+            "print(th._SPLITS_MAX, th._RECIPES_MAX, th._PLANS_MAX, sh._WINDOWS_MAX, "
+            "sh._SAM_MEMO_MAX, sg._COMBOS_MAX, ss._OPTS_MAX, ss._min_combos.cache_info().maxsize, "
+            "view._WITNESSES_MAX)")
+    names = ["TIENLEN_SPLITS", "TIENLEN_RECIPES", "TIENLEN_PLANS", "SAMLOC_WINDOWS",
+             "SAMLOC_CHANCE", "SAMLOC_COMBOS", "SAMLOC_SPARRING", "PHOM_WITNESSES"]
+    env = dict(os.environ, **{f"QUANSU_CACHE_{n}": str(10 + i) for i, n in enumerate(names)})
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["10", "11", "12", "13", "14", "15", "16", "16", "17"]
+    # the split's memo cannot be turned off
+    env["QUANSU_CACHE_TIENLEN_SPLITS"] = "0"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode != 0 and "QUANSU_CACHE_TIENLEN_SPLITS=0: must be at least 1" in out.stderr
+
+
+def test_a_full_cache_drops_its_oldest_quarter():
+    from quansu.games.caches import make_room
+
+    cache = {k: str(k) for k in range(100)}
+    make_room(cache)
+    assert list(cache) == list(range(25, 100))
+    one = {7: "x"}
+    make_room(one)
+    assert one == {}
+    empty: dict = {}
+    make_room(empty)   # a cache of size 0 (turned off) is empty when asked for room
+    assert empty == {}
+    # bounded at its size under a stream of insertions, the newest entries kept
+    bounded: dict = {}
+    for k in range(10_000):
+        if len(bounded) >= 64:
+            make_room(bounded)
+        bounded[k] = k
+        assert len(bounded) <= 64
+    assert 9_999 in bounded and len(bounded) >= 48
+
+
+def test_small_heuristic_caches_give_the_same_moves():
+    """The caches hold pure functions' answers: tiny bounds (every cache trimmed over and over)
+    give the same searches as the defaults."""
+    import subprocess
+    import sys
+
+    code = ("import random\n"
+            "from quansu.games.registry import make\n"
+            "from quansu.search.evaluator import UniformEvaluator\n"
+            "from quansu.search.ismcts import SearchConfig, search\n"
+            "out = []\n"
+            "for name in ('tienlen', 'samloc', 'phom'):\n"
+            "    g = make(name, 4); rng = random.Random(5)\n"
+            "    st = g.new_initial_state(rng)\n"
+            "    while st.is_terminal() or len(st.legal_moves()) < 2:\n"
+            "        st = g.new_initial_state(rng)\n"
+            "        for _ in range(rng.randint(0, 8)):\n"
+            "            if not st.is_terminal(): st.apply(rng.choice(st.legal_moves()))\n"
+            "    r = search(st, SearchConfig(iterations=60, leaf_value='rollout', playout='game'),"
+            " UniformEvaluator(), seed=3)\n"
+            "    out.append([(g.move_to_text(m.move), m.visits) for m in r.moves])\n"
+            "print(out)\n")
+    names = ["TIENLEN_SPLITS", "TIENLEN_RECIPES", "TIENLEN_PLANS", "SAMLOC_WINDOWS",
+             "SAMLOC_CHANCE", "SAMLOC_COMBOS", "SAMLOC_SPARRING", "PHOM_WITNESSES",
+             "SAMLOC_PLANS", "PHOM_DEADWOOD"]
+    small = dict(os.environ, **{f"QUANSU_CACHE_{n}": "3" for n in names})
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, timeout=300) for env in (dict(os.environ), small)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    assert runs[0].stdout == runs[1].stdout and "[(" in runs[0].stdout
+
+
 def test_caches_are_bounded_per_process_however_many_option_sets_are_served():
     """A stream of requests each with its own option set (here 40 values of ``cong_multiplier``)
     must not make one cache per option set: the network answers share one cache and the encoders'

@@ -17,6 +17,7 @@ import random
 from typing import Sequence
 
 from quansu.games.base import Deal, DealError, IllegalMoveError
+from quansu.games.caches import cache_size, make_room
 from quansu.games.cards import card_str
 from quansu.games.errors import Text
 from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
@@ -25,11 +26,11 @@ from quansu.games.phom import rules as R
 
 _TRIES = 24
 
-#: (pool mask, eaten mask, one per meld) -> :func:`_witnesses`.  Bounded: cleared at
+#: (pool mask, eaten mask, one per meld) -> :func:`_witnesses`.  Bounded: trimmed at
 #: :data:`_WITNESSES_MAX` entries.  A search draws every determinization from one pool, so the
 #: constraints are worked out once per root and reused by every iteration.
 _witness_cache: dict = {}
-_WITNESSES_MAX = 4096
+_WITNESSES_MAX = cache_size("phom_witnesses")
 
 
 def _witnesses(pool: int, eaten: int, one: bool) -> tuple[int, ...]:
@@ -47,7 +48,7 @@ def _witnesses(pool: int, eaten: int, one: bool) -> tuple[int, ...]:
                 minimal.append(u)
         ws = tuple(minimal)
         if len(_witness_cache) >= _WITNESSES_MAX:
-            _witness_cache.clear()
+            make_room(_witness_cache)
         _witness_cache[key] = ws
     return ws
 

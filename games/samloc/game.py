@@ -26,6 +26,7 @@ from typing import Any, Hashable, Sequence
 
 from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
+from quansu.games.caches import cache_size, make_room
 from quansu.games.cards import RANKS, CardError, card_str, cards_of, parse_cards
 from quansu.games.errors import Text
 from quansu.games.samloc import errors as _errors  # noqa: F401  (registers the texts)
@@ -42,6 +43,10 @@ HAND_SIZE = 10
 _heuristic_move = None  # games.samloc.heuristic.heuristic_move, once imported
 
 PH_DECLARE, PH_PLAY, PH_OVER = 0, 1, 2
+
+#: entries of a rule set's classification cache (``SamLocGame._cls``; games/caches.py:
+#: QUANSU_CACHE_SAMLOC_COMBOS)
+_COMBOS_MAX = cache_size("samloc_combos")
 
 # how the game ended (``SamlocState.end_kind``)
 END_NORMAL = "normal"
@@ -160,7 +165,8 @@ class SamlocGame(Game):
         self._chain_all = o["chop_chain_last_victim_pays_all"]
         self._lowest = o["first_game_leader"] == "lowest_card"
         self._prev = o["previous_winner"]
-        #: classification cache of played masks (a pure function of the mask and options)
+        #: classification cache of played masks (a pure function of the mask and options;
+        #: trimmed at :data:`_COMBOS_MAX` entries)
         self._cls: dict[int, tuple] = {}
         self._after = tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n))
         self._before = tuple(tuple((s - i) % n for i in range(1, n)) for s in range(n))
@@ -902,8 +908,8 @@ class SamlocState(State):
         c = g._cls.get(mask)
         if c is None:
             c = R.classify(mask, g._allow_two, g._dq)
-            if len(g._cls) > 500000:
-                g._cls.clear()
+            if len(g._cls) >= _COMBOS_MAX:
+                make_room(g._cls)
             g._cls[mask] = c
         ct, ln, key = c
         owner = self._towner

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 from quansu.games.base import TERMINAL
-from quansu.games.caches import cache_size
+from quansu.games.caches import cache_size, make_room
 
 from . import rules as R
 from .game import DECLARE, DECLINE, PASS
@@ -51,9 +51,9 @@ _WIN_RANKS = {(a, b): tuple(R.VALUE_RANK[x] for x in range(a, b + 1))
 _WIN_ONES = {w: sum(1 << (4 * r) for r in ranks) for w, ranks in _WIN_RANKS.items()}
 
 #: (rank, value mask, allow_two) -> the straights through that rank (:func:`_windows_with`).
-#: Bounded: emptied at :data:`_WINDOWS_MAX` entries.
+#: Bounded: trimmed (:func:`games.caches.make_room`) at :data:`_WINDOWS_MAX` entries.
 _windows_cache: dict = {}
-_WINDOWS_MAX = 1 << 16
+_WINDOWS_MAX = cache_size("samloc_windows")
 
 
 def _windows_with(r: int, vm: int, allow_two: bool) -> list:
@@ -85,12 +85,12 @@ def _windows_with(r: int, vm: int, allow_two: bool) -> list:
                     continue
                 out.append((_WIN_RANKS[a, b], _WIN_ONES[a, b]))
     if len(_windows_cache) >= _WINDOWS_MAX:
-        _windows_cache.clear()
+        make_room(_windows_cache)
     _windows_cache[key] = out
     return out
 
 
-#: packed rank counts | allow_two << 60 -> (cost, groups) (:func:`plan`), emptied when it holds
+#: packed rank counts | allow_two << 60 -> (cost, groups) (:func:`plan`), trimmed when it holds
 #: :data:`_PLAN_CACHE_SIZE` entries (games/caches.py: QUANSU_CACHE_SAMLOC_PLANS).
 _plan_cache: dict = {}
 _PLAN_CACHE_SIZE = cache_size("samloc_plans")
@@ -126,7 +126,7 @@ def _plan_packed(c: int, allow_two: bool):
                 best = (cost, ((STRAIGHT, ranks),) + sub[1])
         res = best
     if len(_plan_cache) >= _PLAN_CACHE_SIZE:
-        _plan_cache.clear()
+        make_room(_plan_cache)
     _plan_cache[key] = res
     return res
 
@@ -168,9 +168,9 @@ def _beatable(mask: int, by: int, game) -> bool:
 
 
 #: (hand, unseen, players, rule options, samples) -> :func:`sam_success_chance`.  Bounded:
-#: cleared at :data:`_SAM_MEMO_MAX` entries.
+#: trimmed at :data:`_SAM_MEMO_MAX` entries.
 _sam_memo: dict = {}
-_SAM_MEMO_MAX = 1 << 14
+_SAM_MEMO_MAX = cache_size("samloc_chance")
 #: (pool size, opponents, samples) -> the sampled deals as a 0/1 matrix (samples x opponents
 #: rows, pool columns: pool card i goes to that opponent).  At most 52 x 3 x a few entries.
 _deal_rows: dict = {}
@@ -219,7 +219,7 @@ def sam_success_chance(game, hand: int, unseen: int, rng: random.Random | None =
     if hit is None:
         hit = _sam_chance(game, hand, unseen, samples)
         if len(_sam_memo) >= _SAM_MEMO_MAX:
-            _sam_memo.clear()
+            make_room(_sam_memo)
         _sam_memo[key] = hit
     return hit
 

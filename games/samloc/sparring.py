@@ -68,6 +68,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb, log
 
+from quansu.games.caches import cache_size, make_room
 from quansu.games.samloc import rules as R
 from quansu.games.samloc.rules import DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
 
@@ -151,7 +152,10 @@ def _present(c: int) -> int:
     return R._compress((c | (c >> 1) | (c >> 2)) & _NIB1)
 
 
+#: (rank counts, rank, allow_two) -> the combination options of :func:`_options`.  Bounded:
+#: trimmed at :data:`_OPTS_MAX` entries (games/caches.py: QUANSU_CACHE_SAMLOC_SPARRING).
 _OPTS: dict = {}
+_OPTS_MAX = cache_size("samloc_sparring")
 
 
 def _options(c: int, allow_two: bool) -> tuple:
@@ -159,7 +163,7 @@ def _options(c: int, allow_two: bool) -> tuple:
     ``c`` (every split of ``c`` is found by taking one of them and splitting the
     rest): the same-rank groups, largest first, then the straights whose lowest rank it is.
     Cached across decisions (a pure function of the counts and the option; about 0.5 kB an
-    entry, cleared past 60,000)."""
+    entry, trimmed at :data:`_OPTS_MAX` entries)."""
     key = c if allow_two else -c
     got = _OPTS.get(key)
     if got is None:
@@ -174,8 +178,8 @@ def _options(c: int, allow_two: bool) -> tuple:
                 if need & pres == need:
                     opts.append((cid, delta))
         got = tuple(opts)
-        if len(_OPTS) > 60000:
-            _OPTS.clear()
+        if len(_OPTS) >= _OPTS_MAX:
+            make_room(_OPTS)
         _OPTS[key] = got
     return got
 
@@ -670,7 +674,7 @@ def _declare(game, state, p: Params, me: int) -> int:
     return _DECLARE if sam_chance(game, state, me, p) >= p.sam_threshold else _DECLINE
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=cache_size("samloc_sparring"))
 def _min_combos(c: int, allow_two: bool) -> int:
     """The fewest combinations a count vector splits into."""
     if not c:

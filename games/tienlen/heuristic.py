@@ -21,6 +21,7 @@ try:
 except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
+from quansu.games.caches import cache_size, make_room
 from quansu.games.tienlen import rules as R
 
 _TWO_RANK = 12
@@ -85,9 +86,10 @@ if not cython.compiled:
 
 #: packed rank counts (nibble r = cards of rank r, ranks 3..A) -> the best first piece of the
 #: fewest-pieces split: ``(pieces, is_straight, start, length, packed counts left)``.  Bounded:
-#: cleared (between two top-level splits) once it holds :data:`_SPLITS_MAX` entries.
+#: trimmed (between two top-level splits: :func:`games.caches.make_room`) once it holds
+#: :data:`_SPLITS_MAX` entries.
 _SPLITS: dict[int, tuple] = {0: (0, False, 0, 0, 0)}
-_SPLITS_MAX = 1 << 17
+_SPLITS_MAX = cache_size("tienlen_splits")
 
 
 @cython.cfunc
@@ -129,11 +131,13 @@ def _split_parts(c: int) -> list[tuple[bool, int, int]]:
     parts, lowest start first: a straight of ``length`` ranks from ``start``, or a set of
     ``length`` cards of rank ``start``."""
     if len(_SPLITS) >= _SPLITS_MAX:
-        _SPLITS.clear()
+        make_room(_SPLITS)
         _SPLITS[0] = (0, False, 0, 0, 0)
-    _split(c)
     parts = []
     while c:
+        # each link of the chain is memoised; one dropped by an earlier trim (which keeps the
+        # newer entries that may point to it) is worked out again here
+        _split(c)
         _, straight, start, length, c = _SPLITS[c]
         parts.append((straight, start, length))
     return parts
@@ -154,9 +158,9 @@ _NON_TWOS = cython.declare(cython.ulonglong, R.NON_TWOS)
 _QUAD, _STRAIGHT_OP, _PAIRSEQ_OP, _SET_OP = 0, 1, 2, 3
 
 #: packed rank counts of a hand's cards 3..A -> its plan recipe (see :func:`_recipe`).
-#: Bounded: cleared when it reaches :data:`_RECIPES_MAX` entries.
+#: Bounded: trimmed (:func:`games.caches.make_room`) when it reaches :data:`_RECIPES_MAX` entries.
 _RECIPES: dict[int, tuple] = {}
-_RECIPES_MAX = 1 << 15
+_RECIPES_MAX = cache_size("tienlen_recipes")
 
 
 @cython.locals(hand=cython.ulonglong, x=cython.ulonglong)
@@ -221,9 +225,9 @@ def _first_ranks(bits: int, k: int) -> int:
     return out
 
 
-#: hand -> its plan (:func:`plan`).  Bounded: cleared when it holds :data:`_PLANS_MAX` hands.
+#: hand -> its plan (:func:`plan`).  Bounded: trimmed when it holds :data:`_PLANS_MAX` hands.
 _PLANS: dict[int, tuple] = {}
-_PLANS_MAX = 1 << 14
+_PLANS_MAX = cache_size("tienlen_plans")
 
 
 def plan(hand: int) -> tuple[tuple[int, int], ...]:
@@ -234,13 +238,14 @@ def plan(hand: int) -> tuple[tuple[int, int], ...]:
     split into the fewest straights / sets.
 
     The split depends on the rank counts only: it is computed once per count vector
-    (:func:`_recipe`) and laid onto the hand's suits here.  Bounded caches: 16,384 hands,
-    32,768 count vectors, 131,072 entries of the split search.
+    (:func:`_recipe`) and laid onto the hand's suits here.  Bounded caches (games/caches.py:
+    ``tienlen_plans``, ``tienlen_recipes``, ``tienlen_splits``): 16,384 hands, 32,768 count
+    vectors, 131,072 entries of the split search by default.
     """
     p = _PLANS.get(hand)
     if p is None:
         if len(_PLANS) >= _PLANS_MAX:
-            _PLANS.clear()
+            make_room(_PLANS)
         p = _PLANS[hand] = _make_plan(hand)
     return p
 
@@ -263,7 +268,7 @@ def _make_plan(hand: int) -> tuple[tuple[int, int], ...]:
     ops = _RECIPES.get(packed)
     if ops is None:
         if len(_RECIPES) >= _RECIPES_MAX:
-            _RECIPES.clear()
+            make_room(_RECIPES)
         ops = _RECIPES[packed] = _recipe(packed)
     for op, wm, shape in ops:
         if op == _STRAIGHT_OP:
