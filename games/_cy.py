@@ -14,6 +14,7 @@ compiled = False
 int = int          # noqa: A001 - Cython's names
 longlong = int
 ulonglong = int
+Py_ssize_t = int
 bint = bool
 
 

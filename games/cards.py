@@ -15,7 +15,13 @@ case-insensitive and accepts ``10`` for ``T`` and the suit symbols ♠ ♣ ♦ �
 
 from __future__ import annotations
 
+import random
 from typing import Iterable, Sequence
+
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
 
 from quansu.games.errors import CodedError
 
@@ -163,3 +169,42 @@ def suit_mask(suit_index: int) -> int:
     for r in range(13):
         m |= 1 << (4 * r + suit_index)
     return m
+
+
+@cython.cfunc
+@cython.locals(n=cython.Py_ssize_t, k=cython.int)
+@cython.returns(cython.int)
+def _bit_length(n: int) -> int:
+    """The bit length of ``n`` >= 0 (compiled: a C loop)."""
+    k = 0
+    while n:
+        n >>= 1
+        k += 1
+    return k
+
+
+if not cython.compiled:
+    _bit_length = int.bit_length   # noqa: F811  (uncompiled, the int method itself)
+
+
+@cython.locals(i=cython.Py_ssize_t, j=cython.Py_ssize_t, n=cython.Py_ssize_t, k=cython.int)
+def shuffle(items: list, rng: random.Random) -> None:
+    """Shuffle the list ``items`` in place: the very permutation ``rng.shuffle(items)`` makes
+    (Python's algorithm, each index drawn from ``rng.getrandbits`` as ``random.Random`` draws
+    it), so the generator ends in the same state too; compiled, the loop runs in C.  A
+    generator of a subclass of ``random.Random`` (which may draw otherwise) is left to
+    ``rng.shuffle``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    i = len(items) - 1
+    while i > 0:
+        n = i + 1
+        k = _bit_length(n)
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+

@@ -37,3 +37,29 @@ def test_format_orders():
     assert format_cards(m) == "3D KC AH 2S"
     assert format_cards(m, key=phom_key) == "AH 2S 3D KC"
     assert format_cards(m, key=tan_key) == "2S 3D KC AH"
+
+
+def test_shuffle_is_the_generators_own_permutation():
+    """games.cards.shuffle (the compiled core's) makes the permutation ``random.Random.shuffle``
+    makes and leaves the generator in the same state, for any length; a subclass's generator
+    is left to its own shuffle."""
+    import random
+
+    from quansu.games.cards import shuffle
+
+    for seed in range(60):
+        for n in (0, 1, 2, 3, 13, 39, 52, 130):
+            a, b = list(range(n)), list(range(n))
+            r1, r2 = random.Random(seed), random.Random(seed)
+            r1.shuffle(a)
+            shuffle(b, r2)
+            assert a == b
+            assert r1.getrandbits(64) == r2.getrandbits(64)
+
+    class Fixed(random.Random):
+        def shuffle(self, x):   # noqa: D401 - a generator that shuffles its own way
+            x.reverse()
+
+    items = [1, 2, 3]
+    shuffle(items, Fixed(0))
+    assert items == [3, 2, 1]

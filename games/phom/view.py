@@ -18,7 +18,7 @@ from typing import Sequence
 
 from quansu.games.base import Deal, DealError, IllegalMoveError
 from quansu.games.caches import cache_size, make_room
-from quansu.games.cards import card_str
+from quansu.games.cards import card_str, shuffle
 from quansu.games.errors import Text
 from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
 from quansu.games.phom import game as G
@@ -72,7 +72,7 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
             ws = witnesses[o]
             found = None
             for _round in range(2):
-                rng.shuffle(avail)
+                shuffle(avail, rng)
                 # every window of k consecutive cards of a random order is a uniform k-subset
                 m = 0
                 for x in avail[:k]:
@@ -93,19 +93,19 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
             got[o] = found
             avail = [x for x in avail if not found >> x & 1]
         else:
-            rng.shuffle(avail)
+            shuffle(avail, rng)
             return got, avail
     melds_of = R.MIN_MELDS if one else R.MELDS_WITH
     for _ in range(4 * _TRIES):
         order = seats[:]
-        rng.shuffle(order)
+        shuffle(order, rng)
         reserved = 0
         got = {}
         for o in order:
             e_all = eaten[o]
             chosen = 0
             es = R.bits(e_all)
-            rng.shuffle(es)
+            shuffle(es, rng)
             for e in es:
                 free = pool_mask & ~reserved & ~chosen
                 cands = [m for m in melds_of[e]
@@ -150,7 +150,7 @@ def determinize(st, seat: int, rng: random.Random):
     for o in opp:
         pool_mask |= hidden[o]
     pool = R.bits(pool_mask)
-    rng.shuffle(pool)
+    shuffle(pool, rng)
     new_hidden: dict[int, int] = {}
     constrained = [o for o in opp if eaten[o]]
     if constrained:
@@ -474,7 +474,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         for c in req:
             fixed |= 1 << c
         free = [c for c in range(52) if not fixed >> c & 1]
-        rng.shuffle(free)
+        shuffle(free, rng)
         ok = True
         # random partners for eaten cards not laid yet
         for c, (s, t) in unlaid:

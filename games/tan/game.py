@@ -18,7 +18,7 @@ from typing import Hashable, Sequence
 
 from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         OptionError, OptionSpec, State)
-from quansu.games.cards import SUIT_SYMBOLS, card_str, format_cards, tan_key
+from quansu.games.cards import SUIT_SYMBOLS, card_str, format_cards, shuffle, tan_key
 
 from quansu.games.errors import Text
 from quansu.games.tan import errors as _errors  # noqa: F401  (registers the texts)
@@ -857,7 +857,7 @@ class TanState(State):
         pool.extend(self.stock[sp:])
         # shuffle a canonical order, so that the result depends only on what ``seat`` knows
         new = sorted(pool)
-        rng.shuffle(new)
+        shuffle(new, rng)
         det = self.clone()
         i = 0
         dh = det.hands

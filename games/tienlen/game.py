@@ -19,7 +19,7 @@ from typing import Any, Hashable, Sequence
 
 from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
-from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards
+from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards, shuffle
 from quansu.games.errors import Text
 from quansu.games.tienlen import rules as R
 from quansu.games.tienlen.errors import shape_text
@@ -365,7 +365,7 @@ class TienLenGame(Game):
         full = (1 << 52) - 1
         last = None
         for _ in range(400):
-            rng.shuffle(pool)
+            shuffle(pool, rng)
             hands = []
             k = 0
             for s in range(n):
@@ -1024,7 +1024,7 @@ class TienLenState(State):
         opts = game.options
         fg, extra, flush = opts["first_game"], opts["instant_win_first_game_extra"], opts["instant_win_flush_rule"]
         for _ in range(100):
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             k = 0
             for s, size in sizes:
                 m = lead_card if s == first else 0
@@ -1032,9 +1032,14 @@ class TienLenState(State):
                     m |= 1 << c
                 k += size
                 hands[s] = m
-            if check_instant and any(R.instant_win(hands[s] | played[s], fg, extra, flush)
-                                     for s in others):
-                continue
+            if check_instant:
+                instant = False
+                for s in others:   # a loop, not any(<generator>): no generator object a draw
+                    if R.instant_win(hands[s] | played[s], fg, extra, flush):
+                        instant = True
+                        break
+                if instant:
+                    continue
             if check_first:
                 dealt = 0
                 for s in range(n):
