@@ -345,7 +345,7 @@ def _lowest_longest(pieces: list) -> int:
 @cython.locals(me=cython.int, bomb_bits=cython.ulonglong, any_bits=cython.ulonglong,
                same_shape=cython.int, tb=cython.int, sh=cython.int, m=cython.ulonglong,
                best=cython.ulonglong, a=cython.int, n_power=cython.int, low=cython.ulonglong,
-               lm=cython.ulonglong, bn=cython.int, c=cython.int)
+               lm=cython.ulonglong, bn=cython.int, c=cython.int, above=cython.ulonglong)
 def choose(game, state, rng: random.Random) -> int:
     """The heuristic move of the seat to act in ``state`` (a legal move)."""
     me = state.cur
@@ -446,8 +446,29 @@ def choose(game, state, rng: random.Random) -> int:
         if top_shape != R.SINGLE:
             if not (hand.bit_count() <= 4 or _opp_min(game, state, me) <= 2):
                 return 0  # no piece beats it and nothing is urgent: pass (whatever the moves are)
-        elif not anys and not (same_shape == R.SINGLE and hand.bit_length() > tb):
-            return 0  # a single on top, no card above it and no bomb allowed: no play at all
+        elif not anys:
+            if not (same_shape == R.SINGLE and _bitlen(hand) > tb):
+                return 0  # a single on top, no card above it and no bomb allowed: no play at all
+            # The plays are the hand's cards above the top card (legal_moves()[1:]): the
+            # choices below made on that mask, without listing the moves.
+            above = hand >> tb << tb
+            triples = 0
+            for m, sh in pieces:
+                if sh == R.TRIPLE and not m >> 48:
+                    triples |= m
+            m = above & triples   # a single from a triple (not of 2s) costs little
+            if m:
+                return m & -m
+            if _pop(hand) <= 4 or _opp_min(game, state, me) <= 2:   # urgent
+                m = above & _NON_TWOS
+                if m:
+                    return m & -m
+                m = above & _TWOS
+                return m & -m
+            m = above & _TWOS
+            if m and (_bitlen(top) - 1) >> 2 >= 11 and _pop(hand & _TWOS) >= 2:
+                return m & -m   # an ace on the table: a 2 on it
+            return 0
         plays = state.legal_moves()[1:]
         if not plays:
             return 0
