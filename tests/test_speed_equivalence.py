@@ -143,6 +143,23 @@ def test_tienlen_heuristic_and_follow_rule_match_reference():
     assert n > 5_000
 
 
+def test_tienlen_lowest_play_is_the_lowest_legal_play_of_its_kind():
+    """``lowest_play(bomb)``, which the heuristic asks instead of listing the moves, is the
+    smallest legal play whose shape is (or is not) a bomb of the rules, under random options
+    (the four_pairs_ignore_pass turns included)."""
+    n = 0
+    for state in _random_games("tienlen", 150, 12):
+        if not state.top:
+            continue
+        bombs = state.game._bombs
+        plays = state.legal_moves()[1:]
+        for bomb in (True, False):
+            want = min((m for m in plays if (TR.shape_of(m) in bombs) == bomb), default=0)
+            assert state.lowest_play(bomb) == want, (hex(state.top), bomb)
+        n += 1
+    assert n > 2_000
+
+
 # -- Sâm lốc ------------------------------------------------------------------------------------
 
 def test_samloc_plan_matches_reference():

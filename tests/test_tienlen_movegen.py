@@ -99,6 +99,11 @@ def check(st):
     fast = st.legal_moves()
     assert len(fast) == len(set(fast))
     assert set(fast) == slow_legal(st), st.render(st.current_player)
+    if st.top:   # the heuristic's query: the lowest play that is (not) a bomb of the rules
+        bombs = st.game._bombs
+        for bomb in (True, False):
+            want = min((m for m in fast[1:] if (R.shape_of(m) in bombs) == bomb), default=0)
+            assert st.lowest_play(bomb) == want, (st.render(st.current_player), bomb)
 
 
 OPTION_SETS = [

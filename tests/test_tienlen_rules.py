@@ -208,6 +208,8 @@ def test_four_pairs_ignore_pass(mode, top_plays, offered):
     if offered:
         # only pass or a 4 pair sequence, never an ordinary play
         assert legal_texts(st) == {"pass", g.move_to_text(M(B4_LOW))}
+        # the heuristic's query agrees: the lowest bomb is the 4 pair sequence, no other play
+        assert st.lowest_play(True) == M(B4_LOW) and st.lowest_play(False) == 0
 
 
 def test_passed_seat_offered_on_triple_of_twos_can_only_pass():

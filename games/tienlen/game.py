@@ -701,6 +701,39 @@ class TienLenState(State):
                     res += b
         return res
 
+    def lowest_play(self, bomb: bool) -> int:
+        """The lowest play (the smallest mask) among the legal moves of the seat to act whose
+        shape is one of the rules' bombs (``bomb``), or is not (``not bomb``); 0 when there is
+        none.  ``min((m for m in legal_moves()[1:] if (shape_of(m) in bombs) == bomb),
+        default=0)`` without listing the moves; only while a top is on the table."""
+        seat = self.cur
+        g = self._gen[seat]
+        if g is None or g[0] != self.hands[seat]:
+            g = self._cache(seat)
+        top = self.top
+        shape = self.top_shape
+        bombs = self.game._bombs
+        if not self.passed >> seat & 1:
+            same_ok, anys = True, self.finfo[0]
+        else:   # offered a turn by the four_pairs_ignore_pass exception
+            _, _, anys, same_ok = self.finfo
+        best = 0
+        if same_ok and (shape in bombs) == bomb:
+            tb = top.bit_length()
+            if shape == 1:   # singles: the lowest card above the top card
+                h = g[0] >> tb << tb
+                best = h & -h
+            else:
+                same = _group(g, shape)
+                if same and same[-1] > top:
+                    best = same[bisect_left(same, 1 << tb)]
+        for sh in anys:
+            if (sh in bombs) == bomb:
+                b = _group(g, sh)
+                if b and (not best or b[0] < best):
+                    best = b[0]
+        return best
+
     def follow_rule(self) -> tuple[int, int, tuple]:
         """What the seat to act may play on the top, as ``(same, bits, shapes)``: a
         combination ``m`` of its hand with shape ``sh`` is legal iff ``sh == same and

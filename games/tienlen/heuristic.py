@@ -420,16 +420,10 @@ def choose(game, state, rng: random.Random) -> int:
         shape = R.classify(hand)
         if shape and ((shape == same_shape and hand.bit_length() > tb) or shape in anys):
             return hand
-    top_power = _is_power(top, top_shape, bombs)
-    shape_of = R.shape_of
-    plays = None
-    if top_power:
-        plays = state.legal_moves()[1:]  # a follower's moves: the pass, then the plays
-        if not plays:
-            return 0
-        chops = [m for m in plays if shape_of(m) in bombs]
-        if chops:
-            return min(chops)
+    if _is_power(top, top_shape, bombs):
+        # A 2 or a bomb on top: the lowest bomb that may be played on it, else pass (no plan
+        # piece that is not a 2 or a bomb beats it).
+        return state.lowest_play(True)
     # the lowest plan piece that may be played (not a 2 or a bomb), found without the moves
     any_bits = 0
     for a in anys:
@@ -442,49 +436,46 @@ def choose(game, state, rng: random.Random) -> int:
             best = m
     if best:
         return best
-    if plays is None:
-        if top_shape != R.SINGLE:
-            if not (hand.bit_count() <= 4 or _opp_min(game, state, me) <= 2):
-                return 0  # no piece beats it and nothing is urgent: pass (whatever the moves are)
-        elif not anys:
-            if not (same_shape == R.SINGLE and _bitlen(hand) > tb):
-                return 0  # a single on top, no card above it and no bomb allowed: no play at all
-            # The plays are the hand's cards above the top card (legal_moves()[1:]): the
-            # choices below made on that mask, without listing the moves.
-            above = hand >> tb << tb
-            triples = 0
-            for m, sh in pieces:
-                if sh == R.TRIPLE and not m >> 48:
-                    triples |= m
-            m = above & triples   # a single from a triple (not of 2s) costs little
+    if top_shape != R.SINGLE:
+        if not (_pop(hand) <= 4 or _opp_min(game, state, me) <= 2):
+            return 0  # no piece beats it and nothing is urgent: pass (whatever the moves are)
+        # urgent: the lowest play that is not a bomb (one without a 2 if there is one: every
+        # such mask is below every mask with a 2)
+        return state.lowest_play(False)
+    # a single on top
+    triples = 0   # a single from a triple (not of 2s) costs little: the pair stays
+    for m, sh in pieces:
+        if sh == R.TRIPLE and not m >> 48:
+            triples |= m
+    urgent = _pop(hand) <= 4 or _opp_min(game, state, me) <= 2
+    if not anys:
+        if not (same_shape == R.SINGLE and _bitlen(hand) > tb):
+            return 0  # no card above it and no bomb allowed: no play at all
+        # The plays are the hand's cards above the top card (legal_moves()[1:]): the choices
+        # below made on that mask, without listing the moves.
+        above = hand >> tb << tb
+        m = above & triples
+        if m:
+            return m & -m
+        if urgent:
+            m = above & _NON_TWOS
             if m:
                 return m & -m
-            if _pop(hand) <= 4 or _opp_min(game, state, me) <= 2:   # urgent
-                m = above & _NON_TWOS
-                if m:
-                    return m & -m
-                m = above & _TWOS
-                return m & -m
             m = above & _TWOS
-            if m and (_bitlen(top) - 1) >> 2 >= 11 and _pop(hand & _TWOS) >= 2:
-                return m & -m   # an ace on the table: a 2 on it
-            return 0
-        plays = state.legal_moves()[1:]
-        if not plays:
-            return 0
-    if top_shape == R.SINGLE:
-        # a single from a triple (not of 2s) costs little: the pair stays
-        triples = 0
-        for m, sh in pieces:
-            if sh == R.TRIPLE and not m >> 48:
-                triples |= m
-        if triples:
-            clean = [m for m in plays if m & triples]
-            if clean:
-                return min(clean)
-    urgent = hand.bit_count() <= 4 or _opp_min(game, state, me) <= 2
-    if top_power:
+            return m & -m
+        m = above & _TWOS
+        if m and (_bitlen(top) - 1) >> 2 >= 11 and _pop(hand & _TWOS) >= 2:
+            return m & -m   # an ace on the table: a 2 on it
         return 0
+    # bombs allowed on the single: the moves listed
+    plays = state.legal_moves()[1:]
+    if not plays:
+        return 0
+    if triples:
+        clean = [m for m in plays if m & triples]
+        if clean:
+            return min(clean)
+    shape_of = R.shape_of
     twos = [m for m in plays if shape_of(m) not in bombs and m >> 48]
     if urgent:
         ordinary = [m for m in plays if not m >> 48 and shape_of(m) not in bombs]
@@ -493,7 +484,7 @@ def choose(game, state, rng: random.Random) -> int:
         if twos:
             return min(twos)
         return 0
-    if twos and top_shape == R.SINGLE and (top.bit_length() - 1) >> 2 >= 11:  # an ace on the table
+    if twos and (top.bit_length() - 1) >> 2 >= 11:  # an ace on the table
         if (hand & R.TWOS).bit_count() >= 2:
             return min(twos)
     return 0
