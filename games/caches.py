@@ -10,13 +10,19 @@ its oldest quarter (:func:`make_room`; the encoders' descriptions are emptied) o
 caches, its least recently used entry, so a worker's memory levels off at about the sum of the
 costs below.
 
-This module imports nothing of ours: every layer may use it.
+This module imports nothing of ours (but ``games/_cy.py`` where Cython is not installed): every
+layer may use it.  It is part of the compiled core (``make_room`` runs in the heuristics' loops).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
 
 
 @dataclass(frozen=True)
@@ -90,13 +96,22 @@ def cache_size(name: str) -> int:
     return _SIZES[name]
 
 
+@cython.locals(cache=dict, keys=list, drop=cython.Py_ssize_t)
 def make_room(cache: dict) -> None:
     """Drop the oldest quarter of the entries of a full ``cache`` (at least one; a dict keeps
     its insertion order), before an insertion.  A cache so kept stays between three quarters
     full and full once it has filled: its hits do not collapse, and its memory does not swing
-    from nothing to its bound, as they would if it were emptied.  Amortised O(1) an insertion."""
-    drop = max(1, len(cache) >> 2)
-    for key in [k for _, k in zip(range(drop), cache)]:
+    from nothing to its bound, as they would if it were emptied.  Amortised O(1) an insertion
+    (compiled, the loops run in C: part of the compiled core)."""
+    drop = len(cache) >> 2
+    if drop < 1:
+        drop = 1
+    keys = []
+    for key in cache:
+        if len(keys) >= drop:
+            break
+        keys.append(key)
+    for key in keys:
         del cache[key]
 
 

@@ -18,6 +18,7 @@ import importlib.machinery
 #: The compiled core: module name -> source file (relative to the checkout).
 CORE: dict[str, str] = {
     "quansu.games.cards": "games/cards.py",
+    "quansu.games.caches": "games/caches.py",
     "quansu.games.tienlen.rules": "games/tienlen/rules.py",
     "quansu.games.tienlen.game": "games/tienlen/game.py",
     "quansu.games.tienlen.heuristic": "games/tienlen/heuristic.py",
