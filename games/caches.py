@@ -8,7 +8,8 @@ read once when this module is imported, so a server sets it before its workers s
 inherit the environment); 0 turns a cache off (where the cache allows it).  A full cache drops
 its oldest quarter (:func:`make_room`; the encoders' descriptions are emptied) or, for the LRU
 caches, its least recently used entry, so a worker's memory levels off at about the sum of the
-costs below.
+costs below.  The Tiến lên caches are emptied when full (one search refills them; trimming
+them cost a search about 6 %).
 
 This module imports nothing of ours (but ``games/_cy.py`` where Cython is not installed): every
 layer may use it.  It is part of the compiled core (``make_room`` runs in the heuristics' loops).
@@ -61,12 +62,12 @@ CACHES: dict[str, CacheSpec] = {s.name: s for s in (
               "options per rank counts (trimmed when full) and fewest combinations per rank "
               "counts (LRU); the cost is of one entry of each"),
     CacheSpec("tienlen_splits", 1 << 17, 190, "games/tienlen/heuristic.py",
-              "Tiến lên fewest-pieces splits per rank counts (the split's own memo: trimmed "
+              "Tiến lên fewest-pieces splits per rank counts (the split's own memo: emptied "
               "between two hands when full)", minimum=1),
     CacheSpec("tienlen_recipes", 1 << 15, 560, "games/tienlen/heuristic.py",
-              "Tiến lên hand plans per rank counts (trimmed when full)"),
+              "Tiến lên hand plans per rank counts (emptied when full)"),
     CacheSpec("tienlen_plans", 1 << 14, 540, "games/tienlen/heuristic.py",
-              "Tiến lên hand plans per hand (trimmed when full)"),
+              "Tiến lên hand plans per hand (emptied when full)"),
     CacheSpec("phom_witnesses", 1 << 12, 330, "games/phom/view.py",
               "Phỏm minimal card sets that explain an opponent's eaten cards (trimmed when "
               "full)"),

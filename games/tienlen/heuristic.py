@@ -21,7 +21,7 @@ try:
 except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
-from quansu.games.caches import cache_size, make_room
+from quansu.games.caches import cache_size
 from quansu.games.tienlen import rules as R
 
 _TWO_RANK = 12
@@ -86,8 +86,7 @@ if not cython.compiled:
 
 #: packed rank counts (nibble r = cards of rank r, ranks 3..A) -> the best first piece of the
 #: fewest-pieces split: ``(pieces, is_straight, start, length, packed counts left)``.  Bounded:
-#: trimmed (between two top-level splits: :func:`games.caches.make_room`) once it holds
-#: :data:`_SPLITS_MAX` entries.
+#: emptied (between two top-level splits) once it holds :data:`_SPLITS_MAX` entries.
 _SPLITS: dict[int, tuple] = {0: (0, False, 0, 0, 0)}
 _SPLITS_MAX = cache_size("tienlen_splits")
 
@@ -131,13 +130,11 @@ def _split_parts(c: int) -> list[tuple[bool, int, int]]:
     parts, lowest start first: a straight of ``length`` ranks from ``start``, or a set of
     ``length`` cards of rank ``start``."""
     if len(_SPLITS) >= _SPLITS_MAX:
-        make_room(_SPLITS)
+        _SPLITS.clear()
         _SPLITS[0] = (0, False, 0, 0, 0)
+    _split(c)
     parts = []
     while c:
-        # each link of the chain is memoised; one dropped by an earlier trim (which keeps the
-        # newer entries that may point to it) is worked out again here
-        _split(c)
         _, straight, start, length, c = _SPLITS[c]
         parts.append((straight, start, length))
     return parts
@@ -158,7 +155,7 @@ _NON_TWOS = cython.declare(cython.ulonglong, R.NON_TWOS)
 _QUAD, _STRAIGHT_OP, _PAIRSEQ_OP, _SET_OP = 0, 1, 2, 3
 
 #: packed rank counts of a hand's cards 3..A -> its plan recipe (see :func:`_recipe`).
-#: Bounded: trimmed (:func:`games.caches.make_room`) when it reaches :data:`_RECIPES_MAX` entries.
+#: Bounded: emptied when it reaches :data:`_RECIPES_MAX` entries.
 _RECIPES: dict[int, tuple] = {}
 _RECIPES_MAX = cache_size("tienlen_recipes")
 
@@ -225,7 +222,9 @@ def _first_ranks(bits: int, k: int) -> int:
     return out
 
 
-#: hand -> its plan (:func:`plan`).  Bounded: trimmed when it holds :data:`_PLANS_MAX` hands.
+#: hand -> its plan (:func:`plan`).  Bounded: emptied when it holds :data:`_PLANS_MAX` hands.
+#: (The Tiến lên caches are emptied, not trimmed: one search refills them, and trimming cost
+#: a search about 6 %: docs/search.md.)
 _PLANS: dict[int, tuple] = {}
 _PLANS_MAX = cache_size("tienlen_plans")
 
@@ -245,7 +244,7 @@ def plan(hand: int) -> tuple[tuple[int, int], ...]:
     p = _PLANS.get(hand)
     if p is None:
         if len(_PLANS) >= _PLANS_MAX:
-            make_room(_PLANS)
+            _PLANS.clear()
         p = _PLANS[hand] = _make_plan(hand)
     return p
 
@@ -268,7 +267,7 @@ def _make_plan(hand: int) -> tuple[tuple[int, int], ...]:
     ops = _RECIPES.get(packed)
     if ops is None:
         if len(_RECIPES) >= _RECIPES_MAX:
-            make_room(_RECIPES)
+            _RECIPES.clear()
         ops = _RECIPES[packed] = _recipe(packed)
     for op, wm, shape in ops:
         if op == _STRAIGHT_OP:
