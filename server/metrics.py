@@ -25,6 +25,7 @@ each scrape (:class:`PoolCollector`).  The game label is a game the server knows
 | ``quansu_worker_deaths_total`` | counter | | workers found dead, or killed because they did not stop |
 | ``quansu_worker_restarts_total`` | counter | | workers put in a dead one's place |
 | ``quansu_worker_rss_bytes`` | gauge | worker | resident memory of each live worker (Linux) |
+| ``quansu_worker_cache_budget_bytes`` | gauge | | the most memory a worker's bounded caches take together when full, from their sizes (``QUANSU_CACHE_*``; docs/api.md, "Caches") |
 | ``process_*`` | | | the serve process itself (prometheus-client's process collector: memory, CPU, open files) |
 """
 
@@ -35,6 +36,8 @@ import threading
 from prometheus_client import CollectorRegistry, Counter, Histogram, Info, ProcessCollector
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import generate_latest, start_http_server
+
+from quansu.games.caches import memory_budget_mb
 
 #: Latency buckets (seconds): from a LegalMoves to a long Analyze.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
@@ -73,6 +76,9 @@ class PoolCollector:
         for i, mb in enumerate(st.worker_rss_mb):
             rss.add_metric([str(i)], mb * 1024.0 * 1024.0)
         yield rss
+        yield GaugeMetricFamily("quansu_worker_cache_budget_bytes",
+                                "The most memory a worker's bounded caches take together when "
+                                "full (their sizes)", value=memory_budget_mb() * 1e6)
 
 
 class ServiceMetrics:

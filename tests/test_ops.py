@@ -145,6 +145,9 @@ def test_metrics_and_log_lines_after_grpc_and_http_calls():
     assert _value(m, "quansu_worker_restarts_total") == 0
     if sys.platform.startswith("linux"):
         assert _value(m, "quansu_worker_rss_bytes", worker="0") > 10e6
+        from quansu.games.caches import memory_budget_mb
+        budget = _value(m, "quansu_worker_cache_budget_bytes")
+        assert abs(budget - memory_budget_mb() * 1e6) < 1 and budget > 100e6
 
     # one JSON line per call, with the call's facts and never a card
     calls = cap.calls()
