@@ -133,9 +133,9 @@ def _deep_size(obj, seen: set) -> int:
 def _searched(game_name: str, cache, entries: int, keep: dict | None = None) -> tuple[int, float]:
     """Empty ``cache`` (a dict, or a function of the game giving one), search random positions
     of ``game_name`` (4 players, default rules, 0-24 random moves into a deal; 200 iterations,
-    the game's playout, uniform priors) until it holds ``entries`` entries or 60 searches have run; its
-    entries and deep size per entry.  ``keep``: entries put back after emptying it (a memo's
-    base case)."""
+    the game's playout, uniform priors) until it holds ``entries`` entries or 60 searches have
+    run; its entries and deep size per entry.  ``keep``: entries put back after emptying it (a
+    memo's base case)."""
     from quansu.games.registry import make
     from quansu.search.evaluator import UniformEvaluator
     from quansu.search.ismcts import SearchConfig, search
