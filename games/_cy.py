@@ -12,7 +12,6 @@ compiled = False
 
 # C types named in annotations (unused uncompiled: ``from __future__ import annotations``)
 int = int          # noqa: A001 - Cython's names
-longlong = int
 ulonglong = int
 Py_ssize_t = int
 bint = bool
