@@ -830,8 +830,8 @@ def test_a_full_cache_drops_its_oldest_quarter():
 
 
 def test_small_heuristic_caches_give_the_same_moves():
-    """The caches hold pure functions' answers: tiny bounds (every cache trimmed over and over)
-    give the same searches as the defaults."""
+    """The caches hold pure functions' answers: tiny bounds (every cache trimmed or emptied over
+    and over) give the same searches as the defaults."""
     import subprocess
     import sys
 
