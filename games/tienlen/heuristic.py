@@ -314,6 +314,14 @@ def _opp_min(game, state, me: int) -> int:
     return best
 
 
+@cython.cfunc
+@cython.returns(cython.bint)
+def _urgent(game, state, me: int, hand: int) -> bool:
+    """Whether the seat ``me`` holding ``hand`` must hurry: 4 cards or fewer left, or an
+    opponent with 2 or fewer."""
+    return _pop(hand) <= 4 or _opp_min(game, state, me) <= 2
+
+
 _TRIPLE = cython.declare(cython.int, R.TRIPLE)
 
 
@@ -436,27 +444,26 @@ def choose(game, state, rng: random.Random) -> int:
     if best:
         return best
     if top_shape != R.SINGLE:
-        if not (_pop(hand) <= 4 or _opp_min(game, state, me) <= 2):
+        if not _urgent(game, state, me, hand):
             return 0  # no piece beats it and nothing is urgent: pass (whatever the moves are)
-        # urgent: the lowest play that is not a bomb (one without a 2 if there is one: every
-        # such mask is below every mask with a 2)
+        # the lowest play that is not a bomb (one without a 2 if there is one: every such mask
+        # is below every mask with a 2)
         return state.lowest_play(False)
     # a single on top
+    if not anys and not (same_shape == R.SINGLE and _bitlen(hand) > tb):
+        return 0  # no card above it and no bomb allowed: no play at all
     triples = 0   # a single from a triple (not of 2s) costs little: the pair stays
     for m, sh in pieces:
         if sh == R.TRIPLE and not m >> 48:
             triples |= m
-    urgent = _pop(hand) <= 4 or _opp_min(game, state, me) <= 2
     if not anys:
-        if not (same_shape == R.SINGLE and _bitlen(hand) > tb):
-            return 0  # no card above it and no bomb allowed: no play at all
         # The plays are the hand's cards above the top card (legal_moves()[1:]): the choices
         # below made on that mask, without listing the moves.
         above = hand >> tb << tb
         m = above & triples
         if m:
             return m & -m
-        if urgent:
+        if _urgent(game, state, me, hand):
             m = above & _NON_TWOS
             if m:
                 return m & -m
@@ -476,7 +483,7 @@ def choose(game, state, rng: random.Random) -> int:
             return min(clean)
     shape_of = R.shape_of
     twos = [m for m in plays if shape_of(m) not in bombs and m >> 48]
-    if urgent:
+    if _urgent(game, state, me, hand):
         ordinary = [m for m in plays if not m >> 48 and shape_of(m) not in bombs]
         if ordinary:
             return min(ordinary)
