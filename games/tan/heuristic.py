@@ -20,15 +20,50 @@ from __future__ import annotations
 
 import random
 
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
+
 from quansu.games.base import IllegalMoveError
 from quansu.games.tan.game import ATTACK, DEFEND, THROW
 from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, RANKSET_CARDS,
                                     SWAP_BASE, TAKE, THROW_BASE)
 
 
+_W55 = cython.declare(cython.ulonglong, 0x5555555555555555)
+_W33 = cython.declare(cython.ulonglong, 0x3333333333333333)
+_W0F = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
+_W01 = cython.declare(cython.ulonglong, 0x0101010101010101)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _low_card(x: int) -> int:
+    """The lowest card of the mask ``x`` > 0 (compiled: the popcount of the bits below it,
+    by arithmetic on a 64-bit word)."""
+    if cython.compiled:
+        x = (x & -x) - 1
+        x = x - ((x >> 1) & _W55)
+        x = (x & _W33) + ((x >> 2) & _W33)
+        x = (x + (x >> 4)) & _W0F
+        return cython.cast(cython.int, (x * _W01) >> 56)
+    return (x & -x).bit_length() - 1
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(card=cython.int, trump=cython.int)
+@cython.returns(cython.int)
 def _cost(card: int, trump: int) -> int:
     """Worth of a card to its holder: its Tấn value (2..14), +13 for a trump."""
     return CARD_VALUE[card] + (13 if card & 3 == trump else 0)
+
+
+#: cards held of one rank (a nibble of the hand) -> how many
+_RANK_HELD = tuple(n.bit_count() for n in range(16))
 
 
 def heuristic_move(state, rng: random.Random) -> int:
@@ -57,6 +92,9 @@ def heuristic_move(state, rng: random.Random) -> int:
     return DONE
 
 
+@cython.locals(ph=cython.int, hand=cython.ulonglong, x=cython.ulonglong, m=cython.ulonglong,
+               trump=cython.int, c=cython.int, k=cython.int, best=cython.int, best_key=cython.int,
+               a=cython.int, d=cython.int, on_table=cython.int, stock_empty=cython.bint)
 def _play(state, ph: int) -> int:
     """The move of an attack, defence or throw-in (``ph``), swaps aside, from the hand's mask:
     each choice is the lowest of one whole number per card (every part bounded), the order of
@@ -68,11 +106,10 @@ def _play(state, ph: int) -> int:
         best, best_key = -1, 1 << 30
         x = hand
         while x:
-            low = x & -x
-            x ^= low
-            c = low.bit_length() - 1
-            same_rank = ((hand >> (c & ~3)) & 15).bit_count()
-            k = ((c & 3 == trump) << 16) | ((CARD_VALUE[c] - 2 * same_rank + 40) << 8) | c
+            c = _low_card(x)
+            x &= x - 1
+            # each card held of its rank (itself too) takes 2 off the key (values 2..14: positive)
+            k = ((c & 3 == trump) << 16) | ((CARD_VALUE[c] - 2 * _RANK_HELD[(hand >> (c & ~3)) & 15] + 40) << 8) | c
             if k < best_key:
                 best, best_key = c, k
         return best
@@ -84,9 +121,8 @@ def _play(state, ph: int) -> int:
             return TAKE
         d, best_key = -1, 1 << 30
         while m:
-            low = m & -m
-            m ^= low
-            c = low.bit_length() - 1
+            c = _low_card(m)
+            m &= m - 1
             k = (_cost(c, trump) << 6) | c
             if k < best_key:
                 d, best_key = c, k
@@ -107,13 +143,12 @@ def _play(state, ph: int) -> int:
     if not m:
         return DONE
     stock_empty = state.stock_count() == 0
-    if not state.game._until_one and stock_empty and hand.bit_count() == 1:
-        return THROW_BASE + (m & -m).bit_length() - 1   # the last card: out first, the winner
+    if not state.game._until_one and stock_empty and not hand & (hand - 1):
+        return THROW_BASE + _low_card(m)   # the last card: out first, the winner
     best, best_key = -1, 1 << 30
     while m:
-        low = m & -m
-        m ^= low
-        c = low.bit_length() - 1
+        c = _low_card(m)
+        m &= m - 1
         if c & 3 == trump:
             if not stock_empty or CARD_VALUE[c] > 8:
                 continue
