@@ -41,16 +41,21 @@ _W01 = cython.declare(cython.ulonglong, 0x0101010101010101)
 @cython.inline
 @cython.locals(x=cython.ulonglong)
 @cython.returns(cython.int)
-def _low_card(x: int) -> int:
-    """The lowest card of the mask ``x`` > 0 (compiled: the popcount of the bits below it,
-    by arithmetic on a 64-bit word)."""
+def _one_bit_length(x: int) -> int:
+    """``x.bit_length()`` of a mask ``x`` holding exactly one card: that card plus one
+    (compiled: the popcount of the bits below it, by arithmetic on a 64-bit word, plus one)."""
     if cython.compiled:
-        x = (x & -x) - 1
+        x -= 1
         x = x - ((x >> 1) & _W55)
         x = (x & _W33) + ((x >> 2) & _W33)
         x = (x + (x >> 4)) & _W0F
-        return cython.cast(cython.int, (x * _W01) >> 56)
-    return (x & -x).bit_length() - 1
+        return cython.cast(cython.int, (x * _W01) >> 56) + 1
+    return x.bit_length()
+
+
+if not cython.compiled:
+    # uncompiled, the int method itself: no wrapper call in the pure build's loops
+    _one_bit_length = int.bit_length    # noqa: F811
 
 
 @cython.cfunc
@@ -93,6 +98,7 @@ def heuristic_move(state, rng: random.Random) -> int:
 
 
 @cython.locals(ph=cython.int, hand=cython.ulonglong, x=cython.ulonglong, m=cython.ulonglong,
+               low=cython.ulonglong,
                trump=cython.int, c=cython.int, k=cython.int, best=cython.int, best_key=cython.int,
                a=cython.int, d=cython.int, on_table=cython.int, stock_empty=cython.bint)
 def _play(state, ph: int) -> int:
@@ -106,8 +112,9 @@ def _play(state, ph: int) -> int:
         best, best_key = -1, 1 << 30
         x = hand
         while x:
-            c = _low_card(x)
-            x &= x - 1
+            low = x & -x
+            x ^= low
+            c = _one_bit_length(low) - 1
             # each card held of its rank (itself too) takes 2 off the key (values 2..14: positive)
             k = ((c & 3 == trump) << 16) | ((CARD_VALUE[c] - 2 * _RANK_HELD[(hand >> (c & ~3)) & 15] + 40) << 8) | c
             if k < best_key:
@@ -121,8 +128,9 @@ def _play(state, ph: int) -> int:
             return TAKE
         d, best_key = -1, 1 << 30
         while m:
-            c = _low_card(m)
-            m &= m - 1
+            low = m & -m
+            m ^= low
+            c = _one_bit_length(low) - 1
             k = (_cost(c, trump) << 6) | c
             if k < best_key:
                 d, best_key = c, k
@@ -144,11 +152,12 @@ def _play(state, ph: int) -> int:
         return DONE
     stock_empty = state.stock_count() == 0
     if not state.game._until_one and stock_empty and not hand & (hand - 1):
-        return THROW_BASE + _low_card(m)   # the last card: out first, the winner
+        return THROW_BASE + _one_bit_length(m & -m) - 1   # the last card: out first, the winner
     best, best_key = -1, 1 << 30
     while m:
-        c = _low_card(m)
-        m &= m - 1
+        low = m & -m
+        m ^= low
+        c = _one_bit_length(low) - 1
         if c & 3 == trump:
             if not stock_empty or CARD_VALUE[c] > 8:
                 continue
