@@ -97,9 +97,10 @@ class TanGame(Game):
     max_moves = 1000
     rules_version = 2  # 2: the swap round asks every seat (issue 17)
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    #: Analyze: at most 1,024 worlds a decision (a 2-seat game has a hundred decisions with a
-    #: choice and Tấn playouts are the longest: bench/README.md).
-    analysis_worlds = 1024
+    #: Analyze: at most 4,096 worlds a decision (a 2-seat game has a hundred decisions with a
+    #: choice and Tấn playouts are the longest; at 1,024 worlds half the marks had an interval
+    #: across a threshold and marks flipped between best and inaccuracy: bench/README.md).
+    analysis_worlds = 4096
     #: Hints are the search's own ranking: measured on 128 deals, every legal move was still
     #: tied with the best on 47 of 64 benchmark positions (the differences between Tấn moves
     #: are small beside the spread of a deal's payoff), a hint that names no move; the search's
