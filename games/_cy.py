@@ -15,6 +15,7 @@ int = int          # noqa: A001 - Cython's names
 ulonglong = int
 Py_ssize_t = int
 bint = bool
+double = float
 
 
 def cfunc(f):

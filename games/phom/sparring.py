@@ -48,6 +48,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
+
 from quansu.games.phom import rules as R
 from quansu.games.phom import settle as S
 from quansu.games.phom.game import (DISCARD, DRAW, EAT, LAY, SEND, SEND_BASE, TAI, TAKE, U)
@@ -92,6 +97,8 @@ def _outs_table() -> dict[int, int]:
 
 
 _OUTS = _outs_table()
+#: a typed one (C shifts of it are 64-bit when compiled)
+_U1 = cython.declare(cython.ulonglong, 1)
 
 
 class _Ctx:
@@ -276,6 +283,13 @@ class _Ctx:
                     changed = True
         return free
 
+    @cython.locals(h=cython.ulonglong, e=cython.ulonglong, dead=cython.ulonglong,
+                   dead_all=cython.ulonglong, melded=cython.ulonglong, free=cython.ulonglong,
+                   part=cython.ulonglong, lo=cython.ulonglong, outs=cython.ulonglong,
+                   all_outs=cython.ulonglong, x=cython.int, y=cython.int, u=cython.int,
+                   fp=cython.double, v=cython.double, val=cython.double, rate=cython.double,
+                   gain=cython.double, n_live=cython.double, pc=cython.double, miss=cython.double,
+                   ca_w=cython.double, ca_meld=cython.double, saved=cython.double)
     def hand_value(self, h: int, e: int) -> float:
         """Value in bets of keeping the hand ``h`` (eaten cards ``e``) after the discard."""
         p = self.p
@@ -292,11 +306,12 @@ class _Ctx:
         takes = self.takes
         if not takes:
             return -p.end_point * dw
+        cards = R.bits(dead)
         # the cards still dead at the lay-down: the lowest; the others go in later discards
-        keep = dead.bit_count() - takes * p.fp_turns
+        keep = len(cards) - takes * p.fp_turns
         fp = 0.0
         if keep > 0:
-            for v in sorted(pts[x] for x in R.bits(dead)):
+            for v in sorted([pts[x] for x in cards]):
                 if keep <= 0:
                     break
                 fp += v * min(keep, 1.0)
@@ -307,14 +322,15 @@ class _Ctx:
         live = self.live
         all_outs = 0
         gain = 0.0
-        for x in R.bits(dead):
-            part = _CA[x] & h & ~(1 << x)
+        ca_w = p.point * p.ca_share   # (the products in the order of p.point * p.ca_share * pts)
+        ca_meld = p.ca_meld
+        for x in cards:
+            part = _CA[x] & h & ~(_U1 << x)
             # a pair of dead cards is counted once, from its lower card
-            part &= ~(dead & ((1 << (x + 1)) - 1))
-            while part:
-                lo = part & -part
-                part ^= lo
-                outs = _OUTS[(1 << x) | lo] & unseen
+            part &= ~(dead & ((_U1 << (x + 1)) - 1))
+            for y in R.bits(part):
+                lo = _U1 << y
+                outs = _OUTS[(_U1 << x) | lo] & unseen
                 if not outs:
                     continue
                 all_outs |= outs
@@ -323,17 +339,17 @@ class _Ctx:
                     n_live += 1.0 - live[u]
                 pc = 1.0 - (1.0 - rate) ** n_live
                 if dead & lo:
-                    saved = pts[x] + pts[lo.bit_length() - 1]
-                    gain += pc * (p.point * p.ca_share * saved + p.ca_meld)
+                    saved = pts[x] + pts[y]
+                    gain += pc * (ca_w * saved + ca_meld)
                 else:       # a dead card with a card of a phỏm: half as good
-                    gain += 0.5 * pc * (p.point * p.ca_share * pts[x] + p.ca_meld)
+                    gain += 0.5 * pc * (ca_w * pts[x] + ca_meld)
         val += gain
         if not melded and not e:
             miss = 1.0
             for u in R.bits(all_outs):
                 miss *= 1.0 - rate * (1.0 - live[u])
             val -= p.mom * miss
-        if dead.bit_count() <= 3 and p.u_share:
+        if len(cards) <= 3 and p.u_share:
             val += p.u_share * self.u_money * self.u_chance(h & ~(dead_all & ~dead), e)
         return val
 
