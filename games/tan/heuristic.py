@@ -116,7 +116,8 @@ def _play(state, ph: int) -> int:
             x ^= low
             c = _one_bit_length(low) - 1
             # each card held of its rank (itself too) takes 2 off the key (values 2..14: positive)
-            k = ((c & 3 == trump) << 16) | ((CARD_VALUE[c] - 2 * _RANK_HELD[(hand >> (c & ~3)) & 15] + 40) << 8) | c
+            k = (((c & 3 == trump) << 16)
+                 | ((CARD_VALUE[c] - 2 * _RANK_HELD[(hand >> (c & ~3)) & 15] + 40) << 8) | c)
             if k < best_key:
                 best, best_key = c, k
         return best
