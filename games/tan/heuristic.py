@@ -31,6 +31,9 @@ from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, RANK
                                     SWAP_BASE, TAKE, THROW_BASE)
 
 
+# The 64-bit words of the compiled popcount.  games/tienlen/heuristic.py has the same few lines
+# (``_pop``): a C inline function is not shared between compiled modules without a .pxd file,
+# and calling the other module's Python-level function would cost more than the loop it serves.
 _W55 = cython.declare(cython.ulonglong, 0x5555555555555555)
 _W33 = cython.declare(cython.ulonglong, 0x3333333333333333)
 _W0F = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
