@@ -281,6 +281,9 @@ class Game:
     #: solver (``SearchConfig.endgame_cards``); 0 where it did not measure stronger or the game
     #: has no :meth:`State.endgame_size`.
     search_endgame_cards: int = 0
+    #: The share of the search's root prior on the sparring bot's own move
+    #: (``SearchConfig.anchor``); 0 where anchoring did not measure stronger.
+    search_anchor: float = 0.0
     #: Strength levels 4-5 end with the improvement step (``search.improve``: the search's
     #: best moves measured against the sparring bot's own move with sparring rollouts) on this
     #: many sampled worlds at level 5 (a level uses its ``improve_share`` of them), comparing

@@ -124,8 +124,12 @@ class ISMCTSBot(Bot):
             return legal[0]
         cfg = self.config
         step = self.improvement(state.game)
-        if step is not None and step.iterations:
-            cfg = cfg.replace(iterations=step.iterations, time_s=None)
+        if step is not None:
+            # the step measures the search's moves against the sparring bot's own move, which
+            # it adds itself: its search proposes alternatives, unanchored
+            cfg = cfg.replace(anchor=0.0)
+            if step.iterations:
+                cfg = cfg.replace(iterations=step.iterations, time_s=None)
         res = search(state, cfg, self.evaluator, seed=self.rng.getrandbits(63))
         self.last_result = res
         if step is not None:

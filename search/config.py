@@ -47,6 +47,11 @@ class SearchConfig:
       is the softmax of its logits divided by the temperature.  Below 1 sharpens them (the
       search trusts the network's ranking more), 1 leaves them as they are.  Reported priors
       (:class:`~search.result.MoveStats`) are the evaluator's.
+    * ``anchor``: share of the root's prior given to the game's sparring bot's own move (its
+      rule-based choice from the searching seat's information), ``P = (1 - anchor) * prior +
+      anchor`` on that move: the search starts from the careful move and leaves it only where
+      its playouts find better.  ``None`` (the default): the game's ``search_anchor`` (0 where
+      anchoring did not measure stronger); 0: off.
     * ``fpu_reduction``: an unvisited move's Q is its node's mean value minus this (in units of
       the value scale).
     * ``opponent_keys``: how the nodes where an opponent acts are keyed.  ``"game"`` (the
@@ -115,6 +120,7 @@ class SearchConfig:
     c_puct: float = 1.5
     prior_mix: float = 0.0
     prior_temperature: float = 1.0
+    anchor: float | None = None
     fpu_reduction: float = 0.0
     opponent_keys: str = "game"
     opponent_policy: str = "heuristic"
@@ -161,6 +167,7 @@ class SearchConfig:
         number("c_puct", 0)
         number("prior_mix", 0, 1)
         number("prior_temperature", 0, open_lo=True)
+        number("anchor", 0, 1, optional=True)
         number("fpu_reduction", 0)
         choice("opponent_keys", OPPONENT_KEYS)
         choice("opponent_policy", OPPONENT_POLICIES)

@@ -234,7 +234,7 @@ class _Search:
             ev = self._priors(first, self.root_moves, stop)
             self.root.moves = list(self.root_moves)
             self.root_priors = [float(p) for p in ev.priors]
-            self.root.prior = self._shaped(ev.priors)
+            self.root.prior = self._anchored(self._shaped(ev.priors))
             self.root.open()
         except Aborted:
             self.root.moves = list(self.root_moves)
@@ -272,6 +272,19 @@ class _Search:
                 self.progress(self.result())
                 next_progress = self.clock() + cfg.progress_interval_s
         return self.result()
+
+    def _anchored(self, prior: list) -> list:
+        """The root's PUCT priors with ``anchor`` of their mass moved to the sparring bot's move
+        (``SearchConfig.anchor``; the bot reads only the searching seat's information)."""
+        a = self.game.search_anchor if self.cfg.anchor is None else self.cfg.anchor
+        if a <= 0.0:
+            return prior
+        ref = self.game.sparring_move(self.root_state, random.Random(self.rng.getrandbits(63)))
+        psum = sum(prior)
+        keep = (1.0 - a) / psum if psum > 0 else 0.0
+        flat = 0.0 if psum > 0 else (1.0 - a) / len(prior)
+        return [p * keep + flat + (a if m == ref else 0.0)
+                for p, m in zip(prior, self.root_moves)]
 
     def _shaped(self, priors) -> list:
         """Priors as PUCT uses them (``prior_temperature`` applied)."""

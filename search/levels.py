@@ -29,6 +29,9 @@ from quansu.search.improve import ImproveConfig
 class Level:
     """``iterations``: the search budget per decision (iterations of ISMCTS).  ``temperature``:
     0 = the most visited move, higher = a choice sampled by ``visits ** (1 / temperature)``.
+    ``anchored``: the search uses the game's root anchor on the sparring bot's move
+    (``Game.search_anchor``; levels 1-2 search without it, so their mistakes stay their own;
+    a level's improvement step starts from that move itself and its search goes unanchored).
     ``improve_share``: in games with an improvement step (``Game.search_improve_worlds`` > 0),
     the share of the game's worlds this level's step plays (0: no step at this level), after a
     search of ``improve_iterations`` iterations instead of ``iterations``."""
@@ -36,6 +39,7 @@ class Level:
     level: int
     iterations: int
     temperature: float
+    anchored: bool = True
     improve_share: float = 0.0
     improve_iterations: int = 0
 
@@ -57,13 +61,14 @@ class Level:
 
     def to_dict(self) -> dict:
         return {"level": self.level, "iterations": self.iterations,
-                "temperature": self.temperature, "improve_share": self.improve_share,
+                "temperature": self.temperature, "anchored": self.anchored,
+                "improve_share": self.improve_share,
                 "improve_iterations": self.improve_iterations}
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, 10, 1.0),
-    2: Level(2, 50, 0.5),
+    1: Level(1, 10, 1.0, anchored=False),
+    2: Level(2, 50, 0.5, anchored=False),
     3: Level(3, 200, 0.1),
     4: Level(4, 500, 0.0, improve_share=0.4, improve_iterations=200),
     5: Level(5, 1000, 0.0, improve_share=1.0, improve_iterations=200),
@@ -78,10 +83,12 @@ def _level(level: int) -> Level:
 
 def level_config(level: int, base: SearchConfig | None = None) -> SearchConfig:
     """The search config of a strength level (other settings from ``base``): the level's
-    iterations and temperature, no wall-time limit."""
+    iterations and temperature, no wall-time limit, and no root anchor at the levels without
+    one (``Level.anchored``)."""
     lv = _level(level)
-    return (base or SearchConfig()).replace(iterations=lv.iterations, time_s=None,
-                                            temperature=lv.temperature)
+    cfg = (base or SearchConfig()).replace(iterations=lv.iterations, time_s=None,
+                                           temperature=lv.temperature)
+    return cfg if lv.anchored else cfg.replace(anchor=0.0)
 
 
 def level_bot(level: int, seed: int = 0, evaluator: Evaluator | None = None,

@@ -378,7 +378,8 @@ class Engine:
     # -- search -------------------------------------------------------------------------------
     def _search(self, state: State, iterations: int | None, ms: int | None, seed: int,
                 stop: StopFn | None, seconds_left: float | None, progress=None,
-                interval_s: float | None = None, evaluator=None) -> SearchResult:
+                interval_s: float | None = None, evaluator=None,
+                anchor: float | None = None) -> SearchResult:
         if self.evaluators is None:
             raise RuntimeError("this engine has no evaluators (server process)")
         ev, base = self.evaluators.for_game(state.game)
@@ -387,6 +388,8 @@ class Engine:
         changes: dict = {"iterations": iterations, "time_s": (ms / 1000.0) if ms else None}
         if interval_s:
             changes["progress_interval_s"] = interval_s
+        if anchor is not None:
+            changes["anchor"] = anchor
         cfg = base.replace(**changes)
         deadline = None
         if seconds_left is not None:
@@ -454,6 +457,7 @@ class Engine:
         iterations, ms = self._budget(request.budget, f"{p}budget")
         temperature = 0.0
         step = None
+        anchor = None
         if request.strength:
             # bot play: the search layer's strength level (search.levels), the same bots as
             # in the arena.  A level is its iteration budget (no wall-time cap); an explicit
@@ -461,9 +465,12 @@ class Engine:
             # In games that ship it, levels 4-5 end with the improvement step (search.improve)
             level = LEVELS[request.strength]
             temperature = level.temperature
+            anchor = None if level.anchored else 0.0
             if not (request.budget.iterations or request.budget.milliseconds):
                 step = level.step(state.game)
                 iterations, ms = level.plan(state.game)[0], None
+                if step is not None:
+                    anchor = 0.0   # the step's search proposes alternatives to that move
         seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
         k = request.top_k or self.limits.default_top_k
         hint_worlds = self._hint_worlds(state.game)
@@ -489,7 +496,8 @@ class Engine:
         if measured and left is not None:
             left *= HINT_SEARCH_SHARE      # the call's deadline: the measurement needs its share
         with language(request.language):       # the reasons' texts (games.reasons)
-            result = self._search(state, iterations, ms, seed, stop, left, progress, interval_s)
+            result = self._search(state, iterations, ms, seed, stop, left, progress, interval_s,
+                                  anchor=anchor)
             if step is not None and result.stopped != "forced":
                 t0 = time.monotonic()
                 cut = None if end is None else end - deadline_margin(end - view_t0)

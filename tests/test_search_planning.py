@@ -190,3 +190,47 @@ def test_a_world_inconsistent_with_a_likely_pass_gets_less_weight():
         raise AssertionError("no position found")
     assert world_log_likelihood(could_not, first, g.heuristic_move, 0.2, rng) == 0.0
     assert world_log_likelihood(could, first, g.heuristic_move, 0.2, rng) < -1.0
+
+
+def _choice_state(name: str = "phom", seed: int = 4):
+    """A position of ``name`` (4 players) where the seat to act has several moves."""
+    g = games.make(name, 4, {})
+    s = g.new_initial_state(random.Random(seed))
+    rng = random.Random(seed)
+    while len(s.legal_moves()) < 3:
+        s.apply(g.heuristic_move(s, rng))
+    return s
+
+
+def test_anchor_puts_the_root_prior_on_the_sparring_move():
+    from quansu.search.evaluator import UniformEvaluator
+
+    s = _choice_state()
+    ref = s.game.sparring_move(s, random.Random(0))
+    plain = search(s, SearchConfig(iterations=60, anchor=0.0), UniformEvaluator(), seed=3)
+    anchored = search(s, SearchConfig(iterations=60, anchor=0.9), UniformEvaluator(), seed=3)
+    visits = lambda res: {m.move: m.visits for m in res.moves}   # noqa: E731
+    assert anchored.best.move == ref
+    assert visits(anchored)[ref] > visits(plain)[ref]
+    # the reported priors stay the evaluator's
+    assert [m.prior for m in anchored.moves if m.move == ref] == \
+        [m.prior for m in plain.moves if m.move == ref]
+    # the same request and seed give the same search
+    again = search(s, SearchConfig(iterations=60, anchor=0.9), UniformEvaluator(), seed=3)
+    assert visits(again) == visits(anchored)
+
+
+def test_anchor_defaults_to_the_game_and_levels_1_2_go_without():
+    from quansu.search.evaluator import UniformEvaluator
+
+    s = _choice_state()
+    assert s.game.search_anchor > 0.0 and games.make("tan", 2, {}).search_anchor == 0.0
+    by_game = search(s, SearchConfig(iterations=40), UniformEvaluator(), seed=5)
+    explicit = search(s, SearchConfig(iterations=40, anchor=s.game.search_anchor),
+                      UniformEvaluator(), seed=5)
+    assert [(m.move, m.visits) for m in by_game.moves] == \
+        [(m.move, m.visits) for m in explicit.moves]
+    assert [level_config(k).anchor for k in (1, 2)] == [0.0, 0.0]
+    assert [level_config(k).anchor for k in (3, 4, 5)] == [None, None, None]
+    with pytest.raises(SearchOptionError, match="anchor"):
+        SearchConfig(anchor=1.5)

@@ -154,6 +154,10 @@ class PhomGame(Game):
     #: Heuristic playouts: at equal iterations (the levels' budgets) they beat random playouts
     #: by +0.708 [+0.012, +1.405] bets a game (docs/search.md, "Search planning and levels").
     search_playout = "heuristic"
+    #: The search's root prior puts a quarter of its mass on the sparring bot's move: level 3
+    #: against three heuristic bots +1.222 [+0.699, +1.746] bets a game, unanchored +0.278
+    #: [-0.269, +0.824] (docs/search.md, "Anchoring the search on the sparring move").
+    search_anchor = 0.25
     # levels 4-5: the improvement step over the sparring bot (docs/search.md: +0.22 bets a game
     # against three sparring bots, where today's level 5 measured -0.15)
     search_improve_worlds = 160
