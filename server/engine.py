@@ -244,6 +244,7 @@ class Engine:
                               rules_version=cls.rules_version,
                               improve_worlds=cls.search_improve_worlds,
                               improve_candidates=cls.search_improve_candidates,
+                              search_anchor=cls.search_anchor,
                               analysis_worlds=self._default_worlds(cls.analysis_worlds),
                               hint_worlds=self._hint_worlds(cls))
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
@@ -259,7 +260,8 @@ class Engine:
         for lv in LEVELS.values():
             out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature,
                            improve_share=lv.improve_share,
-                           improve_iterations=lv.improve_iterations if lv.improve_share else 0)
+                           improve_iterations=lv.improve_iterations if lv.improve_share else 0,
+                           anchored=lv.anchored)
         return out
 
     # -- LegalMoves ---------------------------------------------------------------------------

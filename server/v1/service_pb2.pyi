@@ -320,7 +320,7 @@ class OptionInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[_Union[_struct_pb2.Value, _Mapping]]] = ..., type: _Optional[str] = ..., minimum: _Optional[float] = ..., maximum: _Optional[float] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve_worlds", "improve_candidates", "analysis_worlds", "hint_worlds")
+    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve_worlds", "improve_candidates", "analysis_worlds", "hint_worlds", "search_anchor")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -333,6 +333,7 @@ class GameInfo(_message.Message):
     IMPROVE_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     ANALYSIS_WORLDS_FIELD_NUMBER: _ClassVar[int]
     HINT_WORLDS_FIELD_NUMBER: _ClassVar[int]
+    SEARCH_ANCHOR_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_players: int
@@ -345,7 +346,8 @@ class GameInfo(_message.Message):
     improve_candidates: int
     analysis_worlds: int
     hint_worlds: int
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ..., analysis_worlds: _Optional[int] = ..., hint_worlds: _Optional[int] = ...) -> None: ...
+    search_anchor: float
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ..., analysis_worlds: _Optional[int] = ..., hint_worlds: _Optional[int] = ..., search_anchor: _Optional[float] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("default_budget", "max_budget", "default_top_k", "max_top_k", "workers", "max_request_bytes")
@@ -364,18 +366,20 @@ class Limits(_message.Message):
     def __init__(self, default_budget: _Optional[_Union[Budget, _Mapping]] = ..., max_budget: _Optional[_Union[Budget, _Mapping]] = ..., default_top_k: _Optional[int] = ..., max_top_k: _Optional[int] = ..., workers: _Optional[int] = ..., max_request_bytes: _Optional[int] = ...) -> None: ...
 
 class LevelInfo(_message.Message):
-    __slots__ = ("level", "iterations", "temperature", "improve_share", "improve_iterations")
+    __slots__ = ("level", "iterations", "temperature", "improve_share", "improve_iterations", "anchored")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
     IMPROVE_SHARE_FIELD_NUMBER: _ClassVar[int]
     IMPROVE_ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    ANCHORED_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
     temperature: float
     improve_share: float
     improve_iterations: int
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., improve_share: _Optional[float] = ..., improve_iterations: _Optional[int] = ...) -> None: ...
+    anchored: bool
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., improve_share: _Optional[float] = ..., improve_iterations: _Optional[int] = ..., anchored: _Optional[bool] = ...) -> None: ...
 
 class DescribeGamesResponse(_message.Message):
     __slots__ = ("games", "limits", "api_version", "levels")

@@ -38,6 +38,13 @@ export interface GameInfo {
    * (SearchStats.hint_worlds; 0: hints are the search's own ranking).
    */
   'hint_worlds'?: (number);
+  /**
+   * The share of the search's root prior put on the sparring bot's own move in this game
+   * (its careful rule-based choice from the seat's information): the search starts from that
+   * move and leaves it only where its playouts measure better.  0: no anchor in this game.
+   * Used at the levels with LevelInfo.anchored and by hints.
+   */
+  'search_anchor'?: (number | string);
 }
 
 export interface GameInfo__Output {
@@ -75,4 +82,11 @@ export interface GameInfo__Output {
    * (SearchStats.hint_worlds; 0: hints are the search's own ranking).
    */
   'hint_worlds'?: (number);
+  /**
+   * The share of the search's root prior put on the sparring bot's own move in this game
+   * (its careful rule-based choice from the seat's information): the search starts from that
+   * move and leaves it only where its playouts measure better.  0: no anchor in this game.
+   * Used at the levels with LevelInfo.anchored and by hints.
+   */
+  'search_anchor'?: (number);
 }

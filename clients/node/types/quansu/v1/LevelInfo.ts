@@ -27,6 +27,12 @@ export interface LevelInfo {
    */
   'improve_share'?: (number | string);
   'improve_iterations'?: (number);
+  /**
+   * Whether this level's search uses the game's anchor (GameInfo.search_anchor); levels 1-2
+   * search without it, and a level's improvement step starts from the sparring bot's move
+   * itself (its search goes unanchored).
+   */
+  'anchored'?: (boolean);
 }
 
 /**
@@ -55,4 +61,10 @@ export interface LevelInfo__Output {
    */
   'improve_share'?: (number);
   'improve_iterations'?: (number);
+  /**
+   * Whether this level's search uses the game's anchor (GameInfo.search_anchor); levels 1-2
+   * search without it, and a level's improvement step starts from the sparring bot's move
+   * itself (its search goes unanchored).
+   */
+  'anchored'?: (boolean);
 }
