@@ -121,7 +121,7 @@ def test_describe_games_lists_the_levels_and_suggest_reports_depth():
         [(k, lv.iterations, lv.temperature) for k, lv in sorted(LEVELS.items())]
     assert [lv.anchored for lv in levels] == [False, False, True, True, True]
     anchors = {g.name: g.search_anchor for g in engine.describe_games().games}
-    assert anchors["phom"] == 0.25 and anchors["tan"] == 0.0
+    assert anchors["phom"] == 0.25 and anchors["tienlen"] == 0.25 and anchors["tan"] == 0.0
     state = _opening(6)
     view = rec.view_from_state(state, state.current_player)
     resp = engine.suggest(pb.SuggestRequest(view=convert.record_message(view), strength=3, seed=2))
