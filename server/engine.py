@@ -477,6 +477,8 @@ class Engine:
         k = request.top_k or self.limits.default_top_k
         hint_worlds = self._hint_worlds(state.game)
         measured = not request.strength and hint_worlds > 0
+        if measured:
+            anchor = 0.0   # the sparring bot's move is measured too: the search proposes others
         hint_end = None
         if measured and ms:
             # a time budget covers both: the search takes its share, the measurement the rest
@@ -760,8 +762,9 @@ class Engine:
             d.stopped_by = "forced"
             return d
         start = time.monotonic()
+        # unanchored: the sparring bot's move is measured anyway; the search proposes others
         result = self._search(state, iterations, ms, seed, stop,
-                              None if left is None else ANALYZE_SEARCH_SHARE * left)
+                              None if left is None else ANALYZE_SEARCH_SHARE * left, anchor=0.0)
         ranked = rank_moves(result, lcb_z=self._lcb_z(game))
         if len(legal) <= ANALYZE_CANDIDATES + 1:
             candidates = list(legal)

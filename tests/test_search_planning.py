@@ -237,3 +237,32 @@ def test_anchor_defaults_to_the_game_and_levels_1_2_go_without():
     assert [level_config(k).anchor for k in (3, 4, 5)] == [None, None, None]
     with pytest.raises(SearchOptionError, match="anchor"):
         SearchConfig(anchor=1.5)
+
+
+def test_the_service_anchors_only_the_searches_it_does_not_measure(monkeypatch):
+    """Level play at levels 3-5 without a step uses the game's anchor; levels 1-2, a level's
+    improvement step, a measured hint and Analyze's candidates search unanchored."""
+    from quansu.server.engine import Engine, Limits, build_engine
+    from quansu.server.v1 import service_pb2 as pb
+    from quansu.server import convert
+    from quansu.games import record as rec
+    from tests.test_service_util import long_record
+
+    seen = []
+    real = Engine._search
+
+    def spy(self, *args, anchor=None, **kwargs):
+        seen.append(anchor)
+        return real(self, *args, anchor=anchor, **kwargs)
+
+    monkeypatch.setattr(Engine, "_search", spy)
+    engine = build_engine(Limits(hint_worlds=4), uniform=True)
+    state = _choice_state("tienlen", 2)
+    view = convert.record_message(rec.view_from_state(state, state.current_player))
+    for strength in (1, 2, 3, 4, 5, 0):
+        engine.suggest(pb.SuggestRequest(view=view, strength=strength, seed=1))
+    assert seen == [0.0, 0.0, None, 0.0, 0.0, 0.0]
+    record = convert.record_message(long_record("tienlen", 2, min_moves=4, seed=1))
+    engine.analyze(pb.AnalyzeRequest(record=record, seats=[0], budget=pb.Budget(iterations=10),
+                                     seed=1, max_worlds=4), lambda r: None)
+    assert seen[6:] and set(seen[6:]) == {0.0}
