@@ -12,7 +12,8 @@ are measured against the game's sparring bot's own move on ``improve_share`` of 
 worlds).  Levels 1..3
 sample the final move from the visit counts with a temperature as well as searching less, so
 they make human-like mistakes: a plausible but worse move, more often the lower the level
-(docs/search.md, "Strength levels").
+(docs/search.md, "Strength levels").  Levels 3-5 search with the game's root anchor on the
+sparring bot's move (``Game.search_anchor``, where it measured stronger), levels 1-2 without.
 """
 
 from __future__ import annotations
