@@ -231,8 +231,10 @@ def test_anchor_defaults_to_the_game_and_levels_1_2_go_without():
     by_game = search(s, SearchConfig(iterations=40), UniformEvaluator(), seed=5)
     explicit = search(s, SearchConfig(iterations=40, anchor=s.game.search_anchor),
                       UniformEvaluator(), seed=5)
+    off = search(s, SearchConfig(iterations=40, anchor=0.0), UniformEvaluator(), seed=5)
     assert [(m.move, m.visits) for m in by_game.moves] == \
         [(m.move, m.visits) for m in explicit.moves]
+    assert [(m.move, m.visits) for m in by_game.moves] != [(m.move, m.visits) for m in off.moves]
     assert [level_config(k).anchor for k in (1, 2)] == [0.0, 0.0]
     assert [level_config(k).anchor for k in (3, 4, 5)] == [None, None, None]
     with pytest.raises(SearchOptionError, match="anchor"):
