@@ -20,6 +20,8 @@ default Analyze budget, so the figures are those of ``quansu analyze RECORD``.
   of ``--hint-seeds`` seeds; the position is stable when one move is
   in the top equal-choice group (``group`` 0) of every seed (target >= 90 %); the strict share
   (the same top move every time) is shown too.
+* With ``--json``, every non-forced decision of every seed is written too (``decisions``: per
+  seed, rows of :func:`decision_row`), so that other marking rules can be replayed offline.
 * **Validity** (``--validity N``: at most N non-forced decisions per record): a search 20 times
   the default budget, run with two seeds; where both rank the same move B first (the ranking
   rule), B is the reference best move.  Where the played move is B, the default analysis
@@ -132,6 +134,14 @@ def mark_accuracy_spread(runs: list[list]) -> list[float]:
         for seat, xs in per.items():
             by_seat.setdefault(seat, []).append(100.0 * sum(xs) / len(xs))
     return [max(v) - min(v) for _, v in sorted(by_seat.items())]
+
+
+def decision_row(d) -> list:
+    """One judged decision as a JSON row: index, seat, mark name, loss, loss_low, loss_high,
+    loss_stderr (bets), worlds, stopped_by, best move, played move."""
+    return [d.index, d.seat, MARK_NAMES.get(d.mark, "?"), round(d.loss, 5), round(d.loss_low, 5),
+            round(d.loss_high, 5), round(d.loss_stderr, 5), d.worlds, d.stopped_by, d.best.text,
+            d.played.text]
 
 
 def crossing_share(runs: list[list], thresholds) -> float:
@@ -259,7 +269,9 @@ def main(argv: list[str] | None = None) -> int:
                 "stopped_by": dict(Counter(d.stopped_by for d in chosen)),
                 "stability": stability(runs), "accuracy_spread": accuracy_spread(sums),
                 "mark_accuracy_spread": mark_accuracy_spread(runs),
-                "crossing_share": crossing_share(runs, th)})
+                "crossing_share": crossing_share(runs, th),
+                # every non-forced decision under every seed, for replaying marking rules
+                "decisions": [[decision_row(d) for d in run if not d.forced] for run in runs]})
         if args.hints:
             row["hints"] = hint_stability(engine, obj, list(range(1, args.hint_seeds + 1)),
                                           args.hint_positions)
