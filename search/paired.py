@@ -82,6 +82,11 @@ class PairedConfig:
     threshold nearest the estimate by ``max_worlds`` falls below this (0: never).
     ``precision`` (bets, 0: off): stop (``"precise"``) at the first look where the loss
     interval's half-width ``(loss_high - loss_low) / 2`` is at most this.
+    ``accuracy_scale`` (bets, 0: off) and ``accuracy_precision`` (0..1): a decision's accuracy
+    is ``2 ** (-loss / accuracy_scale)``; with both set, an interval inside one band counts as
+    settled only when the accuracy's interval, ``2 ** (-loss_low / s) - 2 ** (-loss_high / s)``,
+    is at most twice ``accuracy_precision`` wide (the last band is unbounded: a loss known
+    only to lie above the last threshold leaves the accuracy anywhere below its value there).
     """
 
     min_worlds: int = 16
@@ -95,6 +100,8 @@ class PairedConfig:
     playout: str = "heuristic"
     futility: float = 0.1
     precision: float = 0.0
+    accuracy_scale: float = 0.0
+    accuracy_precision: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("min_worlds", "max_worlds", "batch"):
@@ -126,6 +133,11 @@ class PairedConfig:
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p < math.inf:
             raise SearchOptionError(f"paired option 'precision': expected a number >= 0 (bets), "
                                     f"got {p!r}")
+        for name in ("accuracy_scale", "accuracy_precision"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf:
+                raise SearchOptionError(f"paired option {name!r}: expected a number >= 0, "
+                                        f"got {v!r}")
         if self.playout not in _PLAYOUTS:
             raise SearchOptionError(f"paired option 'playout': {self.playout!r} is not one of "
                                     f"{', '.join(_PLAYOUTS)}")
@@ -227,6 +239,23 @@ def look_schedule(cfg: PairedConfig) -> list[int]:
         nxt = max(out[-1] + cfg.batch, math.ceil(out[-1] * cfg.growth))
         out.append(min(nxt, cfg.max_worlds))
     return out
+
+
+def accuracy_width(cfg: PairedConfig, lo: float, hi: float) -> float:
+    """The width of the decision accuracy's interval for the loss interval ``[lo, hi]`` (bets),
+    ``2 ** (-lo / s) - 2 ** (-hi / s)`` with ``s = cfg.accuracy_scale`` (0 when that is 0)."""
+    s = cfg.accuracy_scale
+    if s <= 0:
+        return 0.0
+    return 2.0 ** (-lo / s) - 2.0 ** (-hi / s)
+
+
+def _settled(cfg: PairedConfig, bands: Sequence[float], lo: float, hi: float) -> bool:
+    """Whether the loss interval ``[lo, hi]`` settles the evaluation: inside one band and, with
+    ``accuracy_precision`` set, the accuracy known to within it."""
+    if bands and band_of(lo, bands) != band_of(hi, bands):
+        return False
+    return not cfg.accuracy_precision or accuracy_width(cfg, lo, hi) <= 2.0 * cfg.accuracy_precision
 
 
 def band_of(x: float, bands: Sequence[float]) -> int:
@@ -358,7 +387,7 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
             n += 1
             if n in look_at:
                 lo, hi = interval()
-                if not bands or band_of(lo, bands) == band_of(hi, bands):
+                if _settled(cfg, bands, lo, hi):
                     stopped = "settled"
                     break
                 if cfg.precision and (hi - lo) / 2.0 <= cfg.precision:
@@ -376,7 +405,7 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
     except Aborted:
         stopped = "cancelled" if stop is not None and stop() else "deadline"
     lo, hi = interval()
-    settled = n >= 2 and (not bands or band_of(lo, bands) == band_of(hi, bands))
+    settled = n >= 2 and _settled(cfg, bands, lo, hi)
     if stopped == "cap" and settled:
         stopped = "settled"
 

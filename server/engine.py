@@ -60,8 +60,13 @@ BAND_MARKS = (pb.MARK_GOOD, pb.MARK_INACCURACY, pb.MARK_MISTAKE, pb.MARK_BLUNDER
 #: search may take.  16 rather than the first 8: a 200-iteration search ranked a Sâm lốc move
 #: 11 bets better than the one played anywhere from 1st to 15th of 15 under five seeds, so
 #: one seed's candidates missed it and marked a blunder "best" (bench/README.md); screening a
-#: candidate costs 128 playouts, little beside the thousands of the evaluation.
-ANALYZE_CANDIDATES = 16
+#: candidate costs 128 playouts, little beside the thousands of the evaluation.  40 rather
+#: than 16: at a Sâm lốc decision with 35 legal moves a 200-iteration search ranked the two
+#: pairs 2.3 to 3 bets better than the played straight anywhere from 1st to 30th under five
+#: seeds, so one seed measured neither and marked the straight best (a seat's accuracy moved
+#: by 4.9 points); with every move up to 41 screened, the candidates no longer depend on the
+#: search's seed there.
+ANALYZE_CANDIDATES = 40
 ANALYZE_SEARCH_SHARE = 0.3
 #: Analyze's paired evaluation (``max_worlds`` comes from the request, Limits or the game's
 #: ``analysis_worlds``): the candidates are screened on 128 worlds and the best 4 measured
@@ -92,6 +97,18 @@ HINT_SEARCH_SHARE = 0.5
 #: to 1,024 worlds with its interval across it, and half of the marks that differed between
 #: seeds on the 8 Sâm lốc records were such decisions (bench/README.md).
 ANALYZE_PRECISION = 0.2
+#: A decision settles inside one band only when its accuracy (:func:`decision_accuracy`) is
+#: known to within this too (the half-width of its interval, 0..1): the last band is
+#: unbounded, so a blunder settled at 32 worlds with a loss anywhere from 0.7 to 3 bets, and
+#: the seat's accuracy moved with it between seeds (bench/README.md).
+ANALYZE_ACCURACY_PRECISION = 0.05
+#: Best or good: a decision in the first band is best when its estimated loss is at most this
+#: share of the good threshold (0.05 bets in Tiến lên), good above it.  The first rule (best
+#: when no candidate was measurably better, ``loss_low`` 0) was a significance test: an
+#: evaluation that settled inside the first band at 128 worlds called a 0.06-bet loss best
+#: and one that went on to 2,048 called it good, and half the marks that changed between
+#: seeds in Tiến lên and Tấn were best against good (bench/README.md).
+ANALYZE_BEST_SHARE = 0.5
 
 
 
@@ -162,16 +179,24 @@ def mark_of(loss: float, loss_low: float, loss_high: float, th: pb.Thresholds) -
     its neighbours (so that at 95 % confidence the mark is right or one band off, and the
     interval shows which way); an interval that reaches two bands away from the estimate's is
     ``MARK_UNCLEAR``.  When the whole interval lies in one band the mark is settled in the
-    strict sense.  In the first band: best when no move is measurably better (``loss_low`` is
-    0), else good."""
+    strict sense.  In the first band: best when the estimate is at most ``ANALYZE_BEST_SHARE``
+    of the good threshold (no candidate better by more than a negligible amount), else good;
+    the evaluation treats that line as one more threshold (:func:`analysis_bands`)."""
     bands = (th.good, th.inaccuracy, th.mistake)
     lo, hi = band_of(loss_low, bands), band_of(loss_high, bands)
     b = min(max(band_of(loss, bands), lo), hi)
     if lo < b - 1 or hi > b + 1:
         return pb.MARK_UNCLEAR
-    if b == 0 and loss_low <= 0.0:
+    if b == 0 and loss <= ANALYZE_BEST_SHARE * th.good:
         return pb.MARK_BEST
     return BAND_MARKS[b]
+
+
+def analysis_bands(th: pb.Thresholds) -> tuple[float, float, float, float]:
+    """The loss thresholds (bets, ascending) the paired evaluation of an Analyze decision
+    settles between: the best/good line (``ANALYZE_BEST_SHARE`` of good), good, inaccuracy,
+    mistake."""
+    return (ANALYZE_BEST_SHARE * th.good, th.good, th.inaccuracy, th.mistake)
 
 
 def decision_accuracy(loss: float, th: pb.Thresholds) -> float:
@@ -780,9 +805,11 @@ class Engine:
             deadline = start + left - (min(0.1, 0.1 * left) + 0.005)
         cfg = dataclasses.replace(ANALYZE_PAIRED, max_worlds=worlds,
                                   min_worlds=min(ANALYZE_PAIRED.min_worlds, worlds),
-                                  precision=ANALYZE_PRECISION * th.good)
+                                  precision=ANALYZE_PRECISION * th.good,
+                                  accuracy_scale=th.mistake if th.mistake > 0 else 1.0,
+                                  accuracy_precision=ANALYZE_ACCURACY_PRECISION)
         pr = paired_evaluate(state, candidates, played, config=cfg, seed=seed,
-                             bands=(th.good, th.inaccuracy, th.mistake), deadline=deadline,
+                             bands=analysis_bands(th), deadline=deadline,
                              stop=stop)
         top = pr.top
         d.best.CopyFrom(convert.move_message(game, top.move))

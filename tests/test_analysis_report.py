@@ -26,6 +26,9 @@ TH = pb.Thresholds(good=0.05, inaccuracy=0.15, mistake=0.4)
 @pytest.mark.parametrize("loss,low,high,mark", [
     (0.0, 0.0, 0.04, pb.MARK_BEST),          # nothing measurably better, inside [0, good]
     (0.03, 0.01, 0.05, pb.MARK_GOOD),        # a better move, by at most good
+    (0.02, 0.01, 0.04, pb.MARK_BEST),        # better by a negligible amount (half of good)
+    (0.025, 0.0, 0.05, pb.MARK_BEST),
+    (0.026, 0.0, 0.05, pb.MARK_GOOD),        # not measurably worse, but likely by more
     (0.1, 0.06, 0.15, pb.MARK_INACCURACY),
     (0.3, 0.16, 0.39, pb.MARK_MISTAKE),
     (0.9, 0.41, 2.0, pb.MARK_BLUNDER),
@@ -333,6 +336,35 @@ def test_the_sparring_bots_move_is_always_a_candidate(monkeypatch):
     for state, candidates, seed in wide:
         move = state.game.sparring_move(state.clone(), random.Random(seed))
         assert move in candidates and len(candidates) <= 2
+
+
+def test_every_legal_move_is_a_candidate_up_to_the_limit(monkeypatch):
+    """Up to ``ANALYZE_CANDIDATES + 1`` legal moves every one is screened, whatever the short
+    search ranked (its seed no longer decides which moves are measured); beyond, the search's
+    first ``ANALYZE_CANDIDATES`` and the sparring bot's move."""
+    from quansu.server import engine as engine_mod
+    from quansu.server.client import Client
+
+    obj = _record()
+    eng = build_engine(uniform=True)
+    seen = []
+    real = engine_mod.paired_evaluate
+
+    def spy(state, candidates, reference, **kw):
+        seen.append((len(state.legal_moves()), set(candidates), set(state.legal_moves())))
+        return real(state, candidates, reference, **kw)
+
+    monkeypatch.setattr(engine_mod, "paired_evaluate", spy)
+    req = Client.analyze_request(obj, seats=[obj["moves"][0]["seat"]], iterations=4, seed=2)
+    req.max_worlds = 4
+    eng.analyze(req, lambda m: None)
+    limit = engine_mod.ANALYZE_CANDIDATES
+    assert any(17 < n <= limit + 1 for n, _, _ in seen)     # more than the first limit (16)
+    for n, candidates, legal in seen:
+        if n <= limit + 1:
+            assert candidates == legal
+        else:
+            assert candidates <= legal and limit <= len(candidates) <= limit + 1
 
 
 def test_default_worlds_come_from_the_game_unless_the_server_sets_them():

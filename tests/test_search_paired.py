@@ -311,3 +311,25 @@ def test_marks_near_a_threshold_are_the_true_band_or_its_neighbour():
         marks.append(mark_of(r.loss, r.loss_low, r.loss_high, th))
     assert set(marks) <= {pb.MARK_INACCURACY, pb.MARK_MISTAKE}, marks
     assert marks.count(pb.MARK_MISTAKE) >= 8, marks
+
+
+def test_a_settled_blunder_waits_until_its_accuracy_is_known():
+    """Move 2 loses 0.8 against move 1, in the last (unbounded) band of (0.05, 0.15, 0.4): it
+    settles at the first look, with a wide interval.  With an accuracy precision the
+    evaluation goes on until the decision's accuracy 2 ** (-loss / 0.4) is known to within it,
+    then stops as settled, its interval still covering the true loss."""
+    from quansu.search.paired import accuracy_width
+
+    bands = (0.05, 0.15, 0.4)
+    base = dict(min_worlds=16, max_worlds=4096, batch=16, growth=2.0, playout="random")
+    plain = paired_evaluate(_state(), [1], 2, config=PairedConfig(**base), seed=2, bands=bands)
+    assert plain.stopped == "settled" and plain.worlds == 16
+    cfg = PairedConfig(**base, accuracy_scale=0.4, accuracy_precision=0.02)
+    assert accuracy_width(cfg, plain.loss_low, plain.loss_high) > 0.04
+    r = paired_evaluate(_state(), [1], 2, config=cfg, seed=2, bands=bands)
+    assert r.stopped == "settled" and r.settled and 16 < r.worlds < 4096
+    assert accuracy_width(cfg, r.loss_low, r.loss_high) <= 0.04
+    assert r.loss_low <= 0.8 <= r.loss_high
+    assert accuracy_width(PairedConfig(), 0.0, 5.0) == 0.0     # off without a scale
+    with pytest.raises(SearchOptionError, match="accuracy_precision"):
+        PairedConfig(accuracy_precision=-1)

@@ -9,12 +9,12 @@
 export const Mark = {
   MARK_UNSPECIFIED: 'MARK_UNSPECIFIED',
   /**
-   * Estimate in [0, good] and no candidate measurably better than the played move (the
-   * interval's low end is 0); also every forced decision.
+   * Estimate in [0, good / 2]: no candidate better by more than a negligible amount; also
+   * every forced decision.
    */
   MARK_BEST: 'MARK_BEST',
   /**
-   * Estimate in [0, good] but some move measurably better.
+   * Estimate in (good / 2, good].
    */
   MARK_GOOD: 'MARK_GOOD',
   /**
@@ -46,13 +46,13 @@ export type Mark =
   | 'MARK_UNSPECIFIED'
   | 0
   /**
-   * Estimate in [0, good] and no candidate measurably better than the played move (the
-   * interval's low end is 0); also every forced decision.
+   * Estimate in [0, good / 2]: no candidate better by more than a negligible amount; also
+   * every forced decision.
    */
   | 'MARK_BEST'
   | 1
   /**
-   * Estimate in [0, good] but some move measurably better.
+   * Estimate in (good / 2, good].
    */
   | 'MARK_GOOD'
   | 2
