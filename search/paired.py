@@ -29,7 +29,9 @@ the game's ``payoff_bound()`` (no loss can be larger).
 
 Adaptive budget: worlds are added in batches of ``config.batch``; after ``config.min_worlds``
 the evaluation stops as soon as the loss interval lies inside one *band* (the caller's
-thresholds, e.g. the mark thresholds of an analysis: ``band_of(lo) == band_of(hi)``), else at
+thresholds, e.g. the mark thresholds of an analysis: ``band_of(lo) == band_of(hi)``; with
+``accuracy_precision`` set, also the decision accuracy ``2 ** (-loss / accuracy_scale)`` known
+to within it, which the unbounded last band alone does not give), else at
 ``config.max_worlds``, a deadline or a stop request; it also stops (``"futile"``) when the loss
 estimate sits so close to a threshold that the interval would most likely still cross it at
 the cap (the result is then just as unsettled, found sooner; off with ``futility`` 0); and it
