@@ -102,12 +102,13 @@ ANALYZE_PRECISION = 0.2
 #: unbounded, so a blunder settled at 32 worlds with a loss anywhere from 0.7 to 3 bets, and
 #: the seat's accuracy moved with it between seeds (bench/README.md).
 ANALYZE_ACCURACY_PRECISION = 0.05
-#: Best or good: a decision in the first band is best when its estimated loss is at most this
-#: share of the good threshold (0.05 bets in Tiến lên), good above it.  The first rule (best
-#: when no candidate was measurably better, ``loss_low`` 0) was a significance test: an
-#: evaluation that settled inside the first band at 128 worlds called a 0.06-bet loss best
-#: and one that went on to 2,048 called it good, and half the marks that changed between
-#: seeds in Tiến lên and Tấn were best against good (bench/README.md).
+#: Best or good: a decision in the first band is best when no candidate is measurably better
+#: (``loss_low`` 0) or its estimated loss is at most this share of the good threshold (0.05
+#: bets in Tiến lên), good otherwise, and the paired evaluation settles on that line as on a
+#: threshold.  With the significance test alone (the first rule) an evaluation that settled
+#: inside the first band at 128 worlds called a 0.06-bet loss best and one that went on to
+#: 2,048 called it good: half the marks that changed between seeds in Tiến lên and Tấn were
+#: best against good (bench/README.md).
 ANALYZE_BEST_SHARE = 0.5
 
 
@@ -179,15 +180,16 @@ def mark_of(loss: float, loss_low: float, loss_high: float, th: pb.Thresholds) -
     its neighbours (so that at 95 % confidence the mark is right or one band off, and the
     interval shows which way); an interval that reaches two bands away from the estimate's is
     ``MARK_UNCLEAR``.  When the whole interval lies in one band the mark is settled in the
-    strict sense.  In the first band: best when the estimate is at most ``ANALYZE_BEST_SHARE``
-    of the good threshold (no candidate better by more than a negligible amount), else good;
-    the evaluation treats that line as one more threshold (:func:`analysis_bands`)."""
+    strict sense.  In the first band: best when no candidate is measurably better
+    (``loss_low`` is 0) or the estimate is at most ``ANALYZE_BEST_SHARE`` of the good threshold
+    (better by a negligible amount only), else good; the evaluation treats that line as one
+    more threshold (:func:`analysis_bands`)."""
     bands = (th.good, th.inaccuracy, th.mistake)
     lo, hi = band_of(loss_low, bands), band_of(loss_high, bands)
     b = min(max(band_of(loss, bands), lo), hi)
     if lo < b - 1 or hi > b + 1:
         return pb.MARK_UNCLEAR
-    if b == 0 and loss <= ANALYZE_BEST_SHARE * th.good:
+    if b == 0 and (loss_low <= 0.0 or loss <= ANALYZE_BEST_SHARE * th.good):
         return pb.MARK_BEST
     return BAND_MARKS[b]
 

@@ -27,8 +27,9 @@ TH = pb.Thresholds(good=0.05, inaccuracy=0.15, mistake=0.4)
     (0.0, 0.0, 0.04, pb.MARK_BEST),          # nothing measurably better, inside [0, good]
     (0.03, 0.01, 0.05, pb.MARK_GOOD),        # a better move, by at most good
     (0.02, 0.01, 0.04, pb.MARK_BEST),        # better by a negligible amount (half of good)
-    (0.025, 0.0, 0.05, pb.MARK_BEST),
-    (0.026, 0.0, 0.05, pb.MARK_GOOD),        # not measurably worse, but likely by more
+    (0.025, 0.001, 0.05, pb.MARK_BEST),
+    (0.026, 0.001, 0.05, pb.MARK_GOOD),      # measurably worse, by more than that
+    (0.04, 0.0, 0.05, pb.MARK_BEST),         # not measurably worse
     (0.1, 0.06, 0.15, pb.MARK_INACCURACY),
     (0.3, 0.16, 0.39, pb.MARK_MISTAKE),
     (0.9, 0.41, 2.0, pb.MARK_BLUNDER),

@@ -9,12 +9,13 @@
 export const Mark = {
   MARK_UNSPECIFIED: 'MARK_UNSPECIFIED',
   /**
-   * Estimate in [0, good / 2]: no candidate better by more than a negligible amount; also
-   * every forced decision.
+   * Estimate in [0, good] and either no candidate measurably better than the played move (the
+   * interval's low end is 0) or the estimate at most good / 2 (a negligible loss); also every
+   * forced decision.
    */
   MARK_BEST: 'MARK_BEST',
   /**
-   * Estimate in (good / 2, good].
+   * Estimate in (good / 2, good] and some move measurably better.
    */
   MARK_GOOD: 'MARK_GOOD',
   /**
@@ -46,13 +47,14 @@ export type Mark =
   | 'MARK_UNSPECIFIED'
   | 0
   /**
-   * Estimate in [0, good / 2]: no candidate better by more than a negligible amount; also
-   * every forced decision.
+   * Estimate in [0, good] and either no candidate measurably better than the played move (the
+   * interval's low end is 0) or the estimate at most good / 2 (a negligible loss); also every
+   * forced decision.
    */
   | 'MARK_BEST'
   | 1
   /**
-   * Estimate in (good / 2, good].
+   * Estimate in (good / 2, good] and some move measurably better.
    */
   | 'MARK_GOOD'
   | 2
