@@ -62,6 +62,11 @@ from quansu.search.evaluator import Aborted, playout
 
 StopFn = Callable[[], bool]
 
+#: Under a deadline the screening of the candidates takes at most this share of the time, so
+#: that the evaluation proper has the rest (with 41 candidates the screening alone could take
+#: a decision's whole share of an Analyze deadline).
+SCREEN_SHARE = 0.5
+
 _PLAYOUTS = ("game", "random", "heuristic", "sparring")
 
 
@@ -329,11 +334,18 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
     screened_out: tuple = ()
     if cfg.screen_keep and len(moves) - 1 > cfg.screen_keep:
         # phase 1: rank every candidate on the first screen_worlds worlds and keep the best
-        # screen_keep; the evaluation proper then runs on fresh worlds (no winner's curse)
+        # screen_keep; the evaluation proper then runs on fresh worlds (no winner's curse).
+        # Under a deadline the screening takes at most SCREEN_SHARE of the time left.
+        screen_poll = poll
+        if deadline is not None:
+            screen_end = start + SCREEN_SHARE * max(0.0, deadline - start)
+            screen_poll = (lambda: (stop is not None and stop()) or clock() >= screen_end)
         sums = [0.0] * len(moves)
         try:
             for i in range(cfg.screen_worlds):
-                row = _play_world(state, observer, moves, seed, i, cfg.playout, poll)
+                if i and screen_poll is not None and screen_poll():
+                    break
+                row = _play_world(state, observer, moves, seed, i, cfg.playout, screen_poll)
                 playouts += len(row)
                 sums = [a + b for a, b in zip(sums, row)]
         except Aborted:

@@ -333,3 +333,23 @@ def test_a_settled_blunder_waits_until_its_accuracy_is_known():
     assert accuracy_width(PairedConfig(), 0.0, 5.0) == 0.0     # off without a scale
     with pytest.raises(SearchOptionError, match="accuracy_precision"):
         PairedConfig(accuracy_precision=-1)
+
+
+def test_under_a_deadline_the_screening_leaves_the_evaluation_time():
+    """A screening that would take longer than the time left stops at SCREEN_SHARE of it, and
+    the evaluation proper still measures the kept candidates on fresh worlds."""
+    from quansu.search.paired import SCREEN_SHARE
+
+    t = [0.0]
+
+    def clock():
+        t[0] += 1.0
+        return t[0]
+
+    cfg = PairedConfig(min_worlds=4, max_worlds=100_000, batch=4, screen_keep=2,
+                       screen_worlds=100_000, playout="random")
+    r = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=cfg, seed=1, bands=(0.3,),
+                        deadline=400.0, clock=clock)
+    assert 0 < SCREEN_SHARE < 1
+    assert r.stopped == "deadline" and r.worlds >= 4 and len(r.moves) == 3
+    assert r.playouts > 5 * 4          # the screening played some worlds too
