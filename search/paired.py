@@ -185,7 +185,8 @@ class PairedResult:
     reference's loss in bets and its interval (``confidence`` jointly over the comparisons).
     ``loss_stderr``: the standard error of the paired difference between ``top`` and the
     reference (0 when the reference is on top).  ``worlds``: worlds the reference was played on.
-    ``z``: the quantile used.  ``settled``: the interval lies inside one band.  ``stopped``:
+    ``z``: the quantile used.  ``settled``: the interval lies inside one band (and, with
+    ``accuracy_precision``, the accuracy is known to within it).  ``stopped``:
     ``"settled"``, ``"cap"`` (max_worlds), ``"futile"`` (would not settle by the cap),
     ``"precise"`` (the interval is narrower than ``2 * precision``),
     ``"deadline"`` or ``"cancelled"``.  ``playouts``:
