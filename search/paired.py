@@ -249,13 +249,19 @@ def look_schedule(cfg: PairedConfig) -> list[int]:
     return out
 
 
+def accuracy_of(loss: float, scale: float) -> float:
+    """A decision's accuracy, 0..1: ``2 ** (-loss / scale)`` for a loss of ``loss`` bets (a
+    negative loss counts as 0) and ``scale`` bets > 0 (1 for no loss, 0.5 at ``scale``)."""
+    return 2.0 ** (-max(0.0, loss) / scale)
+
+
 def accuracy_width(cfg: PairedConfig, lo: float, hi: float) -> float:
     """The width of the decision accuracy's interval for the loss interval ``[lo, hi]`` (bets),
-    ``2 ** (-lo / s) - 2 ** (-hi / s)`` with ``s = cfg.accuracy_scale`` (0 when that is 0)."""
+    :func:`accuracy_of` at each end with ``cfg.accuracy_scale`` (0 when that is 0)."""
     s = cfg.accuracy_scale
     if s <= 0:
         return 0.0
-    return 2.0 ** (-lo / s) - 2.0 ** (-hi / s)
+    return accuracy_of(lo, s) - accuracy_of(hi, s)
 
 
 def _settled(cfg: PairedConfig, bands: Sequence[float], lo: float, hi: float) -> bool:

@@ -28,7 +28,8 @@ from quansu.games.registry import game_classes
 from quansu.search.improve import improve
 from quansu.search.ismcts import search
 from quansu.search.levels import LEVELS
-from quansu.search.paired import PairedConfig, PairedResult, band_of, paired_evaluate
+from quansu.search.paired import (PairedConfig, PairedResult, accuracy_of, band_of,
+                                  paired_evaluate)
 from quansu.search.ranking import rank as rank_moves
 from quansu.search.result import SearchResult
 from quansu.server import convert
@@ -205,8 +206,13 @@ def decision_accuracy(loss: float, th: pb.Thresholds) -> float:
     """The accuracy of one decision with a choice, 0..1: ``2 ** (-loss / mistake)`` (1 for no
     loss, 0.5 at the mistake threshold, 0.25 at twice it).  Continuous in the estimated loss,
     so a loss measured a little differently moves it a little, where a mark can flip."""
-    scale = th.mistake if th.mistake > 0 else 1.0
-    return 2.0 ** (-max(0.0, loss) / scale)
+    return accuracy_of(loss, accuracy_scale(th))
+
+
+def accuracy_scale(th: pb.Thresholds) -> float:
+    """The loss (bets) at which a decision's accuracy is 0.5: the mistake threshold (1 when
+    that is not positive)."""
+    return th.mistake if th.mistake > 0 else 1.0
 
 
 def deadline_margin(seconds_left: float) -> float:
@@ -808,7 +814,7 @@ class Engine:
         cfg = dataclasses.replace(ANALYZE_PAIRED, max_worlds=worlds,
                                   min_worlds=min(ANALYZE_PAIRED.min_worlds, worlds),
                                   precision=ANALYZE_PRECISION * th.good,
-                                  accuracy_scale=th.mistake if th.mistake > 0 else 1.0,
+                                  accuracy_scale=accuracy_scale(th),
                                   accuracy_precision=ANALYZE_ACCURACY_PRECISION)
         pr = paired_evaluate(state, candidates, played, config=cfg, seed=seed,
                              bands=analysis_bands(th), deadline=deadline,
