@@ -82,9 +82,10 @@ def analyze_once(engine, obj: dict, seed: int, max_worlds: int = 0, thresholds=N
 
 
 def _thresholds(engine, obj: dict):
+    from quansu.games.registry import game_classes
     from quansu.server.engine import default_thresholds
 
-    return default_thresholds(obj["game"])
+    return default_thresholds(game_classes()[obj["game"]])
 
 
 def _band(mark: int) -> int:

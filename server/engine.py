@@ -43,9 +43,8 @@ API_VERSION = "quansu.v1"
 Emit = Callable[[bytes], None]
 StopFn = Callable[[], bool]
 
-#: Typical stake of one game, in bets: default Analyze thresholds are fractions of it.
-STAKE = {"tienlen": 1.0, "phom": 1.0, "samloc": 10.0, "tan": 1.0}
-#: Default (good, inaccuracy, mistake) thresholds as fractions of the stake.  Wider than the
+#: Default (good, inaccuracy, mistake) thresholds as fractions of the game's stake
+#: (``Game.stake``, bets).  Wider than the
 #: first (0.05, 0.15, 0.4): a mark needs its whole 95 % interval inside one band, and with
 #: these bands the same record gets the same mark under 3 seeds on 87.5 % of its decisions
 #: against 79.5 % (python -m quansu.bench.analysis, docs/api.md "Analyze").
@@ -159,9 +158,10 @@ class _Flag:
         return self._stop()
 
 
-def default_thresholds(game_name: str) -> pb.Thresholds:
-    stake = STAKE.get(game_name, 1.0)
-    g, i, m = (f * stake for f in THRESHOLD_FRACTIONS)
+def default_thresholds(game: type[Game] | Game) -> pb.Thresholds:
+    """Analyze's default thresholds of ``game`` (a game class or instance): the
+    :data:`THRESHOLD_FRACTIONS` of its ``stake``, in bets."""
+    g, i, m = (f * game.stake for f in THRESHOLD_FRACTIONS)
     return pb.Thresholds(good=g, inaccuracy=i, mistake=m)
 
 
@@ -281,7 +281,7 @@ class Engine:
                               analysis_worlds=self._default_worlds(cls.analysis_worlds),
                               hint_worlds=self._hint_worlds(cls))
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
-            g.thresholds.CopyFrom(default_thresholds(name))
+            g.thresholds.CopyFrom(default_thresholds(cls))
         out.limits.default_budget.iterations = lim.default_iterations
         out.limits.default_budget.milliseconds = lim.default_ms
         out.limits.max_budget.iterations = lim.max_iterations
@@ -646,7 +646,7 @@ class Engine:
         if not seats:
             seats = [parsed.seat] if which == "view" else list(range(n))
         self._budget(request.budget, "budget")
-        th = self._thresholds(request, parsed.game.name)
+        th = self._thresholds(request, parsed.game)
         decisions = [i for i, (s, _) in enumerate(parsed.moves) if s in seats]
         if len(decisions) > self.limits.max_analyze_decisions:
             raise RequestError.of("seats", "request.too_many_decisions", n=len(decisions),
@@ -679,8 +679,8 @@ class Engine:
         lim = self.limits
         return min(lim.default_worlds or game_worlds, lim.max_worlds)
 
-    def _thresholds(self, request: pb.AnalyzeRequest, game_name: str) -> pb.Thresholds:
-        th = default_thresholds(game_name)
+    def _thresholds(self, request: pb.AnalyzeRequest, game: Game) -> pb.Thresholds:
+        th = default_thresholds(game)
         given = request.thresholds
         for name in ("good", "inaccuracy", "mistake"):
             v = getattr(given, name)

@@ -165,6 +165,11 @@ class PhomGame(Game):
     #: Analyze: at most 2,048 worlds a decision (the hidden stock makes Phỏm the noisiest
     #: game; bench/README.md).
     analysis_worlds = 2048
+    #: A seat's payoff averages 4.4 bets in absolute value in a 4-player game of the rule-based
+    #: bots (placement 1-3, eat payments, Ù 5 from each; 3.0 with 2 players), four times Tiến
+    #: lên's 1.1 (``python -m quansu.bench.stake``); with the stake of 1 it had before, its
+    #: mark thresholds were four times stricter than the other games'.
+    stake = 4.0
 
     def check_options(self) -> None:
         o = self.options

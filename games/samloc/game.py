@@ -85,6 +85,9 @@ class SamlocGame(Game):
     #: at 4,096 and 86.3 % at 512, in 19 s of one core a game on average, 63 s at most:
     #: bench/README.md).
     analysis_worlds = 16384
+    #: A seat's payoff averages 11.5 bets in absolute value in a 4-player game of the
+    #: rule-based bots (``python -m quansu.bench.stake``).
+    stake = 10.0
     option_specs = (
         OptionSpec("straight_allows_two", True,
                    "straights may hold a 2 at the low end (A-2-3.., 2-3-4..); false: no 2 in straights",
