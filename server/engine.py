@@ -44,10 +44,10 @@ Emit = Callable[[bytes], None]
 StopFn = Callable[[], bool]
 
 #: Default (good, inaccuracy, mistake) thresholds as fractions of the game's stake
-#: (``Game.stake``, bets).  Wider than the
-#: first (0.05, 0.15, 0.4): a mark needs its whole 95 % interval inside one band, and with
-#: these bands the same record gets the same mark under 3 seeds on 87.5 % of its decisions
-#: against 79.5 % (python -m quansu.bench.analysis, docs/api.md "Analyze").
+#: (``Game.stake``, bets).  Wider than the first (0.05, 0.15, 0.4): a mark needs its whole
+#: 95 % interval inside one band, and with these bands the same record gets the same mark
+#: under 3 seeds on 87.5 % of its decisions against 79.5 % (python -m quansu.bench.analysis,
+#: docs/api.md "Analyze").
 THRESHOLD_FRACTIONS = (0.1, 0.3, 0.6)
 
 MARK_NAMES = {pb.MARK_BEST: "best", pb.MARK_GOOD: "good", pb.MARK_INACCURACY: "inaccuracy",
