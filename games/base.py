@@ -294,7 +294,8 @@ class Game:
     #: The stake of a typical game, in bets: about the mean absolute payoff of a seat in a game
     #: of the rule-based bots (``python -m quansu.bench.stake``).  Analyze's default mark
     #: thresholds are fractions of it (``server.engine.THRESHOLD_FRACTIONS``), so that a
-    #: mistake costs the same share of what a game is played for in every game.
+    #: mistake costs the same share of what a game is played for in every game.  A game whose
+    #: options scale its payments sets it per instance (Tấn: its ``loss_amount``).
     stake: float = 1.0
     #: Analyze's default cap of sampled worlds per decision (``AnalyzeRequest.max_worlds`` 0):
     #: the decisions whose loss lies next to a mark threshold run to it, so it sets how often

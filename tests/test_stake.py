@@ -23,3 +23,10 @@ def test_default_thresholds_are_fractions_of_the_stake(name):
     assert (th.good, th.inaccuracy, th.mistake) == pytest.approx(
         tuple(f * cls.stake for f in THRESHOLD_FRACTIONS))
     assert default_thresholds(cls()).mistake == pytest.approx(th.mistake)
+
+
+def test_tan_stake_follows_its_loss_amount():
+    from quansu.games.registry import make
+
+    assert default_thresholds(make("tan", 2, {"loss_amount": 2.5})).mistake == pytest.approx(1.5)
+    assert default_thresholds(make("tan", 2)).mistake == pytest.approx(0.6)

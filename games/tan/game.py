@@ -149,6 +149,9 @@ class TanGame(Game):
         self._end_bout = o["defender_empty"] == "end_bout"
         self._until_one = o["end_condition"] == "until_one_left"
         self._amount = float(amount)
+        # what a game is played for (Game.stake): the loser pays loss_amount to each other seat
+        # (a seat's payoff averages 1.0 bet in absolute value at 2 players, 1.5 at 4, with 1)
+        self.stake = self._amount
         self._stock_len = 52 - HAND_SIZE * n - 1
 
     # -- facts ---------------------------------------------------------------------------
