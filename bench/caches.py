@@ -163,7 +163,7 @@ def _searched(game_name: str, cache, entries: int, keep: dict | None = None) -> 
 
 def tienlen_splits(entries: int) -> tuple[int, float]:
     from quansu.games.tienlen import heuristic as h
-    return _searched("tienlen", h._SPLITS, entries, {0: (0, False, 0, 0, 0)})
+    return _searched("tienlen", h._SPLITS, entries, {0: 0})
 
 
 def tienlen_recipes(entries: int) -> tuple[int, float]:

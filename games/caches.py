@@ -61,12 +61,12 @@ CACHES: dict[str, CacheSpec] = {s.name: s for s in (
               "the Sâm lốc sparring bot's two caches, each of this many entries: combination "
               "options per rank counts (trimmed when full) and fewest combinations per rank "
               "counts (LRU); the cost is of one entry of each"),
-    CacheSpec("tienlen_splits", 1 << 17, 190, "games/tienlen/heuristic.py",
+    CacheSpec("tienlen_splits", 1 << 17, 121, "games/tienlen/heuristic.py",
               "Tiến lên fewest-pieces splits per rank counts (the split's own memo: emptied "
               "between two hands when full)", minimum=1),
-    CacheSpec("tienlen_recipes", 1 << 15, 560, "games/tienlen/heuristic.py",
+    CacheSpec("tienlen_recipes", 1 << 15, 274, "games/tienlen/heuristic.py",
               "Tiến lên hand plans per rank counts (emptied when full)"),
-    CacheSpec("tienlen_plans", 1 << 14, 540, "games/tienlen/heuristic.py",
+    CacheSpec("tienlen_plans", 1 << 14, 273, "games/tienlen/heuristic.py",
               "Tiến lên hand plans per hand (emptied when full)"),
     CacheSpec("phom_witnesses", 1 << 12, 330, "games/phom/view.py",
               "Phỏm minimal card sets that explain an opponent's eaten cards (trimmed when "

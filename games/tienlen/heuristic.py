@@ -85,15 +85,38 @@ if not cython.compiled:
 
 
 #: packed rank counts (nibble r = cards of rank r, ranks 3..A) -> the best first piece of the
-#: fewest-pieces split: ``(pieces, is_straight, start, length, packed counts left)``.  Bounded:
-#: emptied (between two top-level splits) once it holds :data:`_SPLITS_MAX` entries.
-_SPLITS: dict[int, tuple] = {0: (0, False, 0, 0, 0)}
+#: fewest-pieces split, packed into one int (:func:`_split_entry`): the pieces, whether the
+#: piece is a straight, its start and length, and the packed counts left.  Ints, not tuples:
+#: Python's garbage collector has no work with them (a search that fills the Tiến lên caches
+#: with tuples left about 100,000 new ones for its next collections to walk, about a tenth of
+#: the search's time).  Bounded: emptied (between two top-level splits) once it holds
+#: :data:`_SPLITS_MAX` entries.
+_SPLITS: dict[int, int] = {0: 0}
 _SPLITS_MAX = cache_size("tienlen_splits")
+# the fields of a split entry: counts left in bits 0-47, then length, start, straight, pieces
+_SPLIT_LEN = cython.declare(cython.int, 48)
+_SPLIT_START = cython.declare(cython.int, 52)
+_SPLIT_STRAIGHT = cython.declare(cython.int, 56)
+_SPLIT_PIECES = cython.declare(cython.int, 57)
+_REST48 = cython.declare(cython.ulonglong, (1 << 48) - 1)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(n=cython.ulonglong, straight=cython.ulonglong, start=cython.ulonglong,
+               length=cython.ulonglong, rest=cython.ulonglong)
+@cython.returns(cython.ulonglong)
+def _split_entry(n: int, straight: int, start: int, length: int, rest: int) -> int:
+    """One :data:`_SPLITS` value: ``n`` pieces (0..12), ``straight`` (0/1), ``start`` (rank
+    0..11), ``length`` (0..12) and the packed counts ``rest`` (48 bits) in one word."""
+    return ((n << _SPLIT_PIECES) | (straight << _SPLIT_STRAIGHT) | (start << _SPLIT_START)
+            | (length << _SPLIT_LEN) | rest)
 
 
 @cython.cfunc
 @cython.locals(c=cython.ulonglong, sh=cython.int, r=cython.int, rest=cython.ulonglong,
-               best_n=cython.int, n=cython.int, x=cython.ulonglong, length=cython.int)
+               best_n=cython.int, n=cython.int, x=cython.ulonglong, length=cython.int,
+               best=cython.ulonglong)
 @cython.returns(cython.int)
 def _split(c: int) -> int:
     """The fewest pieces (sets of one rank, straights of >= 3 consecutive ranks) covering the
@@ -103,12 +126,12 @@ def _split(c: int) -> int:
     ties prefer a straight, the longest of equals."""
     e = _SPLITS.get(c)
     if e is not None:
-        return e[0]
+        return e >> _SPLIT_PIECES
     sh = _low_bit_index(c) & ~3
     r = sh >> 2
     rest = c & ~(_U15 << sh)
     best_n = _split(rest) + 1
-    best = (best_n, False, r, (c >> sh) & 15, rest)
+    best = _split_entry(best_n, 0, r, (c >> sh) & 15, rest)
     x = c
     length = 0
     while sh < 48 and (x >> sh) & 15:
@@ -118,25 +141,27 @@ def _split(c: int) -> int:
             n = _split(x) + 1
             if n <= best_n:
                 best_n = n
-                best = (n, True, r, length, x)
+                best = _split_entry(n, 1, r, length, x)
         sh += 4
     _SPLITS[c] = best
     return best_n
 
 
-@cython.locals(c=cython.ulonglong, start=cython.int, length=cython.int)
+@cython.locals(c=cython.ulonglong, e=cython.ulonglong)
 def _split_parts(c: int) -> list[tuple[bool, int, int]]:
     """The fewest-pieces split of packed rank counts ``c`` as ``(is_straight, start, length)``
     parts, lowest start first: a straight of ``length`` ranks from ``start``, or a set of
     ``length`` cards of rank ``start``."""
     if len(_SPLITS) >= _SPLITS_MAX:
         _SPLITS.clear()
-        _SPLITS[0] = (0, False, 0, 0, 0)
+        _SPLITS[0] = 0
     _split(c)
     parts = []
     while c:
-        _, straight, start, length, c = _SPLITS[c]
-        parts.append((straight, start, length))
+        e = _SPLITS[c]
+        parts.append((bool((e >> _SPLIT_STRAIGHT) & 1), (e >> _SPLIT_START) & 15,
+                      (e >> _SPLIT_LEN) & 15))
+        c = e & _REST48
     return parts
 
 
@@ -152,11 +177,18 @@ _M55 = cython.declare(cython.ulonglong, 0x5555555555555)
 _M33 = cython.declare(cython.ulonglong, 0x3333333333333)
 _TWOS = cython.declare(cython.ulonglong, R.TWOS)
 _NON_TWOS = cython.declare(cython.ulonglong, R.NON_TWOS)
-_QUAD, _STRAIGHT_OP, _PAIRSEQ_OP, _SET_OP = 0, 1, 2, 3
+_QUAD = cython.declare(cython.int, 0)
+_STRAIGHT_OP = cython.declare(cython.int, 1)
+_PAIRSEQ_OP = cython.declare(cython.int, 2)
+_SET_OP = cython.declare(cython.int, 3)
 
-#: packed rank counts of a hand's cards 3..A -> its plan recipe (see :func:`_recipe`).
+#: packed rank counts of a hand's cards 3..A -> its plan recipe (see :func:`_recipe`; a
+#: tuple of ints, each piece packed into one, for the garbage collector as :data:`_SPLITS`).
 #: Bounded: emptied when it reaches :data:`_RECIPES_MAX` entries.
 _RECIPES: dict[int, tuple] = {}
+# a recipe piece: the rank mask in bits 0-47, the op in bits 48-49, the shape from bit 50
+_OP_AT = cython.declare(cython.int, 48)
+_SHAPE_AT = cython.declare(cython.int, 50)
 _RECIPES_MAX = cache_size("tienlen_recipes")
 
 
@@ -170,18 +202,18 @@ def _packed_counts(hand: int) -> int:
 @cython.locals(packed=cython.ulonglong, quads=cython.ulonglong, c=cython.ulonglong,
                low=cython.ulonglong, pairs=cython.ulonglong, run=cython.ulonglong,
                length=cython.int, start=cython.int, straight=cython.bint)
-def _recipe(packed: int) -> tuple:
+def _recipe(packed: int) -> tuple[int, ...]:
     """The suit-free part of :func:`plan` for the rank counts ``packed`` (cards 3..A): the
-    pieces as ``(op, rank mask, shape)`` in plan order, ``op`` one of quad, pair sequence,
-    straight (the lowest card of every rank of the mask still in the hand) and set (every card
-    of the rank still in the hand).  Depends on the counts only, so every hand with the same
-    counts shares it."""
+    pieces in plan order, each ``rank mask | op << 48 | shape << 50``, ``op`` one of quad,
+    pair sequence, straight (the lowest card of every rank of the mask still in the hand) and
+    set (every card of the rank still in the hand).  Depends on the counts only, so every hand
+    with the same counts shares it."""
     ops = []
     quads = (packed >> 2) & _NIB0          # a count of 4 is the only one with bit 2
     c = packed
     while quads:
         low = quads & -quads
-        ops.append((_QUAD, low * 15, R.QUAD))
+        ops.append(_piece(_QUAD, low * 15, R.QUAD))
         c &= ~(low * 15)
         quads ^= low
     # maximal runs of >= 3 ranks holding 2 or 3 cards; a pair sequence of the first 6 of each
@@ -199,17 +231,26 @@ def _recipe(packed: int) -> tuple:
             if length > 6:
                 run = _first_ranks(run, 6)
                 length = 6
-            ops.append((_PAIRSEQ_OP, run * 15, R.PAIRSEQ + length))
+            ops.append(_piece(_PAIRSEQ_OP, run * 15, R.PAIRSEQ + length))
             c -= 2 * run
     parts = _split_parts(c)
     for straight, start, length in parts:
         if straight:
-            ops.append((_STRAIGHT_OP, ((_U1 << (4 * length)) - 1) << (4 * start),
-                        R.STRAIGHT + length))
+            ops.append(_piece(_STRAIGHT_OP, ((_U1 << (4 * length)) - 1) << (4 * start),
+                              R.STRAIGHT + length))
     for straight, start, length in parts:
         if not straight:
-            ops.append((_SET_OP, _U15 << (4 * start), 0))
+            ops.append(_piece(_SET_OP, _U15 << (4 * start), 0))
     return tuple(ops)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(op=cython.ulonglong, mask=cython.ulonglong, shape=cython.ulonglong)
+@cython.returns(cython.ulonglong)
+def _piece(op: int, mask: int, shape: int) -> int:
+    """One piece of a recipe: ``mask | op << 48 | shape << 50``."""
+    return mask | (op << _OP_AT) | (shape << _SHAPE_AT)
 
 
 def _first_ranks(bits: int, k: int) -> int:
@@ -222,11 +263,14 @@ def _first_ranks(bits: int, k: int) -> int:
     return out
 
 
-#: hand -> its plan (:func:`plan`).  Bounded: emptied when it holds :data:`_PLANS_MAX` hands.
-#: (The Tiến lên caches are emptied, not trimmed: one search refills them, and trimming cost
-#: a search about 6 %: docs/search.md.)
+#: hand -> its plan (:func:`plan`), each piece packed into one int, ``mask | shape << 52``
+#: (:func:`_pieces`; ints for the garbage collector, as :data:`_SPLITS`).  Bounded: emptied
+#: when it holds :data:`_PLANS_MAX` hands.  (The Tiến lên caches are emptied, not trimmed: one
+#: search refills them, and trimming cost a search about 6 %: docs/search.md.)
 _PLANS: dict[int, tuple] = {}
 _PLANS_MAX = cache_size("tienlen_plans")
+_SHAPE_BIT = cython.declare(cython.int, 52)
+_CARDS52 = cython.declare(cython.ulonglong, (1 << 52) - 1)
 
 
 def plan(hand: int) -> tuple[tuple[int, int], ...]:
@@ -241,6 +285,11 @@ def plan(hand: int) -> tuple[tuple[int, int], ...]:
     ``tienlen_plans``, ``tienlen_recipes``, ``tienlen_splits``): 16,384 hands, 32,768 count
     vectors, 131,072 entries of the split search by default.
     """
+    return tuple(_unpacked(_pieces(hand)))
+
+
+def _pieces(hand: int) -> tuple[int, ...]:
+    """:func:`plan` with each piece packed, ``mask | shape << 52`` (cached)."""
     p = _PLANS.get(hand)
     if p is None:
         if len(_PLANS) >= _PLANS_MAX:
@@ -249,19 +298,26 @@ def plan(hand: int) -> tuple[tuple[int, int], ...]:
     return p
 
 
+@cython.locals(e=cython.ulonglong)
+def _unpacked(pieces) -> list[tuple[int, int]]:
+    """Packed plan pieces as ``(mask, shape)`` pairs."""
+    return [(e & _CARDS52, e >> _SHAPE_BIT) for e in pieces]
+
+
 @cython.locals(hand=cython.ulonglong, twos=cython.ulonglong, rest=cython.ulonglong,
                packed=cython.ulonglong, op=cython.int, wm=cython.ulonglong, shape=cython.int,
                x=cython.ulonglong, low=cython.ulonglong, m=cython.ulonglong,
-               hi=cython.ulonglong, y=cython.ulonglong, c=cython.int)
-def _make_plan(hand: int) -> tuple[tuple[int, int], ...]:
-    pieces: list[tuple[int, int]] = []
+               hi=cython.ulonglong, y=cython.ulonglong, c=cython.int, e=cython.ulonglong)
+def _make_plan(hand: int) -> tuple[int, ...]:
+    """The plan of ``hand``, packed (:func:`_pieces`)."""
+    pieces: list[int] = []
     twos = hand & _TWOS
     if twos:
         if twos == _TWOS:
             for c in range(48, 52):
-                pieces.append((_U1 << c, R.SINGLE))
+                pieces.append(_packed_piece(_U1 << c, R.SINGLE))
         else:
-            pieces.append((twos, _pop(twos)))
+            pieces.append(_packed_piece(twos, _pop(twos)))
     rest = hand & _NON_TWOS
     packed = _packed_counts(rest)
     ops = _RECIPES.get(packed)
@@ -269,17 +325,20 @@ def _make_plan(hand: int) -> tuple[tuple[int, int], ...]:
         if len(_RECIPES) >= _RECIPES_MAX:
             _RECIPES.clear()
         ops = _RECIPES[packed] = _recipe(packed)
-    for op, wm, shape in ops:
+    for e in ops:
+        wm = e & _REST48
+        op = (e >> _OP_AT) & 3
+        shape = e >> _SHAPE_AT
         if op == _STRAIGHT_OP:
             # the lowest card of every rank in the window
             x = rest & wm
             low = x & ~(((x << 1) & _ABOVE0) | ((x << 2) & _ABOVE1) | ((x << 3) & _ABOVE2))
             rest ^= low
-            pieces.append((low, shape))
+            pieces.append(_packed_piece(low, shape))
         elif op == _SET_OP:
             m = rest & wm
             if m:
-                pieces.append((m, _pop(m)))
+                pieces.append(_packed_piece(m, _pop(m)))
         elif op == _PAIRSEQ_OP:
             # the highest two cards of every rank in the window (each holds 2 or 3 cards)
             x = rest & wm
@@ -287,11 +346,20 @@ def _make_plan(hand: int) -> tuple[tuple[int, int], ...]:
             y = x ^ hi
             hi |= y & ~(((y >> 1) & _BELOW3) | ((y >> 2) & _BELOW2) | ((y >> 3) & _NIB0))
             rest &= ~hi
-            pieces.append((hi, shape))
+            pieces.append(_packed_piece(hi, shape))
         else:
             rest &= ~wm
-            pieces.append((wm, shape))
+            pieces.append(_packed_piece(wm, shape))
     return tuple(pieces)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(mask=cython.ulonglong, shape=cython.ulonglong)
+@cython.returns(cython.ulonglong)
+def _packed_piece(mask: int, shape: int) -> int:
+    """One piece of a packed plan: ``mask | shape << 52``."""
+    return mask | (shape << _SHAPE_BIT)
 
 
 def _is_power(mask: int, shape: int, bombs) -> bool:
@@ -352,7 +420,8 @@ def _lowest_longest(pieces: list) -> int:
 @cython.locals(me=cython.int, bomb_bits=cython.ulonglong, any_bits=cython.ulonglong,
                same_shape=cython.int, tb=cython.int, sh=cython.int, m=cython.ulonglong,
                best=cython.ulonglong, a=cython.int, n_power=cython.int, low=cython.ulonglong,
-               lm=cython.ulonglong, bn=cython.int, c=cython.int, above=cython.ulonglong)
+               lm=cython.ulonglong, bn=cython.int, c=cython.int, above=cython.ulonglong,
+               e=cython.ulonglong)
 def choose(game, state, rng: random.Random) -> int:
     """The heuristic move of the seat to act in ``state`` (a legal move)."""
     me = state.cur
@@ -361,9 +430,9 @@ def choose(game, state, rng: random.Random) -> int:
     hand = state.hands[me]
     bombs = game._bombs
     bomb_bits = game._bomb_bits
-    pieces = _PLANS.get(hand)
+    pieces = _PLANS.get(hand)     # packed: mask | shape << 52
     if pieces is None:
-        pieces = plan(hand)
+        pieces = _pieces(hand)
     top = state.top
 
     if not top:
@@ -373,7 +442,7 @@ def choose(game, state, rng: random.Random) -> int:
         if (not req or hand & req) and R.classify(hand):
             return hand  # finish now
         if req:
-            cands = [p for p in pieces if p[0] & req]
+            cands = [p for p in pieces if p & req]
             if not cands:  # the first lead must hold a given card: the smallest such play
                 return min(state.legal_moves(), key=lambda m: (m.bit_count() != 1, m))
         else:
@@ -384,7 +453,9 @@ def choose(game, state, rng: random.Random) -> int:
         best = 0
         low = 0
         bn = -1
-        for m, sh in cands:
+        for e in cands:
+            m = e & _CARDS52
+            sh = e >> _SHAPE_BIT
             if (bomb_bits >> sh) & 1 or (sh <= _TRIPLE and m >> 48):
                 n_power += 1
                 continue
@@ -398,18 +469,18 @@ def choose(game, state, rng: random.Random) -> int:
                 if c > bn:
                     best, bn = m, c
         if n_power and len(pieces) == 2 and len(cands) == 2:
-            power = [p for p in cands if _is_power(p[0], p[1], bombs)]
+            power = [p for p in _unpacked(cands) if _is_power(p[0], p[1], bombs)]
             return max(power, key=lambda p: (p[1] in bombs, p[0]))[0]
         if best:
             if _opp_min(game, state, me) == 1:
-                normal = [p for p in cands if not _is_power(p[0], p[1], bombs)]
+                normal = [p for p in _unpacked(cands) if not _is_power(p[0], p[1], bombs)]
                 multi = [p for p in normal if p[1] != R.SINGLE]
                 if multi:
                     return _lowest_longest(multi)
                 return max(normal, key=lambda p: p[0])[0]
             return best
         # only 2s and bombs: bombs first (only bombs beat them), then 2s from the lowest
-        power = cands
+        power = _unpacked(cands)
         bomb_p = [p for p in power if p[1] in bombs]
         if bomb_p:
             return min(bomb_p, key=lambda p: p[0])[0]
@@ -436,7 +507,9 @@ def choose(game, state, rng: random.Random) -> int:
     for a in anys:
         any_bits |= _U1 << a
     best = 0
-    for m, sh in pieces:
+    for e in pieces:
+        m = e & _CARDS52
+        sh = e >> _SHAPE_BIT
         if ((sh == same_shape and _bitlen(m) > tb) or (any_bits >> sh) & 1) \
                 and not ((bomb_bits >> sh) & 1 or (sh <= _TRIPLE and m >> 48)) \
                 and (not best or m < best):
@@ -453,8 +526,9 @@ def choose(game, state, rng: random.Random) -> int:
     if not anys and not (same_shape == R.SINGLE and _bitlen(hand) > tb):
         return 0  # no card above it and no bomb allowed: no play at all
     triples = 0   # a single from a triple (not of 2s) costs little: the pair stays
-    for m, sh in pieces:
-        if sh == R.TRIPLE and not m >> 48:
+    for e in pieces:
+        m = e & _CARDS52
+        if e >> _SHAPE_BIT == _TRIPLE and not m >> 48:
             triples |= m
     if not anys:
         # The plays are the hand's cards above the top card (legal_moves()[1:]): the choices
