@@ -44,3 +44,8 @@ def declare(_type, value=None):
 def returns(_type):
     """The C return type when compiled; nothing uncompiled."""
     return lambda f: f
+
+
+def ccall(f):
+    """A C function also callable from Python when compiled; the function itself uncompiled."""
+    return f

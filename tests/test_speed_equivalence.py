@@ -160,6 +160,44 @@ def test_tienlen_lowest_play_is_the_lowest_legal_play_of_its_kind():
     assert n > 2_000
 
 
+@pytest.mark.parametrize("hand,shape,floor,want", [
+    ("3S 3C 4D 4H 5S 5C", TR.PAIRSEQ + 3, 0, "3S 3C 4D 4H 5S 5C"),
+    ("3S 3C 3D 4D 4H 5S 5C 5H", TR.PAIRSEQ + 3, 10, "3S 3C 4D 4H 5S 5H"),  # top above 5C
+    ("3S 3C 3D 4D 4H 5S 5C 5H", TR.PAIRSEQ + 3, 12, ""),                   # above 5H
+    ("3S 4S 4H 5C 6D 7S", TR.STRAIGHT + 3, 0, "3S 4S 5C"),
+    ("3S 4S 4H 5C 6D 7S", TR.STRAIGHT + 3, 10, "4S 5C 6D"),                # top above 5C
+    ("QS KS AS 2S", TR.STRAIGHT + 3, 0, "QS KS AS"),                      # no 2 in a straight
+    ("KS AS 2S 2C", TR.STRAIGHT + 3, 46, ""),
+    ("7S 7C 7D 9S 9H", TR.PAIR, 0, "7S 7C"),
+    ("7S 7C 7D 9S 9H", TR.PAIR, 18, "7S 7D"),                              # top above 7C
+    ("7S 7C 7D 9S 9H", TR.TRIPLE, 0, "7S 7C 7D"),
+    ("2S 2C 2D 2H", TR.QUAD, 0, "2S 2C 2D 2H"),
+])
+def test_tienlen_lowest_combination_table(hand, shape, floor, want):
+    """The smallest combination of a shape with its top card at or above a card id, on hands
+    written in card notation ("" when there is none)."""
+    from quansu.games.cards import parse_cards
+    mask = lambda text: sum(1 << c for c in parse_cards(text))   # noqa: E731
+    assert TR.lowest_combination(mask(hand), shape, floor) == (mask(want) if want else 0)
+
+
+def test_tienlen_lowest_combination_is_the_least_generated():
+    """``rules.lowest_combination`` (what ``lowest_play`` asks, listing nothing) against the
+    generated combinations of random hands, every shape, random floors."""
+    rng = random.Random(41)
+    shapes = TR.ALL_SHAPES + tuple(TR.PAIRSEQ + k for k in range(7, 9))
+    n = 0
+    for _ in range(1_500):
+        hand = sum(1 << c for c in rng.sample(range(52), rng.choice((3, 6, 9, 13, 13, 20, 28))))
+        groups = TR.generate(hand)
+        for shape in shapes:
+            for floor in (0, rng.randrange(53)):
+                want = min((m for m in groups.get(shape, ()) if m.bit_length() > floor), default=0)
+                assert TR.lowest_combination(hand, shape, floor) == want, (hex(hand), shape, floor)
+                n += 1
+    assert n == 1_500 * len(shapes) * 2
+
+
 # -- Sâm lốc ------------------------------------------------------------------------------------
 
 def test_samloc_plan_matches_reference():

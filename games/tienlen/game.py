@@ -22,6 +22,7 @@ from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game,
 from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards, shuffle
 from quansu.games.errors import Text
 from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.rules import lowest_combination as _lowest_combination
 from quansu.games.tienlen.errors import shape_text
 from quansu.games.tienlen.heuristic import choose as _heuristic_choose
 from quansu.games.tienlen.sparring import choose as _sparring_choose
@@ -711,9 +712,7 @@ class TienLenState(State):
         none.  ``min((m for m in legal_moves()[1:] if (shape_of(m) in bombs) == bomb),
         default=0)`` without listing the moves; only while a top is on the table."""
         seat = self.cur
-        g = self._gen[seat]
-        if g is None or g[0] != self.hands[seat]:
-            g = self._cache(seat)
+        hand = self.hands[seat]
         top = self.top
         shape = self.top_shape
         bombs = self.game._bombs
@@ -725,17 +724,15 @@ class TienLenState(State):
         if same_ok and (shape in bombs) == bomb:
             tb = top.bit_length()
             if shape == 1:   # singles: the lowest card above the top card
-                h = g[0] >> tb << tb
+                h = hand >> tb << tb
                 best = h & -h
-            else:
-                same = _group(g, shape)
-                if same and same[-1] > top:
-                    best = same[bisect_left(same, 1 << tb)]
+            else:            # the lowest of the shape whose top card is above the top's
+                best = _lowest_combination(hand, shape, tb)
         for sh in anys:
             if (sh in bombs) == bomb:
-                b = _group(g, sh)
-                if b and (not best or b[0] < best):
-                    best = b[0]
+                b = _lowest_combination(hand, sh, 0)
+                if b and (not best or b < best):
+                    best = b
         return best
 
     def follow_rule(self) -> tuple[int, int, tuple]:

@@ -31,6 +31,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
+
 SINGLE, PAIR, TRIPLE, QUAD = 1, 2, 3, 4
 STRAIGHT = 16
 PAIRSEQ = 32
@@ -324,6 +329,78 @@ def higher_of(group: list[int], top: int) -> list[int]:
     return group[bisect_left(group, 1 << top.bit_length()):]
 
 
+@cython.cfunc
+@cython.inline
+@cython.locals(v=cython.ulonglong)
+@cython.returns(cython.int)
+def _nibble_count(v: int) -> int:
+    """The number of set bits of the nibble ``v`` (0..15)."""
+    return (v & 1) + ((v >> 1) & 1) + ((v >> 2) & 1) + ((v >> 3) & 1)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(v=cython.ulonglong, k=cython.int, out=cython.ulonglong, b=cython.ulonglong,
+               i=cython.int)
+@cython.returns(cython.ulonglong)
+def _lowest_bits(v: int, k: int) -> int:
+    """The ``k`` lowest set bits of ``v`` (every set bit when it has fewer)."""
+    out = 0
+    for i in range(k):
+        b = v & (~v + 1)   # v & -v, written for an unsigned word
+        out |= b
+        v ^= b
+    return out
+
+
+@cython.ccall
+@cython.locals(hand=cython.ulonglong, shape=cython.int, floor=cython.int, per=cython.int,
+               span=cython.int, last=cython.int, r=cython.int, j=cython.int, ok=cython.bint,
+               nib=cython.ulonglong, tops=cython.ulonglong, t=cython.ulonglong,
+               below=cython.ulonglong, low=cython.ulonglong)
+@cython.returns(cython.ulonglong)
+def lowest_combination(hand: int, shape: int, floor: int = 0) -> int:
+    """The smallest combination of ``shape`` in ``hand`` whose top card is ``floor`` (a card
+    id, 0..52) or higher, as a mask; 0 when there is none.  The same as
+    ``min((m for m in generate(hand).get(shape, ()) if m.bit_length() > floor), default=0)``
+    without listing the combinations: masks compare by their top card first, so the answer
+    has the lowest possible top card (the lowest rank, then suit, at or above ``floor`` that
+    completes the shape) and, under it, the lowest cards of each rank."""
+    if shape < STRAIGHT:          # k cards of one rank, 2s included
+        per, span, last = shape, 1, 12
+    elif shape < PAIRSEQ:         # one card of each of k consecutive ranks 3..A
+        per, span, last = 1, shape - STRAIGHT, 11
+    else:                         # two cards of each of k consecutive ranks 3..A
+        per, span, last = 2, shape - PAIRSEQ, 11
+    r = max(floor >> 2, span - 1)
+    while r <= last:
+        # the ranks below the top rank: ``per`` cards each, the lowest ones
+        low = 0
+        ok = True
+        for j in range(r - span + 1, r):
+            nib = (hand >> (4 * j)) & 15
+            if _nibble_count(nib) < per:
+                ok = False
+                r = j + span   # every run ending at ranks j .. j + span - 1 holds rank j
+                break
+            low |= _lowest_bits(nib, per) << (4 * j)
+        if not ok:
+            continue
+        # the top rank: the lowest top card at or above ``floor`` with ``per - 1`` cards below
+        nib = (hand >> (4 * r)) & 15
+        tops = nib
+        if r == floor >> 2:
+            tops = nib >> (floor & 3) << (floor & 3)
+        while tops:
+            t = tops & (~tops + 1)
+            tops ^= t
+            below = nib & (t - 1)
+            if _nibble_count(below) >= per - 1:
+                return low | ((t | _lowest_bits(below, per - 1)) << (4 * r))
+        r += 1
+    return 0
+
+
 # --------------------------------------------------------------------------------------------
 # instant wins and penalty values (docs/rules/tienlen.md)
 
@@ -341,16 +418,35 @@ _R_ALL = sum(1 << (4 * r) for r in range(13))      # bit 0 of every rank nibble
 _R_LOW = sum(1 << (4 * r) for r in range(12))      # ranks 3..A
 
 
+#: the same masks as typed 64-bit words (C arithmetic when compiled)
+_W_ALL = cython.declare(cython.ulonglong, _R_ALL)
+_W_LOW = cython.declare(cython.ulonglong, _R_LOW)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _ranks_flagged(x: int) -> int:
+    """How many rank nibbles of ``x`` have bit 0 set, ``x`` holding no other bits (a result of
+    :func:`_rank_bits`): the multiplication adds every nibble into the top rank's (at most 13,
+    no carries)."""
+    return cython.cast(cython.int, ((x * _W_ALL) >> 48) & 15)
+
+
+@cython.locals(hand=cython.ulonglong, a1=cython.ulonglong, a2=cython.ulonglong,
+               a3=cython.ulonglong)
 def _rank_bits(hand: int) -> tuple[int, int, int, int]:
     """Rank-nibble bit 0 set where the rank holds >= 1, >= 2, >= 3, 4 cards."""
     a1, a2, a3 = hand >> 1, hand >> 2, hand >> 3
-    ge1 = (hand | a1 | a2 | a3) & _R_ALL
-    ge2 = ((hand & (a1 | a2 | a3)) | (a1 & (a2 | a3)) | (a2 & a3)) & _R_ALL
-    ge3 = ((hand & a1 & (a2 | a3)) | ((hand | a1) & a2 & a3)) & _R_ALL
-    ge4 = hand & a1 & a2 & a3 & _R_ALL
-    return ge1, ge2, ge3, ge4
+    return ((hand | a1 | a2 | a3) & _W_ALL,
+            ((hand & (a1 | a2 | a3)) | (a1 & (a2 | a3)) | (a2 & a3)) & _W_ALL,
+            ((hand & a1 & (a2 | a3)) | ((hand | a1) & a2 & a3)) & _W_ALL,
+            hand & a1 & a2 & a3 & _W_ALL)
 
 
+@cython.locals(hand=cython.ulonglong, ge1=cython.ulonglong, ge2=cython.ulonglong,
+               ge3=cython.ulonglong, ge4=cython.ulonglong, p=cython.ulonglong, s=cython.int)
 def instant_win(hand: int, first_game: bool, first_game_extra: bool = True,
                 flush_rule: str = "12_same_suit") -> str | None:
     """The name of the instant-win (tới trắng) hand ``hand`` holds, or ``None``
@@ -363,21 +459,21 @@ def instant_win(hand: int, first_game: bool, first_game_extra: bool = True,
     if hand >> 48 == 15:
         return "four 2s"
     ge1, ge2, ge3, ge4 = _rank_bits(hand)
-    if ge1 & _R_LOW == _R_LOW:
+    if ge1 & _W_LOW == _W_LOW:
         return "dragon straight"
-    p = ge2 & _R_LOW
+    p = ge2 & _W_LOW
     if p & (p >> 4) & (p >> 8) & (p >> 12) & (p >> 16):
         return "5 pair sequence"
-    if ge2.bit_count() + ge4.bit_count() >= 6:
+    if _ranks_flagged(ge2) + _ranks_flagged(ge4) >= 6:
         return "six pairs"
     if flush_rule == "12_same_suit":
-        for m in _SUIT_MASKS:
-            if (hand & m).bit_count() >= 12:
+        for s in range(4):   # the cards of suit s, moved onto bit 0 of their rank nibbles
+            if _ranks_flagged((hand >> s) & _W_ALL) >= 12:
                 return "12 of one suit"
     elif flush_rule == "13_same_color":
         if hand & _BLACK == hand or hand & _RED == hand:
             return "13 of one color"
-    if ge3.bit_count() >= 4:
+    if _ranks_flagged(ge3) >= 4:
         return "four triples"
     if first_game and first_game_extra:
         if hand & 15 == 15:
