@@ -17,6 +17,11 @@ import random
 from bisect import bisect_left
 from typing import Any, Hashable, Sequence
 
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
+
 from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, IllegalMoveError, MoveInfo,
                         MoveParseError, OptionError, OptionSpec, State)
 from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards, shuffle
@@ -1031,6 +1036,8 @@ class TienLenState(State):
         z["set_aside"] = self._known_aside()
         return z
 
+    @cython.locals(cards=list, k=cython.Py_ssize_t, j=cython.Py_ssize_t, size=cython.Py_ssize_t,
+                   c=cython.int, m=cython.ulonglong, aside=cython.ulonglong, one=cython.ulonglong)
     def determinize(self, seat: int, rng: random.Random) -> "TienLenState":
         """Redraw the cards ``seat`` cannot locate (other hands and the set-aside pile) with the
         same counts.  Draws whose deal would have been an instant win, or would break the
@@ -1057,13 +1064,16 @@ class TienLenState(State):
         check_first = self.req and n < 4
         opts = game.options
         fg, extra, flush = opts["first_game"], opts["instant_win_first_game_extra"], opts["instant_win_flush_rule"]
+        one = 1
+        k = 0
         for _ in range(100):
             shuffle(cards, rng)
             k = 0
             for s, size in sizes:
                 m = lead_card if s == first else 0
-                for c in cards[k:k + size]:
-                    m |= 1 << c
+                for j in range(k, k + size):
+                    c = cards[j]
+                    m |= one << c
                 k += size
                 hands[s] = m
             if check_instant:
@@ -1082,8 +1092,9 @@ class TienLenState(State):
                     continue
             break
         aside = 0
-        for c in cards[k:]:
-            aside |= 1 << c
+        for j in range(k, len(cards)):
+            c = cards[j]
+            aside |= one << c
         if game._require_first:
             aside |= self._known_aside()
         det.aside = aside

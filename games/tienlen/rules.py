@@ -520,6 +520,8 @@ def _best_runs(length: int, v3: float, v4: float) -> float:
     return best[length]
 
 
+@cython.locals(hand=cython.ulonglong, m=cython.int, s=cython.int, r=cython.int, c=cython.int,
+               run=cython.int, v=cython.double)
 def thoi_value(hand: int, table: dict) -> float:
     """Thối value of a hand ("Settlement" in docs/rules/tienlen.md): its 2s, plus its
     four-of-a-kinds (ranks 3..A), plus the best split of each maximal run of remaining pair-ranks
@@ -530,10 +532,9 @@ def thoi_value(hand: int, table: dict) -> float:
     for s in range(4):
         if m >> s & 1:
             v += twos[s]
-    counts = rank_counts(hand)
     run = 0
     for r in range(12):
-        c = counts[r]
+        c = _nibble_count((hand >> (4 * r)) & 15)
         if c == 4:
             v += table[QUAD]
             c = 0
