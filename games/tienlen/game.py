@@ -718,6 +718,10 @@ class TienLenState(State):
         default=0)`` without listing the moves; only while a top is on the table."""
         seat = self.cur
         hand = self.hands[seat]
+        if not cython.compiled:   # uncompiled, the seat's cached lists are faster than the loop
+            g = self._gen[seat]
+            if g is None or g[0] != hand:
+                g = self._cache(seat)
         top = self.top
         shape = self.top_shape
         bombs = self.game._bombs
@@ -731,11 +735,19 @@ class TienLenState(State):
             if shape == 1:   # singles: the lowest card above the top card
                 h = hand >> tb << tb
                 best = h & -h
-            else:            # the lowest of the shape whose top card is above the top's
+            elif cython.compiled:   # the lowest of the shape whose top card is above the top's
                 best = _lowest_combination(hand, shape, tb)
+            else:
+                same = _group(g, shape)
+                if same and same[-1] > top:
+                    best = same[bisect_left(same, 1 << tb)]
         for sh in anys:
             if (sh in bombs) == bomb:
-                b = _lowest_combination(hand, sh, 0)
+                if cython.compiled:
+                    b = _lowest_combination(hand, sh, 0)
+                else:
+                    b = _group(g, sh)
+                    b = b[0] if b else 0
                 if b and (not best or b < best):
                     best = b
         return best
@@ -1036,7 +1048,7 @@ class TienLenState(State):
         z["set_aside"] = self._known_aside()
         return z
 
-    @cython.locals(cards=list, k=cython.Py_ssize_t, j=cython.Py_ssize_t, size=cython.Py_ssize_t,
+    @cython.locals(cards=list, k=cython.Py_ssize_t, size=cython.Py_ssize_t,
                    c=cython.int, m=cython.ulonglong, aside=cython.ulonglong, one=cython.ulonglong)
     def determinize(self, seat: int, rng: random.Random) -> "TienLenState":
         """Redraw the cards ``seat`` cannot locate (other hands and the set-aside pile) with the
@@ -1071,8 +1083,7 @@ class TienLenState(State):
             k = 0
             for s, size in sizes:
                 m = lead_card if s == first else 0
-                for j in range(k, k + size):
-                    c = cards[j]
+                for c in cards[k:k + size]:
                     m |= one << c
                 k += size
                 hands[s] = m
@@ -1092,8 +1103,7 @@ class TienLenState(State):
                     continue
             break
         aside = 0
-        for j in range(k, len(cards)):
-            c = cards[j]
+        for c in cards[k:]:
             aside |= one << c
         if game._require_first:
             aside |= self._known_aside()

@@ -338,6 +338,10 @@ def _nibble_count(v: int) -> int:
     return (v & 1) + ((v >> 1) & 1) + ((v >> 2) & 1) + ((v >> 3) & 1)
 
 
+if not cython.compiled:
+    _nibble_count = int.bit_count    # noqa: F811 - uncompiled, the int method itself
+
+
 @cython.cfunc
 @cython.inline
 @cython.locals(v=cython.ulonglong, k=cython.int, out=cython.ulonglong, b=cython.ulonglong,
@@ -432,6 +436,11 @@ def _ranks_flagged(x: int) -> int:
     :func:`_rank_bits`): the multiplication adds every nibble into the top rank's (at most 13,
     no carries)."""
     return cython.cast(cython.int, ((x * _W_ALL) >> 48) & 15)
+
+
+if not cython.compiled:
+    # uncompiled, the int method itself (``x`` holds the flag bits only): no wrapper call
+    _ranks_flagged = int.bit_count    # noqa: F811
 
 
 @cython.locals(hand=cython.ulonglong, a1=cython.ulonglong, a2=cython.ulonglong,
