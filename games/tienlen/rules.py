@@ -23,8 +23,9 @@ Move generation is split three ways:
 * **filter** - :func:`filter_groups` keeps the combinations that avoid removed cards (the
   combinations of a sub-hand are those of the hand that lie within it, so the engine filters its
   cached groups when a hand shrinks instead of regenerating); :func:`higher_of` keeps the
-  members of a group that beat a top, and :func:`chop_shapes` names the bomb shapes that may be
-  played on it (the chop table).
+  members of a group that beat a top, :func:`lowest_combination` finds the smallest
+  combination of a shape above a card without listing any, and :func:`chop_shapes` names the
+  bomb shapes that may be played on it (the chop table).
 """
 
 from __future__ import annotations
