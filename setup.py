@@ -32,6 +32,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 #: module name -> source file of the compiled core (one list, in search/compiled.py)
 CORE: dict = runpy.run_path(os.path.join(HERE, "search", "compiled.py"))["CORE"]
 
+#: Where Cython finds a module's declarations (its augmenting ``.pxd``: C fields of an extension
+#: type, e.g. games/tan/quansu.games.tan.game.pxd): beside the module's source, named by the
+#: module's full name (Cython looks the name up in its include path; the source tree has no
+#: ``quansu/games/...`` folders where it would look for ``game.pxd``).
+PXD_DIRS = sorted({os.path.dirname(os.path.join(HERE, src)) for src in CORE.values()})
+
 #: Python semantics throughout: annotations are not C types, ints stay Python ints (no C type
 #: is inferred either: ``for x in range(52): 1 << x`` would shift a C int and overflow past bit
 #: 31, as it did in games/phom/heuristic.py's tables), functions keep their signatures for
@@ -77,7 +83,7 @@ class OptionalBuildExt(build_ext):
         try:
             c_sources = {e.name: e.sources for e in cythonize(
                 self.extensions, compiler_directives=DIRECTIVES, quiet=True,
-                build_dir=os.path.join(self.build_temp, "cython"))}
+                build_dir=os.path.join(self.build_temp, "cython"), include_path=PXD_DIRS)}
             for ext in self.extensions:
                 ext.sources = c_sources[ext.name]
             if not self.parallel:   # one compiler per core: the C files are large

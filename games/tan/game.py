@@ -248,7 +248,7 @@ class TanGame(Game):
         return _sparring_choose(self, state, rng)
 
 
-class TanState(State):
+class TanState:
     """A Tấn position.
 
     Public fields (read them, never write them): ``hands[s]`` (card mask of seat s),
@@ -264,6 +264,13 @@ class TanState(State):
                  "tranks", "uncovered", "discard", "phase", "cur", "attacker", "defender",
                  "pointer", "passes", "nthrow", "swapped", "opened", "anytime", "cap", "hist",
                  "empty_at", "winner", "loser", "bout_start", "_deal", "_perm", "_draw_log")
+
+    # the rest of :class:`State`'s interface (TanState implements it without deriving from it:
+    # compiled, it is an extension type, game.pxd, and those cannot derive from a Python class)
+    zone_sizes = State.zone_sizes
+
+    def __str__(self) -> str:
+        return State.__str__(self)
 
     def __init__(self, game: TanGame, deal: Deal):
         n = game.num_players
@@ -421,7 +428,7 @@ class TanState(State):
         or skips the round moves the wrong seat here."""
         if self.phase == SETUP:
             return Text("tan.out_of_turn_swap", move_text=self._move_text(move), seat=seat, note=self._swap_round_note())
-        return super().out_of_turn_reason(seat, move)
+        return State.out_of_turn_reason(self, seat, move)
 
     def _why_illegal(self, move) -> str:
         seat = self.cur

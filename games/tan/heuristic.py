@@ -26,7 +26,7 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
     from quansu.games import _cy as cython
 
 from quansu.games.base import IllegalMoveError
-from quansu.games.tan.game import ATTACK, DEFEND, THROW
+from quansu.games.tan.game import ATTACK, DEFEND, THROW, TanState
 from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, RANKSET_CARDS,
                                     SWAP_BASE, TAKE, THROW_BASE)
 
@@ -74,6 +74,7 @@ def _cost(card: int, trump: int) -> int:
 _RANK_HELD = tuple(n.bit_count() for n in range(16))
 
 
+@cython.locals(state=TanState, ph=cython.int)
 def heuristic_move(state, rng: random.Random) -> int:
     """The policy's move for ``state.current_player`` (a legal move of ``state``)."""
     ph = state.phase
@@ -100,7 +101,7 @@ def heuristic_move(state, rng: random.Random) -> int:
     return DONE
 
 
-@cython.locals(ph=cython.int, hand=cython.ulonglong, x=cython.ulonglong, m=cython.ulonglong,
+@cython.locals(state=TanState, ph=cython.int, hand=cython.ulonglong, x=cython.ulonglong, m=cython.ulonglong,
                low=cython.ulonglong,
                trump=cython.int, c=cython.int, k=cython.int, best=cython.int, best_key=cython.int,
                a=cython.int, d=cython.int, on_table=cython.int, stock_empty=cython.bint)
