@@ -16,6 +16,11 @@ import math
 import random
 from typing import Hashable, Sequence
 
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
+
 from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         OptionError, OptionSpec, State)
 from quansu.games.cards import SUIT_SYMBOLS, card_str, format_cards, shuffle, tan_key
@@ -28,6 +33,8 @@ from quansu.games.tan.rules import (_C0, _C1, _C2, _C3, _T0, _T1, _T2, _T3, BEAT
                              SWAP_BASE, TAKE, THROW_BASE, TWO_OF, cards_of)
 
 SETUP, ATTACK, DEFEND, THROW, OVER = range(5)
+#: the mask of each card (a lookup: with a C int card, ``1 << c`` would be a C int shift)
+_BIT = tuple(1 << c for c in range(52))
 _PHASE_NAMES = ("setup", "attack", "defend", "throw", "over")
 
 _SWAP_NONE, _SWAP_ANY_LOWER, _SWAP_TWO_ONLY = range(3)
@@ -478,6 +485,8 @@ class TanState:
             return Text("tan.swap_two_only", two=two)
         return Text("tan.swap_lower_trump", card=card_str(f))
 
+    @cython.locals(move=cython.int, seat=cython.int, ph=cython.int, c=cython.int, d=cython.int,
+                   s=cython.int, p=cython.int, hist=list, hands=list)
     def apply_unchecked(self, move) -> None:
         seat = self.cur
         hist = self.hist
@@ -500,7 +509,7 @@ class TanState:
                     self.cur = s
             elif move < DEFEND_BASE:
                 c = move - THROW_BASE
-                bit = 1 << c
+                bit = _BIT[c]
                 h = self.hands[seat] ^ bit
                 self.hands[seat] = h
                 self.known[seat] &= ~bit
@@ -519,7 +528,7 @@ class TanState:
             if move < SWAP_BASE:
                 d = seat
                 c = (move - DEFEND_BASE) & 63
-                bit = 1 << c
+                bit = _BIT[c]
                 h = self.hands[d] ^ bit
                 self.hands[d] = h
                 self.known[d] &= ~bit
@@ -555,7 +564,7 @@ class TanState:
                 self._swap(seat, move - SWAP_BASE)
         elif ph == ATTACK:
             if move < 52:
-                bit = 1 << move
+                bit = _BIT[move]
                 h = self.hands[seat] ^ bit
                 self.hands[seat] = h
                 self.known[seat] &= ~bit
