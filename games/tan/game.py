@@ -273,7 +273,8 @@ class TanState:
                  "empty_at", "winner", "loser", "bout_start", "_deal", "_perm", "_draw_log")
 
     # the rest of :class:`State`'s interface (TanState implements it without deriving from it:
-    # compiled, it is an extension type, game.pxd, and those cannot derive from a Python class)
+    # compiled, it is an extension type, quansu.games.tan.game.pxd, and those cannot derive
+    # from a Python class)
     zone_sizes = State.zone_sizes
 
     def __str__(self) -> str:

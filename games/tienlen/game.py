@@ -29,8 +29,9 @@ from quansu.games.errors import Text
 from quansu.games.tienlen import rules as R
 from quansu.games.tienlen.rules import lowest_combination as _lowest_combination
 from quansu.games.tienlen.errors import shape_text
-from quansu.games.tienlen.heuristic import choose as _heuristic_choose
 from quansu.games.tienlen.sparring import choose as _sparring_choose
+
+_heuristic_choose = None  # games.tienlen.heuristic.choose, once imported
 
 NUM_DEALT = 13
 
@@ -458,6 +459,9 @@ class TienLenGame(Game):
     def heuristic_move(self, state: "TienLenState", rng: random.Random) -> int:
         """The careful-club-player move (:mod:`games.tienlen.heuristic`) for the seat to act,
         from that seat's information only."""
+        global _heuristic_choose
+        if _heuristic_choose is None:  # imported once, on first use (the heuristic imports this module)
+            from quansu.games.tienlen.heuristic import choose as _heuristic_choose
         return _heuristic_choose(self, state, rng)
 
     def sparring_move(self, state: "TienLenState", rng: random.Random) -> int:
@@ -530,7 +534,7 @@ def _lead(g: list) -> tuple:
     return lead
 
 
-class TienLenState(State):
+class TienLenState:
     """A Tiến lên position.
 
     Public fields (read-only for callers): ``hands[s]`` (mask), ``played[s]`` (mask of cards
@@ -542,6 +546,15 @@ class TienLenState(State):
     __slots__ = ("game", "hands", "played", "cur", "top", "top_shape", "owner", "passed",
                  "active", "finfo", "req", "aside", "first", "finish", "cong", "chain",
                  "transfers", "end", "instant", "_hist", "_gen", "_deal", "_result")
+
+    # the rest of :class:`State`'s interface (TienLenState implements it without deriving from it:
+    # compiled, it is an extension type, quansu.games.tienlen.game.pxd, and those cannot derive
+    # from a Python class)
+    zone_sizes = State.zone_sizes
+    out_of_turn_reason = State.out_of_turn_reason
+
+    def __str__(self) -> str:
+        return State.__str__(self)
 
     # -- construction --------------------------------------------------------------------
     def _init(self, game: TienLenGame, masks: list[int], aside: int, first: int,

@@ -23,6 +23,7 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
 
 from quansu.games.caches import cache_size
 from quansu.games.tienlen import rules as R
+from quansu.games.tienlen.game import TienLenState
 
 _TWO_RANK = 12
 _U1 = cython.declare(cython.ulonglong, 1)
@@ -366,8 +367,8 @@ def _is_power(mask: int, shape: int, bombs) -> bool:
     return shape in bombs or (shape <= R.TRIPLE and mask >> 48 != 0)
 
 
-@cython.locals(me=cython.int, active=cython.int, best=cython.int, s=cython.int, c=cython.int,
-               n=cython.int)
+@cython.locals(state=TienLenState, me=cython.int, active=cython.int, best=cython.int,
+               s=cython.int, c=cython.int, n=cython.int)
 def _opp_min(game, state, me: int) -> int:
     """The fewest cards an opponent still in play holds (13 when none)."""
     hands = state.hands
@@ -417,11 +418,11 @@ def _lowest_longest(pieces: list) -> int:
     return best
 
 
-@cython.locals(me=cython.int, bomb_bits=cython.ulonglong, any_bits=cython.ulonglong,
-               same_shape=cython.int, tb=cython.int, sh=cython.int, m=cython.ulonglong,
-               best=cython.ulonglong, a=cython.int, n_power=cython.int, low=cython.ulonglong,
-               lm=cython.ulonglong, bn=cython.int, c=cython.int, above=cython.ulonglong,
-               e=cython.ulonglong)
+@cython.locals(state=TienLenState, me=cython.int, bomb_bits=cython.ulonglong,
+               any_bits=cython.ulonglong, same_shape=cython.int, tb=cython.int, sh=cython.int,
+               m=cython.ulonglong, best=cython.ulonglong, a=cython.int, n_power=cython.int,
+               low=cython.ulonglong, lm=cython.ulonglong, bn=cython.int, c=cython.int,
+               above=cython.ulonglong, e=cython.ulonglong)
 def choose(game, state, rng: random.Random) -> int:
     """The heuristic move of the seat to act in ``state`` (a legal move)."""
     me = state.cur
