@@ -432,7 +432,10 @@ class Game:
 class State:
     """A mutable position.  ``apply`` mutates in place; use ``clone`` to branch.
 
-    Subclasses implement every method below.
+    Subclasses implement every method below.  A state may also implement the interface without
+    deriving from this class (taking its default methods as plain functions): the Tiến lên and
+    Tấn states do, because compiled they are extension types, which cannot derive from a Python
+    class.  Nothing relies on ``isinstance(state, State)``.
     """
 
     game: Game
