@@ -204,6 +204,27 @@ def test_the_wheel_holds_the_compiled_core(compiled_python, tmp_path):
     assert r.stdout.strip().endswith(" (compiled core)"), r.stdout + r.stderr
 
 
+def test_the_compiled_states_are_extension_types(compiled_python, tmp_path):
+    """The Tiến lên and Tấn states are compiled as extension types (their ``.pxd`` files were
+    found: setup.py's PXD_DIRS), not as ordinary (heap-allocated) classes; pickling and copying
+    still work."""
+    code = (
+        "import copy, pickle, random\n"
+        "from quansu import games\n"
+        "for name in ('tienlen', 'tan'):\n"
+        "    st = games.make(name, 4).new_initial_state(random.Random(3))\n"
+        "    st.apply(st.legal_moves()[0])\n"
+        "    heap = bool(type(st).__flags__ & (1 << 9))   # Py_TPFLAGS_HEAPTYPE\n"
+        "    back = pickle.loads(pickle.dumps(st))\n"
+        "    same = back.information_state_key(0) == st.information_state_key(0)\n"
+        "    print(name, 'heap' if heap else 'extension', same,"
+        " copy.copy(st).history == st.history)\n")
+    r = subprocess.run([str(compiled_python), "-c", code], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == ["tienlen extension True True", "tan extension True True"]
+
+
 def test_compiled_and_pure_python_builds_agree(compiled_python, tmp_path):
     compiled = _digest(compiled_python, tmp_path, 600)
     pure = _digest(sys.executable, tmp_path, 600)
