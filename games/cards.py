@@ -30,6 +30,9 @@ SUITS = "SCDH"
 SUIT_SYMBOLS = "♠♣♦♥"
 NUM_CARDS = 52
 FULL_DECK = (1 << NUM_CARDS) - 1
+#: the mask of each card id (a lookup, e.g. where a card id is a C int in the compiled core and
+#: ``1 << c`` would be a C int shift, wrong past bit 31)
+CARD_BIT = tuple(1 << c for c in range(NUM_CARDS))
 
 _SUIT_ALIASES = {
     "S": 0, "C": 1, "D": 2, "H": 3,

@@ -22,6 +22,8 @@ are used.
 
 from __future__ import annotations
 
+from quansu.games.cards import CARD_BIT
+
 SINGLE, PAIR, TRIPLE, QUAD, STRAIGHT, DQUAD = 1, 2, 3, 4, 5, 6
 COMBO_NAMES = {SINGLE: "single", PAIR: "pair", TRIPLE: "triple", QUAD: "quad",
                STRAIGHT: "straight", DQUAD: "double_quad"}
@@ -53,7 +55,7 @@ def _subs(nib: int, k: int) -> tuple[int, ...]:
 #: SUBS_AT[k][r][nib]: the k-card sub-masks (as card masks, shifted to rank r) of a rank nibble.
 SUBS_AT = [[[tuple(s << (4 * r) for s in _subs(nib, k)) for nib in range(16)] for r in range(13)]
            for k in range(5)]
-BIT = tuple(1 << c for c in range(52))
+BIT = CARD_BIT
 
 
 def rank_counts(mask: int) -> int:

@@ -23,7 +23,8 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
 
 from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
                         OptionError, OptionSpec, State)
-from quansu.games.cards import SUIT_SYMBOLS, card_str, format_cards, shuffle, tan_key
+from quansu.games.cards import (CARD_BIT as _BIT, SUIT_SYMBOLS, card_str, format_cards, shuffle,
+                                tan_key)
 
 from quansu.games.errors import Text
 from quansu.games.tan import errors as _errors  # noqa: F401  (registers the texts)
@@ -33,8 +34,6 @@ from quansu.games.tan.rules import (_C0, _C1, _C2, _C3, _T0, _T1, _T2, _T3, BEAT
                              SWAP_BASE, TAKE, THROW_BASE, TWO_OF, cards_of)
 
 SETUP, ATTACK, DEFEND, THROW, OVER = range(5)
-#: the mask of each card (a lookup: with a C int card, ``1 << c`` would be a C int shift)
-_BIT = tuple(1 << c for c in range(52))
 _PHASE_NAMES = ("setup", "attack", "defend", "throw", "over")
 
 _SWAP_NONE, _SWAP_ANY_LOWER, _SWAP_TWO_ONLY = range(3)
