@@ -1,7 +1,7 @@
 """Build script: the package metadata is in pyproject.toml; this adds the optional compiled core.
 
 The modules of ``search/compiled.py``'s ``CORE`` (card-mask move generation, apply, determinize,
-the playout policies, the search loop) are plain Python files.  When Cython (>= 3) can be
+the playout policies, the search loop, the network's features) are plain Python files.  When Cython (>= 3) can be
 imported by the build and a C compiler works, ``pip install .`` also compiles them with Cython,
 unchanged (pure-Python mode: the same ``.py`` files, no ``.pyx``); the wheel then holds both the
 ``.py`` files and the extensions, which Python imports in preference.  Otherwise the build says

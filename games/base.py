@@ -488,6 +488,12 @@ class State:
         """Every ``(seat, move)`` applied so far, in order."""
         raise NotImplementedError
 
+    def trump_card(self) -> int | None:
+        """The deal's trump card, ``deal.trump`` (public in the games that have one; None in
+        the others).  Games whose ``deal`` is rebuilt on each call (a sampled world's deal,
+        from its permutation of the hidden cards) override it with a direct read."""
+        return self.deal.trump
+
     def observation(self, seat: int) -> Hashable:
         """Everything ``seat`` may know, as a hashable immutable value (game-specific).
 

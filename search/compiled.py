@@ -1,7 +1,7 @@
 """Which build of the hot paths is in use: the compiled core or pure Python.
 
 The modules of :data:`CORE` (card-mask move generation, apply, determinize, the playout
-policies, the search loop) are plain Python files.  ``pip install .`` compiles them with Cython
+policies, the search loop, the network's features and evaluator) are plain Python files.  ``pip install .`` compiles them with Cython
 when Cython (>= 3) and a C compiler are available (``setup.py``; the same files, unchanged, in
 Cython's pure-Python mode) and installs the pure-Python package otherwise; an editable install is
 always pure Python.  Both builds give identical results (tests/test_compiled_core.py).
@@ -35,6 +35,8 @@ CORE: dict[str, str] = {
     "quansu.games.tan.heuristic": "games/tan/heuristic.py",
     "quansu.search.evaluator": "search/evaluator.py",
     "quansu.search.ismcts": "search/ismcts.py",
+    "quansu.models.encoders.base": "models/encoders/base.py",
+    "quansu.models.evaluator": "models/evaluator.py",
     "quansu.games.tienlen.sparring": "games/tienlen/sparring.py",
     "quansu.games.samloc.sparring": "games/samloc/sparring.py",
     "quansu.games.phom.sparring": "games/phom/sparring.py",

@@ -38,6 +38,16 @@ import threading
 import time
 from typing import Callable
 
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
+
+if cython.compiled:   # C's sqrt, the same correctly rounded square root as math.sqrt
+    from cython.cimports.libc.math import sqrt as _sqrt
+else:
+    from math import sqrt as _sqrt
+
 from quansu.games.base import TERMINAL, GameError, State
 from quansu.search.config import SearchConfig
 from quansu.search.endgame import EndgameSolver
@@ -309,9 +319,21 @@ class _Search:
             if values and (ev.values is None or len(ev.values) != n):
                 raise SearchError(f"evaluator {name!r} gave values {ev.values!r}, expected {n} numbers")
 
+    @cython.locals(node=_Node, child=_Node, c=cython.double, scale=cython.double,
+                   psum=cython.double, flat=cython.double, use_flat=cython.bint,
+                   keep=cython.double, mix=cython.double, fpu=cython.double, best=cython.double,
+                   q=cython.double, pr=cython.double, sc=cython.double, wi=cython.double,
+                   ai=cython.double, i=cython.Py_ssize_t,
+                   bi=cython.Py_ssize_t, ni=cython.Py_ssize_t, obs=cython.int, p=cython.int,
+                   own=cython.bint, missing=cython.bint, n=list, w=list, prior=list,
+                   avail=list, ids=list, path=list)
     def _descend(self, det: State, vlb: float):
         """Walk one determinization down the tree.  Returns None when the walk ended in a
-        terminal state (already backed up), else the leaf ``(node, det, legal, path)``."""
+        terminal state (already backed up), else the leaf ``(node, det, legal, path)``.
+
+        Compiled, the walk's numbers are C doubles and C integers (``c_puct``, the scale, the
+        PUCT terms: the same IEEE operations in the same order as the uncompiled code, so both
+        builds choose the same edges) and the nodes are extension types (the module's .pxd)."""
         cfg = self.cfg
         node = self.root
         legal = self.root_moves
@@ -331,11 +353,11 @@ class _Search:
             ids = []
             missing = False
             for m in legal:
-                i = index.get(m)
-                if i is None:
+                ii = index.get(m)
+                if ii is None:
                     missing = True
                     break
-                ids.append(i)
+                ids.append(ii)
             if missing:
                 ev = self._priors(det, legal)
                 node.add_moves(legal, self._shaped(ev.priors))
@@ -345,11 +367,11 @@ class _Search:
             for i in ids:
                 avail[i] += 1
                 psum += prior[i]
-            if psum <= 0.0:
+            use_flat = psum <= 0.0
+            flat = 0.0
+            if use_flat:
                 psum = 1.0
                 flat = 1.0 / len(ids)
-            else:
-                flat = None
             # PUCT prior = keep * prior / psum + mix (the uniform share of cfg.prior_mix)
             keep = (1.0 - cfg.prior_mix) / psum
             mix = cfg.prior_mix / len(ids)
@@ -358,11 +380,20 @@ class _Search:
             bi = ids[0]
             for i in ids:
                 ni = n[i]
-                q = w[i] / ni / scale if ni else fpu
-                p = flat if flat is not None else prior[i] * keep + mix
-                s = q + c * p * math.sqrt(avail[i]) / (1 + ni)
-                if s > best:
-                    best = s
+                if ni:
+                    wi = w[i]
+                    q = wi / ni / scale
+                else:
+                    q = fpu
+                if use_flat:
+                    pr = flat
+                else:
+                    pr = prior[i]
+                    pr = pr * keep + mix
+                ai = avail[i]
+                sc = q + c * pr * _sqrt(ai) / (1 + ni)
+                if sc > best:
+                    best = sc
                     bi = i
             n[bi] += 1
             node.visits += 1
@@ -449,6 +480,7 @@ class _Search:
         cfg = self.cfg
         return playout(det, self.rng, cfg.playout, stop, self.mast, cfg.mast_epsilon)
 
+    @cython.locals(node=_Node, v=cython.double, vl=cython.double)
     def _backup(self, path, values, vlb) -> None:
         if self.fixed_scale is None:
             self.sumsq += sum(v * v for v in values)
@@ -457,11 +489,12 @@ class _Search:
                 self.scale = 2.0 * math.sqrt(self.sumsq / self.nvalues)
         if self.mast is not None:
             self.mast.update([(node.seat, node.moves[i]) for node, i in path], values)
+        vl = vlb
         for node, i in path:
             v = values[node.seat]
-            node.w[i] += v + vlb
+            node.w[i] += v + vl
             node.w2[i] += v * v
-            node.value_sum += v + vlb
+            node.value_sum += v + vl
 
     @staticmethod
     def _revert(path, vlb) -> None:

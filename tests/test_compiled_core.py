@@ -11,7 +11,9 @@ interpreter (the editable install: pure Python).  Both must print the same diges
   determinizations' information states, clones, the payoffs and settlements at the end;
 * the conformance check (:func:`games.conformance.check_game`) of every game and player count;
 * the replay of every record of tests/data/records;
-* a search per game with a fixed seed and iteration budget (ranking, visits, means, lines).
+* a search per game with a fixed seed and iteration budget (ranking, visits, means, lines);
+* the shipped network's features (models/encoders/base.py, compiled too) along a game, and a
+  search guided by the network with the service's settings.
 
 Skipped without Cython or a C compiler (``pip install cython``); slow (minutes: the compile).
 """
@@ -133,10 +135,35 @@ def search_digest(name):
     return hashlib.sha256(repr(out).encode()).hexdigest()
 
 
+def network_digest(name):
+    """The shipped network's features and a search guided by it: the encoder of every decision
+    of one game of the heuristic bots (the seat to act's state and legal moves), then a search
+    with the service's settings and evaluator from the middle of that game."""
+    from quansu.server.evaluators import EvaluatorSet
+    game = games.make(name, 4)
+    ev, cfg = EvaluatorSet().for_game(game)
+    enc = ev.encoder
+    rng = random.Random(11)
+    st = game.new_initial_state(rng)
+    h = hashlib.sha256()
+    states = []
+    while not st.is_terminal():
+        p = st.current_player
+        legal = st.legal_moves()
+        h.update(enc.encode_state(st, p).tobytes())
+        h.update(enc.encode_moves(st, legal).tobytes())
+        states.append(st.clone())
+        st.apply(game.heuristic_move(st, rng))
+    mid = next(s for s in states[len(states) // 2:] + states if len(s.legal_moves()) > 1)
+    res = search(mid, cfg.replace(iterations=100, time_s=None), ev, seed=5)
+    h.update(repr([(m.move, m.visits, m.mean, m.prior, m.line) for m in res.moves]).encode())
+    return h.hexdigest()
+
+
 result = {"core": describe(), "records": records_digest()}
 for name in games.game_names():
     result[name] = {"games": games_digest(name), "conformance": conformance_digest(name),
-                    "search": search_digest(name)}
+                    "search": search_digest(name), "network": network_digest(name)}
 print(json.dumps(result))
 '''
 
@@ -205,9 +232,9 @@ def test_the_wheel_holds_the_compiled_core(compiled_python, tmp_path):
 
 
 def test_the_compiled_states_are_extension_types(compiled_python, tmp_path):
-    """The Tiến lên and Tấn states are compiled as extension types (their ``.pxd`` files were
-    found: setup.py's PXD_DIRS), not as ordinary (heap-allocated) classes; pickling and copying
-    still work."""
+    """The Tiến lên and Tấn states and the search tree's node are compiled as extension types
+    (their ``.pxd`` files were found: setup.py's PXD_DIRS), not as ordinary (heap-allocated)
+    classes; pickling and copying the states still work."""
     code = (
         "import copy, pickle, random\n"
         "from quansu import games\n"
@@ -218,11 +245,14 @@ def test_the_compiled_states_are_extension_types(compiled_python, tmp_path):
         "    back = pickle.loads(pickle.dumps(st))\n"
         "    same = back.information_state_key(0) == st.information_state_key(0)\n"
         "    print(name, 'heap' if heap else 'extension', same,"
-        " copy.copy(st).history == st.history)\n")
+        " copy.copy(st).history == st.history)\n"
+        "from quansu.search.ismcts import _Node\n"
+        "print('node', 'heap' if _Node.__flags__ & (1 << 9) else 'extension')\n")
     r = subprocess.run([str(compiled_python), "-c", code], cwd=tmp_path, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split("\n")[:2] == ["tienlen extension True True", "tan extension True True"]
+    assert r.stdout.split("\n")[:3] == ["tienlen extension True True", "tan extension True True",
+                                         "node extension"]
 
 
 def test_compiled_and_pure_python_builds_agree(compiled_python, tmp_path):

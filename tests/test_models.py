@@ -358,3 +358,19 @@ def test_bench_guided_overrides_reach_the_bot_and_the_card(capsys):
         with pytest.raises(SystemExit):
             main(["--game", "tienlen", "--only", "guided", flag, value])
         assert flag in capsys.readouterr().err
+
+
+def test_the_heuristic_feature_generator_is_seeded_only_when_drawn_from():
+    """The heuristic-choice feature asks the bot with ``random.Random(0)``'s numbers, made only
+    when the bot draws (models/encoders/base.py, ``_SeededOnUse``)."""
+    from quansu.models.encoders.base import _SeededOnUse
+
+    lazy = _SeededOnUse(0)
+    assert lazy._rng is None
+    ref = random.Random(0)
+    assert [lazy.random(), lazy.randrange(52), lazy.getrandbits(63)] == \
+        [ref.random(), ref.randrange(52), ref.getrandbits(63)]
+    xs, ys = list(range(20)), list(range(20))
+    lazy.shuffle(xs)
+    ref.shuffle(ys)
+    assert xs == ys and isinstance(lazy._rng, random.Random)

@@ -196,6 +196,16 @@ def test_determinization_of_a_determinization_keeps_a_replayable_deal():
     assert len(st.history) + 1 == len(det.history)
 
 
+def test_trump_card_is_the_deals_trump_in_every_sampled_world():
+    """The encoder reads ``trump_card()`` instead of rebuilding a sampled world's deal."""
+    st, rng = _until_a_take(5)
+    det = st.determinize(0, rng).determinize(1, rng)
+    assert det._perm is not None   # the deal of det is rebuilt from its permutations
+    for s in (st, det, st.determinize(2, rng)):
+        assert s.trump_card() == s.deal.trump == st.deal.trump
+        assert s.trump_card() & 3 == s.trump
+
+
 def test_observation_hides_exactly_the_hidden_cards():
     st, rng = _until_a_take(8)
     obs = [st.observation(s) for s in range(st.n)]

@@ -357,6 +357,11 @@ class TanState:
     def history(self) -> list[tuple[int, int]]:
         return self.hist
 
+    def trump_card(self) -> int:
+        """The trump card dealt face up (``deal.trump``, never permuted by
+        :meth:`determinize`), without rebuilding a sampled world's deal."""
+        return self._deal.trump
+
     def stock_count(self) -> int:
         """Cards left to draw, the face-up trump included."""
         return len(self.stock) - self.sp + (self.faceup >= 0)

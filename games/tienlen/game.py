@@ -552,6 +552,7 @@ class TienLenState:
     # from a Python class)
     zone_sizes = State.zone_sizes
     out_of_turn_reason = State.out_of_turn_reason
+    trump_card = State.trump_card
 
     def __str__(self) -> str:
         return State.__str__(self)

@@ -4,8 +4,8 @@ combinatorial move spaces need no fixed action index).
 
 The encoders use only the public game interface (:mod:`games.base`): ``known_cards(seat)``,
 ``zone_sizes()`` (zone sizes are public in all four games), ``history`` with
-``game.describe_move``, ``deal.trump`` (Tấn's face-up card, public), ``game.options`` and
-``game.num_players``.  Two states that a seat cannot tell apart get the same features.
+``game.describe_move``, ``trump_card()`` (``deal.trump``: Tấn's face-up card, public),
+``game.options`` and ``game.num_players``.  Two states that a seat cannot tell apart get the same features.
 
 Seats are *relative*: slot 0 is the encoded seat (normally the seat to act), slot r is the seat
 ``(seat + r) % num_players``; slots ``>= num_players`` are zeros.  :data:`MAX_SEATS` is 4.
@@ -148,6 +148,25 @@ def _option_vector(layout, options: dict) -> list[float]:
         else:
             vec.append(float(v))
     return vec
+
+
+class _SeededOnUse:
+    """``random.Random(seed)``, made only when something draws from it: the heuristic-choice
+    feature asks the game's bot with a fixed seed, and most bots (Tấn's, Tiến lên's) never
+    draw, so the generator's seeding (microseconds, on every network call of a search) is
+    skipped; a bot that draws gets exactly ``random.Random(seed)``'s numbers."""
+
+    __slots__ = ("_seed", "_rng")
+
+    def __init__(self, seed: int):
+        self._seed = seed
+        self._rng = None
+
+    def __getattr__(self, name: str):
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return getattr(rng, name)
 
 
 def masks_to_bits(masks: Sequence[int]) -> np.ndarray:
@@ -312,7 +331,7 @@ class Encoder:
                 out[0, col] = 1.0
             elif state.current_player >= 0:
                 if choice is None:
-                    choice = self.game.heuristic_move(state, random.Random(0))
+                    choice = self.game.heuristic_move(state, _SeededOnUse(0))
                 for i, mv in enumerate(moves):
                     if mv == choice:
                         out[i, col] = 1.0
@@ -374,7 +393,7 @@ class Encoder:
                 last[nc + 4] = (h - 1 - i) / 4.0
                 break
         masks.append(last_mask)
-        trump = state.deal.trump if spec.has_trump else None
+        trump = state.trump_card() if spec.has_trump else None
         masks.append(1 << trump if trump is not None else 0)
         bits = masks_to_bits(masks)
         tsuit = [0.0] * 4
