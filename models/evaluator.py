@@ -225,10 +225,16 @@ class NetworkEvaluator(Evaluator):
             todo.append((i, st, seat, legal, key))
         if todo:
             enc = self.encoder
-            srows = np.stack([enc.encode_state(st, seat) for _, st, seat, _, _ in todo])
-            mrows = np.concatenate([enc.encode_moves(st, mv) for _, st, _, mv, _ in todo])
-            idx = np.concatenate([np.full(len(mv), j, dtype=np.int64)
-                                  for j, (_, _, _, mv, _) in enumerate(todo)])
+            if len(todo) == 1:   # a search's priors: one state, no stacking (the same rows)
+                _, st, seat, mv, _ = todo[0]
+                srows = enc.encode_state(st, seat)[None, :]
+                mrows = enc.encode_moves(st, mv)
+                idx = np.zeros(len(mv), dtype=np.int64)
+            else:
+                srows = np.stack([enc.encode_state(st, seat) for _, st, seat, _, _ in todo])
+                mrows = np.concatenate([enc.encode_moves(st, mv) for _, st, _, mv, _ in todo])
+                idx = np.concatenate([np.full(len(mv), j, dtype=np.int64)
+                                      for j, (_, _, _, mv, _) in enumerate(todo)])
             logits, vals_rel = self.model.run(srows, mrows, idx)
             self.calls += 1
             pos = 0
