@@ -67,11 +67,19 @@ if not cython.compiled:
 @cython.returns(cython.int)
 def _cost(card: int, trump: int) -> int:
     """Worth of a card to its holder: its Tấn value (2..14), +13 for a trump."""
-    return CARD_VALUE[card] + (13 if card & 3 == trump else 0)
+    return _VALUE[card] + (13 if card & 3 == trump else 0)
 
 
 #: cards held of one rank (a nibble of the hand) -> how many
 _RANK_HELD = tuple(n.bit_count() for n in range(16))
+
+# The tables of the choice below, as C arrays in the compiled build (declared in
+# quansu.games.tan.heuristic.pxd, filled from these lists at import: a lookup is one load instead
+# of a tuple item and its conversion); uncompiled, the lists themselves.  _BEAT is BEATERS
+# flattened (trump * 52 + attack card).
+_VALUE = list(CARD_VALUE)
+_HELD = list(_RANK_HELD)
+_BEAT = [BEATERS[t][a] for t in range(4) for a in range(52)]
 
 
 @cython.locals(state=TanState, ph=cython.int)
@@ -121,14 +129,14 @@ def _play(state, ph: int) -> int:
             c = _one_bit_length(low) - 1
             # each card held of its rank (itself too) takes 2 off the key (values 2..14: positive)
             k = (((c & 3 == trump) << 16)
-                 | ((CARD_VALUE[c] - 2 * _RANK_HELD[(hand >> (c & ~3)) & 15] + 40) << 8) | c)
+                 | ((_VALUE[c] - 2 * _HELD[(hand >> (c & ~3)) & 15] + 40) << 8) | c)
             if k < best_key:
                 best, best_key = c, k
         return best
 
     if ph == DEFEND:
         a = state.uncovered
-        m = hand & BEATERS[trump][a]
+        m = hand & _BEAT[trump * 52 + a]
         if not m:
             return TAKE
         d, best_key = -1, 1 << 30
@@ -145,9 +153,9 @@ def _play(state, ph: int) -> int:
         if state.stock_count() == 0:
             return best
         on_table = state.table.bit_count()
-        if CARD_VALUE[d] == 14 and on_table < 5:
+        if _VALUE[d] == 14 and on_table < 5:
             return TAKE
-        if CARD_VALUE[d] <= 9 + on_table:
+        if _VALUE[d] <= 9 + on_table:
             return best
         return TAKE
 
@@ -164,9 +172,9 @@ def _play(state, ph: int) -> int:
         m ^= low
         c = _one_bit_length(low) - 1
         if c & 3 == trump:
-            if not stock_empty or CARD_VALUE[c] > 8:
+            if not stock_empty or _VALUE[c] > 8:
                 continue
-        elif CARD_VALUE[c] > (14 if stock_empty else 10):
+        elif _VALUE[c] > (14 if stock_empty else 10):
             continue
         k = (_cost(c, trump) << 6) | c
         if k < best_key:
