@@ -505,6 +505,16 @@ class State:
         """A hashable key equal for states that ``seat`` cannot tell apart."""
         return self.observation(seat)
 
+    def sibling_key(self, seat: int) -> Hashable:
+        """:meth:`information_state_key` among *siblings*: states reached by one same move from
+        states that one seat could not tell apart (the seat that moved; its key fixes the
+        history).  Two siblings have equal sibling keys exactly when ``seat`` cannot tell them
+        apart.  The search keys a tree edge's children by it (search/ismcts.py).  By default
+        the full key; a game whose key holds the whole history and whose moves are all public
+        answers with the part that siblings can differ in (Tấn: the seat's hand), so that the
+        search does not hash the history at every step of its walk."""
+        return self.information_state_key(seat)
+
     def determinize(self, seat: int, rng: random.Random) -> "State":
         """A new state drawn with ``rng`` that ``seat`` cannot tell from this one: same
         observation for ``seat``, every card whose place ``seat`` knows stays there, and the

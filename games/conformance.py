@@ -12,7 +12,9 @@ player count and several option sets).
 * an illegal move raises :class:`IllegalMoveError` and leaves the state unchanged;
 * replaying the history from the deal gives the same state (same observations for every seat);
 * a determinization for any seat keeps that seat's observation, every card whose place the seat
-  knows, and every zone's size, and uses each hidden card exactly once.
+  knows, and every zone's size, and uses each hidden card exactly once;
+* siblings (one same move applied to states the seat to act cannot tell apart) have equal
+  ``sibling_key`` for a seat exactly when they have equal information-state keys for it.
 """
 
 from __future__ import annotations
@@ -75,6 +77,29 @@ def check_determinization(game: Game, state: State, seat: int, rng: random.Rando
     return det
 
 
+def check_siblings(game: Game, state: State, rng: random.Random, worlds: int = 4) -> None:
+    """``sibling_key`` tells siblings apart as ``information_state_key`` does: ``state`` and
+    ``worlds`` determinizations for the seat to act, each after one same legal move, compared
+    pairwise for every seat (the search keys a tree edge's children by ``sibling_key``)."""
+    seat = state.current_player
+    move = rng.choice(state.legal_moves())
+    kids = []
+    for st in [state] + [state.determinize(seat, rng) for _ in range(worlds)]:
+        kid = st.clone()
+        kid.apply(move)
+        kids.append(kid)
+    for s in range(game.num_players):
+        full = [k.information_state_key(s) for k in kids]
+        short = [k.sibling_key(s) for k in kids]
+        for i in range(len(kids)):
+            for j in range(i):
+                if (full[i] == full[j]) != (short[i] == short[j]):
+                    _fail(game, f"sibling_key({s}) {'merges' if short[i] == short[j] else 'splits'}"
+                                f" siblings after {game.move_to_text(move)!r} that "
+                                f"information_state_key({s}) "
+                                f"{'tells apart' if full[i] != full[j] else 'does not'}")
+
+
 def _illegal_candidate(game: Game, state: State, rng: random.Random):
     """A move of this game that is not legal now (taken from another position), or None."""
     legal = set(state.legal_moves())
@@ -121,6 +146,7 @@ def check_game(game: Game, games: int = 20, seed: int = 0, deep_every: int = 7) 
                         _fail(game, f"move text {text!r} is not case-insensitive")
                 for s in range(n):
                     check_determinization(game, state, s, rng)
+                check_siblings(game, state, rng)
                 before = state.observation(seat), state.zones(), len(state.history)
                 bad = _illegal_candidate(game, state, rng)
                 if bad is not None:

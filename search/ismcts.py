@@ -6,11 +6,14 @@ Each iteration draws a fresh determinization of the hidden cards with
 * A node belongs to the seat to act and is found, below each (node, move) edge, by that seat's
   information-state key: the observer's nodes by the observer's key; an opponent's nodes by the
   opponent's own key in the current determinization (``opponent_keys="own"``) or by the
-  observer's key (``"observer"``, single-observer ISMCTS).  With ``opponent_keys="model"`` the
-  opponents own no nodes: their moves on the walk are drawn from a hand-aware opponent model
-  (``opponent_policy``, from the hand each holds in the determinization), and the tree holds
-  only the observer's information sets, shared by every determinization that reaches the same
-  public history, so the observer's own later turns are planned.
+  observer's key (``"observer"``, single-observer ISMCTS).  Below one edge the key is the
+  state's ``sibling_key``, which tells that edge's children apart exactly as the full key does
+  (every walk through a node came by the same moves) and is cheaper to hash.  With
+  ``opponent_keys="model"`` the opponents own no nodes: their moves on the walk are drawn from
+  a hand-aware opponent model (``opponent_policy``, from the hand each holds in the
+  determinization), and the tree holds only the observer's information sets, shared by every
+  determinization that reaches the same public history, so the observer's own later turns are
+  planned.
 * A root with one legal move is answered at once (no iteration; ``stopped == "forced"``).
 * Selection is PUCT with the evaluator's priors, normalised over the moves available in this
   determinization; the exploration term uses each move's availability count, so moves that exist
@@ -419,7 +422,7 @@ class _Search:
                 legal = det.legal_moves()
                 key = model_node_key(legal)
             else:
-                key = (p, det.information_state_key(p if (own or p == obs) else obs))
+                key = (p, det.sibling_key(p if (own or p == obs) else obs))
                 legal = None
             kids = node.kids[bi]
             if kids is None:

@@ -239,6 +239,17 @@ def test_toy_game_passes_conformance(players, options):
     check_game(BeatGame(players, options), games=15, seed=players)
 
 
+@pytest.mark.parametrize("key,word", [(lambda self, seat: 0, "merges"),
+                                      (lambda self, seat: id(self), "splits")])
+def test_conformance_catches_a_wrong_sibling_key(monkeypatch, key, word):
+    """A ``sibling_key`` that merges siblings a seat can tell apart (the search would share
+    their tree node) or splits ones it cannot fails the conformance check."""
+    from quansu.games.conformance import ConformanceError
+    monkeypatch.setattr(BeatState, "sibling_key", key)
+    with pytest.raises(ConformanceError, match=f"sibling_key.*{word}"):
+        check_game(BeatGame(3, {}), games=5, seed=1)
+
+
 def test_toy_rules_table():
     st = beat_state(2, ["5S 3S", "4C 3H"], first=0)
     assert st.legal_moves() == parse_cards("3S 5S")

@@ -1090,6 +1090,12 @@ class SamlocState(State):
         everything ``seat`` may know (hand sizes, the top, passes follow from the history)."""
         return (seat, self.hands[seat], self._prev, tuple(self._hist), self._iw_seat, self._iw_type)
 
+    def sibling_key(self, seat: int) -> Hashable:
+        """``(seat's hand mask, instant winner, instant win)``: every move is public and
+        :meth:`observation` holds them all, so siblings (states after one same move from states
+        of one information set) share the history and the previous winner."""
+        return (self.hands[seat], self._iw_seat, self._iw_type)
+
     def zones(self) -> dict[str, int]:
         z = {f"hand{s}": self.hands[s] for s in range(self._n)}
         z["table"] = self.table

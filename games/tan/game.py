@@ -864,6 +864,14 @@ class TanState:
     def information_state_key(self, seat: int) -> Hashable:
         return self.observation(seat)
 
+    def sibling_key(self, seat: int) -> int:
+        """The seat's hand mask: every move is public and :meth:`observation` holds the history,
+        so siblings (states after one same move from states of one information set) share
+        the history, the trump card and the first attacker, and differ only in the hands."""
+        if seat.__class__ is not int or not 0 <= seat < self.n:
+            self._check_seat(seat)
+        return self.hands[seat]
+
     def determinize(self, seat: int, rng: random.Random) -> "TanState":
         """Redeal the cards ``seat`` cannot locate: the other hands' unknown cards and the
         face-down stock.  Picked-up, swapped and drawn face-up cards stay with their holders,

@@ -1027,6 +1027,12 @@ class TienLenState:
     def information_state_key(self, seat: int) -> Hashable:
         return self.observation(seat)
 
+    def sibling_key(self, seat: int) -> Hashable:
+        """``(seat's hand mask, instant winner or -1)``: every move is public and
+        :meth:`observation` holds them all, so siblings (states after one same move from states
+        of one information set) share the history and the first seat."""
+        return (self.hands[seat], self.instant)
+
     def zones(self) -> dict[str, int]:
         """``hand0..hand{N-1}``, ``played`` (every card played so far), ``set_aside``."""
         z = {f"hand{s}": h for s, h in enumerate(self.hands)}
