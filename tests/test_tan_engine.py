@@ -206,6 +206,21 @@ def test_trump_card_is_the_deals_trump_in_every_sampled_world():
         assert s.trump_card() & 3 == s.trump
 
 
+def test_a_repeated_determinization_draws_as_the_first():
+    """determinize keeps what its draw starts from for the next call on the same state and seat
+    (a search's root); a move, or another seat, starts afresh."""
+    st, rng = _until_a_take(6)
+    fresh = [st.clone().determinize(s, random.Random(s)).zones() for s in range(st.n)]
+    for s in (0, 1, 0, 2, 1):
+        assert st.determinize(s, random.Random(s)).zones() == fresh[s]
+    before = st.clone()
+    st.apply(st.legal_moves()[0])
+    moved = st.clone()
+    for s in range(st.n):
+        assert st.determinize(s, random.Random(9)).zones() == moved.determinize(s, random.Random(9)).zones()
+    assert before.zones() != st.zones() or before.history != st.history
+
+
 def test_observation_hides_exactly_the_hidden_cards():
     st, rng = _until_a_take(8)
     obs = [st.observation(s) for s in range(st.n)]

@@ -269,7 +269,8 @@ class TanState:
     __slots__ = ("game", "n", "hands", "known", "stock", "sp", "faceup", "trump", "table",
                  "tranks", "uncovered", "discard", "phase", "cur", "attacker", "defender",
                  "pointer", "passes", "nthrow", "swapped", "opened", "anytime", "cap", "hist",
-                 "empty_at", "winner", "loser", "bout_start", "_deal", "_perm", "_draw_log")
+                 "empty_at", "winner", "loser", "bout_start", "_deal", "_perm", "_draw_log",
+                 "_detprep")
 
     # the rest of :class:`State`'s interface (TanState implements it without deriving from it:
     # compiled, it is an extension type, quansu.games.tan.game.pxd, and those cannot derive
@@ -307,6 +308,7 @@ class TanState:
         self._deal = deal
         self._perm = None
         self._draw_log = None
+        self._detprep = None
         first = deal.first
         self.phase = ATTACK
         self.cur = first
@@ -844,6 +846,7 @@ class TanState:
         c._deal = self._deal
         c._perm = self._perm
         c._draw_log = None
+        c._detprep = None
         return c
 
     def _check_seat(self, seat) -> None:
@@ -879,17 +882,25 @@ class TanState:
         self._check_seat(seat)
         hands = self.hands
         known = self.known
-        pool: list[int] = []
-        sizes = [0] * self.n
-        for o in range(self.n):
-            if o != seat:
-                hidden = cards_of(hands[o] & ~known[o])
-                pool.extend(hidden)
-                sizes[o] = len(hidden)
         sp = self.sp
-        pool.extend(self.stock[sp:])
-        # shuffle a canonical order, so that the result depends only on what ``seat`` knows
-        new = sorted(pool)
+        # what the draw starts from depends only on the seat and this state: kept for the next
+        # call (a search determinizes its root state on every iteration); every move appends to
+        # the history, so its length tells whether the state moved on since
+        prep = self._detprep
+        if prep is None or prep[0] != seat or prep[1] != len(self.hist):
+            pool: list[int] = []
+            sizes = [0] * self.n
+            for o in range(self.n):
+                if o != seat:
+                    hidden = cards_of(hands[o] & ~known[o])
+                    pool.extend(hidden)
+                    sizes[o] = len(hidden)
+            pool.extend(self.stock[sp:])
+            # shuffle a canonical order, so that the result depends only on what ``seat`` knows
+            prep = self._detprep = (seat, len(self.hist), tuple(pool), sizes, sorted(pool))
+        pool_t = prep[2]
+        sizes = prep[3]
+        new = list(prep[4])
         shuffle(new, rng)
         det = self.clone()
         i = 0
@@ -903,7 +914,7 @@ class TanState:
                 dh[o] = known[o] | m
                 i += k
         det.stock = self.stock[:sp] + tuple(new[i:])
-        step = ((tuple(pool), tuple(new)),)
+        step = ((pool_t, tuple(new)),)
         det._perm = step if self._perm is None else self._perm + step
         return det
 

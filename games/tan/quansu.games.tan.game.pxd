@@ -7,7 +7,7 @@
 # C int shift, wrong past bit 31.
 cdef class TanState:
     cdef public object game, stock, faceup, table, tranks, discard, opened, anytime, cap
-    cdef public object _deal, _perm, _draw_log
+    cdef public object _deal, _perm, _draw_log, _detprep
     cdef public list hands, known, hist, empty_at
     cdef public int n, sp, trump, uncovered, phase, cur, attacker, defender, pointer
     cdef public int passes, nthrow, swapped, winner, loser, bout_start
