@@ -32,6 +32,9 @@ from quansu.games.errors import CodedError, Text
 Move = Hashable
 TERMINAL = -1
 
+#: HAND_ZONES[s]: the zone name of seat s's hand (``State.zones``), made once.
+HAND_ZONES = tuple(f"hand{s}" for s in range(4))
+
 
 class GameError(CodedError):
     """Base class of every rules-layer error (bad game, option, card, move or deal): a code with

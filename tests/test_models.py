@@ -60,6 +60,24 @@ def test_encoder_shapes_and_information_state(name, players):
 
 
 @pytest.mark.parametrize("name", REGISTERED)
+def test_encoder_counts_a_known_history_prefix_once(name):
+    """An encoder continues the moved-card masks of the last history it counted from the start
+    (a search's root) for a state whose history begins with it: the same rows as a fresh
+    encoder's, whatever order the states come in (longer, shorter, other games' positions)."""
+    game = games.make(name, 4)
+    positions = list(_positions(game, 3, seed=7))
+    rng = random.Random(3)
+    warm = encoder_for(game)
+    order = positions[:]
+    rng.shuffle(order)
+    for state in positions[:5] + order:
+        seat = state.current_player
+        fresh = Encoder(spec_for(name), game)
+        assert np.array_equal(warm.encode_state(state, seat), fresh.encode_state(state, seat))
+    assert warm._moved_prefix is not None and len(warm._moved_prefix[0]) > 0
+
+
+@pytest.mark.parametrize("name", REGISTERED)
 def test_encoder_sees_own_hand_and_moves_differ(name):
     game = games.make(name, 4)
     enc = encoder_for(game)

@@ -36,8 +36,9 @@ import json
 import random
 from typing import Any, Hashable
 
-from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
-                        MoveParseError, OptionError, OptionSpec, State)
+from quansu.games.base import (HAND_ZONES as _HAND_KEYS, TERMINAL, Deal, DealError, Game,
+                               IllegalMoveError, MoveInfo, MoveParseError, OptionError, OptionSpec,
+                               State)
 from quansu.games.cards import CardError, card_str, parse_card
 from quansu.games.errors import Text
 from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
@@ -58,7 +59,6 @@ _TO_INT = R.TO_INT
 _TO_EXT = R.TO_EXT
 _ALL52 = frozenset(range(52))
 #: zone names per seat, and the ext-id bit of each internal card (hot paths of the encoder)
-_HAND_KEYS = tuple(f"hand{s}" for s in range(4))
 _DISCARD_KEYS = tuple(f"discard{s}" for s in range(4))
 _EXT_BIT = tuple(1 << R.TO_EXT[x] for x in range(52))
 

@@ -21,8 +21,8 @@ try:
 except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
-from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
-                        OptionError, OptionSpec, State)
+from quansu.games.base import (HAND_ZONES, TERMINAL, Deal, DealError, Game, GameError,
+                               IllegalMoveError, MoveInfo, OptionError, OptionSpec, State)
 from quansu.games.cards import (CARD_BIT as _BIT, SUIT_SYMBOLS, card_str, format_cards, shuffle,
                                 tan_key)
 
@@ -274,8 +274,7 @@ class TanState:
 
     # the rest of :class:`State`'s interface (TanState implements it without deriving from it:
     # compiled, it is an extension type, quansu.games.tan.game.pxd, and those cannot derive
-    # from a Python class)
-    zone_sizes = State.zone_sizes
+    # from a Python class): :meth:`State.__str__` below; :meth:`zone_sizes` is its own
 
     def __str__(self) -> str:
         return State.__str__(self)
@@ -919,7 +918,7 @@ class TanState:
         return det
 
     def zones(self) -> dict[str, int]:
-        z = {f"hand{s}": self.hands[s] for s in range(self.n)}
+        z = {HAND_ZONES[s]: self.hands[s] for s in range(self.n)}
         stock = 0
         for c in self.stock[self.sp:]:
             stock |= 1 << c
@@ -930,9 +929,18 @@ class TanState:
         z["discard"] = self.discard
         return z
 
+    def zone_sizes(self) -> dict[str, int]:
+        """:meth:`zones`' sizes, counted without building the stock's mask (the encoder asks for
+        them on every network call)."""
+        z = {HAND_ZONES[s]: self.hands[s].bit_count() for s in range(self.n)}
+        z["stock"] = self.stock_count()
+        z["table"] = self.table.bit_count()
+        z["discard"] = self.discard.bit_count()
+        return z
+
     def known_cards(self, seat: int) -> dict[str, int]:
         self._check_seat(seat)
-        z = {f"hand{s}": (self.hands[s] if s == seat else self.known[s]) for s in range(self.n)}
+        z = {HAND_ZONES[s]: (self.hands[s] if s == seat else self.known[s]) for s in range(self.n)}
         z["stock"] = (1 << self.faceup) if self.faceup >= 0 else 0
         z["table"] = self.table
         z["discard"] = self.discard

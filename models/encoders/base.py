@@ -209,6 +209,8 @@ class Encoder:
         # move -> (mask, kind index, combo index, target, n cards, n melds)
         self._desc: dict = {}
         self._mask: dict = {}  # move -> card mask (hot path of encode_state)
+        #: (a history, the cards each seat moved in it): see :meth:`_moved`
+        self._moved_prefix: tuple | None = None
         _ENCODERS.add(self)
         z = len(spec.zones) + MAX_SEATS * len(spec.seat_zones)
         self._zone_names = list(spec.zones)
@@ -339,6 +341,34 @@ class Encoder:
         return out
 
     # -- states --------------------------------------------------------------------------
+    def _moved(self, hist) -> list:
+        """The card mask of every move made by each (absolute) seat in the history ``hist``.
+
+        The masks of the last history counted from its start are kept with a copy of it: a
+        history that begins with that one (every state of a search begins with its root's
+        history) is counted from there.  The comparison finds the same move tuples as the same
+        objects (the states' histories are copies of one list), so it costs little."""
+        pre = self._moved_prefix
+        start = 0
+        if pre is not None:
+            seen = pre[0]
+            k = len(seen)
+            if k <= len(hist) and hist[:k] == seen:
+                moved = list(pre[1])
+                start = k
+        if not start:
+            moved = [0] * self.n
+        mask_of = self._mask
+        for i in range(start, len(hist)):
+            s, mv = hist[i]
+            m = mask_of.get(mv)
+            if m is None:
+                m = self._describe(mv)[0]
+            moved[s] |= m
+        if not start:
+            self._moved_prefix = (hist[:], list(moved))
+        return moved
+
     def encode_state(self, state: State, seat: int) -> np.ndarray:
         """``float32[state_dim]`` features of ``state`` as ``seat`` knows it."""
         n = self.n
@@ -348,14 +378,8 @@ class Encoder:
         hand_keys, seat_zone_keys = self._seat_keys[seat]
         get = known.get
         masks = [get(k, 0) if k else 0 for k in hand_keys]
-        moved = [0] * n
         hist = state.history
-        mask_of = self._mask
-        for s, mv in hist:
-            m = mask_of.get(mv)
-            if m is None:
-                m = self._describe(mv)[0]
-            moved[s] |= m
+        moved = self._moved(hist)
         for r in range(MAX_SEATS):
             masks.append(moved[(seat + r) % n] if r < n else 0)
         for z in spec.zones:
