@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 from quansu.games.errors import CodedError, Text
 
@@ -410,6 +410,26 @@ class Game:
         seat's information): the baseline that search levels are measured against.  Games
         without one fall back to :meth:`heuristic_move`."""
         return self.heuristic_move(state, rng)
+
+    def heuristic_playout(self, state: "State", rng: random.Random,
+                          stop: Callable[[], bool] | None = None) -> list[float] | None:
+        """Play ``state`` (mutated in place) to the end with :meth:`heuristic_move` for every
+        seat and return its payoffs (``returns()``), or None as soon as ``stop()`` (asked after
+        every move) says so.  The search's heuristic playouts (search/evaluator.py).  Games may
+        override it with a faster loop that plays the same moves with the same draws from
+        ``rng``."""
+        heuristic = self.heuristic_move
+        apply = state.apply_unchecked
+        is_terminal = state.is_terminal
+        if stop is None:
+            while not is_terminal():
+                apply(heuristic(state, rng))
+            return state.returns()
+        while not is_terminal():
+            apply(heuristic(state, rng))
+            if stop():                               # a heuristic move can take milliseconds
+                return None
+        return state.returns()
 
     def move_reasons(self, state: "State", seat: int, move: Move) -> list:
         """Why ``seat`` might play ``move`` in ``state`` (a state consistent with that seat's

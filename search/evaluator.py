@@ -155,6 +155,11 @@ def playout(state: State, rng: random.Random, policy: str = "random",
             k += 1
             if stop is not None and k % _STOP_EVERY == 0 and stop():
                 raise Aborted()
+    if policy == "heuristic":   # the game's own loop (compiled in some games), the same moves
+        values = state.game.heuristic_playout(state, rng, stop)
+        if values is None:
+            raise Aborted()
+        return values
     heuristic = state.game.sparring_move if policy == "sparring" else state.game.heuristic_move
     is_terminal = state.is_terminal
     if stop is None:

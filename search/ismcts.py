@@ -483,10 +483,13 @@ class _Search:
         cfg = self.cfg
         return playout(det, self.rng, cfg.playout, stop, self.mast, cfg.mast_epsilon)
 
-    @cython.locals(node=_Node, v=cython.double, vl=cython.double)
+    @cython.locals(node=_Node, v=cython.double, vl=cython.double, sq=cython.double)
     def _backup(self, path, values, vlb) -> None:
         if self.fixed_scale is None:
-            self.sumsq += sum(v * v for v in values)
+            sq = 0.0   # the squares summed in order from 0.0, as sum() adds floats on 3.11
+            for v in values:
+                sq += v * v
+            self.sumsq += sq
             self.nvalues += len(values)
             if self.sumsq > 0.0:
                 self.scale = 2.0 * math.sqrt(self.sumsq / self.nvalues)

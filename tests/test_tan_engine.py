@@ -221,6 +221,28 @@ def test_a_repeated_determinization_draws_as_the_first():
     assert before.zones() != st.zones() or before.history != st.history
 
 
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_heuristic_playout_plays_the_generic_loops_moves(options):
+    """TanGame.heuristic_playout (one loop in the heuristic's module) plays what
+    Game.heuristic_playout plays: the same moves, payoffs and draws; ``stop`` ends it."""
+    from quansu.games.base import Game
+    g = make("tan", 3, options)
+    rng = random.Random(4)
+    for _ in range(6):
+        st = g.new_initial_state(rng)
+        for _ in range(rng.randrange(12)):
+            if not st.is_terminal():
+                st.apply(rng.choice(st.legal_moves()))
+        a, b = st.clone(), st.clone()
+        ra, rb = random.Random(1), random.Random(1)
+        assert g.heuristic_playout(a, ra) == Game.heuristic_playout(g, b, rb)
+        assert a.history == b.history and a.is_terminal() and ra.random() == rb.random()
+        if not st.is_terminal():
+            c = st.clone()
+            assert g.heuristic_playout(c, random.Random(1), lambda: True) is None
+            assert len(c.history) == len(st.history) + 1
+
+
 def test_observation_hides_exactly_the_hidden_cards():
     st, rng = _until_a_take(8)
     obs = [st.observation(s) for s in range(st.n)]

@@ -39,6 +39,7 @@ _PHASE_NAMES = ("setup", "attack", "defend", "throw", "over")
 _SWAP_NONE, _SWAP_ANY_LOWER, _SWAP_TWO_ONLY = range(3)
 
 _heuristic_move = None  # games.tan.heuristic.heuristic_move, once imported
+_heuristic_playout = None  # games.tan.heuristic.playout, once imported
 _sparring_choose = None  # games.tan.sparring.choose, once imported
 
 OPTION_SPECS = (
@@ -243,6 +244,14 @@ class TanGame(Game):
         if _heuristic_move is None:  # imported once, on first use (the heuristic imports this module)
             from quansu.games.tan.heuristic import heuristic_move as _heuristic_move
         return _heuristic_move(state, rng)
+
+    def heuristic_playout(self, state: "TanState", rng: random.Random, stop=None) -> list | None:
+        """:meth:`Game.heuristic_playout` as one loop in games/tan/heuristic.py (compiled: C
+        calls of the policy and of ``apply_unchecked``); the same moves and draws."""
+        global _heuristic_playout
+        if _heuristic_playout is None:
+            from quansu.games.tan.heuristic import playout as _heuristic_playout
+        return _heuristic_playout(state, rng, stop)
 
     def sparring_move(self, state: "TanState", rng: random.Random) -> int:
         """The sparring bot's move (:mod:`games.tan.sparring`: card counting, reading the
@@ -491,6 +500,7 @@ class TanState:
             return Text("tan.swap_two_only", two=two)
         return Text("tan.swap_lower_trump", card=card_str(f))
 
+    @cython.ccall
     @cython.locals(move=cython.int, seat=cython.int, ph=cython.int, c=cython.int, d=cython.int,
                    s=cython.int, p=cython.int, hist=list, hands=list)
     def apply_unchecked(self, move) -> None:

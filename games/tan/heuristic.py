@@ -25,7 +25,7 @@ try:
 except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
-from quansu.games.base import IllegalMoveError
+from quansu.games.base import TERMINAL, IllegalMoveError
 from quansu.games.tan.game import ATTACK, DEFEND, THROW, TanState
 from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, RANKSET_CARDS,
                                     SWAP_BASE, TAKE, THROW_BASE)
@@ -82,6 +82,7 @@ _HELD = list(_RANK_HELD)
 _BEAT = [BEATERS[t][a] for t in range(4) for a in range(52)]
 
 
+@cython.ccall
 @cython.locals(state=TanState, ph=cython.int)
 def heuristic_move(state, rng: random.Random) -> int:
     """The policy's move for ``state.current_player`` (a legal move of ``state``)."""
@@ -97,7 +98,10 @@ def heuristic_move(state, rng: random.Random) -> int:
         return legal[0]
     swaps = [m for m in legal if SWAP_BASE <= m < TAKE]
     if swaps:
-        give = min(swaps, key=lambda m: CARD_VALUE[m - SWAP_BASE])
+        give = swaps[0]   # the lowest card given (the first of equals), as min() with a key
+        for m in swaps:
+            if CARD_VALUE[m - SWAP_BASE] < CARD_VALUE[give - SWAP_BASE]:
+                give = m
         if state.game.options["trump_swap"] != "two_only" or CARD_VALUE[state.faceup] >= 10:
             return give
         legal = [m for m in legal if not SWAP_BASE <= m < TAKE]
@@ -180,3 +184,19 @@ def _play(state, ph: int) -> int:
         if k < best_key:
             best, best_key = c, k
     return DONE if best < 0 else THROW_BASE + best
+
+
+@cython.locals(state=TanState)
+def playout(state, rng: random.Random, stop=None) -> list | None:
+    """:meth:`TanGame.heuristic_playout`: ``state`` played to the end by
+    :func:`heuristic_move` for every seat; its payoffs, or None once ``stop()`` (asked after
+    every move) says so.  Compiled, the policy and ``apply_unchecked`` are C calls."""
+    if stop is None:
+        while state.cur != TERMINAL:
+            state.apply_unchecked(heuristic_move(state, rng))
+        return state.returns()
+    while state.cur != TERMINAL:
+        state.apply_unchecked(heuristic_move(state, rng))
+        if stop():
+            return None
+    return state.returns()

@@ -11,3 +11,5 @@ cdef class TanState:
     cdef public list hands, known, hist, empty_at
     cdef public int n, sp, trump, uncovered, phase, cur, attacker, defender, pointer
     cdef public int passes, nthrow, swapped, winner, loser, bout_start
+    # a C call from the heuristic's playout loop (games/tan/heuristic.py), a method from Python
+    cpdef apply_unchecked(self, int move)
