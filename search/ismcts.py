@@ -328,8 +328,8 @@ class _Search:
                    q=cython.double, pr=cython.double, sc=cython.double, wi=cython.double,
                    ai=cython.double, i=cython.Py_ssize_t,
                    bi=cython.Py_ssize_t, ni=cython.Py_ssize_t, obs=cython.int, p=cython.int,
-                   own=cython.bint, missing=cython.bint, n=list, w=list, prior=list,
-                   avail=list, ids=list, path=list)
+                   own=cython.bint, model=cython.bint, missing=cython.bint, n=list, w=list,
+                   prior=list, avail=list, ids=list, path=list, index=dict, kids=dict)
     def _descend(self, det: State, vlb: float):
         """Walk one determinization down the tree.  Returns None when the walk ended in a
         terminal state (already backed up), else the leaf ``(node, det, legal, path)``.
@@ -343,6 +343,7 @@ class _Search:
         path = []
         obs = self.observer
         own = self.keys == "own"
+        model = self.model
         c = cfg.c_puct
         scale = self.scale
         while True:
@@ -406,7 +407,7 @@ class _Search:
             path.append((node, bi))
             det.apply_unchecked(node.moves[bi])
             p = det.current_player
-            if self.model:
+            if model:
                 opp = self.opponent_move
                 rng = self.rng
                 while p != obs and p != TERMINAL:
@@ -416,7 +417,7 @@ class _Search:
                 self._walked(path)
                 self._backup(path, det.returns(), vlb)
                 return None
-            if self.model:
+            if model:
                 # below this edge the observer's own moves so far are fixed; its next node is the
                 # set of moves the table now allows it (public history abstracted to that)
                 legal = det.legal_moves()
