@@ -36,6 +36,7 @@ TERMINAL = -1
 HAND_ZONES = tuple(f"hand{s}" for s in range(4))
 
 
+
 class GameError(CodedError):
     """Base class of every rules-layer error (bad game, option, card, move or deal): a code with
     its parameters and the field it is about (:class:`games.errors.CodedError`); ``str()`` is
@@ -258,6 +259,24 @@ class MoveInfo:
     combo: str | None = None
 
 
+def policy_playout(state: "State", policy: Callable, rng: random.Random,
+                   stop: Callable[[], bool] | None = None) -> list[float] | None:
+    """Play ``state`` (mutated in place) to the end with ``policy(state, rng)`` (a move of the
+    seat to act) for every seat; its payoffs, or None as soon as ``stop()`` (asked after every
+    move) says so."""
+    apply = state.apply_unchecked
+    is_terminal = state.is_terminal
+    if stop is None:
+        while not is_terminal():
+            apply(policy(state, rng))
+        return state.returns()
+    while not is_terminal():
+        apply(policy(state, rng))
+        if stop():                               # a rule-based move can take milliseconds
+            return None
+    return state.returns()
+
+
 class Game:
     """Immutable facts of one game at one player count with validated options.
 
@@ -418,18 +437,7 @@ class Game:
         every move) says so.  The search's heuristic playouts (search/evaluator.py).  Games may
         override it with a faster loop that plays the same moves with the same draws from
         ``rng``."""
-        heuristic = self.heuristic_move
-        apply = state.apply_unchecked
-        is_terminal = state.is_terminal
-        if stop is None:
-            while not is_terminal():
-                apply(heuristic(state, rng))
-            return state.returns()
-        while not is_terminal():
-            apply(heuristic(state, rng))
-            if stop():                               # a heuristic move can take milliseconds
-                return None
-        return state.returns()
+        return policy_playout(state, self.heuristic_move, rng, stop)
 
     def move_reasons(self, state: "State", seat: int, move: Move) -> list:
         """Why ``seat`` might play ``move`` in ``state`` (a state consistent with that seat's

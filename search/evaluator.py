@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from quansu.games.base import Move, State
+from quansu.games.base import Move, State, policy_playout
 
 #: ``stop()`` -> True when the search must give up (deadline or cancel); polled during playouts.
 StopFn = Callable[[], bool]
@@ -155,22 +155,13 @@ def playout(state: State, rng: random.Random, policy: str = "random",
             k += 1
             if stop is not None and k % _STOP_EVERY == 0 and stop():
                 raise Aborted()
-    if policy == "heuristic":   # the game's own loop (compiled in some games), the same moves
+    if policy == "sparring":
+        values = policy_playout(state, state.game.sparring_move, rng, stop)
+    else:   # the heuristic: the game's own loop (compiled in some games), the same moves
         values = state.game.heuristic_playout(state, rng, stop)
-        if values is None:
-            raise Aborted()
-        return values
-    heuristic = state.game.sparring_move if policy == "sparring" else state.game.heuristic_move
-    is_terminal = state.is_terminal
-    if stop is None:
-        while not is_terminal():
-            apply(heuristic(state, rng))
-        return state.returns()
-    while not is_terminal():
-        apply(heuristic(state, rng))
-        if stop():                               # a heuristic move can take milliseconds
-            raise Aborted()
-    return state.returns()
+    if values is None:
+        raise Aborted()
+    return values
 
 
 class UniformEvaluator(Evaluator):
