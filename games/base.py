@@ -36,7 +36,6 @@ TERMINAL = -1
 HAND_ZONES = tuple(f"hand{s}" for s in range(4))
 
 
-
 class GameError(CodedError):
     """Base class of every rules-layer error (bad game, option, card, move or deal): a code with
     its parameters and the field it is about (:class:`games.errors.CodedError`); ``str()`` is

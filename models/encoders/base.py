@@ -5,7 +5,8 @@ combinatorial move spaces need no fixed action index).
 The encoders use only the public game interface (:mod:`games.base`): ``known_cards(seat)``,
 ``zone_sizes()`` (zone sizes are public in all four games), ``history`` with
 ``game.describe_move``, ``trump_card()`` (``deal.trump``: Tấn's face-up card, public),
-``game.options`` and ``game.num_players``.  Two states that a seat cannot tell apart get the same features.
+``game.options`` and ``game.num_players``.  Two states that a seat cannot tell apart get the
+same features.
 
 Seats are *relative*: slot 0 is the encoded seat (normally the seat to act), slot r is the seat
 ``(seat + r) % num_players``; slots ``>= num_players`` are zeros.  :data:`MAX_SEATS` is 4.
