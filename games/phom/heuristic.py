@@ -18,6 +18,11 @@ from __future__ import annotations
 
 import random
 
+try:
+    import cython
+except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+    from quansu.games import _cy as cython
+
 from quansu.games.phom import rules as R
 from quansu.games.phom.game import DISCARD, EAT, LAY, SEND, SEND_BASE, TAI as TAI_KIND, TAKE, U
 
@@ -38,28 +43,55 @@ def _unseen(state, seat: int) -> int:
 _REST = tuple(tuple(m & ~(1 << x) for m in R.MIN_MELDS[x]) for x in range(52))
 
 
+@cython.cfunc
+@cython.inline
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _pop(x: int) -> int:
+    """``x.bit_count()`` (compiled: the compiler's popcount, declared in this module's .pxd)."""
+    if cython.compiled:
+        return __builtin_popcountll(x)  # noqa: F821 - quansu.games.phom.heuristic.pxd
+    return x.bit_count()
+
+
+if not cython.compiled:
+    _pop = int.bit_count   # noqa: F811 - uncompiled, the int method itself (no wrapper call)
+
+#: R.RUN_START and R.SUIT_BLOCK as 64-bit words of the compiled build
+_RS = cython.declare(cython.ulonglong, R.RUN_START)
+_SB = cython.declare(cython.ulonglong, R.SUIT_BLOCK)
+
+
+@cython.locals(h=cython.ulonglong, melded=cython.ulonglong, unseen=cython.ulonglong,
+               d=cython.ulonglong, u=cython.ulonglong, rs=cython.ulonglong, sb=cython.ulonglong,
+               d0=cython.ulonglong, d1=cython.ulonglong, d2=cython.ulonglong,
+               h1=cython.ulonglong, h2=cython.ulonglong, h3=cython.ulonglong,
+               u0=cython.ulonglong, u1=cython.ulonglong, u2=cython.ulonglong,
+               u3=cython.ulonglong, count=cython.int)
 def _potential(h: int, melded: int, unseen: int) -> int:
     """Number of 3-card phỏm with two cards in ``h``, the lower of them among its deadwood
     (``h`` outside ``melded``), and the third unseen (each counted once, from its lower hand
     card).  Counted with masks: a run (s, s+1, s+2) by which of its cards is the unseen one, a
-    set by the suits of its two hand cards and of the third card."""
+    set by the suits of its two hand cards and of the third card.  Compiled, the masks are
+    64-bit words (cards 0..51: ``~`` sets only bits above the deck, which every ``&`` with a
+    hand mask clears)."""
     d = h & ~melded
     u = unseen & ~h
-    rs = R.RUN_START
-    count = ((d & (h >> 1) & (u >> 2) & rs).bit_count()       # hand s, s+1; unseen s+2
-             + (d & (u >> 1) & (h >> 2) & rs).bit_count()     # hand s, s+2; unseen s+1
-             + (u & (d >> 1) & (h >> 2) & rs).bit_count())    # hand s+1, s+2; unseen s
-    sb = R.SUIT_BLOCK
+    rs = _RS
+    count = (_pop(d & (h >> 1) & (u >> 2) & rs)       # hand s, s+1; unseen s+2
+             + _pop(d & (u >> 1) & (h >> 2) & rs)     # hand s, s+2; unseen s+1
+             + _pop(u & (d >> 1) & (h >> 2) & rs))    # hand s+1, s+2; unseen s
+    sb = _SB
     d0, d1, d2 = d & sb, d >> 13 & sb, d >> 26 & sb
     h1, h2, h3 = h >> 13 & sb, h >> 26 & sb, h >> 39
     u0, u1, u2, u3 = u & sb, u >> 13 & sb, u >> 26 & sb, u >> 39
     # suits (i, j) of the hand cards, i < j, the lower one deadwood; the third of another suit
-    return count + ((d0 & h1 & (u2 | u3)).bit_count() + (d0 & h1 & u2 & u3).bit_count()
-                    + (d0 & h2 & (u1 | u3)).bit_count() + (d0 & h2 & u1 & u3).bit_count()
-                    + (d0 & h3 & (u1 | u2)).bit_count() + (d0 & h3 & u1 & u2).bit_count()
-                    + (d1 & h2 & (u0 | u3)).bit_count() + (d1 & h2 & u0 & u3).bit_count()
-                    + (d1 & h3 & (u0 | u2)).bit_count() + (d1 & h3 & u0 & u2).bit_count()
-                    + (d2 & h3 & (u0 | u1)).bit_count() + (d2 & h3 & u0 & u1).bit_count())
+    return count + (_pop(d0 & h1 & (u2 | u3)) + _pop(d0 & h1 & u2 & u3)
+                    + _pop(d0 & h2 & (u1 | u3)) + _pop(d0 & h2 & u1 & u3)
+                    + _pop(d0 & h3 & (u1 | u2)) + _pop(d0 & h3 & u1 & u2)
+                    + _pop(d1 & h2 & (u0 | u3)) + _pop(d1 & h2 & u0 & u3)
+                    + _pop(d1 & h3 & (u0 | u2)) + _pop(d1 & h3 & u0 & u2)
+                    + _pop(d2 & h3 & (u0 | u1)) + _pop(d2 & h3 & u0 & u1))
 
 
 def _danger(x: int, unseen: int) -> int:

@@ -1,0 +1,4 @@
+# The compiled build's declarations for games/phom/heuristic.py (found by the module's full name,
+# setup.py's PXD_DIRS; the pure build ignores this file): the compiler's popcount, for _pop.
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long x) nogil
