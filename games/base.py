@@ -258,6 +258,28 @@ class MoveInfo:
     combo: str | None = None
 
 
+class SeededOnUse:
+    """``random.Random(seed)``, made only when something draws from it.  Most rule-based
+    policies (Tấn's, Tiến lên's) never draw, and seeding a generator costs microseconds, paid
+    on every playout of a paired evaluation and every network call of a search; a policy that
+    draws gets exactly ``random.Random(seed)``'s numbers.  The generator's methods, once
+    asked for, are kept on the instance, so later draws cost what they cost on the generator."""
+
+    def __init__(self, seed: int):
+        self.__dict__["_seed"] = seed
+        self.__dict__["_rng"] = None
+
+    def __getattr__(self, name: str):
+        # only called for names not on the instance: the generator's attributes
+        rng = self._rng
+        if rng is None:
+            rng = self.__dict__["_rng"] = random.Random(self._seed)
+        value = getattr(rng, name)
+        if callable(value):
+            self.__dict__[name] = value
+        return value
+
+
 def policy_playout(state: "State", policy: Callable, rng: random.Random,
                    stop: Callable[[], bool] | None = None) -> list[float] | None:
     """Play ``state`` (mutated in place) to the end with ``policy(state, rng)`` (a move of the

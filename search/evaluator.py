@@ -110,11 +110,11 @@ def playout(state: State, rng: random.Random, policy: str = "random",
     """
     if policy == "game":
         policy = state.game.search_playout
-    rand = rng.random
     legal_moves = state.legal_moves
     apply = state.apply_unchecked
     k = 0
     if policy == "random":
+        rand = rng.random
         while True:
             moves = legal_moves()
             if not moves:
@@ -127,6 +127,7 @@ def playout(state: State, rng: random.Random, policy: str = "random",
         if mast is None:
             raise ValueError("playout: policy 'mast' needs a MoveAverages table")
         table = mast.table
+        rand = rng.random
         trajectory = []
         while True:
             moves = state.legal_moves()

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Callable, Sequence
 
-from quansu.games.base import GameError, Move, State
+from quansu.games.base import GameError, Move, SeededOnUse, State
 from quansu.search.config import SearchOptionError
 from quansu.search.evaluator import Aborted, playout
 
@@ -234,7 +234,7 @@ def _play_world(state: State, observer: int, moves: Sequence[Move], seed: int, i
         if s.is_terminal():
             out.append(float(s.returns()[observer]))
         else:
-            out.append(float(playout(s, random.Random(play_seed), policy, poll)[observer]))
+            out.append(float(playout(s, SeededOnUse(play_seed), policy, poll)[observer]))
     return out
 
 

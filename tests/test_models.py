@@ -380,10 +380,10 @@ def test_bench_guided_overrides_reach_the_bot_and_the_card(capsys):
 
 def test_the_heuristic_feature_generator_is_seeded_only_when_drawn_from():
     """The heuristic-choice feature asks the bot with ``random.Random(0)``'s numbers, made only
-    when the bot draws (models/encoders/base.py, ``_SeededOnUse``)."""
-    from quansu.models.encoders.base import _SeededOnUse
+    when the bot draws (``games.base.SeededOnUse``, also the paired evaluation's playouts)."""
+    from quansu.games.base import SeededOnUse
 
-    lazy = _SeededOnUse(0)
+    lazy = SeededOnUse(0)
     assert lazy._rng is None
     ref = random.Random(0)
     assert [lazy.random(), lazy.randrange(52), lazy.getrandbits(63)] == \

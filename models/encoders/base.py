@@ -54,14 +54,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from quansu.games.base import Game, GameError, State
+from quansu.games.base import Game, GameError, SeededOnUse, State
 from quansu.games.caches import cache_size
 
 MAX_SEATS = 4
@@ -149,25 +148,6 @@ def _option_vector(layout, options: dict) -> list[float]:
         else:
             vec.append(float(v))
     return vec
-
-
-class _SeededOnUse:
-    """``random.Random(seed)``, made only when something draws from it: the heuristic-choice
-    feature asks the game's bot with a fixed seed, and most bots (Tấn's, Tiến lên's) never
-    draw, so the generator's seeding (microseconds, on every network call of a search) is
-    skipped; a bot that draws gets exactly ``random.Random(seed)``'s numbers."""
-
-    __slots__ = ("_seed", "_rng")
-
-    def __init__(self, seed: int):
-        self._seed = seed
-        self._rng = None
-
-    def __getattr__(self, name: str):
-        rng = self._rng
-        if rng is None:
-            rng = self._rng = random.Random(self._seed)
-        return getattr(rng, name)
 
 
 def masks_to_bits(masks: Sequence[int]) -> np.ndarray:
@@ -334,7 +314,7 @@ class Encoder:
                 out[0, col] = 1.0
             elif state.current_player >= 0:
                 if choice is None:
-                    choice = self.game.heuristic_move(state, _SeededOnUse(0))
+                    choice = self.game.heuristic_move(state, SeededOnUse(0))
                 for i, mv in enumerate(moves):
                     if mv == choice:
                         out[i, col] = 1.0
