@@ -27,13 +27,14 @@ from quansu.games.phom import rules as R
 from quansu.games.phom.game import DISCARD, EAT, LAY, SEND, SEND_BASE, TAI as TAI_KIND, TAKE, U
 
 
+@cython.locals(known=cython.ulonglong, s=cython.int, x=cython.int)
 def _unseen(state, seat: int) -> int:
     """Cards whose place ``seat`` does not know (other hands' hidden cards, stock, set aside)."""
     known = state.hands[seat]
     for s in range(state.n):
         known |= state.eaten[s]
         for x in state.rows[s]:
-            known |= 1 << x
+            known |= cython.cast(cython.ulonglong, 1) << x
     for t in state.table:
         known |= t[1]
     return R.FULL & ~known
@@ -41,6 +42,11 @@ def _unseen(state, seat: int) -> int:
 
 #: per card x, the other two cards of each 3-card phỏm through x (masks)
 _REST = tuple(tuple(m & ~(1 << x) for m in R.MIN_MELDS[x]) for x in range(52))
+#: _REST flattened, 6 slots a card (4 to 6 phỏm through a card), the unused slots bit 63 (a card
+#: no mask of unseen cards holds, so they never count): a C array in the compiled build
+#: (declared in quansu.games.phom.heuristic.pxd, filled from this list at import)
+_NO_CARD = 1 << 63
+_REST6 = [r for x in range(52) for r in _REST[x] + (_NO_CARD,) * (6 - len(_REST[x]))]
 
 
 @cython.cfunc
@@ -94,15 +100,24 @@ def _potential(h: int, melded: int, unseen: int) -> int:
                     + _pop(d2 & h3 & (u0 | u1)) + _pop(d2 & h3 & u0 & u1))
 
 
+@cython.ccall
+@cython.locals(x=cython.int, unseen=cython.ulonglong, d=cython.int, i=cython.int,
+               rest=cython.ulonglong)
+@cython.returns(cython.int)
 def _danger(x: int, unseen: int) -> int:
     """How many 3-card phỏm through ``x`` have both other cards unseen (the next seat may eat)."""
     d = 0
-    for rest in _REST[x]:
+    for i in range(6 * x, 6 * x + 6):
+        rest = _REST6[i]
         if rest & unseen == rest:
             d += 1
     return d
 
 
+@cython.locals(h=cython.ulonglong, e=cython.ulonglong, unseen=cython.ulonglong,
+               free=cython.ulonglong, bit=cython.ulonglong, h2=cython.ulonglong,
+               c=cython.int, pot=cython.int, dan=cython.int, dw=cython.longlong, w=cython.double,
+               base=cython.longlong)
 def discard_terms(state, legal: list) -> list[tuple[int, float, int, int, int]]:
     """The terms of the discard choice, one tuple per card discard among ``legal`` (the seat to
     act's moves): ``(move, score, deadwood, potential, danger)``.  ``deadwood``: points of the
@@ -132,15 +147,16 @@ def discard_terms(state, legal: list) -> list[tuple[int, float, int, int, int]]:
     for mv in legal:
         if mv == U or not 0 <= mv < 52:
             continue
-        bit = 1 << mv
+        c = mv
+        bit = cython.cast(cython.ulonglong, 1) << c
         h2 = h & ~bit
         if base >= 0 and bit & free:
-            dw = base - R.POINTS[mv]
+            dw = base - R.POINTS[c]
             melded = free_melded
         else:
             dw, melded = R.min_deadwood(h2, e, one)
         pot = _potential(h2, melded, unseen)
-        dan = _danger(mv, unseen)
+        dan = _danger(c, unseen)
         out.append((mv, dw - 3.0 * pot + w * dan, dw, pot, dan))
     return out
 
