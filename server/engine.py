@@ -142,7 +142,7 @@ class Limits:
     min_interval_ms: int = 20
     max_analyze_decisions: int = 2000
     default_worlds: int = 0
-    max_worlds: int = 16384
+    max_worlds: int = 65536
     hint_worlds: int | None = None
     max_request_bytes: int = 64 * 1024
     max_text: int = 256

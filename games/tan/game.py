@@ -104,10 +104,12 @@ class TanGame(Game):
     max_moves = 1000
     rules_version = 2  # 2: the swap round asks every seat (issue 17)
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    #: Analyze: at most 4,096 worlds a decision (a 2-seat game has a hundred decisions with a
-    #: choice and Tấn playouts are the longest; at 1,024 worlds half the marks had an interval
-    #: across a threshold and marks flipped between best and inaccuracy: bench/README.md).
-    analysis_worlds = 4096
+    #: Analyze: at most 32,768 worlds a decision.  Two moves a few hundredths of a bet apart end
+    #: the same deal differently in about 40 % of the worlds (a paired difference's standard
+    #: deviation is about 1.3 bets), so the marks settle only on many worlds: the same mark
+    #: under 5 seeds on 81.2 % of the benchmark's decisions at 4,096, 83.5 % at 8,192 and
+    #: 91.6 % at 32,768, for 95 s of one core a game (bench/README.md, twenty-second session).
+    analysis_worlds = 32768
     #: Hints are the search's own ranking: measured on 128 deals, every legal move was still
     #: tied with the best on 47 of 64 benchmark positions (the differences between Tấn moves
     #: are small beside the spread of a deal's payoff), a hint that names no move; the search's
