@@ -21,7 +21,7 @@ export interface AnalyzeRequest {
   'seed'?: (number | string | Long);
   /**
    * The most sampled worlds per decision for the paired evaluation (0: the server default,
-   * the game's GameInfo.analysis_worlds; the server's maximum is 16384).  Fewer are used once the interval lies inside one
+   * the game's GameInfo.analysis_worlds; the server's maximum is 65536).  Fewer are used once the interval lies inside one
    * band or is narrow enough (Decision.stopped_by).
    */
   'max_worlds'?: (number);
@@ -49,7 +49,7 @@ export interface AnalyzeRequest__Output {
   'seed'?: (string);
   /**
    * The most sampled worlds per decision for the paired evaluation (0: the server default,
-   * the game's GameInfo.analysis_worlds; the server's maximum is 16384).  Fewer are used once the interval lies inside one
+   * the game's GameInfo.analysis_worlds; the server's maximum is 65536).  Fewer are used once the interval lies inside one
    * band or is narrow enough (Decision.stopped_by).
    */
   'max_worlds'?: (number);
