@@ -162,9 +162,10 @@ class PhomGame(Game):
     # against three sparring bots, where today's level 5 measured -0.15)
     search_improve_worlds = 160
     search_improve_candidates = 4
-    #: Analyze: at most 4,096 worlds a decision (the hidden stock makes Phỏm the noisiest game;
-    #: bench/README.md: 85.1 % of the marks the same under 5 seeds, against 78.7 % at 2,048).
-    analysis_worlds = 4096
+    #: Analyze: at most 32,768 worlds a decision (the hidden stock makes Phỏm the noisiest game;
+    #: bench/README.md: 92.0 % of the marks the same under 5 seeds, against 87.2 % at 16,384,
+    #: 85.1 % at 4,096 and 78.7 % at 2,048; 109 s of one core a game).
+    analysis_worlds = 32768
     #: A seat's payoff averages 4.4 bets in absolute value in a 4-player game of the rule-based
     #: bots (placement 1-3, eat payments, Ù 5 from each; 3.0 with 2 players), four times Tiến
     #: lên's 1.1 (``python -m quansu.bench.stake``); with the stake of 1 it had before, its
