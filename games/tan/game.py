@@ -107,8 +107,9 @@ class TanGame(Game):
     #: Analyze: at most 32,768 worlds a decision.  Two moves a few hundredths of a bet apart end
     #: the same deal differently in about 40 % of the worlds (a paired difference's standard
     #: deviation is about 1.3 bets), so the marks settle only on many worlds: the same mark
-    #: under 5 seeds on 81.2 % of the benchmark's decisions at 4,096, 83.5 % at 8,192 and
-    #: 91.6 % at 32,768, for 95 s of one core a game (bench/README.md, twenty-second session).
+    #: under 5 seeds on 81.2 % of the first 4 benchmark records' decisions at 4,096, 83.5 % at
+    #: 8,192 and 91.6 % at 32,768 (92.1 % on all 8 records), for 97 s of one core a game
+    #: (bench/README.md, twenty-second session).
     analysis_worlds = 32768
     #: Hints are the search's own ranking: measured on 128 deals, every legal move was still
     #: tied with the best on 47 of 64 benchmark positions (the differences between Tấn moves
