@@ -266,17 +266,17 @@ class SeededOnUse:
     asked for, are kept on the instance, so later draws cost what they cost on the generator."""
 
     def __init__(self, seed: int):
-        self.__dict__["_seed"] = seed
-        self.__dict__["_rng"] = None
+        self._seed = seed
+        self._rng = None
 
     def __getattr__(self, name: str):
         # only called for names not on the instance: the generator's attributes
         rng = self._rng
         if rng is None:
-            rng = self.__dict__["_rng"] = random.Random(self._seed)
+            rng = self._rng = random.Random(self._seed)
         value = getattr(rng, name)
         if callable(value):
-            self.__dict__[name] = value
+            setattr(self, name, value)
         return value
 
 
