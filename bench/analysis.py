@@ -161,7 +161,7 @@ def hint_stability(engine, obj: dict, seeds: list[int], limit: int | None = None
     from quansu.server import convert
 
     record = rec.parse_record(obj)
-    stable = strict = n = 0
+    stable = strict = n = group_sum = worlds_sum = hints = 0
     for i, (seat, _move) in enumerate(record.moves):
         view = rec.view_at(record, seat, i)
         state = rec.replay_view(view, random.Random(0))
@@ -176,9 +176,15 @@ def hint_stability(engine, obj: dict, seeds: list[int], limit: int | None = None
                                                     seed=s))
             tops.append(resp.moves[0].move.text)
             groups.append({m.move.text for m in resp.moves if m.group == 0} or {tops[-1]})
+            group_sum += len(groups[-1])
+            worlds_sum += resp.stats.hint_worlds
+            hints += 1
         stable += bool(set.intersection(*groups))
         strict += len(set(tops)) == 1
-    return {"positions": n, "top_group_shared": stable, "same_top_move": strict}
+    # the size of the top group and the worlds measured, summed over the hints (every seed):
+    # a shared top group says less when it holds more moves
+    return {"positions": n, "top_group_shared": stable, "same_top_move": strict,
+            "hints": hints, "top_group_sum": group_sum, "hint_worlds_sum": worlds_sum}
 
 
 def validity(engine, obj: dict, decisions: list, limit: int, seed: int = 0) -> Counter:
@@ -351,9 +357,16 @@ def summarize(rows: list[dict]) -> dict:
             s["hint_positions"] = pos
             s["hint_top_group_shared"] = shared / pos if pos else 1.0
             s["hint_same_top_move"] = strict / pos if pos else 1.0
+            nh = sum(r["hints"].get("hints", 0) for r in rs if "hints" in r)
+            s["hint_top_group_mean"] = (sum(r["hints"].get("top_group_sum", 0) for r in rs
+                                            if "hints" in r) / nh) if nh else 0.0
+            s["hint_worlds_mean"] = (sum(r["hints"].get("hint_worlds_sum", 0) for r in rs
+                                         if "hints" in r) / nh) if nh else 0.0
             lines.append(f"{game} hints ({sum(1 for r in rs if 'hints' in r)} records): {pos} "
                          f"positions, a move in every seed's top group "
-                         f"{s['hint_top_group_shared']:.1%}, same top move {s['hint_same_top_move']:.1%}")
+                         f"{s['hint_top_group_shared']:.1%}, same top move {s['hint_same_top_move']:.1%}, "
+                         f"top group {s['hint_top_group_mean']:.2f} moves, "
+                         f"{s['hint_worlds_mean']:.0f} worlds (means over the hints)")
         if any("validity" in r for r in rs):
             c: Counter = Counter()
             for r in rs:

@@ -238,6 +238,14 @@ def _play_world(state: State, observer: int, moves: Sequence[Move], seed: int, i
     return out
 
 
+def world_payoffs(state: State, moves: Sequence[Move], seed: int, index: int,
+                  policy: str = "heuristic") -> list[float]:
+    """The observer's (the seat to act's) payoff after each of ``moves`` in world ``index`` of an
+    evaluation seeded ``seed``: the row :func:`paired_evaluate` plays there (benchmarks replay
+    its stopping rules on these rows)."""
+    return _play_world(state, state.current_player, moves, seed, index, policy, None)
+
+
 def look_schedule(cfg: PairedConfig) -> list[int]:
     """The world counts at which the stopping rule looks: ``min_worlds``, then every ``batch``
     worlds (``growth`` 1) or each count ``growth`` times the last (at least ``batch`` more),

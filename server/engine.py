@@ -92,6 +92,8 @@ ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, s
 #: ``HINT_SEARCH_SHARE`` of the time; with too little left to measure 2 worlds, the hint is the
 #: search's ranking.
 HINT_CANDIDATES = 8
+#: What a hint's seed is mixed with to seed its paired evaluation (the search takes the seed).
+HINT_PAIRED_SEED = 0x41E7
 HINT_SEARCH_SHARE = 0.5
 #: 0.2 rather than the first 0.5: at 0.5 a Sâm lốc decision next to a threshold stopped at 256
 #: to 1,024 worlds with its interval across it, and half of the marks that differed between
@@ -565,6 +567,17 @@ class Engine:
         w = self.limits.hint_worlds
         return game.hint_worlds if w is None else w
 
+    def hint_candidates(self, state: State, result: SearchResult, seed: int) -> tuple[list, list]:
+        """The search's ranking (:func:`search.ranking.rank`) and the moves a hint measures: the
+        search's best :data:`HINT_CANDIDATES` and the sparring bot's move (its first, the search's
+        best, is the paired evaluation's reference)."""
+        ranked = rank_moves(result, lcb_z=self._lcb_z(state.game))
+        candidates = [r.move for r in ranked[:HINT_CANDIDATES]]
+        sparring = state.game.sparring_move(state.clone(), random.Random(seed))
+        if sparring not in candidates:
+            candidates.append(sparring)
+        return ranked, candidates
+
     def _measured_hint(self, state: State, result: SearchResult, k: int, seed: int, w: int,
                        deadline: float | None, stop: StopFn | None) -> pb.SuggestResponse:
         """A hint ranked by the paired evaluation of the search's best moves (see
@@ -575,14 +588,10 @@ class Engine:
         is the top of that ranking; ``stats.hint_worlds`` the worlds measured (fewer than
         ``w`` when the deadline cut the measurement short)."""
         game = state.game
-        ranked = rank_moves(result, lcb_z=self._lcb_z(game))
-        candidates = [r.move for r in ranked[:HINT_CANDIDATES]]
-        sparring = game.sparring_move(state.clone(), random.Random(seed))
-        if sparring not in candidates:
-            candidates.append(sparring)
+        ranked, candidates = self.hint_candidates(state, result, seed)
         cfg = PairedConfig(min_worlds=w, max_worlds=w, batch=w, futility=0.0)
         pr = paired_evaluate(state, candidates[1:], candidates[0], config=cfg,
-                             seed=seed ^ 0x41E7, deadline=deadline, stop=stop)
+                             seed=seed ^ HINT_PAIRED_SEED, deadline=deadline, stop=stop)
         if pr.worlds < 2:
             # no time left to measure anything: the search's own ranking, as without measuring
             out = self._suggest_response(state, result, k, candidates[0], True)
