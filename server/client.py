@@ -402,11 +402,12 @@ class Client:
     @staticmethod
     def analyze_request(game: RecordOrView, *, seats: Sequence[int] = (), iterations: int = 0,
                         milliseconds: int = 0, thresholds: Mapping[str, float] | None = None,
-                        seed: int | None = None, language: str = "") -> pb.AnalyzeRequest:
+                        seed: int | None = None, language: str = "",
+                        max_worlds: int = 0) -> pb.AnalyzeRequest:
         msg = as_message(game)
         req = pb.AnalyzeRequest(seats=list(seats), budget=_budget(iterations, milliseconds),
                                 thresholds=pb.Thresholds(**dict(thresholds or {})),
-                                language=language)
+                                language=language, max_worlds=max_worlds)
         if isinstance(msg, records_pb2.View):
             req.view.CopyFrom(msg)
         else:
@@ -417,14 +418,15 @@ class Client:
 
     def analyze(self, game: RecordOrView, *, seats: Sequence[int] = (), iterations: int = 0,
                 milliseconds: int = 0, thresholds: Mapping[str, float] | None = None,
-                seed: int | None = None, language: str = "",
+                seed: int | None = None, language: str = "", max_worlds: int = 0,
                 timeout: float | None = None) -> Iterator[pb.AnalyzeResponse]:
         """One message per judged decision, then one summary per seat.  ``language`` ("vi",
         "en"; "": English): the reasons' ``text`` in ``Decision.top`` and an
-        INVALID_ARGUMENT's description."""
+        INVALID_ARGUMENT's description.  ``max_worlds``: the cap of sampled worlds per decision
+        (0: the server's default for the game)."""
         req = self.analyze_request(game, seats=seats, iterations=iterations,
                                    milliseconds=milliseconds, thresholds=thresholds, seed=seed,
-                                   language=language)
+                                   language=language, max_worlds=max_worlds)
         return self._stream(self.stub.Analyze, req, timeout)
 
     def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:

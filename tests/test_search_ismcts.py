@@ -185,13 +185,17 @@ def test_cancel_event_from_the_progress_callback():
 
 def test_cancel_from_another_thread_returns_best_so_far():
     cancel = threading.Event()
+    running = threading.Event()
     out = {}
+    cfg = SearchConfig(iterations=None, progress_interval_s=0.01)
     th = threading.Thread(target=lambda: out.setdefault(
-        "r", search(toy_opening(4, 13), SearchConfig(iterations=None), seed=0, cancel=cancel)))
+        "r", search(toy_opening(4, 13), cfg, seed=0, cancel=cancel,
+                    progress=lambda p: p.iterations and running.set())))
     th.start()
-    time.sleep(0.2)
+    # cancel once the search has done some work (an event, not a guess of how long it takes)
+    assert running.wait(timeout=120)
     cancel.set()
-    th.join(timeout=5)
+    th.join(timeout=120)
     assert not th.is_alive()
     assert out["r"].stopped == "cancelled" and out["r"].iterations > 0
 

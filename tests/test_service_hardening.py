@@ -431,20 +431,29 @@ def test_check_finite_refuses_a_nan_answer():
 
 class _SleepEngine:
     """A stand-in engine for pool tests: ``run_job`` sleeps the payload's seconds, polling the
-    stop flag unless the payload starts with ``!`` (a worker that does not stop)."""
+    stop flag unless the payload starts with ``!`` (a worker that does not stop).  A payload
+    ending in ``#`` answers ``slept #N`` instead of ``slept``, N the order in which this worker
+    started its jobs (0 first): the order is recorded where the jobs run, not where their
+    threads hear back."""
+
+    def __init__(self):
+        self.started = 0
 
     def model_names(self):
         return {}
 
     def run_job(self, kind, payload, emit, stop, seconds_left):
+        order = self.started
+        self.started += 1
         text = payload.decode()
         stubborn = text.startswith("!")
-        end = time.monotonic() + float(text.lstrip("!"))
+        numbered = text.endswith("#")
+        end = time.monotonic() + float(text.lstrip("!").rstrip("#"))
         while time.monotonic() < end:
             if not stubborn and stop():
                 break
             time.sleep(0.01)
-        emit(b"slept")
+        emit(b"slept #%d" % order if numbered else b"slept")
 
 
 def sleep_engine(hold: str | None = None) -> _SleepEngine:
@@ -598,7 +607,7 @@ def test_a_worker_that_does_not_stop_is_killed_and_replaced():
         t0 = time.monotonic()
         with pytest.raises((Unavailable, DeadlineExceeded)):
             _run(pool, "!600", left=0.2)
-        assert time.monotonic() - t0 < 30
+        assert time.monotonic() - t0 < 300      # killed, not left to sleep its 600 s
         _wait_for(lambda: pool.stats().restarts == 1, what="the hung worker's replacement")
         assert pool._workers[0].proc.pid != pid
         assert pool.stats().deaths == 1
@@ -629,18 +638,21 @@ def test_short_jobs_wait_before_searches_within_the_same_queue():
     from quansu.server.errors import Busy
 
     pool = _pool(workers=1, spares=0, queue_size=2)
-    order = []
+    started = {}
+    released = threading.Event()
 
     def job(kind, seconds, tag):
-        list(pool.run(kind, seconds.encode(), None, lambda: True))
-        order.append(tag)
+        # the one worker numbers the jobs in the order it starts them (not the order in which
+        # these threads hear back, which the machine's load may swap)
+        active = (lambda: not released.is_set()) if tag == "first" else (lambda: True)
+        out = list(pool.run(kind, (seconds + "#").encode(), None, active))
+        started[tag] = int(out[-1].split(b"#")[1])
 
     threads = []
     try:
-        # the first job holds the worker while the others queue; the search sleeps a little so
-        # that its thread cannot report back before the short job served ahead of it
-        for kind, seconds, tag, waiting in (("sleep", "3", "first", 0),
-                                            ("sleep", "0.5", "search", 1),
+        # the first job holds the worker (until released) while the others queue
+        for kind, seconds, tag, waiting in (("sleep", "600", "first", 0),
+                                            ("sleep", "0", "search", 1),
                                             ("legal_moves", "0", "legal", 2)):
             t = threading.Thread(target=job, args=(kind, seconds, tag))
             t.start()
@@ -652,9 +664,10 @@ def test_short_jobs_wait_before_searches_within_the_same_queue():
             _run(pool, "0")
         with pytest.raises(Busy):
             list(pool.run("legal_moves", b"0", None, lambda: True))
+        released.set()
         for t in threads:
-            t.join(60)
-        assert order == ["first", "legal", "search"]
+            t.join(120)
+        assert sorted(started, key=started.get) == ["first", "legal", "search"]
     finally:
         pool.close()
 
@@ -749,12 +762,13 @@ def test_the_deadline_margin_leaves_room_for_the_answer():
 
 
 def test_short_deadlines_answer_best_so_far(target):
-    """A 400 ms deadline on an unbounded search: the answer comes (not DEADLINE_EXCEEDED), cut
-    by the deadline.  (bench/soak.py --deadline-ms 50 measures the 50 ms case.)"""
+    """A 2 s deadline on a search of a minute: the answer comes (not DEADLINE_EXCEEDED), cut
+    by the deadline.  (bench/soak.py --deadline-ms 50 measures the 50 ms case; a test keeps
+    room for a loaded machine.)"""
     from tests.test_service_util import client
 
     with client(target) as c:
-        resp = c.suggest(_view(seed=7), iterations=50_000, milliseconds=60_000, timeout=0.4)
+        resp = c.suggest(_view(seed=7), iterations=50_000, milliseconds=60_000, timeout=2.0)
     assert resp.stats.stopped_by == "deadline"
     assert resp.moves
 
