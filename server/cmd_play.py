@@ -85,10 +85,10 @@ class _Bots:
     def hint(self, state) -> str:
         from quansu.server.cmd_hint import format_table
 
-        # strength 0: a hint, measured like the service's (docs/api.md, "A hint is measured")
+        # strength 0: a hint, measured like the service's (docs/api.md, "A hint is measured");
+        # no seed: the view's own (the same position asked twice gets the same advice)
         resp = self.engine.suggest_for_state(state, strength=0, iterations=self.hint_iterations,
-                                             top_k=5, seed=self.rng.randrange(1 << 31),
-                                             language=self.lang)
+                                             top_k=5, language=self.lang)
         return format_table(resp, self.lang)
 
 

@@ -14,8 +14,8 @@ are iterations and milliseconds.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
-import os
 import random
 import time
 from dataclasses import dataclass
@@ -36,7 +36,7 @@ from quansu.server import convert
 from quansu.server.errors import RequestError, as_request_error, is_rules_error
 from quansu.server.evaluators import UNIFORM, EvaluatorSet
 from quansu.server.reasons import move_reasons, search_reasons
-from quansu.server.v1 import service_pb2 as pb
+from quansu.server.v1 import records_pb2, service_pb2 as pb
 
 API_VERSION = "quansu.v1"
 
@@ -113,6 +113,16 @@ ANALYZE_ACCURACY_PRECISION = 0.05
 #: best against good (bench/README.md).
 ANALYZE_BEST_SHARE = 0.5
 
+
+
+def view_seed(view: records_pb2.View) -> int:
+    """The seed of a Suggest that names none: a 64-bit digest of the view's content (its
+    deterministic protobuf encoding), so that the same view gets the same answer every time it
+    is asked (a hint does not flip between two equally good moves on a second click).  An app
+    that wants variety (bots that vary their play in one position) passes its own seed."""
+    data = view.SerializeToString(deterministic=True)
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8, person=b"quansu-seed").digest(),
+                          "little")
 
 
 @dataclass(frozen=True)
@@ -508,7 +518,7 @@ class Engine:
                 iterations, ms = level.plan(state.game)[0], None
                 if step is not None:
                     anchor = 0.0   # the step's search proposes alternatives to that move
-        seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8), "little")
+        seed = request.seed if request.HasField("seed") else view_seed(request.view)
         k = request.top_k or self.limits.default_top_k
         hint_worlds = self._hint_worlds(state.game)
         measured = not request.strength and hint_worlds > 0
