@@ -5,6 +5,7 @@ import random
 import pytest
 
 from quansu.games import DealError, IllegalMoveError, MoveParseError, OptionError, make
+from quansu.games import record as rec
 from quansu.games.base import Deal, MoveInfo
 from quansu.games.cards import FULL_DECK, SUITS, card_str, parse_card, parse_cards, parse_mask
 from quansu.games.tan import rules as R
@@ -449,8 +450,11 @@ def test_doi_2_chu_while_in_stock_before_the_first_attack():
     ("attacker_then_reverse", "counterclockwise", 2, (2, 1, 0, 3)),
     ("attacker_then_play_order_defender_last", "counterclockwise", 0, (0, 2, 3, 1)),
     ("attacker_then_play_order_defender_last", "counterclockwise", 3, (3, 1, 2, 0)),
-    ("attacker_then_reverse", "clockwise", 0, (0, 1, 2, 3)),
-    ("attacker_then_play_order_defender_last", "clockwise", 0, (0, 2, 1, 3)),
+    # seats follow the order of play whatever ``direction`` says (issue 44): the same orders
+    ("attacker_then_reverse", "clockwise", 0, (0, 3, 2, 1)),
+    ("attacker_then_reverse", "clockwise", 2, (2, 1, 0, 3)),
+    ("attacker_then_play_order_defender_last", "clockwise", 0, (0, 2, 3, 1)),
+    ("attacker_then_play_order_defender_last", "clockwise", 3, (3, 1, 2, 0)),
 ])
 def test_refill_order_table(order, direction, attacker, expected):
     g = make("tan", 4, {"refill_order": order, "direction": direction})
@@ -472,10 +476,81 @@ def test_refill_order_option_in_play():
     assert st.hands[3] & mask("AH") and st.hands[2] & mask("7D")
 
 
-def test_clockwise_play():
+def test_clockwise_play_goes_up_the_seat_numbers():
+    # seats are numbered in the order of play: "clockwise" is where the table turns, not a
+    # different seat order (issue 44: the engine used to play 0 -> 3 -> 2 -> 1)
     st = position(["5C", "6C", "7C", "8C"], "D", stock="2S 3S 4S 5S 6S 7S 8S", faceup="2D",
                   options={"direction": "clockwise"})
-    assert (st.attacker, st.defender) == (0, 3)
+    assert (st.attacker, st.defender) == (0, 1)
+    play(st, "attack 5C", "take")
+    assert (st.attacker, st.defender) == (2, 3)   # the seat after the defender attacks next
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("order", ["attacker_then_reverse",
+                                   "attacker_then_play_order_defender_last"])
+def test_direction_changes_no_seat_order(n, order):
+    ccw = make("tan", n, {"refill_order": order})
+    cw = make("tan", n, {"refill_order": order, "direction": "clockwise"})
+    assert cw._nxt == ccw._nxt == tuple((s + 1) % n for s in range(n))
+    assert cw._prv == ccw._prv == tuple((s - 1) % n for s in range(n))
+    assert cw._refill == ccw._refill
+
+
+def test_issue_44_clockwise_swap_round_in_seat_order():
+    """The record of issue 44, written from the specification: 3 players, clockwise, đổi 2 chủ,
+    deal.first = 2; seat 2 swaps, then seat 0 (the next seat in play order) answers."""
+    hands = ["3H 4S 5D 6H 7S 8D 9H TS", "4H 5S 6D 7H 8S 9D TH JS", "2C QH KS AD AH 3D 3S 6C"]
+    used = set(" ".join(hands).split()) | {"AC"}
+    stock = [card_str(c) for c in range(52) if card_str(c) not in used]
+    record = {
+        "format": "quansu-record/1", "game": "tan", "players": 3,
+        "options": {"direction": "clockwise", "first_attacker": "random",
+                    "trump_swap": "two_only"},
+        "deal": {"hands": [{"cards": h.split()} for h in hands], "stock": stock,
+                 "trump": "AC", "first": 2},
+        "moves": [{"seat": 2, "move": "swap 2C"}, {"seat": 0, "move": "done"}],
+    }
+    st = rec.replay_record(record)
+    assert st.phase == SETUP and st.current_player == 1 and st.attacker == 0
+    play(st, "done")
+    # the seat after the swapper (seat 2) attacks first: seat 0, defended by seat 1
+    assert (st.phase, st.current_player, st.attacker, st.defender) == (ATTACK, 0, 0, 1)
+    # the former dialect (descending seats) is refused, naming the seat that must answer
+    record["moves"][1] = {"seat": 1, "move": "done"}
+    with pytest.raises(IllegalMoveError, match="by seat 1, but seat 0 must answer the swap round"):
+        rec.replay_record(record)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("options", [
+    {},
+    {"trump_swap": "two_only", "first_attacker": "random"},
+    {"trump_swap": "two_only", "swap_timing": "while_in_stock", "first_attacker": "random",
+     "refill_order": "attacker_then_play_order_defender_last"},
+    {"end_condition": "until_one_left", "defender_empty": "end_bout"},
+])
+def test_clockwise_game_equals_counterclockwise_move_for_move(n, options):
+    """On the same deal the two directions are the same game: the same seat to act, the same
+    legal moves at every step of random games, the same history and the same result."""
+    ccw = make("tan", n, options)
+    cw = make("tan", n, dict(options, direction="clockwise"))
+    rng = random.Random(4400 + n)
+    steps = 0
+    for _ in range(12):
+        a = ccw.new_initial_state(rng)
+        b = cw.state_from_deal(a.deal)
+        while not a.is_terminal():
+            assert b.current_player == a.current_player
+            moves = a.legal_moves()
+            assert b.legal_moves() == moves
+            move = rng.choice(moves)
+            a.apply(move)
+            b.apply(move)
+            steps += 1
+        assert b.is_terminal() and b.history == a.history and b.returns() == a.returns()
+        assert b.hands == a.hands and b.discard == a.discard
+    assert steps > 12 * 40   # whole games were compared, not just their openings
 
 
 def test_first_out_when_the_stock_runs_out_in_the_refill():

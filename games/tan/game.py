@@ -3,8 +3,11 @@
 Rules, options, the move protocol (the swap round included) and every decision this engine takes
 where the rules leave a choice: ``docs/rules/tan.md``.
 
-Seats are positions around the table, 0..N-1.  With ``direction = "counterclockwise"`` (default)
-play goes 0 -> 1 -> 2 -> 3 -> 0; with ``"clockwise"`` it goes 0 -> 3 -> 2 -> 1 -> 0.  All chance is
+Seats are numbered 0..N-1 in the order of play: play always goes 0 -> 1 -> ... -> N-1 -> 0, and
+"against the direction of play" means descending seat numbers.  The option ``direction`` names
+the physical way round the table (counterclockwise by default, or clockwise) and changes nothing
+in seat space (docs/rules/tan.md §1; before rules version 3 ``"clockwise"`` reversed the seat
+order, which the published notation does not allow).  All chance is
 in the :class:`~games.base.Deal`: ``hands`` (8 cards each), ``stock`` (the face-down stock, top
 card first), ``trump`` (the face-up card lying under the stock, drawn last) and ``first`` (the
 first attacker: the dealer, or a randomly chosen seat).
@@ -44,7 +47,9 @@ _sparring_choose = None  # games.tan.sparring.choose, once imported
 
 OPTION_SPECS = (
     OptionSpec("direction", "counterclockwise",
-               "play (and deal) direction: counterclockwise plays 0->1->2->3, clockwise 0->3->2->1",
+               "the physical direction of play (and of the deal) round the table; seats are "
+               "numbered in the order of play, so play goes 0->1->2->3 under either value and "
+               "the option changes nothing in the game",
                choices=("counterclockwise", "clockwise"), type=str),
     OptionSpec("trump_swap", "any_lower",
                "swap of the face-up trump (đổi chủ): any lower trump, only the 2 of trumps "
@@ -66,7 +71,8 @@ OPTION_SPECS = (
                choices=("draw_and_continue", "end_bout"), type=str),
     OptionSpec("refill_order", "attacker_then_reverse",
                "refill order after a bout: the attacker, then against the play direction "
-               "(defender last), or the attacker, the others in play order, defender last",
+               "(descending seats, defender last), or the attacker, the others in play order, "
+               "defender last",
                choices=("attacker_then_reverse", "attacker_then_play_order_defender_last"),
                type=str),
     OptionSpec("end_condition", "first_out_wins",
@@ -102,7 +108,9 @@ class TanGame(Game):
     #: once as a draw with no payment (Tấn can cycle forever when nobody defends; see
     #: docs/rules/tan.md "Termination").
     max_moves = 1000
-    rules_version = 2  # 2: the swap round asks every seat (issue 17)
+    #: 2: the swap round asks every seat (issue 17); 3: seats follow the order of play whatever
+    #: ``direction`` says (issue 44: ``"clockwise"`` used to play 0 -> 3 -> 2 -> 1)
+    rules_version = 3
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
     #: Analyze: at most 32,768 worlds a decision.  Two moves a few hundredths of a bet apart end
     #: the same deal differently in about 40 % of the worlds (a paired difference's standard
@@ -126,13 +134,11 @@ class TanGame(Game):
             if o[name]:
                 raise OptionError.of("tan.option_true_unsupported", name=name)
         n = self.num_players
-        if o["direction"] == "counterclockwise":
-            self._nxt = tuple((s + 1) % n for s in range(n))
-        else:
-            self._nxt = tuple((s - 1) % n for s in range(n))
-        prv = [0] * n
-        for s in range(n):
-            prv[self._nxt[s]] = s
+        # Seats are numbered in the order of play, so the next seat is always s + 1 and the
+        # previous one s - 1, whatever ``direction`` says: that option names the physical way
+        # round the table and changes nothing in seat space (docs/rules/tan.md §1).
+        self._nxt = tuple((s + 1) % n for s in range(n))
+        prv = [(s - 1) % n for s in range(n)]
         self._prv = tuple(prv)
         orders = []
         for a in range(n):
