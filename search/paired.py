@@ -94,6 +94,17 @@ class PairedConfig:
     settled only when the accuracy's interval, ``2 ** (-loss_low / s) - 2 ** (-loss_high / s)``,
     is at most twice ``accuracy_precision`` wide (the last band is unbounded: a loss known
     only to lie above the last threshold leaves the accuracy anywhere below its value there).
+    ``race`` (a hint's rule: which moves are best, not the reference's loss): at every look
+    the *leader* is the candidate with the highest mean, and a candidate whose paired difference
+    with the leader is below zero by more than ``z`` standard errors is dropped (sequential
+    elimination; the reference is always played: the values are paired with it).  The
+    evaluation stops (``"ranked"``) at the first look where no candidate still played besides
+    the leader could yet be told apart from it by ``max_worlds``: its difference ``d`` with the
+    leader is at most ``z * se * sqrt(n / max_worlds)`` (``se`` its standard error after ``n``
+    worlds), i.e. even if ``d`` held, its interval at the cap would still reach zero.  So a
+    separated leader stops the evaluation, and so do moves that are tied now and that more
+    worlds would most likely leave tied (the advice, the top tied group, would not change).
+    ``bands``, ``precision``, the futility and the loss-based drop are not used then.
     """
 
     min_worlds: int = 16
@@ -109,6 +120,7 @@ class PairedConfig:
     precision: float = 0.0
     accuracy_scale: float = 0.0
     accuracy_precision: float = 0.0
+    race: bool = False
 
     def __post_init__(self) -> None:
         for name in ("min_worlds", "max_worlds", "batch"):
@@ -188,8 +200,8 @@ class PairedResult:
     ``z``: the quantile used.  ``settled``: the interval lies inside one band (and, with
     ``accuracy_precision``, the accuracy is known to within it).  ``stopped``:
     ``"settled"``, ``"cap"`` (max_worlds), ``"futile"`` (would not settle by the cap),
-    ``"precise"`` (the interval is narrower than ``2 * precision``),
-    ``"deadline"`` or ``"cancelled"``.  ``playouts``:
+    ``"precise"`` (the interval is narrower than ``2 * precision``), ``"ranked"`` (``race``: the
+    top of the ranking is settled), ``"deadline"`` or ``"cancelled"``.  ``playouts``:
     playouts run in all (screening included).  ``screened_out``: candidates the screening
     dropped (not in ``moves``).
     """
@@ -414,7 +426,12 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
             for j, v in zip(idx, row):
                 values[j].append(v)
             n += 1
-            if n in look_at:
+            if n in look_at and cfg.race:
+                if n < cfg.max_worlds and _race_look(values, active, z,
+                                                     math.sqrt(n / cfg.max_worlds)):
+                    stopped = "ranked"
+                    break
+            elif n in look_at:
                 lo, hi = interval()
                 if _settled(cfg, bands, lo, hi):
                     stopped = "settled"
@@ -434,7 +451,10 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
     except Aborted:
         stopped = "cancelled" if stop is not None and stop() else "deadline"
     lo, hi = interval()
-    settled = n >= 2 and _settled(cfg, bands, lo, hi)
+    if cfg.race:
+        settled = stopped == "ranked"
+    else:
+        settled = n >= 2 and _settled(cfg, bands, lo, hi)
     if stopped == "cap" and settled:
         stopped = "settled"
 
@@ -460,6 +480,31 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
                         loss_low=lo, loss_high=max(hi, loss), loss_stderr=top.diff_stderr if top.move != moves[0] else 0.0,
                         worlds=n, z=z, settled=settled, stopped=stopped, playouts=playouts,
                         elapsed_s=clock() - start, screened_out=screened_out)
+
+
+def _race_look(values: list[list[float]], active: list[bool], z: float, shrink: float) -> bool:
+    """One look of the race rule (:class:`PairedConfig` ``race``): drop every candidate (never
+    the reference, index 0) whose paired difference with the leader (the highest mean among the
+    candidates still played, all on the same worlds) is below zero by more than ``z`` standard
+    errors; return whether the ranking of the top is settled: no other candidate still played
+    would be told apart from the leader with its standard error times ``shrink`` (the share of
+    it left at the cap, ``sqrt(n / max_worlds)``)."""
+    idx = [j for j in range(len(values)) if active[j]]
+    means = {j: sum(values[j]) / len(values[j]) for j in idx}
+    leader = min(idx, key=lambda j: (-means[j], j))
+    settled = True
+    for j in idx:
+        if j == leader:
+            continue
+        d, se = _paired(values[leader], values[j])
+        if math.isinf(se):
+            settled = False
+        elif d - z * se > 0:
+            if j:
+                active[j] = False
+        elif d - z * se * shrink > 0:
+            settled = False
+    return settled
 
 
 def _futile(values, active, lo: float, hi: float, z: float, bands, n: int, cap: int,

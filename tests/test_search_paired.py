@@ -353,3 +353,78 @@ def test_under_a_deadline_the_screening_leaves_the_evaluation_time():
     assert 0 < SCREEN_SHARE < 1
     assert r.stopped == "deadline" and r.worlds >= 4 and len(r.moves) == 3
     assert r.playouts > 5 * 4          # the screening played some worlds too
+
+
+RACE = dict(min_worlds=16, max_worlds=256, batch=16, growth=2.0, playout="random", race=True)
+
+
+def test_race_stops_once_the_leader_is_separated():
+    """Move 1 (0.30) against 0 (0.00) and 2 (-0.50), whose paired differences are clear at
+    once: the race stops ("ranked") at its first look (16 worlds, 48 playouts instead of the
+    cap's 768) with 1 alone on top, 2 dropped as surely worse than the leader and the
+    reference kept (the values are paired with it)."""
+    r = paired_evaluate(_state(), [1, 2], 0, config=PairedConfig(**RACE), seed=3)
+    assert r.stopped == "ranked" and r.settled and r.worlds == 16 and r.playouts == 48
+    assert r.top.move == 1 and r.move(1).group == 0
+    assert r.move(2).dropped and not r.move(0).dropped
+    assert r.move(0).group > 0 and r.move(2).group > 0
+    # without race the same cap and looks (no bands: the loss rule settles at the first look
+    # too, but keeps every candidate and says nothing about which move leads)
+    capped = paired_evaluate(_state(), [1, 2], 0, config=PairedConfig(
+        **{**RACE, "race": False, "min_worlds": 256}), seed=3)
+    assert capped.worlds == 256 and capped.playouts == 768 and not capped.move(2).dropped
+
+
+def test_race_stops_tied_leaders_before_the_cap():
+    """Moves 1 and 3 are both worth 0.30: no number of worlds separates them, and the race stops
+    ("ranked") at the first look where their difference, were it to hold, would still not
+    separate them at the cap: on every seed before the cap, both in the top group, the worse
+    moves 4 and 2 dropped at the first look."""
+    for seed in range(8):
+        r = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=PairedConfig(**RACE), seed=seed)
+        assert r.stopped == "ranked" and r.settled and r.worlds < 256
+        assert {m.move for m in r.moves if m.group == 0} == {1, 3}
+        assert r.move(2).dropped and r.move(4).dropped and r.move(2).worlds == 16
+
+
+def _look(diffs: list[float], shrink: float, z: float = 2.0, leader_first: bool = True):
+    """_race_look on a leader at 1.0 and one candidate behind it by ``diffs`` world by world."""
+    from quansu.search.paired import _race_look
+
+    lead = [1.0] * len(diffs)
+    other = [1.0 - d for d in diffs]
+    values = [lead, other] if leader_first else [other, lead]
+    active = [True, True]
+    return _race_look(values, active, z, shrink), active
+
+
+def test_race_look_drops_separates_and_projects():
+    """The rule on numbers chosen by hand (16 worlds, paired differences alternating around
+    their mean by 0.1: standard error 0.0258, z 2: half-width 0.052)."""
+    def diffs(mean):
+        return [mean + 0.1 * (-1) ** i for i in range(16)]
+    # 0.1 behind: surely worse, dropped; the leader alone: settled
+    settled, active = _look(diffs(0.1), 0.25)
+    assert settled and active == [True, False]
+    # 0.03 behind: not separated now (0.03 < 0.052) but would be at the cap if it held
+    # (0.03 > 0.052 * 0.25): not settled; at the cap (shrink 1) it is a tie: settled
+    settled, active = _look(diffs(0.03), 0.25)
+    assert not settled and active == [True, True]
+    assert _look(diffs(0.03), 1.0)[0]
+    # 0.005 behind: would not be separated even at the cap: settled, both kept (a tie)
+    settled, active = _look(diffs(0.005), 0.25)
+    assert settled and active == [True, True]
+    # the reference (index 0) is never dropped, but surely worse it counts as settled
+    settled, active = _look(diffs(0.1), 0.25, leader_first=False)
+    assert settled and active == [True, True]
+
+
+def test_race_is_deterministic_and_leaves_the_loss_rule_alone():
+    cfg = PairedConfig(**RACE)
+    a = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=cfg, seed=7)
+    b = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=cfg, seed=7)
+    assert a == b.__class__(**{**b.__dict__, "elapsed_s": a.elapsed_s})
+    # without race the same settings run the loss rule (bands: settled inside one band)
+    plain = PairedConfig(**{**RACE, "race": False})
+    r = paired_evaluate(_state(), [0, 1], 2, config=plain, seed=2, bands=(0.05, 0.15, 0.4))
+    assert r.stopped == "settled"

@@ -1,0 +1,41 @@
+"""bench/hint.py runs on a tiny configuration (latencies are measured, not asserted here)."""
+
+from __future__ import annotations
+
+import json
+
+from quansu.bench import hint as bench_hint
+
+
+def test_hint_views_are_fixed_and_spread_over_the_game():
+    a = bench_hint.hint_views("tienlen", 2, seed=5, players=4, per_deal=3)
+    b = bench_hint.hint_views("tienlen", 2, seed=5, players=4, per_deal=3)
+    assert a == b and len(a) == 6
+    assert all(v["players"] == 4 for v in a)
+    # per deal: its first decision with a choice, then later ones
+    for d in range(2):
+        cuts = [len(v.get("moves", ())) for v in a[3 * d:3 * d + 3]]
+        assert cuts == sorted(cuts) and len(set(cuts)) == 3
+
+
+def test_bench_hint_smoke(tmp_path, capsys):
+    path = tmp_path / "hint.json"
+    assert bench_hint.main(["--games", "tienlen,tan", "--deals", "1", "--per-deal", "2",
+                            "--uniform", "--hint-worlds", "8", "--steps", "--step-worlds", "4,8",
+                            "--json", str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert data["command"].startswith("python -m quansu.bench.hint --games tienlen,tan")
+    assert data["commit"] and data["machine"]["cores"] >= 1 and data["date"]
+    tienlen, tan = data["games"]
+    assert tienlen["game"] == "tienlen" and tienlen["players"] == 4 and tienlen["positions"] == 2
+    # --hint-worlds 8 sets every game's cap (Tấn's too), below the race's first look (16)
+    for row in tienlen["rows"] + tan["rows"]:
+        assert row["hint_worlds"] == 8 and row["top"] and row["top_group"] >= 1
+    for g in (tienlen, tan):
+        for key in ("cpu_ms", "wall_ms"):
+            s = g["summary"][key]
+            assert 0 < s["p50"] <= s["p95"] <= s["max"]
+        assert [st["worlds"] for st in g["steps"]] == [0, 4, 8]
+        assert all(st["top_group_mean"] >= 1 for st in g["steps"])
+    out = capsys.readouterr().out
+    assert "tienlen: CPU p95 <= 300 ms" in out and "top group" in out
