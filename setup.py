@@ -47,9 +47,13 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "infer_types": Fa
 
 
 def _notice(why: str) -> None:
+    """Why the pure-Python build is installed, in one line (:func:`_tell`)."""
+    _tell(f"quansu: {why}: installing the pure-Python build")
+
+
+def _tell(line: str) -> None:
     """One line on standard error; also on the terminal when pip captures standard error (as
     it does for a build without ``-v``), so that a plain ``pip install .`` shows it."""
-    line = f"quansu: {why}: installing the pure-Python build"
     print(line, file=sys.stderr, flush=True)
     if sys.stderr.isatty():
         return
@@ -88,6 +92,11 @@ class OptionalBuildExt(build_ext):
                 ext.sources = c_sources[ext.name]
             if not self.parallel:   # one compiler per core: the C files are large
                 self.parallel = os.cpu_count() or 1
+            self._todo, self._done = len(self.extensions), 0
+            _tell(f"quansu: compiling the search core ({self._todo} modules, Cython and the C "
+                  f"compiler on {self.parallel} cores): a few minutes, longer on a busy machine "
+                  "(pip shows only 'still running...'). The pure-Python build installs at once "
+                  "and answers the same, slower: QUANSU_PURE_PYTHON=1 pip install .")
             super().run()
         except Exception as e:  # noqa: BLE001 - any failure means: no compiled core
             cause = e.__cause__ if isinstance(e, _Failed) and e.__cause__ else e
@@ -109,6 +118,8 @@ class OptionalBuildExt(build_ext):
             super().build_extension(ext)
         except Exception as e:  # noqa: BLE001
             raise _Failed(ext.name) from e
+        self._done += 1   # (the compiler threads only add; the count is for the eye)
+        _tell(f"quansu: compiled {self._done}/{self._todo}: {ext.name}")
 
 
 class _Failed(Exception):

@@ -184,10 +184,12 @@ def compiled_python(tmp_path_factory) -> Path:
         ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", "runs",
         "*.pyc", "*.so", "*.c"))
     wheels = where / "wheels"
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                        "--no-index", "--quiet", "-w", str(wheels), str(src)],
+    # -v: the build's own lines (what it compiles, how to skip it) are kept in build.log
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps",
+                        "--no-build-isolation", "--no-index", "-w", str(wheels), str(src)],
                        capture_output=True, text=True, timeout=3600)
     assert r.returncode == 0, r.stdout + r.stderr
+    (where / "build.log").write_text(r.stdout + r.stderr)
     wheel = next(wheels.glob("quansu-*.whl"))
     venv = where / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
@@ -214,6 +216,18 @@ def _digest(python: Path | str, tmp: Path, games_per_game: int) -> dict:
                        capture_output=True, text=True, cwd=tmp, env=env, timeout=3600)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
+
+
+def test_the_build_says_what_it_compiles_and_how_to_skip_it(compiled_python):
+    """pip shows only "still running..." during the minutes of the compiled build: the build
+    tells the terminal what it compiles, that it takes minutes and how to skip it."""
+    log = (compiled_python.parent.parent.parent / "build.log").read_text()
+    from quansu.search.compiled import CORE
+
+    n = len(CORE)
+    assert f"quansu: compiling the search core ({n} modules" in log, log[-2000:]
+    assert "QUANSU_PURE_PYTHON=1 pip install ." in log
+    assert f"quansu: compiled {n}/{n}: " in log
 
 
 def test_the_wheel_holds_the_compiled_core(compiled_python, tmp_path):

@@ -368,6 +368,20 @@ def test_installed_copy_works_outside_the_checkout(installed, tmp_path):
     assert r.returncode == 0 and "game over after" in r.stdout, r.stderr
 
 
+@pytest.mark.slow
+def test_python_dash_m_quansu_at_the_checkout_root_after_a_plain_install(installed):
+    """``python -m quansu`` puts the current folder first on ``sys.path``: at the repository
+    root it finds the checkout's ``quansu/`` folder (no subpackages there) before the installed
+    package.  It must still run, and run the installed package (its build, not the sources)."""
+    r = _run([str(installed.python), "-m", "quansu", "replay",
+              str(EXAMPLES / "tienlen.record.json")], cwd=ROOT, env=installed.env)
+    assert r.returncode == 0 and "game over after" in r.stdout, r.stderr
+    code = "import quansu.server.cli as m; print(m.__file__)"
+    r = _run([str(installed.python), "-c", code], cwd=ROOT, env=installed.env)
+    assert r.returncode == 0, r.stderr
+    assert Path(r.stdout.strip()).is_relative_to(installed.site), r.stdout
+
+
 def _start_server(installed: Installed, cwd: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen([installed.script(), "serve", "--host", "127.0.0.1", "--port", "0",
                              "--workers", "1", "--log-level", "WARNING", *extra],

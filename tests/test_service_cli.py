@@ -411,6 +411,22 @@ def test_readme_commands_parse():
         cli.build_parser(argv[0]).parse_args(argv)
 
 
+def test_readme_first_command_serves_the_web_page():
+    """The easiest way to see quansu play is the web page: the README's first command serves
+    it, and the page's address is beside it."""
+    import re
+
+    from quansu.server import cli
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = re.search(r"```bash\n(.+?)\n```", text, flags=re.S).group(1)
+    assert first.startswith("pip install . && quansu serve "), first
+    args = cli.build_parser("serve").parse_args(first.split("&&")[1].split()[1:])
+    assert args.http_port, first
+    after = text[text.index(first):][:600]
+    assert f"http://localhost:{args.http_port}/" in after
+
+
 def test_readme_arena_example_finishes_in_minutes():
     """The README's arena command, its CPU time on one deal scaled to its deals, must take
     minutes of one core, not hours (the former `--deals 200` with the default 1000 iterations a
