@@ -127,6 +127,14 @@ class QuansuServicer:
         """End the call with the status of ``exc`` (raises, as ``context.abort`` does)."""
         context.abort_with_status(errors.to_grpc_status(call.failed(exc)))
 
+    @staticmethod
+    def _ended(call: Call, context) -> None:
+        """A stream whose worker has ended: OK when the call is still wanted.  A client that
+        went away (or a deadline that passed) stops the worker early and quietly, so its short
+        stream is no answer in full: the call stays CANCELLED (:meth:`Call.finish`)."""
+        if context.is_active():
+            call.ok()
+
     def _parse(self, body: bytes, message_type: type[Message]) -> Message:
         return parse_body(body, message_type, self.engine.limits.max_request_bytes)
 
@@ -194,7 +202,7 @@ class QuansuServicer:
             self.engine.precheck_suggest_stream(request)
             for data in self._run("suggest_stream", body, left, context):
                 yield call.answer(check_finite(pb.SuggestResponse.FromString(data)))
-            call.ok()
+            self._ended(call, context)
         except Exception as e:
             self._abort(call, context, e)
         finally:
@@ -209,7 +217,7 @@ class QuansuServicer:
             self.engine.precheck_analyze(request)
             for data in self._run("analyze", body, left, context):
                 yield call.answer(check_finite(pb.AnalyzeResponse.FromString(data)))
-            call.ok()
+            self._ended(call, context)
         except Exception as e:
             self._abort(call, context, e)
         finally:

@@ -2,11 +2,16 @@
 
 A real server (one worker process, the uniform evaluator, a token) answers over gRPC and HTTP
 at once: every route, the protobuf JSON mapping both ways, NDJSON streaming, the token, the
-error mapping with field paths, a client that goes away, a whole bot game played through the
-page's endpoints, and the page's files (content types, no external URL, ``node --check``).
-The statuses a busy or failing pool gives (429, 504, 503, 500) come from a gateway over the
-same servicer with a pool that fails on purpose.  The Node client runs against the live server
-when node and its npm packages are there.
+error mapping with field paths, a client that goes away (before the first line or mid-stream:
+the analysis stops, its worker is freed, the call is logged CANCELLED), a whole bot game played
+through the page's endpoints, and the page's files (content types, no external URL, ``node
+--check``).  The statuses a busy or failing pool gives (429, 504, 503, 500) come from a gateway
+over the same servicer with a pool that fails on purpose.  The Node client runs against the live
+server when node and its npm packages are there.
+
+The work each test asks for is bounded (iterations, and :data:`WORLDS` worlds per decision for
+an analysis); waits are long (:data:`WAIT_S`) so that a busy machine makes a test slower, never
+failed, and times are measured, never asserted.
 """
 
 from __future__ import annotations
@@ -38,21 +43,28 @@ from quansu.server.gateway import (CSP, WEB_DIR, Gateway, HttpServer, parse_erro
 from quansu.server.servicer import QuansuServicer
 from quansu.server.v1 import service_pb2 as pb
 from tests.test_node_client import need_node_client
-from tests.test_service_util import (TLS_DIR, client, long_record, record_json, running_server,
-                                     view_to_act)
+from tests.test_service_util import (TLS_DIR, call_log, client, long_record, record_json,
+                                     running_server, view_to_act)
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "clients" / "node"
 TOKEN = "s3cret-token"
 GAMES = game_names()
+#: The analyses' cap of sampled worlds per decision (``max_worlds``): the work each test asks
+#: for is bounded, a Tiến lên decision a few tens of milliseconds of one core instead of the
+#: seconds of the game's default cap.
+WORLDS = 64
+#: A wait for the server (a worker freed, a call's end) fails only after this long: the work
+#: waited for is bounded, so a slow or busy machine makes the test slower, never failed.
+WAIT_S = 300.0
 
 
 # -- HTTP helpers ------------------------------------------------------------------------------
 
 def call(port: int, method: str, path: str, body=None, token: str | None = TOKEN,
          headers: dict | None = None, tls: ssl.SSLContext | None = None, raw: bytes | None = None,
-         timeout: float = 120.0):
-    """``(status, headers, body bytes)`` of one HTTP call."""
+         timeout: float = WAIT_S):
+    """``(status, headers, body bytes)`` of one HTTP call (``timeout``: of each read)."""
     if tls is not None:
         conn = http.client.HTTPSConnection("localhost", port, timeout=timeout, context=tls)
     else:
@@ -177,7 +189,8 @@ def test_legal_moves_of_a_record(port, game):
 def test_analyze_streams_one_json_object_per_line(port):
     obj = long_record("tienlen", 2, min_moves=6, seed=1)
     lines = ndjson(post(port, "/v1/analyze", {"record": obj, "seats": [0, 1],
-                                              "budget": {"iterations": 20}, "seed": 3}))
+                                              "budget": {"iterations": 20}, "seed": 3,
+                                              "max_worlds": WORLDS}))
     decisions = [x["decision"] for x in lines if "decision" in x]
     summaries = [x["summary"] for x in lines if "summary" in x]
     assert len(decisions) == len(obj["moves"])
@@ -205,7 +218,7 @@ def test_lines_arrive_while_the_analysis_runs(port):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     try:
         conn.request("POST", "/v1/analyze", body=json.dumps(
-            {"record": obj, "seats": [0], "budget": {"iterations": 30}}),
+            {"record": obj, "seats": [0], "budget": {"iterations": 30}, "max_worlds": WORLDS}),
             headers={"Authorization": f"Bearer {TOKEN}"})
         resp = conn.getresponse()
         assert resp.status == 200
@@ -361,7 +374,7 @@ def test_health_and_the_page_need_no_token(port):
 
 # -- deadlines, cancellation -------------------------------------------------------------------
 
-def _wait_for(cond, seconds: float = 60.0) -> None:
+def _wait_for(cond, seconds: float = WAIT_S) -> None:
     end = time.monotonic() + seconds
     while not cond():
         assert time.monotonic() < end, "timed out"
@@ -393,6 +406,36 @@ def test_deadline_while_the_worker_is_busy_is_504_and_a_client_that_leaves_frees
     assert got["stats"]["iterations"] == 10
 
 
+def test_a_client_that_leaves_mid_stream_cancels_the_analysis(live):
+    """The web page's Cancel: the client closes the connection after the first lines of an
+    analysis.  The call ends CANCELLED with fewer decisions than the record holds, and its worker
+    is freed by the cancel (not killed and replaced)."""
+    server, _, port = live
+    _wait_for(lambda: server.pool.stats().busy == 0)
+    obj = long_record("tienlen", 4, min_moves=40, seed=3)
+    total = len(obj["moves"])
+    deaths = server.pool.stats().deaths
+    with call_log() as calls:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
+        try:
+            # every seat, up to 1,024 worlds a decision: the rest takes far longer than reading
+            # two lines and closing
+            conn.request("POST", "/v1/analyze", body=json.dumps(
+                {"record": obj, "budget": {"iterations": 10}, "max_worlds": 1024}),
+                headers={"Authorization": f"Bearer {TOKEN}"})
+            resp = conn.getresponse()
+            assert resp.status == 200
+            lines = [json.loads(resp.readline()) for _ in range(2)]
+            assert [x["done"] for x in lines] == [1, 2] and lines[0]["total"] == total
+        finally:
+            conn.close()          # the client goes away mid-stream
+        _wait_for(lambda: calls.of("Analyze"))
+    [ended] = calls.of("Analyze")
+    assert ended["status"] == "CANCELLED" and 2 <= ended["decisions"] < total, ended
+    _wait_for(lambda: server.pool.stats().busy == 0)
+    assert server.pool.stats().deaths == deaths
+
+
 # -- statuses of a pool that fails on purpose ----------------------------------------------------
 
 def _bad_request_status(field: str, message: str) -> status_pb2.Status:
@@ -405,7 +448,9 @@ def _bad_request_status(field: str, message: str) -> status_pb2.Status:
 
 
 class FailingPool:
-    """A pool whose every job ends as ``self.failure`` says (after ``items`` good messages)."""
+    """A pool whose every job ends as ``self.failure`` says (after ``items`` good messages;
+    with ``hold``, only once the call is no longer wanted, as a worker stopped by a cancel
+    ends: quietly)."""
 
     size = 1
     queue_size = 0
@@ -413,9 +458,14 @@ class FailingPool:
     def __init__(self):
         self.failure: BaseException | None = None
         self.items: list[bytes] = []
+        self.hold = False
 
     def run(self, kind, payload, seconds_left, is_active):
         yield from self.items
+        if self.hold:
+            end = time.monotonic() + WAIT_S
+            while is_active() and time.monotonic() < end:
+                time.sleep(0.01)
         if self.failure is not None:
             raise self.failure
 
@@ -474,6 +524,35 @@ def test_an_error_after_the_first_line_ends_the_stream_with_an_error_line(failin
                         token=None))
     assert lines[0]["done"] == 1 and "decision" in lines[0]
     assert lines[-1]["error"]["status"] == "UNAVAILABLE" and lines[-1]["error"]["code"] == 503
+
+
+def test_a_stream_the_client_left_ends_cancelled_not_ok(failing):
+    """A worker stopped because its client went away ends its stream quietly, with no error:
+    the call is logged (and counted) CANCELLED, not OK.  A stream read to its end is OK."""
+    pool, port, _ = failing
+    msg = pb.AnalyzeResponse(done=1, total=3)
+    msg.decision.index = 0
+    pool.failure, pool.items, pool.hold = None, [msg.SerializeToString()], True
+    view = view_to_act("tan", 2, seed=0)
+    try:
+        with call_log() as calls:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
+            try:
+                conn.request("POST", "/v1/analyze", body=json.dumps({"view": view}))
+                resp = conn.getresponse()
+                assert resp.status == 200 and json.loads(resp.readline())["done"] == 1
+            finally:
+                conn.close()
+            _wait_for(lambda: calls.of("Analyze"))
+        [ended] = calls.of("Analyze")
+        assert (ended["status"], ended["decisions"]) == ("CANCELLED", 1), ended
+        pool.hold = False
+        with call_log() as calls:
+            assert len(ndjson(post(port, "/v1/analyze", {"view": view}, token=None))) == 1
+        [ended] = calls.of("Analyze")
+        assert (ended["status"], ended["decisions"]) == ("OK", 1), ended
+    finally:
+        pool.hold = False
 
 
 def test_a_draining_gateway_refuses_new_calls(failing):
@@ -589,7 +668,8 @@ def test_a_whole_bot_game_through_the_pages_endpoints(port):
     state = rec.replay_record(record)               # the downloaded file is valid, result included
     assert state.is_terminal()
     lines = ndjson(post(port, "/v1/analyze", {"record": record, "seats": [human],
-                                              "budget": {"iterations": 10}}))
+                                              "budget": {"iterations": 10},
+                                              "max_worlds": WORLDS}))
     assert lines[-1]["summary"].get("seat", 0) == human
     assert lines[-1]["summary"]["payoff"] == pytest.approx(state.returns()[human])
 
@@ -720,14 +800,16 @@ def test_serve_with_http_port_serves_both_and_drains_on_sigterm(tmp_path):
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
-        assert found.wait(180), "".join(lines)
+        end = time.monotonic() + WAIT_S
+        while not found.wait(0.1):          # until the line, the process's end, or WAIT_S
+            assert reader.is_alive() and time.monotonic() < end, "".join(lines)
         port = box["port"]
         status, _, body = call(port, "GET", "/v1/health", token=None)
         assert status == 200 and json.loads(body)["status"] == "SERVING"
         games = ok_json(call(port, "GET", "/v1/games", token=None))
         assert [g["name"] for g in games["games"]] == GAMES
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=60) == 0
+        assert proc.wait(timeout=WAIT_S) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -753,5 +835,5 @@ def test_the_gateway_overhead_benchmark_measures_both_ways():
 
     g = service.gateway_overhead(calls=8, iterations=1, views=4)
     assert g["calls"] == 8 and g["iterations"] == 1
-    assert 0 < g["grpc_p50_ms"] < 5000 and 0 < g["http_p50_ms"] < 5000
+    assert 0 < g["grpc_p50_ms"] and 0 < g["http_p50_ms"]      # times: measured, not bounded
     assert g["overhead_p50_ms"] == pytest.approx(g["http_p50_ms"] - g["grpc_p50_ms"])

@@ -4,6 +4,7 @@ views, and a server started on an ephemeral loopback port."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 
 from quansu.games import record as rec
@@ -80,3 +81,37 @@ def running_server(**kw):
 def client(target: str, **kw) -> Client:
     kw.setdefault("timeout", 60.0)
     return Client(target, **kw)
+
+
+class CallLog(logging.Handler):
+    """The per-call lines (``quansu.calls``, server/logs.py) of the servers running in this
+    process, as dicts of their fields (``rpc``, ``status``, ``decisions``, ...)."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.calls: list[dict] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        fields = getattr(record, "fields", None)
+        if record.msg == "call" and isinstance(fields, dict):
+            self.calls.append(dict(fields))
+
+    def of(self, rpc: str) -> list[dict]:
+        return [c for c in self.calls if c["rpc"] == rpc]
+
+
+@contextlib.contextmanager
+def call_log():
+    """A :class:`CallLog` of the calls ended while the block runs (``quansu.calls`` set to INFO
+    meanwhile)."""
+    logger = logging.getLogger("quansu.calls")
+    handler = CallLog()
+    level = logger.level
+    logger.addHandler(handler)
+    if not logger.isEnabledFor(logging.INFO):
+        logger.setLevel(logging.INFO)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)

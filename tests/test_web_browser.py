@@ -2,16 +2,24 @@
 
 A server with the HTTP/JSON gateway (two worker processes, the uniform evaluator) serves the
 page; Playwright for Python drives Debian's ``chromium`` (``executable_path``: no browser is
-downloaded).  Through the page only, as a player would: the first screen loads (timed), a whole
-4-player Tiến lên game is played against three level-1 quansu bots (cards clicked and played,
-a non-move refused with the referee's reason, legal moves clicked), a hint shows the ranked
-moves with payoffs, intervals, visits and reasons, and the finished game's analysis shows a
-loss graph with a mark per decision of the player's seat, each mark in its colour; the game
-downloads as a quansu-record/1 file that replays to the result shown; a pasted view is analyzed
-in the review tab, and bad pastes are refused; the page switches between Vietnamese and English.
-Screenshots of the table and of the analysis go to the test's temporary folder.  Every request the page makes is recorded: none
-may leave the server's origin, and the page may log no error (a Content-Security-Policy
-violation is one).
+downloaded).  Through the page only, as a player would: the first screen loads (timed, and
+bounded in requests and bytes), a whole 4-player Tiến lên game is played against three level-1
+quansu bots (cards clicked and played, a non-move refused with the referee's reason, legal
+moves clicked), a hint shows the ranked moves with payoffs, intervals, visits and reasons, and
+the finished game's analysis shows its progress, then a loss graph with a mark per decision of
+the player's seat, each mark in its colour; the game downloads as a quansu-record/1 file that
+replays to the result shown; a pasted view is analyzed in the review tab, and bad pastes are
+refused; a pasted record's analysis fills in decision by decision with the time left, and
+Cancel stops it, in the page and on the server; the page switches between Vietnamese and
+English.  Screenshots of the table and of the analysis go to the test's temporary folder.
+Every request the page makes is recorded: none may leave the server's origin, and the page may
+log no error (a Content-Security-Policy violation is one).
+
+The work each test asks for is bounded (level-1 bots, a hint's 800 iterations, analyses of 10
+iterations and at most :data:`WORLDS` sampled deals per decision, the page's own world cap), and
+no wait has a deadline of its own: a wait fails only when the page shows no progress at all for
+:data:`STALL_S` seconds (:func:`wait_progress`), so a slow or busy machine makes the tests
+slower, never failed.
 
 Skipped only when no chromium binary is found (``$QUANSU_CHROMIUM``, ``chromium``,
 ``chromium-browser``); ``.ci/run`` installs Debian's ``chromium`` when it is missing.
@@ -30,15 +38,27 @@ from urllib.parse import urlsplit
 import pytest
 
 from quansu.games import record
-from tests.test_service_util import running_server
+from quansu.games.registry import make
+from tests.test_service_util import call_log, running_server
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
-#: The first screen (the page, its script and style, the list of games in the form) must be
-#: ready within this many seconds from a local server.  The target is 1 s; the bound is looser
-#: so that a loaded CI machine does not fail the build, and the measured figure is printed.
+#: The first screen (the page, its script and style, the list of games in the form) should be
+#: ready within 1 s from a local server: the figure is measured and printed, not asserted (wall
+#: time depends on the machine's load).  What is asserted is the work it takes: these requests
+#: and at most this many bytes.
 FIRST_SCREEN_TARGET_S = 1.0
-FIRST_SCREEN_BOUND_S = 3.0
+FIRST_SCREEN_PATHS = {"/", "/app.js", "/style.css", "/v1/games"}
+FIRST_SCREEN_MAX_BYTES = 128 * 1024
+
+#: The analyses' cap of sampled deals per decision (the page's world-cap field): a Tiến lên
+#: decision then costs a few tens of milliseconds of one core, not the seconds of the default
+#: 8,192 deals.
+WORLDS = 64
+
+#: A wait fails only after this many seconds without any progress shown by the page (a move
+#: played, a hint's iterations, a decision judged, ...).
+STALL_S = 300
 
 
 def chromium_binary() -> str | None:
@@ -56,9 +76,14 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (ap
 
 
 @pytest.fixture(scope="module")
-def origin():
-    with running_server(workers=2, queue_size=8, http_port=0, spare_workers=0) as (server, _):
-        yield f"http://127.0.0.1:{server.http_port}"
+def server():
+    with running_server(workers=2, queue_size=8, http_port=0, spare_workers=0) as (srv, _):
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def origin(server):
+    return f"http://127.0.0.1:{server.http_port}"
 
 
 @pytest.fixture(scope="module")
@@ -115,12 +140,48 @@ class Recorder:
 def page(browser, origin):
     context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(STALL_S * 1000)
     rec = Recorder(page)
     try:
         yield page, rec
     finally:
         context.close()
+
+
+def wait_progress(page, done: str, progress: str, what: str) -> None:
+    """Wait until the JavaScript expression ``done`` is true.  ``progress`` is an expression
+    whose value changes as the page advances (moves logged, decisions judged): the wait goes on
+    as long as it changes, and fails only after :data:`STALL_S` seconds with no change."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    state = f"() => [!!({done}), JSON.stringify({progress})]"
+    finished, last = page.evaluate(state)
+    while not finished:
+        try:
+            page.wait_for_function(f"(last) => ({done}) || JSON.stringify({progress}) !== last",
+                                   arg=last, timeout=STALL_S * 1000)
+        except PlaywrightTimeout:
+            pytest.fail(f"{what}: no progress in {STALL_S} s (still {last})")
+        finished, last = page.evaluate(state)
+
+
+def wait_until(cond, what: str) -> None:
+    """Wait (in Python) until ``cond()``, for at most :data:`STALL_S` seconds."""
+    end = time.monotonic() + STALL_S
+    while not cond():
+        if time.monotonic() > end:
+            pytest.fail(f"{what}: not after {STALL_S} s")
+        time.sleep(0.05)
+
+
+#: The analysis' progress as the page shows it: the counter and the bar.
+PROGRESS = ("[document.querySelector('#progress-text').textContent,"
+            " document.querySelector('#progress').value]")
+ANALYSIS_DONE = "document.querySelector('#message').textContent === 'Analysis done.'"
+
+
+def wait_for_the_analysis(page) -> None:
+    wait_progress(page, ANALYSIS_DONE, PROGRESS, "the analysis")
 
 
 def first_screen(page, origin: str) -> float:
@@ -140,9 +201,16 @@ def test_first_screen_loads_fast_and_only_from_the_server(page, origin):
     nav = page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0];"
                         " return {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd}; }")
     print(f"navigation timing: DOMContentLoaded {nav['dcl']:.0f} ms, load {nav['load']:.0f} ms")
-    assert seconds <= FIRST_SCREEN_BOUND_S
-    paths = {urlsplit(u).path for u in rec.requests}
-    assert {"/", "/app.js", "/style.css", "/v1/games"} <= paths, rec.requests
+    # the work of the first screen: these 4 requests, and few bytes
+    assert sorted(urlsplit(u).path for u in rec.requests) == sorted(FIRST_SCREEN_PATHS), \
+        rec.requests
+    sizes = page.evaluate("() => [...performance.getEntriesByType('navigation'),"
+                          " ...performance.getEntriesByType('resource')]"
+                          ".map(e => [new URL(e.name).pathname, e.encodedBodySize])")
+    assert {path for path, _ in sizes} == FIRST_SCREEN_PATHS, sizes
+    total = sum(size for _, size in sizes)
+    print(f"first screen: {total} bytes")
+    assert 0 < total <= FIRST_SCREEN_MAX_BYTES
     assert rec.foreign(origin) == []
     assert rec.errors == [] and rec.failed == []
     assert page.locator("#game option").count() == 4
@@ -161,13 +229,17 @@ def _turn_text(page) -> str:
     return page.locator("#turn").inner_text().strip()
 
 
+#: The moves the page has logged: the game's progress.
+MOVES_LOGGED = "document.querySelectorAll('#log li').length"
+
+
 def _wait_for_turn_or_end(page) -> bool:
     """Wait until it is the player's turn (True) or the game is over (False)."""
-    page.wait_for_function(
-        "() => !document.querySelector('#over').classList.contains('hidden')"
-        " || (document.querySelector('#turn').textContent === 'Your turn'"
-        "     && document.querySelectorAll('#legal button.legal-move').length > 0)",
-        timeout=60_000)
+    wait_progress(page,
+                  "!document.querySelector('#over').classList.contains('hidden')"
+                  " || (document.querySelector('#turn').textContent === 'Your turn'"
+                  "     && document.querySelectorAll('#legal button.legal-move').length > 0)",
+                  MOVES_LOGGED, "the bots' moves")
     return page.locator("#over").is_hidden()
 
 
@@ -179,8 +251,7 @@ def _play_and_wait(page, action) -> None:
     """Do ``action`` (which plays one move) and wait until the page has taken the move."""
     before = _moves_logged(page)
     action()
-    page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}",
-                           timeout=60_000)
+    wait_progress(page, f"{MOVES_LOGGED} > {before}", MOVES_LOGGED, "the player's move")
 
 
 def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
@@ -205,11 +276,11 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
 
     # a hint: the ranked moves, with payoff, interval, visits and reasons, once the search ends
     page.click("#hint")
-    page.wait_for_function("() => { const h = document.querySelector('#hints');"
-                           " return !h.classList.contains('hidden')"
-                           " && h.textContent.includes('✓')"
-                           " && h.querySelectorAll('table.hints tbody tr').length > 0; }",
-                           timeout=60_000)
+    wait_progress(page, "(() => { const h = document.querySelector('#hints');"
+                        " return !h.classList.contains('hidden')"
+                        " && h.textContent.includes('✓')"
+                        " && h.querySelectorAll('table.hints tbody tr').length > 0; })()",
+                  "document.querySelector('#hints').textContent", "the hint")
     rows = page.locator("#hints table.hints tbody tr")
     assert rows.count() >= 2
     for i in range(rows.count()):
@@ -261,13 +332,20 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     assert len(returns) == 4
     assert abs(sum(float(r.split(": ")[1]) for r in returns)) < 0.02   # zero-sum
 
-    # the analysis of the player's seat: a loss graph with a mark per decision
+    # the analysis of the player's seat, with a bounded world cap (the field shows the game's
+    # default when left empty): its progress, then a loss graph with a mark per decision
+    assert page.get_attribute("#analyze-worlds", "placeholder") == str(
+        make("tienlen", 4).analysis_worlds)
     page.select_option("#analyze-seats", "me")
     page.fill("#analyze-iterations", "10")
+    page.fill("#analyze-worlds", str(WORLDS))
     page.click("#analyze-game")
-    page.wait_for_function("() => document.querySelector('#message').textContent"
-                           " === 'Analysis done.'", timeout=90_000)
+    wait_for_the_analysis(page)
     assert page.locator("#analysis").is_visible()
+    assert page.locator("#progress-text").inner_text() == f"judged {mine} of {mine} decisions"
+    assert page.evaluate("[document.querySelector('#progress').value,"
+                         " document.querySelector('#progress').max]") == [mine, mine]
+    assert page.locator("#cancel-analysis").is_hidden()
     graphs = page.locator("#graphs svg.graph")
     assert graphs.count() == 1 and graphs.first.get_attribute("data-seat") == "0"
     assert graphs.first.is_visible()
@@ -328,9 +406,12 @@ def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
     assert page.locator("#view-play").is_hidden() and page.locator("#view-review").is_visible()
     page.fill("#record-text", text)
     page.fill("#review-iterations", "10")
+    assert page.get_attribute("#review-worlds", "placeholder") == "game default"
+    page.fill("#review-worlds", str(WORLDS))
     page.click("#review-analyze")
-    page.wait_for_function("() => document.querySelector('#message').textContent"
-                           " === 'Analysis done.'", timeout=90_000)
+    wait_for_the_analysis(page)
+    assert page.locator("#progress-text").inner_text() == (
+        f"judged {decisions} of {decisions} decisions")
     graphs = page.locator("#graphs svg.graph")
     assert graphs.count() == 1 and graphs.first.get_attribute("data-seat") == str(view["seat"])
     assert page.locator("#graphs svg.graph circle.mark").count() == decisions
@@ -345,3 +426,102 @@ def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
                            ".startsWith('view.seat: ')")
     assert rec.foreign(origin) == [] and rec.errors == []
     assert rec.failed == [("/v1/legal-moves", 400)]
+
+
+#: The cancelled analysis asks for more work than the others (every seat of a 56-move record,
+#: up to this many deals per decision: about 15 s of one core), so that it is still far from done
+#: when Cancel is clicked after its first few decisions.
+CANCELLED_WORLDS = 1024
+#: The page shows the time left once this many decisions are judged (app.js ESTIMATE_AFTER).
+ESTIMATE_AFTER = 3
+
+
+def _shown(page) -> dict:
+    """What the analysis shows, read at one instant: the counter, the bar, the marks on the
+    graphs, the summary lines, and whether Cancel is offered."""
+    return page.evaluate("""() => ({
+        text: document.querySelector('#progress-text').textContent,
+        value: document.querySelector('#progress').value,
+        max: document.querySelector('#progress').max,
+        marks: document.querySelectorAll('#graphs svg.graph circle.mark').length,
+        lines: [...document.querySelectorAll('#graphs .seat-analysis p')].map(p => p.textContent),
+        cancel: !document.querySelector('#cancel-analysis').classList.contains('hidden'),
+        message: document.querySelector('#message').textContent})""")
+
+
+def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server, tmp_path):
+    page, rec = page
+    first_screen(page, origin)
+    text = (EXAMPLES / "tienlen.record.json").read_text(encoding="utf-8")
+    total = len(json.loads(text)["moves"])                     # every seat: every move
+    assert total > 2 * ESTIMATE_AFTER
+    page.click("#tab-review")
+    page.fill("#record-text", text)
+    page.fill("#review-iterations", "10")
+
+    # a world cap the server refuses names its field, in the page's language
+    page.fill("#review-worlds", "1")
+    page.click("#review-analyze")
+    page.wait_for_function("() => document.querySelector('#message').textContent"
+                           ".startsWith('max_worlds: ')")
+
+    deaths = server.pool.stats().deaths
+    with call_log() as calls:
+        page.fill("#review-worlds", str(CANCELLED_WORLDS))
+        page.click("#review-analyze")
+        # under way (after the referee's check of the record): the count of decisions to
+        # judge, and Cancel
+        page.wait_for_selector("#cancel-analysis", state="visible")
+        shown = _shown(page)
+        assert re.fullmatch(rf"judged \d+ of {total} decisions.*", shown["text"]), shown
+        assert shown["message"] == "Analyzing… " + shown["text"], shown
+        # the first judgements are shown as they come, with the time left once a few are in
+        wait_progress(page, f"Number(document.querySelector('#progress').value) >= "
+                            f"{ESTIMATE_AFTER}", PROGRESS, "the first decisions")
+        shown = _shown(page)
+        done = int(shown["value"])
+        assert ESTIMATE_AFTER <= done < total, shown
+        assert re.fullmatch(rf"judged {done} of {total} decisions · about \d+ (s|min) left",
+                            shown["text"]), shown
+        assert shown["max"] == total and shown["marks"] == done and shown["cancel"], shown
+        assert shown["lines"] and all("decisions judged so far" in line
+                                      for line in shown["lines"]), shown
+        page.locator("#analysis").screenshot(path=str(tmp_path / "progress.png"))
+
+        page.click("#cancel-analysis")
+        shown = _shown(page)
+        judged = int(shown["value"])
+        assert done <= judged < total, shown
+        assert shown["message"] == f"Analysis cancelled: judged {judged} of {total} decisions."
+        assert shown["text"] == f"judged {judged} of {total} decisions" and not shown["cancel"]
+        assert shown["marks"] == judged                  # what was judged stays on the graphs
+
+        # the server stops: the call ends CANCELLED short of the end, and its worker is freed
+        # (stopped by the cancel, not killed)
+        wait_until(lambda: calls.of("Analyze"), "the cancelled Analyze call's end")
+    [call] = calls.of("Analyze")
+    assert call["status"] == "CANCELLED" and judged <= call["decisions"] < total, call
+    wait_until(lambda: server.pool.stats().busy == 0, "the analysis' worker freed")
+    assert server.pool.stats().deaths == deaths
+    assert _shown(page)["marks"] == judged               # nothing more came after Cancel
+
+    # in Vietnamese too
+    page.click("#lang")
+    shown = _shown(page)
+    assert shown["message"] == (f"Đã hủy phân tích: đã đánh giá {judged} trên {total} "
+                                f"quyết định.")
+    assert shown["text"] == f"đã đánh giá {judged} trên {total} quyết định"
+    assert page.locator("#cancel-analysis").inner_text() == "Hủy"
+    page.click("#lang")
+
+    # the page is ready for another analysis, which runs to its end with nothing of the
+    # cancelled one mixed in
+    page.fill("#review-worlds", str(WORLDS))
+    page.click("#review-analyze")
+    wait_for_the_analysis(page)
+    shown = _shown(page)
+    assert shown["text"] == f"judged {total} of {total} decisions" and not shown["cancel"]
+    assert shown["value"] == shown["max"] == total and shown["marks"] == total, shown
+    assert len(shown["lines"]) == 4 and all("accuracy" in line for line in shown["lines"])
+    assert rec.foreign(origin) == [] and rec.errors == [], rec.errors
+    assert rec.failed == [("/v1/analyze", 400)], rec.failed     # the refused world cap

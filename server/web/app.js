@@ -25,7 +25,11 @@ const TEXTS = {
     col_move: "Move", col_payoff: "Expected payoff", col_interval: "95% interval",
     col_share: "Visits", col_reasons: "Why", deals: "{n} deals", hint_running: "searching… {n} iterations",
     hint_done: "{n} iterations, done",
-    net: "Result (bets)", analyzing: "Analyzing… {d}/{t}", analysis_done: "Analysis done.",
+    net: "Result (bets)", analyzing: "Analyzing… {p}", analysis_done: "Analysis done.",
+    worlds: "Deals per decision, at most", worlds_default: "game default", cancel: "Cancel",
+    progress: "judged {d} of {t} decisions", time_left: "about {time} left", seconds: "{n} s",
+    minutes: "{n} min", analysis_cancelled: "Analysis cancelled: judged {d} of {t} decisions.",
+    judged_so_far: "decisions judged so far: {n}", no_mistakes_yet: "No mistakes or blunders so far.",
     accuracy: "accuracy", total_loss: "total loss", decisions: "decisions",
     played: "played", better: "better", loss: "loss", no_mistakes: "No mistakes or blunders.",
     cumulative: "cumulative loss", move_no: "move", bad_json: "Not valid JSON: {m}",
@@ -59,7 +63,12 @@ const TEXTS = {
     col_move: "Nước đi", col_payoff: "Lợi kỳ vọng", col_interval: "Khoảng 95%",
     col_share: "Lượt thử", col_reasons: "Lý do", deals: "{n} ván", hint_running: "đang tìm… {n} lần thử",
     hint_done: "xong {n} lần thử",
-    net: "Kết quả (tiền cược)", analyzing: "Đang phân tích… {d}/{t}",
+    net: "Kết quả (tiền cược)", analyzing: "Đang phân tích… {p}",
+    worlds: "Số ván thử tối đa mỗi nước", worlds_default: "mặc định của trò chơi", cancel: "Hủy",
+    progress: "đã đánh giá {d} trên {t} quyết định", time_left: "còn khoảng {time}",
+    seconds: "{n} giây", minutes: "{n} phút",
+    analysis_cancelled: "Đã hủy phân tích: đã đánh giá {d} trên {t} quyết định.",
+    judged_so_far: "đã đánh giá {n} quyết định", no_mistakes_yet: "Chưa có nước sai nào.",
     analysis_done: "Phân tích xong.", accuracy: "độ chính xác", total_loss: "tổng thiệt",
     decisions: "quyết định", played: "đã đánh", better: "nên đánh", loss: "thiệt",
     no_mistakes: "Không có nước sai nào.", cumulative: "thiệt cộng dồn", move_no: "nước",
@@ -96,7 +105,7 @@ const CARD_RE = /^([2-9TJQKA])([SCDH])$/;
 const S = {
   lang: "en", games: [], gameInfo: null, record: null, human: 0, level: 3, seed: null,
   legal: [], toAct: -1, terminal: false, selected: new Set(), busy: false, table: null,
-  finalTable: null, runId: 0, reviewRecord: null, lastAnalysis: null,
+  finalTable: null, runId: 0, reviewRecord: null, lastAnalysis: null, analysis: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -180,25 +189,35 @@ async function api(path, body) {
 }
 
 // A streaming call (NDJSON): onItem(object) for every line; an {"error"} line throws.
-async function apiStream(path, body, onItem) {
-  const resp = await fetch(path, {method: "POST", headers: headers(), body: JSON.stringify(body)});
+// `signal` (an AbortSignal) cancels it: the fetch rejects with an AbortError and the connection
+// closes, which the server takes as a cancelled call (its work stops).  A stream the page stops
+// reading for any other reason (an error line, a bug in onItem) is cancelled the same way.
+async function apiStream(path, body, onItem, signal) {
+  const resp = await fetch(path, {method: "POST", headers: headers(), body: JSON.stringify(body),
+    signal});
   if (!resp.ok) throw await failure(resp);
   const reader = resp.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  for (;;) {
-    const {value, done} = await reader.read();
-    if (value) buffer += decoder.decode(value, {stream: true});
-    let nl;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, nl).trim();
-      buffer = buffer.slice(nl + 1);
-      if (!line) continue;
-      const item = JSON.parse(line);
-      if (item.error) throw new ApiError(item.error.code, item.error);
-      onItem(item);
+  let finished = false;
+  try {
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (value) buffer += decoder.decode(value, {stream: true});
+      let nl;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (!line) continue;
+        const item = JSON.parse(line);
+        if (item.error) throw new ApiError(item.error.code, item.error);
+        onItem(item);
+      }
+      if (done) break;
     }
-    if (done) break;
+    finished = true;
+  } finally {
+    if (!finished) reader.cancel().catch(() => {});
   }
   if (buffer.trim()) {
     const item = JSON.parse(buffer);
@@ -313,6 +332,9 @@ async function newGame(ev) {
     S.level = Number($("level").value);
     S.selected.clear();
     S.finalTable = null;
+    cancelAnalysis(true);                    // the last game's analysis is no longer shown
+    S.lastAnalysis = null;
+    worldPlaceholders();
     $("table").classList.remove("hidden");
     $("over").classList.add("hidden");
     $("hints").classList.add("hidden");
@@ -597,34 +619,114 @@ function download() {
 // ---------------------------------------------------------------------------------------------
 // analysis
 
-async function analyze(source, seats, iterations) {
+// The estimate of the time left appears once this many decisions are judged.
+const ESTIMATE_AFTER = 3;
+
+// The decisions an Analyze request judges (what the server counts as `total`): the moves of the
+// judged seats (every seat of a record when `seats` is empty, the view's seat of a view).
+function expectedDecisions(source, seats) {
+  const obj = source.record || source.view || {};
+  const moves = Array.isArray(obj.moves) ? obj.moves : [];
+  const judged = source.view ? [Number(obj.seat || 0)] : seats;
+  return judged.length ? moves.filter((m) => judged.includes(Number(m.seat || 0))).length
+    : moves.length;
+}
+
+function duration(seconds) {
+  return seconds < 60 ? t("seconds", {n: Math.max(1, Math.round(seconds))})
+    : t("minutes", {n: Math.round(seconds / 60)});
+}
+
+// "judged d of t decisions", with the time left once a few are judged (the mean time per
+// decision so far, times the decisions left).
+function progressText(run) {
+  let text = t("progress", {d: run.done, t: run.total});
+  if (run.state === "running" && run.done >= ESTIMATE_AFTER && run.done < run.total) {
+    const perDecision = (run.lastAt - run.start) / run.done;
+    text += " · " + t("time_left", {time: duration(perDecision * (run.total - run.done) / 1000)});
+  }
+  return text;
+}
+
+// The bar, the counter and Cancel of `run`, and its message at the top of the page.  `relabel`
+// (a switch of language): the message is replaced only if it is still this run's own.
+function showProgress(run, relabel) {
+  const bar = $("progress");
+  bar.max = Math.max(1, run.total);
+  if (run.done === 0 && run.state === "running") bar.removeAttribute("value");  // under way
+  else bar.value = run.done;
+  const text = progressText(run);
+  $("progress-text").textContent = text;
+  $("cancel-analysis").classList.toggle("hidden", run.state !== "running");
+  const said = {running: [t("analyzing", {p: text}), ""],
+    cancelled: [t("analysis_cancelled", {d: run.done, t: run.total}), "warn"],
+    done: [t("analysis_done"), "ok"]}[run.state];
+  if (!said || (relabel && $("message").textContent !== run.said)) return;
+  say(said[0], said[1]);
+  run.said = said[0];
+}
+
+// Cancel the analysis under way (Cancel, a new game, a new analysis); `quiet`: say nothing.
+function cancelAnalysis(quiet) {
+  const run = S.analysis;
+  if (!run) return;
+  S.analysis = null;
+  run.state = "cancelled";
+  run.controller.abort();
+  if (!quiet) showProgress(run);
+}
+
+// Analyze a game (`source`: {record} or {view}) for `seats` (empty: every seat of a record),
+// showing each decision as soon as it is judged, the progress with the time left, and Cancel.
+async function analyze(source, seats, iterations, worlds) {
+  cancelAnalysis(true);           // one analysis at a time: a new one replaces the one under way
+  const run = {controller: new AbortController(), done: 0, total: expectedDecisions(source, seats),
+    start: performance.now(), lastAt: performance.now(), state: "running"};
+  S.analysis = run;
   const section = $("analysis");
   section.classList.remove("hidden");
-  clear($("graphs"));
-  clear($("mistakes"));
-  const progress = $("progress");
-  progress.value = 0;
   const decisions = [];
   const summaries = [];
-  S.lastAnalysis = null;
+  S.lastAnalysis = {decisions, summaries, run};
+  renderAnalysis(decisions, summaries, run);
+  showProgress(run);
+  if (section.scrollIntoView) section.scrollIntoView({behavior: "smooth", block: "start"});
   const body = Object.assign({}, source, {budget: {iterations}, language: S.lang});
-  if (seats) body.seats = seats;
-  say(t("analyzing", {d: 0, t: "?"}));
+  if (seats.length) body.seats = seats;
+  if (worlds) body.max_worlds = worlds;
   try {
     await apiStream("/v1/analyze", body, (item) => {
+      if (S.analysis !== run) return;       // cancelled meanwhile: show no more of it
       if (item.decision) decisions.push(item.decision);
       if (item.summary) summaries.push(item.summary);
-      progress.max = item.total || 1;
-      progress.value = item.done || 0;
-      say(t("analyzing", {d: item.done || 0, t: item.total || "?"}));
-    });
-    S.lastAnalysis = {decisions, summaries};
-    renderAnalysis(decisions, summaries);
-    say(t("analysis_done"), "ok");
+      run.done = item.done || 0;
+      run.total = item.total || run.total;
+      run.lastAt = performance.now();
+      renderAnalysis(decisions, summaries, run);
+      showProgress(run);
+    }, run.controller.signal);
+    if (S.analysis !== run) return;
+    run.state = "done";
+    renderAnalysis(decisions, summaries, run);
+    showProgress(run);
   } catch (e) {
+    if (S.analysis !== run) return;         // cancelled: said so already
+    run.state = "failed";
+    showProgress(run);
     say(e instanceof ApiError ? fieldText(e) : e.message, "error");
+  } finally {
+    if (S.analysis === run) S.analysis = null;
   }
-  if (section.scrollIntoView) section.scrollIntoView({behavior: "smooth", block: "start"});
+}
+
+// Each mark's count among `decisions` (the summary's `marks` keys: "best", "mistake", ...).
+function countMarks(decisions) {
+  const marks = {};
+  for (const d of decisions) {
+    const key = (d.mark || "MARK_UNCLEAR").slice(5).toLowerCase();
+    marks[key] = (marks[key] || 0) + 1;
+  }
+  return marks;
 }
 
 function renderLegend() {
@@ -677,7 +779,10 @@ function lossGraph(seat, decisions, totalMoves) {
   return g;
 }
 
-function renderAnalysis(decisions, summaries) {
+// The judged decisions so far: a graph per seat, its summary (or its marks so far while the
+// analysis runs), and the mistakes.
+function renderAnalysis(decisions, summaries, run) {
+  const complete = run.state === "done";
   renderLegend();
   const graphs = clear($("graphs"));
   // the graph spans the whole game (the analyzed record's moves), not only the judged seats'
@@ -687,21 +792,27 @@ function renderAnalysis(decisions, summaries) {
   const seats = [...new Set(decisions.map((d) => d.seat || 0))].sort((a, b) => a - b);
   for (const seat of seats) {
     const mine = decisions.filter((d) => (d.seat || 0) === seat).sort((a, b) => (a.index || 0) - (b.index || 0));
-    const sum = summaries.find((s) => (s.seat || 0) === seat) || {};
-    const marks = sum.marks || {};
+    const sum = summaries.find((s) => (s.seat || 0) === seat);
+    const marks = sum ? (sum.marks || {}) : countMarks(mine);
+    const markText = MARKS.filter((m) => marks[m.slice(5).toLowerCase()] || marks[m])
+      .map((m) => `${t(m)} ${marks[m.slice(5).toLowerCase()] || marks[m]}`).join(", ");
     const label = (S.record && seat === S.human && !S.reviewRecord ? t("you") + " – " : "") + t("seat") + " " + seat;
+    // the seat's summary once the server sent it; until then, what is judged so far
+    const line = sum
+      ? `${t("accuracy")} ${Math.round((sum.accuracy || 0) * 100)}% · ${t("total_loss")} ${(sum.total_loss || 0).toFixed(2)} · ${sum.decisions || mine.length} ${t("decisions")}` +
+        (sum.payoff !== undefined ? ` · ${t("net")} ${num(sum.payoff)}` : "")
+      : t("judged_so_far", {n: mine.length});
     graphs.append(el("div", {class: "seat-analysis"},
       el("h4", {}, label),
-      el("p", {class: "muted"},
-        `${t("accuracy")} ${Math.round((sum.accuracy || 0) * 100)}% · ${t("total_loss")} ${(sum.total_loss || 0).toFixed(2)} · ${sum.decisions || mine.length} ${t("decisions")}` +
-        (sum.payoff !== undefined ? ` · ${t("net")} ${num(sum.payoff)}` : "") + " · " +
-        MARKS.filter((m) => marks[m.slice(5).toLowerCase()] || marks[m]).map((m) => `${t(m)} ${marks[m.slice(5).toLowerCase()] || marks[m]}`).join(", ")),
+      el("p", {class: "muted" + (sum ? " summary" : " partial")}, line + (markText ? " · " + markText : "")),
       lossGraph(seat, mine, totalMoves)));
   }
   const list = clear($("mistakes"));
   const bad = decisions.filter((d) => d.mark === "MARK_MISTAKE" || d.mark === "MARK_BLUNDER")
     .sort((a, b) => (a.index || 0) - (b.index || 0));
-  if (!bad.length) list.append(el("li", {class: "muted"}, t("no_mistakes")));
+  if (!bad.length && (complete || decisions.length)) {
+    list.append(el("li", {class: "muted"}, t(complete ? "no_mistakes" : "no_mistakes_yet")));
+  }
   for (const d of bad) {
     const range = d.loss_high !== undefined ? ` [${(d.loss_low || 0).toFixed(2)}, ${d.loss_high.toFixed(2)}]` : "";
     list.append(el("li", {class: MARK_CLASS[d.mark]},
@@ -711,12 +822,19 @@ function renderAnalysis(decisions, summaries) {
   }
 }
 
+// The analysis' cap of sampled deals per decision (`max_worlds`) from its field; 0 (empty): the
+// server's default for the game.  The server checks the number and names `max_worlds`.
+function worldCap(input) {
+  const text = input.value.trim();
+  return text === "" ? 0 : Number(text);
+}
+
 async function analyzeGame() {
   const which = $("analyze-seats").value;
   const seats = which === "all" ? [] : [S.human];
   const iterations = Math.max(10, Math.min(5000, Number($("analyze-iterations").value) || 100));
   S.reviewRecord = null;
-  await analyze({record: finishedRecord()}, seats, iterations);
+  await analyze({record: finishedRecord()}, seats, iterations, worldCap($("analyze-worlds")));
 }
 
 async function reviewAnalyze() {
@@ -743,7 +861,7 @@ async function reviewAnalyze() {
   }
   S.reviewRecord = obj;
   const iterations = Math.max(10, Math.min(5000, Number($("review-iterations").value) || 100));
-  await analyze(source, [], iterations);
+  await analyze(source, [], iterations, worldCap($("review-worlds")));
 }
 
 function readFile(ev) {
@@ -764,7 +882,23 @@ function applyLanguage() {
   levelOptions();
   if (S.record && S.table) renderTable();
   if (S.finalTable && S.record) gameOver(S.finalTable);
-  if (S.lastAnalysis) renderAnalysis(S.lastAnalysis.decisions, S.lastAnalysis.summaries);
+  worldPlaceholders();
+  if (S.lastAnalysis) {
+    const a = S.lastAnalysis;
+    renderAnalysis(a.decisions, a.summaries, a.run);
+    showProgress(a.run, true);
+  }
+}
+
+// The world-cap fields show the default they leave to the server: the game's (GameInfo's
+// `analysis_worlds`, the server's own default when it sets one) in Play, "game default" in
+// Review (the pasted game is not known yet).
+function worldPlaceholders() {
+  const name = S.record ? S.record.game : $("game").value;
+  const info = S.games.find((g) => g.name === name);
+  $("analyze-worlds").placeholder = info && info.analysis_worlds ? String(info.analysis_worlds)
+    : t("worlds_default");
+  $("review-worlds").placeholder = t("worlds_default");
 }
 
 function setLanguage(lang) {
@@ -803,6 +937,7 @@ function init() {
   });
   $("hint").addEventListener("click", hint);
   $("analyze-game").addEventListener("click", analyzeGame);
+  $("cancel-analysis").addEventListener("click", () => cancelAnalysis(false));
   $("download").addEventListener("click", download);
   $("review-analyze").addEventListener("click", reviewAnalyze);
   $("record-file").addEventListener("change", readFile);
