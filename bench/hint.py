@@ -20,8 +20,12 @@ ranking, no interval), then the hint's candidates played on the first k of the h
 worlds for k in ``--step-worlds`` (16, 32, 64, 128): per k the CPU time up to there (search and
 candidates included), the size of the top tied group, the half-width of the interval of the
 leader's lead over the runner-up, and how often the leader after k worlds is in the top group
-after the most worlds (the search's best move likewise for the search alone).  The shipped hint
-(its adaptive stop) is the latency row's worlds and group.
+after the most worlds (the search's best move likewise for the search alone); then the shipped
+rule (``server.engine.HINT_PAIRED``, the race: it stops once the top is ranked) on the same
+candidates and worlds: its mean worlds and playouts, CPU time, top group and leader (in Tấn,
+whose hints are not measured, the search's ranking and its own tied group).  The top
+groups here count every measured move (the latency rows count those among the ``top_k`` 5 an
+app is sent).
 
 ``--json`` writes the date, the commit, a summary of the machine, the command and every figure
 (bench/results/hint.json is the last run kept in the repository).
@@ -30,6 +34,7 @@ after the most worlds (the search's best move likewise for the search alone).  T
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -43,9 +48,9 @@ from pathlib import Path
 from quansu import games
 from quansu.bench.search import _pct
 from quansu.games import record as rec
-from quansu.search.paired import _groups, _paired, joint_z, world_payoffs
+from quansu.search.paired import _groups, _paired, joint_z, paired_evaluate, world_payoffs
 from quansu.server import convert
-from quansu.server.engine import HINT_PAIRED_SEED, Limits, build_engine
+from quansu.server.engine import HINT_PAIRED, HINT_PAIRED_SEED, Limits, build_engine
 from quansu.server.v1 import service_pb2 as pb
 
 #: Issue 44's target: the default hint's CPU time p95 per game, ms (one core).
@@ -149,7 +154,24 @@ def step_row(engine, view: dict, seed: int, worlds: tuple[int, ...]) -> dict:
                       "lead": d})
     final = steps[-1]["top_group"]
     game = state.game
-    return {"search_cpu_ms": search_cpu, "candidates": len(candidates),
+    # the shipped rule (HINT_PAIRED, the engine's cap) on the same candidates and worlds
+    t = time.process_time()
+    cap = engine._hint_worlds(game)
+    if cap < 2:     # Tấn: the hint is the search's ranking
+        shipped = {"worlds": 0, "playouts": 0, "stopped": result.stopped, "cpu_ms": search_cpu,
+                   "top_group": sum(1 for r in ranked if r.group == 0),
+                   "leader": game.move_to_text(candidates[0]),
+                   "leader_in_final_group": candidates[0] in final}
+    else:
+        cfg = dataclasses.replace(HINT_PAIRED, max_worlds=cap,
+                                  min_worlds=min(HINT_PAIRED.min_worlds, cap))
+        pr = paired_evaluate(state, candidates[1:], candidates[0], config=cfg, seed=pseed)
+        shipped = {"worlds": pr.worlds, "playouts": pr.playouts, "stopped": pr.stopped,
+                   "cpu_ms": search_cpu + 1000.0 * (time.process_time() - t),
+                   "top_group": sum(1 for m in pr.moves if m.group == 0),
+                   "leader": game.move_to_text(pr.top.move),
+                   "leader_in_final_group": pr.top.move in final}
+    return {"search_cpu_ms": search_cpu, "candidates": len(candidates), "shipped": shipped,
             "search_in_final_group": candidates[0] in final,
             "steps": [{"worlds": s["worlds"], "cpu_ms": s["cpu_ms"],
                        "top_group": len(s["top_group"]), "half_width": s["half_width"],
@@ -176,6 +198,14 @@ def summarize_steps(rows: list[dict], worlds: tuple[int, ...]) -> list[dict]:
                     "top_group_mean": sum(s["top_group"] for s in ss) / len(ss),
                     "half_width_p50": _pct([s["half_width"] for s in ss], 50),
                     "in_final_group": sum(s["leader_in_final_group"] for s in ss) / len(ss)})
+    sh = [r["shipped"] for r in rows]
+    out.append({"step": "shipped", "worlds": sum(s["worlds"] for s in sh) / len(sh),
+                "playouts_mean": sum(s["playouts"] for s in sh) / len(sh),
+                "cpu_ms_p50": _pct([s["cpu_ms"] for s in sh], 50),
+                "cpu_ms_p95": _pct([s["cpu_ms"] for s in sh], 95),
+                "top_group_mean": sum(s["top_group"] for s in sh) / len(sh),
+                "half_width_p50": None,
+                "in_final_group": sum(s["leader_in_final_group"] for s in sh) / len(sh)})
     return out
 
 
@@ -268,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             entry["step_rows"] = srows
             for st in entry["steps"]:
                 hw = "-" if st["half_width_p50"] is None else f"{st['half_width_p50']:.3f}"
+                if st["step"] == "shipped":
+                    hw += f" ({st['worlds']:.0f} worlds, {st['playouts_mean']:.0f} playouts)"
                 print(f"    {st['step']:>10s}: CPU p50 {st['cpu_ms_p50']:6.0f} p95 "
                       f"{st['cpu_ms_p95']:6.0f} ms, top group {st['top_group_mean']:.2f}, "
                       f"lead +/- {hw} bets, leader in the final group "

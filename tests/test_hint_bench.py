@@ -35,7 +35,10 @@ def test_bench_hint_smoke(tmp_path, capsys):
         for key in ("cpu_ms", "wall_ms"):
             s = g["summary"][key]
             assert 0 < s["p50"] <= s["p95"] <= s["max"]
-        assert [st["worlds"] for st in g["steps"]] == [0, 4, 8]
+        assert [st["step"] for st in g["steps"]] == ["search", "4 worlds", "8 worlds", "shipped"]
+        assert [st["worlds"] for st in g["steps"][:3]] == [0, 4, 8]
         assert all(st["top_group_mean"] >= 1 for st in g["steps"])
+        shipped = g["steps"][-1]      # the race on the same candidates: the engine's cap of 8
+        assert shipped["worlds"] == 8 and shipped["playouts_mean"] >= 8 * 2
     out = capsys.readouterr().out
     assert "tienlen: CPU p95 <= 300 ms" in out and "top group" in out
