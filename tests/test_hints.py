@@ -89,7 +89,8 @@ def test_a_time_budget_covers_the_search_and_the_measurement(engines):
 def test_each_game_sets_its_hint_worlds_and_describe_games_lists_them(engines):
     games = {g.name: g for g in build_engine(uniform=True).describe_games().games}
     assert games["tan"].hint_worlds == 0                  # Tấn: the search's ranking
-    assert all(games[n].hint_worlds == 128 for n in ("tienlen", "samloc", "phom"))
+    assert all(games[n].hint_worlds == 128 for n in ("tienlen", "samloc"))
+    assert games["phom"].hint_worlds == 96                # its noisy, long playouts
     assert {g.hint_worlds for g in engines[24].describe_games().games} == {24}   # Limits
     tan = build_engine(uniform=True).suggest(pb.SuggestRequest(
         view=view_message(view_to_act("tan", 2, seed=11)), seed=1, budget=pb.Budget(iterations=60)))

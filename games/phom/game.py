@@ -166,6 +166,12 @@ class PhomGame(Game):
     #: bench/README.md: 92.0 % of the marks the same under 5 seeds, against 87.2 % at 16,384,
     #: 85.1 % at 4,096 and 78.7 % at 2,048; 109 s of one core a game).
     analysis_worlds = 32768
+    #: A hint measures its candidates on at most 96 worlds (128 in the other games): the hidden
+    #: stock makes Phỏm's playouts the noisiest and among the longest, so 128 worlds left 5.4 of
+    #: 9 moves tied on average and put the hint's CPU p95 at 270-300 ms; replayed on the same
+    #: worlds (bench/README.md, "Hint latency"), 96 gives the same share of positions with a
+    #: move in every seed's top group (63 of 64), the top group 5.54 moves, p95 -16 %.
+    hint_worlds = 96
     #: A seat's payoff averages 4.4 bets in absolute value in a 4-player game of the rule-based
     #: bots (placement 1-3, eat payments, Ù 5 from each; 3.0 with 2 players), four times Tiến
     #: lên's 1.1 (``python -m quansu.bench.stake``); with the stake of 1 it had before, its
