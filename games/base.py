@@ -345,9 +345,10 @@ class Game:
     #: the same record gets the same marks under another seed, and the time of an analysis
     #: (docs/api.md, "Analyze"; bench/README.md, ``bench/analysis.py``).
     analysis_worlds: int = 512
-    #: Suggest without ``strength`` (a hint): the sampled worlds on which the search's best
-    #: moves are measured against each other to rank them (the paired evaluation of Analyze;
-    #: 0: a hint is the search's own ranking; docs/api.md, "A hint is measured").
+    #: Suggest without ``strength`` (a hint): the most sampled worlds on which the search's best
+    #: moves are measured against each other to rank them (the paired evaluation of Analyze,
+    #: stopped once the top is settled: ``server.engine.HINT_PAIRED``; 0: a hint is the
+    #: search's own ranking; docs/api.md, "A hint is measured").
     hint_worlds: int = 128
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):

@@ -607,8 +607,9 @@ class Engine:
         each was measured on, ``expected_payoff`` its paired value, ``group`` the tied groups of
         the paired differences), then the search's other moves in its order, not measured
         (``visits`` 0, the search's mean, no lower bound, the group after the last).  ``chosen``
-        is the top of that ranking; ``stats.hint_worlds`` the worlds measured (fewer than
-        ``w`` when the deadline cut the measurement short)."""
+        is the top of that ranking; ``stats.hint_worlds`` the worlds measured (at most ``w``;
+        fewer when the top was settled sooner, :data:`HINT_PAIRED`, or when the deadline cut the
+        measurement short)."""
         game = state.game
         ranked, candidates = self.hint_candidates(state, result, seed)
         cfg = dataclasses.replace(HINT_PAIRED, max_worlds=w,
