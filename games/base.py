@@ -477,6 +477,74 @@ class Game:
             return []
         return list(module.move_reasons(state, seat, move))
 
+    # -- moves and cards as players read them (games/labels.py) ---------------------------------
+    def _labels(self):
+        """The game's naming and ordering module, ``games/<game>/labels.py`` beside the game's
+        module (:mod:`games.labels`: ``label``, ``GROUPS``, ``GROUP_TERMS``, ``card_key``,
+        ``move_group``, ``move_key``); a game without one (a test's toy game) gets the shared
+        defaults: the default terms, a group per move kind, cards by rank then suit."""
+        import importlib
+
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            return importlib.import_module(f"{package}.labels")
+        except ModuleNotFoundError as e:
+            if e.name != f"{package}.labels":
+                raise
+        from types import SimpleNamespace
+
+        from quansu.games.cards import rank_of, suit_of
+        from quansu.games.labels import KIND_TERMS, default_label
+
+        return SimpleNamespace(
+            label=lambda info, lang: default_label(info, KIND_TERMS, lang), GROUPS=(),
+            GROUP_TERMS={}, card_key=lambda card, trump=None: (rank_of(card), suit_of(card)),
+            move_group=lambda info: info.kind, move_key=lambda info, trump: (info.kind,))
+
+    def move_label(self, move: Move, lang: str = "") -> str:
+        """``move`` as a player says it, in ``lang`` (``"vi"``: Vietnamese; anything else:
+        English), with the game's own terms and the cards written ``3♠ 10♥``."""
+        return self._labels().label(self.describe_move(move), lang)
+
+    def move_group(self, move: Move) -> str:
+        """The group a player puts ``move`` in (one of :meth:`move_groups`)."""
+        return self._labels().move_group(self.describe_move(move))
+
+    def move_groups(self) -> tuple[str, ...]:
+        """The game's groups of moves, in a player's order."""
+        return tuple(self._labels().GROUPS)
+
+    def group_label(self, group: str, lang: str = "") -> str:
+        """What the group ``group`` is called in ``lang`` (the game's terms, else the shared
+        ones of :data:`games.labels.GROUP_TERMS`; the group's own name when neither has it)."""
+        from quansu.games.labels import GROUP_TERMS, pick
+
+        pair = self._labels().GROUP_TERMS.get(group) or GROUP_TERMS.get(group)
+        return group if pair is None else pick(pair, lang)
+
+    def card_sort_key(self, card: int, trump: int | None = None) -> tuple:
+        """A card's place in the game's rank order (Phỏm's ace low; Tấn's trumps last, with
+        ``trump`` the face-up card)."""
+        return self._labels().card_key(card, trump)
+
+    def sort_cards(self, cards: Iterable[int], trump: int | None = None) -> list[int]:
+        """``cards`` in the game's rank order (:meth:`card_sort_key`)."""
+        return sorted(cards, key=lambda c: self.card_sort_key(c, trump))
+
+    def sort_moves(self, moves: Iterable[Move], trump: int | None = None) -> list[Move]:
+        """``moves`` in a player's order: grouped by kind in the order of :meth:`move_groups`,
+        from the lowest to the highest within a group (the game's ``move_key``), then by their
+        canonical text."""
+        labels = self._labels()
+        order = {g: i for i, g in enumerate(labels.GROUPS)}
+
+        def key(move):
+            info = self.describe_move(move)
+            return (order.get(labels.move_group(info), len(order)), labels.move_key(info, trump),
+                    self.move_to_text(move))
+
+        return sorted(moves, key=key)
+
     def __repr__(self) -> str:
         diff = self.options_diff()
         return f"{type(self).__name__}(players={self.num_players}, options={diff})"

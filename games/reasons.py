@@ -11,9 +11,10 @@ identifiers an app can translate.
 Texts come in English and Vietnamese: every module that emits reasons has a table ``TEXTS``,
 code -> ``(English, Vietnamese)`` templates in the players' own words (heo, tứ quý, đôi thông,
 chặt, phỏm, ăn, gửi, ù, chủ, ôm, báo sâm), and builds each reason with :func:`say`, which
-renders the text in the language in force (:func:`language`, English by default).  The codes
-and the cards do not change with the language.  ``server/reasons.py`` gathers every table into
-the one list of reason codes (:func:`server.reasons.reason_table`).
+renders the text in the language in force (:func:`language`, English by default), with the
+cards written as players write them (``10♥``, :func:`cards_text`).  The codes and the cards do
+not change with the language.  ``server/reasons.py`` gathers every table into the one list of
+reason codes (:func:`server.reasons.reason_table`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import contextvars
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
-from quansu.games.cards import card_str, rank_of
+from quansu.games.cards import rank_of
 
 #: rank index of the 2 in the card ids (the top rank of the shedding games, Tiến lên and Sâm)
 TWO = 12
@@ -60,7 +61,7 @@ def say(texts: dict[str, tuple[str, str]], code: str, cards: Iterable[int] = (),
         /, **params) -> Reason:
     """The reason ``code`` with its text from ``texts`` (code -> (English, Vietnamese)) in the
     language in force; ``params`` fill the templates (a ``(en, vi)`` tuple is a word that differs
-    by language; the cards are in the notation in both)."""
+    by language; cards are written with :func:`cards_text` in both)."""
     vi = _LANGUAGE.get() == "vi"
     template = texts[code][1 if vi else 0]
     words = {k: (v[1 if vi else 0] if isinstance(v, tuple) else v) for k, v in params.items()}
@@ -93,8 +94,11 @@ def bomb_name(cards: Iterable[int]) -> tuple[str, str]:
 
 
 def cards_text(cards: Iterable[int]) -> str:
-    """Cards in the notation, space separated."""
-    return " ".join(card_str(c) for c in cards)
+    """Cards as players write them in a reason's text (``3♠ 10♥``: :func:`games.labels.card_label`),
+    space separated; the reason's ``cards`` stay card ids, sent in the notation."""
+    from quansu.games.labels import cards_label
+
+    return cards_label(cards)
 
 
 def hand_of(state, seat: int) -> list[int]:

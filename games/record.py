@@ -721,8 +721,10 @@ def replay_any(obj: Mapping, rng: random.Random) -> State:
 
 
 def legal_move_texts(state: State) -> list[str]:
-    """The legal moves of the seat to act, in canonical notation, sorted as strings."""
-    return sorted(state.game.move_to_text(m) for m in state.legal_moves())
+    """The legal moves of the seat to act, in canonical notation, in a player's order (grouped
+    by kind, low to high within a group in the game's rank order: ``Game.sort_moves``)."""
+    game = state.game
+    return [game.move_to_text(m) for m in game.sort_moves(state.legal_moves(), state.trump_card())]
 
 
 # ---------------------------------------------------------------------------------------------

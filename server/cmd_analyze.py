@@ -9,11 +9,13 @@ them against the move played on the same sampled deals (docs/api.md, "Analyze").
 One game: a table (move played, best move, loss in bets with its 95 % interval, sampled deals,
 mark), then a summary per seat; ``--report out.html`` writes the analysis as a self-contained
 page (loss graph per seat, accuracy, each mistake with the better move and the hand) and
-``--plot out.png`` the cumulative loss of every judged seat as a labelled chart.  Several games:
-a progress line per game on standard error and one summary table (accuracy, inaccuracies,
-mistakes, blunders, unclear decisions and total loss per seat and file).  Texts in ``--lang
-vi|en``.  In process, or on a server with ``--server HOST[:PORT]`` (port default 50051).  ``-``
-reads one file from standard input.
+``--plot out.png`` the cumulative loss of every judged seat as a labelled chart (drawn with
+matplotlib, the ``plot`` extra: without it ``--plot`` is refused at once, saying how to install
+it).  Several games: a progress line per game on standard error and one summary table
+(accuracy, inaccuracies, mistakes, blunders, unclear decisions and total loss per seat and
+file).  Texts in ``--lang vi|en``; in Vietnamese the moves are named as players say them.  In
+process, or on a server with ``--server HOST[:PORT]`` (port default 50051).  ``-`` reads one
+file from standard input.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from google.protobuf import json_format
 
 from quansu.server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
                                       read_game_file, report_error)
+from quansu.server.cmd_hint import move_name
 from quansu.server.i18n import lang_of, mark_name, t
 
 MARK_ORDER = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear")
@@ -104,7 +107,8 @@ def decision_line(d, th=None, lang: str = "en") -> str:
         th = pb.Thresholds(good=0.05, inaccuracy=0.15, mistake=0.4)
     interval = "" if d.forced else f"{d.loss_low:.3f}..{d.loss_high:.3f}"
     worlds = "" if d.forced else str(d.worlds)
-    return (f"{d.index:>4} {d.seat:>4}  {d.played.text:<24} {d.best.text:<24} "
+    return (f"{d.index:>4} {d.seat:>4}  {move_name(d.played, lang):<24} "
+            f"{move_name(d.best, lang):<24} "
             f"{d.loss:>6.3f} {interval:<13} {worlds:>6}  {mark_label(d, th, lang)}")
 
 
@@ -116,8 +120,8 @@ def summary_lines(s, lang: str = "en") -> list[str]:
              accuracy=f"{s.accuracy:.0%}", marks=marks)
            + (t("analyze_result", lang, payoff=f"{s.payoff:+g}") if s.HasField("payoff") else "")]
     for d in s.worst:
-        out.append(t("analyze_worst", lang, index=d.index, played=d.played.text,
-                     best=d.best.text, loss=f"{d.loss:.3f}"))
+        out.append(t("analyze_worst", lang, index=d.index, played=move_name(d.played, lang),
+                     best=move_name(d.best, lang), loss=f"{d.loss:.3f}"))
     return out
 
 
@@ -205,6 +209,13 @@ def run(args, out=sys.stdout) -> int:
         if getattr(args, option, None) and many:
             print(t("error", lang, message=t("analyze_one_file", lang, option=f"--{option}",
                                              count=len(files))), file=sys.stderr)
+            return 2
+    if getattr(args, "plot", None):
+        from quansu import plot
+
+        if not plot.available():      # said before the analysis, not after its minutes
+            print(t("error", lang, message=t("analyze_plot_needs_matplotlib", lang,
+                                             install=plot.INSTALL)), file=sys.stderr)
             return 2
     tty = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     results: list = []

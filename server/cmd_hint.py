@@ -46,8 +46,15 @@ def view_object(args) -> dict:
     return obj
 
 
+def move_name(move, lang: str = "en") -> str:
+    """A Move message as the commands show it: in Vietnamese its ``label`` (the move as a
+    player says it, filled in the request's language), in English its notation."""
+    return move.label if lang == "vi" and move.label else move.text
+
+
 def format_table(resp, lang: str = "en") -> str:
-    """The answer as a table in ``lang`` (the reasons are in the request's language)."""
+    """The answer as a table in ``lang`` (the reasons are in the request's language; in
+    Vietnamese the moves are named as players say them, :func:`move_name`)."""
     st = resp.stats
     measured = st.hint_worlds > 0
     lines = [t("hint_header", lang, game=resp.game, seat=resp.seat, model=resp.model,
@@ -62,9 +69,9 @@ def format_table(resp, lang: str = "en") -> str:
         reasons = "; ".join(r.text for r in s.reasons)
         lcb = f"{s.lower_bound:>+8.3f}" if s.HasField("lower_bound") else f"{'-':>8}"
         share = f"{s.visits:>6d}" if measured else f"{s.visit_share:>6.1%}"
-        lines.append(f"{i:>2}  {s.move.text:<28} {s.group:>5} {share} "
+        lines.append(f"{i:>2}  {move_name(s.move, lang):<28} {s.group:>5} {share} "
                      f"{s.expected_payoff:>+8.3f} {lcb} {s.prior:>6.3f}  {reasons}")
-    lines.append(t("hint_play", lang, move=resp.chosen.text))
+    lines.append(t("hint_play", lang, move=move_name(resp.chosen, lang)))
     return "\n".join(lines)
 
 

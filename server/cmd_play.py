@@ -6,9 +6,12 @@ service's ``Suggest`` with ``strength``), or ``--bot heuristic`` / ``--bot rando
 Commands at the prompt: a move in canonical notation (``3S 4S 5H``, ``pass``, ``draw``, ...),
 its number in the listed legal moves, ``moves`` to list them again, ``hint`` (quansu's ranked
 moves for your seat, from your information only), ``help``, ``quit``.
-Bad input is answered with a message and a new prompt, never a traceback.  Texts in ``--lang
-vi|en`` (default: the locale; :mod:`server.i18n`): in Vietnamese the table is drawn from the
-game's zones (:func:`table_text`) and the hints' reasons come in Vietnamese.
+Bad input is answered with a message and a new prompt, never a traceback.  The legal moves are
+listed in a player's order (:func:`moves_listing`: grouped by kind, low to high in the game's
+rank order).  Texts in ``--lang vi|en`` (default: the locale; :mod:`server.i18n`): in Vietnamese
+the table is drawn from the game's zones (:func:`table_text`, the hand in the game's order with
+the cards written 3♠ 10♥), every move is named as a player says it (:func:`move_name`) and the
+hints' reasons come in Vietnamese.
 
 ``--save FILE`` writes the game as a ``quansu-record/1`` file when it ends (or, unfinished,
 when you quit), ready for ``quansu analyze FILE``.
@@ -21,7 +24,7 @@ import random
 import sys
 
 from quansu.games import GameError, make
-from quansu.server.i18n import error_text, lang_of, move_words, t, zone_name
+from quansu.server.i18n import error_text, lang_of, t, zone_name
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -92,6 +95,27 @@ class _Bots:
         return format_table(resp, self.lang)
 
 
+def move_name(game, move, lang: str = "en") -> str:
+    """How the command names a move: in Vietnamese as a player says it, with the game's own
+    terms and the cards written 3♠ 10♥ (:meth:`games.base.Game.move_label`: "đánh đôi 9♦ 9♥",
+    "bỏ lượt", "ăn 7♥", "đỡ 7♠ bằng 9♠"); in English in the notation a player types
+    (docs/notation.md)."""
+    return game.move_label(move, "vi") if lang == "vi" else game.move_to_text(move)
+
+
+def moves_listing(game, moves: list, lang: str = "en") -> str:
+    """``moves`` (in a player's order, :meth:`games.base.Game.sort_moves`) numbered from 0, one
+    line per group of moves (:meth:`games.base.Game.move_group`: singles, pairs, straights,
+    bombs; draw or eat; attack, defend, take ...) headed by the group's name in ``lang``."""
+    lines: list[tuple[str, list[str]]] = []
+    for i, move in enumerate(moves):
+        group = game.group_label(game.move_group(move), lang)
+        if not lines or lines[-1][0] != group:
+            lines.append((group, []))
+        lines[-1][1].append(f"[{i}] {move_name(game, move, lang)}")
+    return "\n".join(f"  {group}: {', '.join(items)}" for group, items in lines)
+
+
 def table_text(state, seat: int, lang: str = "en", last: int = 4) -> str:
     """What ``seat`` sees, in ``lang``: in English the game's own rendering
     (:meth:`games.base.State.render`); in Vietnamese one drawn from the zones every game has
@@ -99,15 +123,22 @@ def table_text(state, seat: int, lang: str = "en", last: int = 4) -> str:
     knows), the last moves in words and who is to act."""
     if lang != "vi":
         return state.render(seat)
-    from quansu.games.cards import card_str, format_cards, suit_of
+    from quansu.games.cards import SUIT_SYMBOLS, cards_of, suit_of
+
+    from quansu.games.labels import cards_label
 
     game = state.game
     n = game.num_players
     sizes = state.zone_sizes()
     known = state.known_cards(seat)
+    trump = state.trump_card()
+
+    def cards(mask: int) -> str:       # as a player holds them: the game's order, 10♥
+        return cards_label(game.sort_cards(cards_of(mask), trump))
+
     lines = [t("view_title", lang, title=game.title or game.name, players=n, seat=seat)]
     hand = known.get(f"hand{seat}", 0)
-    lines.append(t("view_hand", lang, cards=format_cards(hand) if hand else t("view_empty", lang)))
+    lines.append(t("view_hand", lang, cards=cards(hand) if hand else t("view_empty", lang)))
     lines.append(t("view_counts", lang, items=", ".join(
         t("view_count", lang, seat=s, count=sizes.get(f"hand{s}", 0)) for s in range(n))))
     for name, count in sizes.items():
@@ -116,18 +147,16 @@ def table_text(state, seat: int, lang: str = "en", last: int = 4) -> str:
         mask = known.get(name, 0)
         if mask:
             lines.append(t("view_zone_known", lang, zone=zone_name(name, lang), count=count,
-                           cards=format_cards(mask)))
+                           cards=cards(mask)))
         else:
             lines.append(t("view_zone", lang, zone=zone_name(name, lang), count=count))
-    trump = getattr(getattr(state, "deal", None), "trump", None)
     if trump is not None:                                     # Tấn: the face-up trump card
-        suit = "SCDH"[suit_of(trump)]
-        lines.append(t("view_trump", lang, suit={"S": "♠", "C": "♣", "D": "♦", "H": "♥"}[suit],
-                       card=card_str(trump)))
+        lines.append(t("view_trump", lang, suit=SUIT_SYMBOLS[suit_of(trump)],
+                       card=cards_label((trump,))))
     recent = state.history[-last:] if last else []
     if recent:
         lines.append(t("view_last", lang, items="; ".join(
-            f"{t('seat', lang, seat=s)} {move_words(game, m, lang)}" for s, m in recent)))
+            f"{t('seat', lang, seat=s)} {move_name(game, m, lang)}" for s, m in recent)))
     if state.is_terminal():
         lines.append(t("view_over", lang))
     else:
@@ -194,29 +223,17 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
     print(t("play_start", lang, title=game.title or game.name, players=game.num_players, seat=me),
           file=out)
 
-    def listed(texts: list[str]) -> str:
-        if lang == "en":
-            return ", ".join(f"[{i}] {x}" for i, x in enumerate(texts))
-        out = []      # the notation, and what a move that is not a play does in words
-        for i, x in enumerate(texts):
-            move = game.parse_move(x)
-            words = "" if game.describe_move(move).kind == "play" else move_words(game, move, lang)
-            out.append(f"[{i}] {x}" + (f" ({words})" if words and words != x else ""))
-        return ", ".join(out)
-
     while not state.is_terminal():
         seat = state.current_player
         if seat != me:
             move = bots.move(game, state)
             state.apply(move)
-            said = game.move_to_text(move) if lang == "en" else move_words(game, move, lang)
-            print(t("play_bot_move", lang, seat=seat, move=said), file=out)
+            print(t("play_bot_move", lang, seat=seat, move=move_name(game, move, lang)), file=out)
             continue
-        legal = state.legal_moves()
-        texts = sorted(game.move_to_text(m) for m in legal)
+        legal = game.sort_moves(state.legal_moves(), state.trump_card())   # a player's order
         print("", file=out)
         print(table_text(state, me, lang), file=out)
-        print(t("play_moves", lang, moves=listed(texts)), file=out)
+        print(t("play_moves", lang, moves=moves_listing(game, legal, lang)), file=out)
         while True:
             try:
                 line = input_fn(t("play_prompt", lang)).strip()
@@ -232,13 +249,13 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
                 print(bots.hint(state), file=out)
                 continue
             if line == "moves":
-                print(listed(texts), file=out)
+                print(moves_listing(game, legal, lang), file=out)
                 continue
             if line.isdigit():
-                if int(line) >= len(texts):
-                    print(t("play_no_number", lang, number=line, last=len(texts) - 1), file=out)
+                if int(line) >= len(legal):
+                    print(t("play_no_number", lang, number=line, last=len(legal) - 1), file=out)
                     continue
-                line = texts[int(line)]
+                line = game.move_to_text(legal[int(line)])
             try:
                 move = game.parse_move(line)
             except GameError as e:
@@ -248,7 +265,7 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
                 print(t("play_not_legal", lang, move=game.move_to_text(move)), file=out)
                 continue
             state.apply(move)
-            print(t("play_my_move", lang, seat=me, move=game.move_to_text(move)), file=out)
+            print(t("play_my_move", lang, seat=me, move=move_name(game, move, lang)), file=out)
             break
     print("", file=out)
     print(t("play_game_over", lang), file=out)

@@ -18,7 +18,7 @@ Output (default, a table)::
     result: agrees with the settlement
 
 ``--legal`` adds, before every move, the seat to act and all its legal moves in canonical notation,
-sorted as strings.  ``--json`` prints JSON lines instead: one ``{"type": "game", ...}`` line, one
+in a player's order (grouped by kind, low to high: ``Game.sort_moves``).  ``--json`` prints JSON lines instead: one ``{"type": "game", ...}`` line, one
 ``{"type": "move", "index", "seat", "move"[, "to_act", "legal"]}`` line per move, then
 ``{"type": "end", "over", "moves", ...}``; an invalid record ends with ``{"type": "error", "error",
 "code"}`` (``code``: the error's stable code, games/errors.py; ``error`` in ``--lang``).  Every
@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", metavar="RECORD.json", help="a quansu-record/1 file ('-': standard input)")
     p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
     p.add_argument("--legal", action="store_true",
-                   help="list the seat to act and its legal moves (sorted) at every step")
+                   help="list the seat to act and its legal moves (in a player's order) at every step")
 
 
 def read_input(path: str):

@@ -19,6 +19,7 @@ from google.protobuf.message import Message
 from quansu.games import record as rec
 from quansu.games.base import Game, Move, OptionSpec, State
 from quansu.games.cards import card_str
+from quansu.games.reasons import current_language
 from quansu.games.registry import game_classes, make
 from quansu.server.errors import RequestError, clip
 from quansu.server.v1 import records_pb2, service_pb2 as pb
@@ -205,11 +206,21 @@ def cards_text(cards: Iterable[int]) -> list[str]:
     return [card_str(c) for c in cards]
 
 
-def move_message(game: Game, move: Move) -> pb.Move:
-    """The structured and canonical-text form of an engine move."""
+def move_label(game: Game, move: Move, lang: str | None = None) -> str:
+    """``move`` as a player says it (:meth:`games.base.Game.move_label`) in ``lang`` (None: the
+    language in force, :func:`games.reasons.current_language`: the request's)."""
+    return game.move_label(move, current_language() if lang is None else lang)
+
+
+def move_message(game: Game, move: Move, lang: str | None = None) -> pb.Move:
+    """The structured and canonical-text form of an engine move, with its ``label``, ``group``
+    and ``group_label`` in ``lang`` (None: the language in force, the request's)."""
+    lang = current_language() if lang is None else lang
     info = game.describe_move(move)
+    group = game.move_group(move)
     out = pb.Move(text=game.move_to_text(move), kind=info.kind, cards=cards_text(info.cards),
-                  combo=info.combo or "")
+                  combo=info.combo or "", label=game.move_label(move, lang), group=group,
+                  group_label=game.group_label(group, lang))
     if info.target is not None:
         if info.kind == "send":
             out.target_meld = int(info.target)
@@ -218,6 +229,15 @@ def move_message(game: Game, move: Move) -> pb.Move:
     for meld in info.melds:
         out.melds.add(cards=cards_text(meld))
     return out
+
+
+def legal_move_messages(state: State, lang: str | None = None) -> list[pb.Move]:
+    """The legal moves of ``state``'s seat to act in a player's order
+    (:meth:`games.base.Game.sort_moves`: grouped by kind in the game's order of groups, low to
+    high within a group, Tấn's trumps last) as messages."""
+    game = state.game
+    moves = game.sort_moves(state.legal_moves(), state.trump_card())
+    return [move_message(game, m, lang) for m in moves]
 
 
 def event_message(game: Game, seat: int, move: Move) -> records_pb2.Event:

@@ -340,9 +340,8 @@ class Engine:
         if which == "view" and state.current_player != parsed.seat:
             out.hidden = True
             return out
-        moves = [convert.move_message(game, m) for m in state.legal_moves()]
-        moves.sort(key=lambda m: m.text)
-        out.moves.extend(moves)
+        # in a player's order, grouped by kind; labels in the request's language
+        out.moves.extend(convert.legal_move_messages(state, request.language or "en"))
         return out
 
     # -- validation -----------------------------------------------------------------------------
@@ -470,7 +469,7 @@ class Engine:
         seat = result.observer
         total = sum(m.visits for m in result.moves) or 1
         ranked = rank_moves(result, lcb_z=self._lcb_z(game))
-        top_text = game.move_to_text(ranked[0].move) if ranked and ranked[0].measured else ""
+        top_text = convert.move_label(game, ranked[0].move) if ranked and ranked[0].measured else ""
         out = []
         for rank, r in enumerate(ranked[:k]):
             m = r.stats
@@ -871,7 +870,7 @@ class Engine:
         """The candidates of a paired evaluation as ranked Suggestions (visits = worlds)."""
         game = state.game
         stats = {m.move: m for m in result.moves}
-        top_text = game.move_to_text(pr.top.move)
+        top_text = convert.move_label(game, pr.top.move)
         out = []
         for rank, m in enumerate(pr.moves):
             s = pb.Suggestion(move=convert.move_message(game, m.move), visits=m.worlds,

@@ -6,8 +6,12 @@ templates (``str.format`` fields, the same in both), written with the players' o
 (a 2), tứ quý, đôi thông, sảnh, chặt, phỏm, ăn, gửi, ù, móm, chủ, đổi chủ, ôm, báo sâm.
 :func:`t` renders one.  ``--lang vi|en`` chooses the language (every subcommand has it,
 :func:`add_lang_argument`); without it, the locale does (:func:`default_language`: ``LC_ALL``,
-``LC_MESSAGES`` or ``LANG`` starting with ``vi`` -> Vietnamese).  Moves and cards stay in the
-canonical notation (docs/notation.md) in both languages: that is what a player types.
+``LC_MESSAGES`` or ``LANG`` starting with ``vi`` -> Vietnamese).  Moves are not here either:
+in Vietnamese the commands name a move as a player says it, with the game's own terms and the
+cards written 3♠ 10♥ (:meth:`games.base.Game.move_label`, ``games/labels.py`` and
+``games/<game>/labels.py``: "đánh đôi 9♦ 9♥", "bỏ lượt", "bốc", "ăn 7♥", "hạ phỏm", "gửi",
+"báo Sâm", "đỡ 7♠ bằng 9♠"); in English in the canonical notation (docs/notation.md), which is
+what a player types.
 
 The reasons of a hint are not here: they live with each game (``games/<game>/reasons.py``,
 ``TEXTS``) and come from the engine in the request's ``language``.  Nor are the error texts of
@@ -76,7 +80,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "quansu play: {title}, {players} người chơi, bạn ngồi ghế {seat}"),
     "play_bot_move": ("seat {seat}: {move}", "ghế {seat}: {move}"),
     "play_my_move": ("seat {seat} (you): {move}", "ghế {seat} (bạn): {move}"),
-    "play_moves": ("your moves: {moves}", "nước của bạn: {moves}"),
+    "play_moves": ("your moves (type a number or a move):\n{moves}",
+                   "nước của bạn (gõ số thứ tự hoặc nước đi):\n{moves}"),
     "play_prompt": ("your move> ", "nước đi> "),
     "play_bye": ("bye", "tạm biệt"),
     "play_help": ("type a move (e.g. '3S 4S 5H' or 'pass'), its number, 'moves', 'hint' or 'quit'",
@@ -122,37 +127,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "zone_discard_seat": ("discards of seat {seat}", "bài ghế {seat} đánh ra"),
     "zone_set_aside": ("set aside", "bài để riêng"),
     "zone_other": ("{name}", "{name}"),
-    # what a move does, by MoveInfo.kind (games/base.py) and combo
-    "kind_play": ("plays {combo} {cards}", "đánh {combo} {cards}"),
-    "kind_pass": ("passes", "bỏ lượt"),
-    "kind_draw": ("draws", "bốc bài"),
-    "kind_eat": ("eats {cards}", "ăn {cards}"),
-    "kind_lay": ("lays melds {cards}", "hạ phỏm {cards}"),
-    "kind_send": ("sends {cards}", "gửi {cards}"),
-    "kind_discard": ("discards {cards}", "đánh {cards}"),
-    "kind_u": ("declares Ù", "ù"),
-    "kind_swap": ("swaps the trump card {cards}", "đổi chủ {cards}"),
-    "kind_done": ("done", "xong"),
-    "kind_attack": ("attacks with {cards}", "đánh {cards}"),
-    "kind_defend": ("defends with {cards}", "chặn bằng {cards}"),
-    "kind_throw": ("throws in {cards}", "đánh thêm {cards}"),
-    "kind_take": ("takes the table", "ôm bài"),
-    "kind_declare": ("declares Sâm", "báo sâm"),
-    "kind_decline": ("does not declare Sâm", "không báo sâm"),
-    "kind_other": ("{text}", "{text}"),
-    "combo_single": ("single", "lá lẻ"),
-    "combo_pair": ("pair", "đôi"),
-    "combo_triple": ("triple", "sám cô"),
-    "combo_four_of_a_kind": ("four of a kind", "tứ quý"),
-    "combo_quad": ("four of a kind", "tứ quý"),
-    "combo_straight": ("straight", "sảnh"),
-    "combo_pair_sequence": ("consecutive pairs", "đôi thông"),
-    "combo_double_quad": ("two fours of a kind", "hai tứ quý"),
-    "combo_other": ("{combo}", "{combo}"),
-    # 2s in the shedding games: heo
-    "combo_two_single": ("2", "heo"),
-    "combo_two_pair": ("pair of 2s", "đôi heo"),
-    "combo_two_triple": ("three 2s", "ba heo"),
     # -- quansu analyze ---------------------------------------------------------------------
     "analyze_header": ("model {model}; marks: good <= {good}, inaccuracy <= {inaccuracy}, "
                        "mistake <= {mistake} bets, else blunder",
@@ -181,6 +155,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "  tệ nhất: nước {index}: đã đi {played}, tốt nhất {best}, mất {loss}"),
     "analyze_no_plot": ("--plot: no decision to draw", "--plot: không có quyết định nào để vẽ"),
     "analyze_plot_written": ("plot written to {path}", "đã ghi biểu đồ vào {path}"),
+    "analyze_plot_needs_matplotlib": ("--plot: drawing the chart needs matplotlib: {install}",
+                                      "--plot: cần matplotlib để vẽ biểu đồ: {install}"),
     "col_interval": ("interval", "khoảng 95%"),
     "col_worlds": ("deals", "số ván"),
     "col_file": ("file", "tệp"),
@@ -308,14 +284,6 @@ def stopped_name(stopped_by: str, lang: str = "en") -> str:
     return t(key, lang) if key in MESSAGES else stopped_by
 
 
-def combo_name(combo: str | None, lang: str = "en") -> str:
-    """A shedding combination (``MoveInfo.combo``) as players call it: sảnh, đôi thông..."""
-    if not combo:
-        return ""
-    key = f"combo_{combo}"
-    return t(key, lang) if key in MESSAGES else t("combo_other", lang, combo=combo)
-
-
 def zone_name(zone: str, lang: str = "en") -> str:
     """A zone of :meth:`games.base.State.zones` (not a hand) in ``lang``."""
     base = zone.rstrip("0123456789")
@@ -323,24 +291,3 @@ def zone_name(zone: str, lang: str = "en") -> str:
         return t("zone_discard_seat", lang, seat=zone[len(base):])
     key = f"zone_{base}"
     return t(key, lang) if key in MESSAGES else t("zone_other", lang, name=zone)
-
-
-def move_words(game, move, lang: str = "en") -> str:
-    """What ``move`` does, in words of ``lang`` ("đánh sảnh 3S 4S 5H", "bỏ lượt", "ôm bài"),
-    from the game's :class:`games.base.MoveInfo`."""
-    from quansu.games.reasons import cards_text
-
-    from quansu.games.cards import rank_of
-    from quansu.games.reasons import TWO
-
-    info = game.describe_move(move)
-    key = f"kind_{info.kind}"
-    if key not in MESSAGES:
-        return t("kind_other", lang, text=game.move_to_text(move))
-    if info.kind == "play":
-        combo = combo_name(info.combo, lang)
-        if info.cards and all(rank_of(c) == TWO for c in info.cards) and \
-                f"combo_two_{info.combo}" in MESSAGES:       # a 2 of Tiến lên or Sâm: heo
-            combo = t(f"combo_two_{info.combo}", lang)
-        return " ".join(t(key, lang, combo=combo, cards=cards_text(info.cards)).split())
-    return " ".join(t(key, lang, cards=cards_text(info.cards)).split())

@@ -8,8 +8,10 @@ thresholds as dashed lines), the accuracy and the count of each mark, and each m
 the move played, the better move (and the moves as good as it), the loss with its interval and
 the seat's hand at that point.  An overview chart shows every judged seat's cumulative loss,
 the same chart ``--plot`` draws as PNG (title, axes, legend, one line per seat).  Texts in
-English and Vietnamese (``lang`` "en" or "vi"); moves stay in the notation of
-docs/notation.md, cards with suit symbols.
+English and Vietnamese (``lang`` "en" or "vi"); in Vietnamese the moves are named as players
+say them (``Move.label``: "đánh đôi 9♦ 9♥", "bốc", "đỡ 7♠ bằng 9♠"), in English in the notation of
+docs/notation.md; cards with suit symbols, hands in the game's order.  The PNG chart is drawn
+with matplotlib (:mod:`quansu.plot`, the ``plot`` extra).
 """
 
 from __future__ import annotations
@@ -24,12 +26,16 @@ from quansu.games.cards import cards_of
 
 #: mark number (server.v1 Mark) -> short name
 MARKS = {1: "best", 2: "good", 3: "inaccuracy", 4: "mistake", 5: "blunder", 6: "unclear"}
-#: mark name -> colour (the chart, the table)
-MARK_COLORS = {"best": "#2e7d32", "good": "#7cb342", "inaccuracy": "#f9a825",
-               "mistake": "#ef6c00", "blunder": "#c62828", "unclear": "#9e9e9e"}
+#: mark name -> colour (the charts, the table): yellow, orange and red for inaccuracy, mistake
+#: and blunder, apart in hue and in lightness (tests/test_analysis_report.py measures it)
+MARK_COLORS = {"best": "#2e7d32", "good": "#7cb342", "inaccuracy": "#fdd835",
+               "mistake": "#f57c00", "blunder": "#b71c1c", "unclear": "#9e9e9e"}
+#: mark name -> marker shape of the PNG chart (matplotlib's): each mark its own shape too
+MARK_MARKERS = {"inaccuracy": "^", "mistake": "s", "blunder": "X", "unclear": "o"}
 #: marks listed as mistakes in a seat's section
 MISTAKE_MARKS = ("inaccuracy", "mistake", "blunder")
-SEAT_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"]
+#: the seats' lines: cool hues, apart from the marks' (quansu.plot.SERIES_COLORS)
+SEAT_COLORS = ["#1f77b4", "#2ca02c", "#17becf", "#8c564b", "#7f7f7f", "#bcbd22"]
 
 #: key -> (English, Vietnamese)
 TEXTS: dict[str, tuple[str, str]] = {
@@ -176,61 +182,67 @@ def cumulative(analysis: GameAnalysis, seat: int) -> list[tuple[int, float, obje
 
 # -- the PNG -----------------------------------------------------------------------------------
 
-def _rgb(hex_color: str) -> tuple[int, int, int]:
-    h = hex_color.lstrip("#")
-    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
-
-
-def write_plot(analysis: GameAnalysis, path: str, lang: str = "en") -> None:
-    """The cumulative loss of every judged seat over the game as a labelled PNG chart: title,
-    axes (move number, cumulative loss in bets), a legend naming each seat and the marks."""
-    from quansu.server.plot import Series, line_chart_png
+def plot_figure(analysis: GameAnalysis, lang: str = "en"):
+    """The cumulative loss of every judged seat over the game as a matplotlib Figure
+    (:mod:`quansu.plot`): the title, the axes (move number, cumulative loss in bets), one line
+    per seat, each inaccuracy, mistake, blunder and unclear decision marked on its seat's line
+    in the mark's own colour and shape, and a legend naming the seats and the marks, in
+    ``lang``.  :class:`quansu.plot.PlotUnavailable` without matplotlib."""
+    from quansu.plot import Marks, Series, line_chart
 
     series = []
+    marks = {m: Marks(mark_text(m, lang), MARK_COLORS[m], MARK_MARKERS[m], m == "unclear")
+             for m in (*MISTAKE_MARKS, "unclear")}
     for seat in analysis.seats():
         pts = cumulative(analysis, seat)
-        points = [(0.0, 0.0)] + [(float(i), total) for i, total, _ in pts]
-        marks = []
+        series.append(Series(text("seat", lang, seat=seat),
+                             [(0.0, 0.0)] + [(float(i), total) for i, total, _ in pts]))
         for i, total, d in pts:
             name = MARKS.get(d.mark, "?")
-            if name in MISTAKE_MARKS:
-                marks.append((float(i), total, _rgb(MARK_COLORS[name]), False))
-            elif name == "unclear":
-                marks.append((float(i), total, _rgb(MARK_COLORS[name]), True))
-        series.append(Series(text("seat", lang, seat=seat), points, marks))
-    legend = [(mark_text(m, lang), _rgb(MARK_COLORS[m]), m == "unclear")
-              for m in (*MISTAKE_MARKS, "unclear")]
-    line_chart_png(series, path,
-                   title=f"{text('overview', lang)}: {analysis.title()}",
-                   x_label=text("axis_move", lang), y_label=text("axis_total", lang),
-                   legend_extra=legend)
+            if name in marks:
+                marks[name].points.append((float(i), total))
+    return line_chart(series, title=f"{text('overview', lang)}: {analysis.title()}",
+                      x_label=text("axis_move", lang), y_label=text("axis_total", lang),
+                      marks=list(marks.values()))
+
+
+def write_plot(analysis: GameAnalysis, path: str, lang: str = "en"):
+    """:func:`plot_figure` written to ``path`` as PNG; the Figure."""
+    from quansu.plot import save_png
+
+    fig = plot_figure(analysis, lang)
+    save_png(fig, path)
+    return fig
 
 
 # -- the HTML page ---------------------------------------------------------------------------
 
-_CARD = re.compile(r"\b([2-9TJQKA])([SCDH])\b")
-_SUIT = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+_CARD = re.compile(r"(?<![\w♠♣♦♥])(10|[2-9TJQKA])([SCDH♠♣♦♥])(?![\w♠♣♦♥])")
+_SUIT = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "♠": "♠", "♣": "♣", "♦": "♦", "♥": "♥"}
 
 
 def cards_html(move_text: str) -> str:
-    """Move or card text with suit symbols (hearts and diamonds red), escaped."""
+    """Move or card text (the notation, ``9D 9H``, or a label, ``đánh đôi 9♦ 9♥``) with suit
+    symbols (hearts and diamonds red), escaped."""
     out, last = [], 0
     for m in _CARD.finditer(move_text):
         out.append(html.escape(move_text[last:m.start()]))
-        rank = "10" if m.group(1) == "T" else m.group(1)
-        red = " red" if m.group(2) in "DH" else ""
-        out.append(f'<span class="card{red}">{rank}{_SUIT[m.group(2)]}</span>')
+        rank = "10" if m.group(1) in ("T", "10") else m.group(1)
+        suit = _SUIT[m.group(2)]
+        red = " red" if suit in "♦♥" else ""
+        out.append(f'<span class="card{red}">{rank}{suit}</span>')
         last = m.end()
     out.append(html.escape(move_text[last:]))
     return "".join(out)
 
 
 def hands_at(obj: dict, points: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
-    """``(seat, move index) -> the seat's hand just before that move``, as card text (the
+    """``(seat, move index) -> the seat's hand just before that move``, as card text in the
+    game's order (Phỏm's ace low, Tấn's trumps last: :meth:`games.base.Game.sort_cards`; the
     seat's own cards: in a view, the view's seat knows them)."""
     if not points:
         return {}
-    from quansu.games.cards import format_cards
+    from quansu.games.labels import cards_label
 
     if obj.get("format") == rec.VIEW_FORMAT:
         view = rec.parse_view(obj)
@@ -241,8 +253,15 @@ def hands_at(obj: dict, points: list[tuple[int, int]]) -> dict[tuple[int, int], 
     out = {}
     for seat, index in points:
         st = rec.replay_view(rec.view_at(record, seat, index), random.Random(0))
-        out[(seat, index)] = format_cards(cards_of(st.zones().get(f"hand{seat}", 0)))
+        hand = cards_of(st.zones().get(f"hand{seat}", 0))
+        out[(seat, index)] = cards_label(st.game.sort_cards(hand, st.trump_card()))
     return out
+
+
+def move_name(move, lang: str = "en") -> str:
+    """A Move message as the report names it: in Vietnamese its ``label`` (as a player says it,
+    "đánh đôi 9♦ 9♥"), in English its notation (shown with suit symbols)."""
+    return move.label if lang == "vi" and move.label else move.text
 
 
 def _f(x: float) -> str:
@@ -293,7 +312,8 @@ def _svg_seat(analysis: GameAnalysis, seat: int, lang: str) -> str:
         name = "best" if d.forced else MARKS.get(d.mark, "unclear")
         color = MARK_COLORS.get(name, "#9e9e9e")
         cx = x(d.index)
-        tip = text("bar_title", lang, index=d.index, played=d.played.text, best=d.best.text,
+        tip = text("bar_title", lang, index=d.index, played=move_name(d.played, lang),
+                   best=move_name(d.best, lang),
                    loss=_f(d.loss), low=_f(d.loss_low), high=_f(d.loss_high),
                    mark=mark_text(name, lang))
         parts.append(f'<g class="decision" data-index="{d.index}" data-mark="{name}">'
@@ -391,8 +411,16 @@ text-align:left;vertical-align:top}th{background:#f4f4f4}
 """
 
 
+def _light(color: str) -> bool:
+    """Whether dark text reads better than white on ``color`` ("#rrggbb")."""
+    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55
+
+
 def _mark_span(name: str, label: str) -> str:
-    return (f'<span class="mark mark-{name}" style="background:{MARK_COLORS.get(name, "#999")}">'
+    color = MARK_COLORS.get(name, "#999999")
+    ink = ";color:#222" if _light(color) else ""
+    return (f'<span class="mark mark-{name}" style="background:{color}{ink}">'
             f'{html.escape(label)}</span>')
 
 
@@ -460,9 +488,9 @@ def render_html(analysis: GameAnalysis, lang: str = "en") -> str:
             for d in rows:
                 name = MARKS.get(d.mark, "unclear")
                 label = unclear_text(d, th, lang) if name == "unclear" else mark_text(name, lang)
-                tied = [t.move.text for t in d.top if t.group == 0 and t.move.text != d.best.text
-                        and t.move.text != d.played.text]
-                better = cards_html(d.best.text)
+                tied = [move_name(t.move, lang) for t in d.top if t.group == 0
+                        and t.move.text != d.best.text and t.move.text != d.played.text]
+                better = cards_html(move_name(d.best, lang))
                 if tied:
                     better += ('<br><span class="note">'
                                + text("also_good", lang, moves=", ".join(cards_html(m) for m in tied))
@@ -470,7 +498,7 @@ def render_html(analysis: GameAnalysis, lang: str = "en") -> str:
                 loss = (f"{d.loss:.2f} ({d.loss_low:.2f}–{d.loss_high:.2f})"
                         f'<br><span class="note">{html.escape(text("worlds", lang, worlds=d.worlds))}</span>')
                 out.append(f'<tr class="mistake" data-index="{d.index}" data-mark="{name}">'
-                           f'<td class="num">{d.index}</td><td>{cards_html(d.played.text)}</td>'
+                           f'<td class="num">{d.index}</td><td>{cards_html(move_name(d.played, lang))}</td>'
                            f"<td>{better}</td><td class=\"num\">{loss}</td>"
                            f"<td>{_mark_span(name, label)}</td>"
                            f'<td class="hand">{cards_html(hands.get((d.seat, d.index), ""))}</td></tr>')

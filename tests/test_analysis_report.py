@@ -8,7 +8,6 @@ import itertools
 import os
 import random
 import struct
-import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 from quansu.games import record as rec
 from quansu.server import cli, cmd_analyze, cmd_play
 from quansu.server.engine import build_engine, mark_of
+from quansu.server import report
 from quansu.server.report import GameAnalysis, render_html, write_plot
 from quansu.server.v1 import service_pb2 as pb
 
@@ -190,33 +190,99 @@ def test_report_in_vietnamese():
     assert "sai nặng" in text
 
 
-def _png_size_and_ink(path):
-    data = Path(path).read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    w, h = struct.unpack(">II", data[16:24])
-    raw = zlib.decompress(data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8])
-    rows = [raw[r * (3 * w + 1) + 1:(r + 1) * (3 * w + 1)] for r in range(h)]
-    return w, h, rows
+def _mark_colors_apart(colors):
+    """The least distance between two of ``colors`` ("#rrggbb") in RGB units (0..441)."""
+    rgb = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in colors]
+    return min(sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
+               for i, a in enumerate(rgb) for b in rgb[i + 1:])
 
 
-def test_plot_is_a_labelled_png(tmp_path):
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_plot_is_a_labelled_png_drawn_with_matplotlib(tmp_path, lang):
+    """The PNG chart is a matplotlib figure: its title, axes and legend are text objects in the
+    language asked for, Vietnamese with its diacritics, at readable sizes; every mark has its
+    own colour and shape; the file is a PNG of that figure."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.font_manager import findfont
+
+    from quansu import plot
+    from quansu.server.report import MARK_COLORS, MARK_MARKERS, text as report_text
+
     a = _analysis()
     path = tmp_path / "a.png"
-    write_plot(a, str(path), "en")
-    w, h, rows = _png_size_and_ink(path)
-    assert (w, h) == (900, 480)
-    # a title is written in the top band, and one coloured legend swatch per judged seat
-    assert any(b != 255 for row in rows[8:26] for b in row)
-    from quansu.server.plot import COLORS
+    fig = write_plot(a, str(path), lang)
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h = struct.unpack(">II", data[16:24])
+    assert (w, h) == (1000, 560)
+    ax = fig.axes[0]
+    title = ax.title.get_text()
+    assert title == f"{report_text('overview', lang)}: Tiến lên miền Nam"
+    if lang == "vi":
+        assert title == "Tổng mức mất qua ván: Tiến lên miền Nam"
+        assert ax.get_ylabel() == "tổng mất (cược)" and ax.get_xlabel() == "nước thứ"
+    # the font has the letters: DejaVu Sans, found (not a fallback), at readable sizes
+    assert "DejaVuSans" in findfont(ax.title.get_fontproperties()).replace(" ", "")
+    assert ax.title.get_fontsize() >= 14 and ax.xaxis.label.get_fontsize() >= 12
+    assert all(t.get_fontsize() >= 11 for t in ax.get_xticklabels() + ax.get_yticklabels())
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    seats = sorted({d.seat for d in a.decisions})
+    marks = ("inaccuracy", "mistake", "blunder", "unclear")
+    assert legend == [report_text("seat", lang, seat=s) for s in seats] + \
+        [report.mark_text(m, lang) for m in marks]
+    if lang == "vi":
+        assert "sai nặng" in legend and "chưa chuẩn" in legend
+    assert all(t.get_fontsize() >= 11 for t in ax.get_legend().get_texts())
+    # one line per seat, then one marker set per mark: distinct colours and shapes
+    lines = ax.get_lines()
+    assert len(lines) == len(seats) + len(marks)
+    mark_lines = lines[len(seats):]
+    assert [ln.get_marker() for ln in mark_lines] == [MARK_MARKERS[m] for m in marks]
+    assert len({MARK_MARKERS[m] for m in marks}) == len(marks)
+    assert _mark_colors_apart([MARK_COLORS[m] for m in marks]) > 100
+    assert _mark_colors_apart([MARK_COLORS[m] for m in marks]
+                              + list(plot.SERIES_COLORS[:len(seats)])) > 60
+    # each decision with one of those marks is on its seat's line
+    for m, ln in zip(marks, mark_lines):
+        want = sorted(d.index for d in a.decisions if report.MARKS[d.mark] == m)
+        assert sorted(int(x) for x in ln.get_xdata()) == want
 
-    seats = len({d.seat for d in a.decisions})
-    found = set()
-    for row in rows[40:40 + 14 * seats + 4]:
-        for x in range(730, 760):
-            px = tuple(row[3 * x:3 * x + 3])
-            if px in COLORS[:seats]:
-                found.add(px)
-    assert len(found) == seats
+
+def test_plot_without_matplotlib_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    """``analyze --plot`` without matplotlib stops before any analysis, saying how to install
+    it; the chart functions raise PlotUnavailable."""
+    import sys
+
+    from quansu import plot
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)      # import matplotlib fails
+    assert not plot.available()
+    with pytest.raises(plot.PlotUnavailable, match=r"quansu\[plot\]"):
+        write_plot(_analysis(), str(tmp_path / "a.png"))
+    path = tmp_path / "g.json"
+    rec.write_json(_record(), str(path))
+    for lang, words in (("en", "needs matplotlib"), ("vi", "cần matplotlib")):
+        rc, out = _analyze([str(path), "--uniform", "--iterations", "4", "--plot",
+                            str(tmp_path / "a.png"), "--lang", lang])
+        err = capsys.readouterr().err
+        assert rc == 2 and out == "", out
+        assert words in err and 'pip install "quansu[plot]"' in err, err
+    assert not (tmp_path / "a.png").exists()
+
+
+def test_training_curves_are_drawn_with_matplotlib(tmp_path):
+    pytest.importorskip("matplotlib")
+    from quansu.models.training.plot import line_plot_png
+
+    path = tmp_path / "curve.png"
+    line_plot_png({"policy_loss": [2.0, 1.5, 1.2], "value_loss": [0.5, 0.4, 0.41],
+                   "heldout_top1": []}, str(path), title="phom: training")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    from quansu.plot import panels
+
+    fig = panels({"policy_loss": [2.0, 1.5], "value_loss": [0.5, 0.4], "empty": []},
+                 title="t")
+    assert [ax.get_title(loc="left") for ax in fig.axes] == ["policy_loss", "value_loss"]
 
 
 # -- the round trip: play --save, then analyze one file, several and a folder -------------------------

@@ -8,7 +8,7 @@ with the most points), ``draws``, ``declares_u``.  Read from the moving seat's o
 from __future__ import annotations
 
 from quansu.games.base import Move, State
-from quansu.games.cards import PHOM_RANK, card_str, rank_of, suit_of
+from quansu.games.cards import PHOM_RANK, rank_of, suit_of
 from quansu.games.reasons import Reason, cards_text, hand_of, say
 
 #: Phỏm's reasons: code -> (English, Vietnamese) (:func:`games.reasons.say`).
@@ -67,7 +67,7 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     if k == "eat" and info.cards:
         meld = meld_with(info.cards[0], hand)
         if meld:
-            return [say(TEXTS, "forms_meld", meld, card=card_str(info.cards[0]),
+            return [say(TEXTS, "forms_meld", meld, card=cards_text((info.cards[0],)),
                         cards=cards_text(meld))]
         return []
     if k == "discard" and info.cards:
@@ -76,8 +76,8 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
         if c in loose:
             top = max(loose, key=lambda x: PHOM_RANK[rank_of(x)])
             if PHOM_RANK[rank_of(c)] == PHOM_RANK[rank_of(top)]:
-                return [say(TEXTS, "discards_high", (c,), card=card_str(c))]
-            return [say(TEXTS, "discards_loose", (c,), card=card_str(c))]
+                return [say(TEXTS, "discards_high", (c,), card=cards_text((c,)))]
+            return [say(TEXTS, "discards_loose", (c,), card=cards_text((c,)))]
         return []
     if k == "lay" and info.melds:
         cards = tuple(c for m in info.melds for c in m)

@@ -9,7 +9,7 @@ own hand and the face-up trump only.
 from __future__ import annotations
 
 from quansu.games.base import Move, State
-from quansu.games.cards import TAN_RANK, card_str, rank_of, suit_of
+from quansu.games.cards import TAN_RANK, rank_of, suit_of
 from quansu.games.reasons import Reason, cards_text, hand_of, say
 
 #: Tấn's reasons: code -> (English, Vietnamese) (:func:`games.reasons.say`); the trump is
@@ -34,7 +34,7 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     if k == "defend" and info.cards and tsuit is not None:
         c = info.cards[0]
         if suit_of(c) == tsuit and (info.target is None or suit_of(info.target) != tsuit):
-            return [say(TEXTS, "trump_used", (c,), card=card_str(c))]
+            return [say(TEXTS, "trump_used", (c,), card=cards_text((c,)))]
         trumps = tuple(x for x in hand if suit_of(x) == tsuit)
         if trumps and suit_of(c) != tsuit:
             return [say(TEXTS, "low_trump_kept", trumps, cards=cards_text(trumps))]
@@ -42,5 +42,5 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
         c = info.cards[0]
         plain = [x for x in hand if tsuit is None or suit_of(x) != tsuit]
         if plain and c in plain and TAN_RANK[rank_of(c)] == min(TAN_RANK[rank_of(x)] for x in plain):
-            return [say(TEXTS, "attacks_low", (c,), card=card_str(c))]
+            return [say(TEXTS, "attacks_low", (c,), card=cards_text((c,)))]
     return []

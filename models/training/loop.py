@@ -441,7 +441,7 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     target = out if keep_new else out.with_name(out.stem + ".rejected.onnx")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
-    line_plot_png(curve, str(target.with_suffix(".png")))
+    line_plot_png(curve, str(target.with_suffix(".png")), title=f"{game.name}: training")
     write_canary(target.with_suffix(".canary.json"), game, PolicyValueModel(data).run)
     write_card(target.with_suffix(".md"), game, enc, net, summary, len(data))
     log(f"policy alone vs heuristic bot: {m:+.3f} bets/game, 95% CI [{lo:+.3f}, {hi:+.3f}] "

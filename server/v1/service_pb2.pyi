@@ -27,7 +27,7 @@ MARK_BLUNDER: Mark
 MARK_UNCLEAR: Mark
 
 class Move(_message.Message):
-    __slots__ = ("text", "kind", "cards", "target_card", "target_meld", "melds", "combo")
+    __slots__ = ("text", "kind", "cards", "target_card", "target_meld", "melds", "combo", "label", "group", "group_label")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +35,9 @@ class Move(_message.Message):
     TARGET_MELD_FIELD_NUMBER: _ClassVar[int]
     MELDS_FIELD_NUMBER: _ClassVar[int]
     COMBO_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    GROUP_LABEL_FIELD_NUMBER: _ClassVar[int]
     text: str
     kind: str
     cards: _containers.RepeatedScalarFieldContainer[str]
@@ -42,7 +45,10 @@ class Move(_message.Message):
     target_meld: int
     melds: _containers.RepeatedCompositeFieldContainer[Meld]
     combo: str
-    def __init__(self, text: _Optional[str] = ..., kind: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ..., target_card: _Optional[str] = ..., target_meld: _Optional[int] = ..., melds: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., combo: _Optional[str] = ...) -> None: ...
+    label: str
+    group: str
+    group_label: str
+    def __init__(self, text: _Optional[str] = ..., kind: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ..., target_card: _Optional[str] = ..., target_meld: _Optional[int] = ..., melds: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., combo: _Optional[str] = ..., label: _Optional[str] = ..., group: _Optional[str] = ..., group_label: _Optional[str] = ...) -> None: ...
 
 class Meld(_message.Message):
     __slots__ = ("cards",)

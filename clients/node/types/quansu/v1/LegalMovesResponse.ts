@@ -10,7 +10,9 @@ export interface LegalMovesResponse {
    */
   'to_act'?: (number);
   /**
-   * Sorted by canonical text.
+   * In a player's order (docs/api.md, "LegalMoves"): grouped by `group` in the game's order
+   * of groups, and within a group from the lowest to the highest by the game's rank order
+   * (Phỏm's ace low; Tấn's trumps last).
    */
   'moves'?: (_quansu_v1_Move)[];
   'terminal'?: (boolean);
@@ -36,7 +38,9 @@ export interface LegalMovesResponse__Output {
    */
   'to_act'?: (number);
   /**
-   * Sorted by canonical text.
+   * In a player's order (docs/api.md, "LegalMoves"): grouped by `group` in the game's order
+   * of groups, and within a group from the lowest to the highest by the game's rank order
+   * (Phỏm's ace low; Tấn's trumps last).
    */
   'moves'?: (_quansu_v1_Move__Output)[];
   'terminal'?: (boolean);

@@ -36,6 +36,23 @@ export interface Move {
    * Shedding games: the combination type ("single", "pair", "straight", ...).
    */
   'combo'?: (string);
+  /**
+   * The move as a player says it, in the request's `language`, with the game's own terms and
+   * the cards written as players write them (rank then suit symbol, 10 for the ten): "đánh đôi
+   * 9♦ 9♥", "bỏ lượt", "ăn 7♥", "hạ phỏm 4♦ 5♦ 6♦", "đỡ 7♠ bằng 9♠" ("pair 9♦ 9♥", "pass",
+   * "eat 7♥" in English).  For people only: `text` is what an app sends back.
+   */
+  'label'?: (string);
+  /**
+   * The group a player lists the move under (docs/api.md, "LegalMoves"), a stable name:
+   * "declare", "single", "pair", "triple", "straight", "bomb", "pass" (Tiến lên, Sâm lốc);
+   * "u", "draw", "lay", "discard" (Phỏm); "swap", "attack", "defend", "take", "done" (Tấn).
+   */
+  'group'?: (string);
+  /**
+   * The group's name in the request's `language` ("đôi", "hạ phỏm, gửi", "đỡ").
+   */
+  'group_label'?: (string);
   '_target_meld'?: "target_meld";
 }
 
@@ -73,5 +90,22 @@ export interface Move__Output {
    * Shedding games: the combination type ("single", "pair", "straight", ...).
    */
   'combo'?: (string);
+  /**
+   * The move as a player says it, in the request's `language`, with the game's own terms and
+   * the cards written as players write them (rank then suit symbol, 10 for the ten): "đánh đôi
+   * 9♦ 9♥", "bỏ lượt", "ăn 7♥", "hạ phỏm 4♦ 5♦ 6♦", "đỡ 7♠ bằng 9♠" ("pair 9♦ 9♥", "pass",
+   * "eat 7♥" in English).  For people only: `text` is what an app sends back.
+   */
+  'label'?: (string);
+  /**
+   * The group a player lists the move under (docs/api.md, "LegalMoves"), a stable name:
+   * "declare", "single", "pair", "triple", "straight", "bomb", "pass" (Tiến lên, Sâm lốc);
+   * "u", "draw", "lay", "discard" (Phỏm); "swap", "attack", "defend", "take", "done" (Tấn).
+   */
+  'group'?: (string);
+  /**
+   * The group's name in the request's `language` ("đôi", "hạ phỏm, gửi", "đỡ").
+   */
+  'group_label'?: (string);
   '_target_meld'?: "target_meld";
 }

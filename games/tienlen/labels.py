@@ -1,0 +1,23 @@
+"""Tiến lên as players name and order it (:mod:`games.labels`): "đánh đôi 9♦ 9♥", "đánh heo
+2♥", "đánh ba đôi thông 5♠ 5♥ 6♣ 6♦ 7♠ 7♣", "bỏ lượt"; cards 3 low … A, 2 high; moves as
+singles, pairs, triples, straights, bombs (tứ quý, đôi thông), then pass."""
+
+from __future__ import annotations
+
+from quansu.games.base import MoveInfo
+from quansu.games.labels import (KIND_TERMS, SHEDDING_GROUPS, shedding_group, shedding_key,
+                                 shedding_label, tienlen_card_key)
+
+GROUPS = tuple(g for g in SHEDDING_GROUPS if g != "declare")
+GROUP_TERMS = {"bomb": ("bombs (four of a kind, consecutive pairs)",
+                        "hàng chặt (tứ quý, đôi thông)")}
+card_key = tienlen_card_key
+move_group = shedding_group
+
+
+def label(info: MoveInfo, lang: str) -> str:
+    return shedding_label(info, KIND_TERMS, lang)
+
+
+def move_key(info: MoveInfo, trump: int | None) -> tuple:
+    return shedding_key(info)
