@@ -409,7 +409,7 @@ def _int_field(obj: dict, name: str, default: int | None, lo: int, hi: int) -> i
         raise errors.RequestError(name, f"expected an integer, got {_json_type(v)}")
     v = int(v)
     if not lo <= v <= hi:
-        raise errors.RequestError(name, f"{v} is out of range {lo}..{hi}")
+        raise errors.RequestError.of(name, "request.out_of_range", value=v, lo=lo, hi=hi)
     return v
 
 
@@ -463,16 +463,137 @@ def _mask_cards(mask: int) -> list[str]:
     return [card_str(c) for c in range(52) if mask >> c & 1]
 
 
+#: The languages of the page's texts (``language`` of ``/v1/web/view``).
+WEB_LANGUAGES = ("en", "vi")
+
+
+def _language(obj: dict) -> str:
+    lang = obj.get("language") or "en"
+    if lang not in WEB_LANGUAGES:
+        raise errors.RequestError.of("language", "request.language",
+                                     value=errors.clip(str(lang)),
+                                     languages=", ".join(WEB_LANGUAGES))
+    return lang
+
+
+def _cards(game, cards, trump) -> list[str]:
+    """Card ids as text in a player's order (the game's rank order, Tấn's trumps last)."""
+    from quansu.games.cards import card_str
+
+    return [card_str(c) for c in game.sort_cards(cards, trump)]
+
+
+def _mask_list(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def _move_json(game, seat: int, move, lang: str) -> dict:
+    """A played move as the page shows it: the notation, the words a player says, its group."""
+    return {"seat": seat, "text": game.move_to_text(move), "label": game.move_label(move, lang),
+            "group": game.move_group(move)}
+
+
+def _trick_board(state, lang: str, top: int, owner: int, passed: int) -> dict:
+    """Tiến lên's and Sâm lốc's round: the combination to beat (``top``, a card mask, played by
+    ``owner``; none when the seat to act leads) and the seats that passed in this round."""
+    from quansu.games.cards import card_str
+
+    game = state.game
+    board: dict = {"kind": "trick", "to_beat": None,
+                   "passed": [s for s in range(game.num_players) if passed >> s & 1]}
+    if top and owner >= 0:
+        cards = _mask_list(top)
+        beat = {"seat": owner, "cards": _cards(game, cards, None), "text": "", "label": ""}
+        for s, m in reversed(state.history):      # the play that put these cards on top
+            info = game.describe_move(m)
+            if s == owner and sorted(info.cards) == cards:
+                beat.update(text=game.move_to_text(m), label=game.move_label(m, lang))
+                break
+        else:
+            beat.update(text=" ".join(card_str(c) for c in cards),
+                        label=" ".join(beat["cards"]))
+        board["to_beat"] = beat
+    return board
+
+
+def _tan_board(state, lang: str) -> dict:
+    """Tấn's bout: attacker and defender, the cards of the bout as attack/defence pairs (who
+    played each attack card, and whether it was thrown in), the attack card waiting for an
+    answer, and the trump (the face-up card, whether it still lies under the stock)."""
+    from quansu.games.cards import SUIT_SYMBOLS, card_str
+    from quansu.games.tan.game import OVER, SETUP
+
+    game = state.game
+    phase = {SETUP: "swap", OVER: "over"}.get(state.phase, "bout")
+    pairs: list[dict] = []
+    if phase == "bout" and state.table:
+        for s, m in state.history[state.bout_start:]:
+            info = game.describe_move(m)
+            if info.kind in ("attack", "throw"):
+                pairs.append({"attack": card_str(info.cards[0]), "seat": s,
+                              "throw_in": info.kind == "throw" or bool(pairs), "defence": None,
+                              "defended_by": None})
+            elif info.kind == "defend":
+                target = card_str(info.target)
+                for p in pairs:
+                    if p["attack"] == target:
+                        p["defence"] = card_str(info.cards[0])
+                        p["defended_by"] = s
+    # the trump card: the face-up card while it lies under the stock (a swap changes it),
+    # else the one dealt face up
+    trump = state.faceup if state.faceup >= 0 else state.trump_card()
+    return {"kind": "bout", "phase": phase,
+            "attacker": state.attacker if phase != "over" else -1,
+            "defender": state.defender if phase == "bout" else -1,
+            "pairs": pairs,
+            "uncovered": card_str(state.uncovered) if state.uncovered >= 0 else None,
+            "trump": card_str(trump), "trump_suit": SUIT_SYMBOLS[state.trump],
+            "trump_under_stock": state.faceup >= 0}
+
+
+def _board(state, lang: str) -> dict | None:
+    """What lies in the middle of the table as a player reads it, by game (``None``: the zones
+    say it all, as in Phỏm)."""
+    name = state.game.name
+    if name == "tan":
+        return _tan_board(state, lang)
+    if name == "tienlen":
+        return _trick_board(state, lang, state.top, state.owner, state.passed)
+    if name == "samloc":
+        top = state.top
+        board = _trick_board(state, lang, top[1] if top else 0, top[0] if top else -1,
+                             state.passed_mask())
+        board["declaring"] = state.in_declarations
+        board["declarer"] = state.declarer
+        return board
+    return None
+
+
 def seat_view(obj: dict, max_text: int) -> dict:
-    """``POST /v1/web/view`` ``{record, seat, at}`` -> ``{"view", "table"}``: the
+    """``POST /v1/web/view`` ``{record, seat, at, language}`` -> ``{"view", "table"}``: the
     ``quansu-view/1`` of ``seat`` after the first ``at`` moves of the record (all by default,
     :func:`games.record.view_at`), and what that seat sees of the table: ``to_act`` (-1 when
-    over), ``terminal``, ``hand`` (its cards now), ``zones`` (every zone's size and the cards of
-    it the seat knows), ``text`` (the game's own rendering for that seat) and, at the end,
-    ``returns`` and ``result`` (the record's ``result`` field: net and transfers)."""
+    over), ``terminal``, ``hand`` (its cards now, in a player's order), ``zones`` (every zone's
+    size and the cards of it the seat knows), ``history`` (the moves so far with their
+    ``label`` in ``language`` and ``group``), ``board`` (the middle of the table by game:
+    Tiến lên's and Sâm lốc's combination to beat, Tấn's bout as attack/defence pairs with
+    attacker, defender and throw-ins, and its trump; null in Phỏm), ``trump`` (the trump card,
+    shown once), ``stake`` (what a game is played for, in bets: a resignation's loss), ``text``
+    (the game's own rendering for that seat) and, at the end, ``returns`` and ``result`` (the
+    record's ``result`` field: net and transfers)."""
+    lang = "en"
+    try:
+        _check_keys(obj, ("record", "seat", "at", "language"))
+        lang = _language(obj)
+        return _seat_view(obj, max_text, lang)
+    except Exception as e:  # noqa: BLE001 - the description in the page's language
+        e.language = lang
+        raise
+
+
+def _seat_view(obj: dict, max_text: int, lang: str) -> dict:
     from quansu.games import record as rec
 
-    _check_keys(obj, ("record", "seat", "at"))
     if "record" not in obj:
         raise errors.RequestError("record", "missing: the game record to cut the view from")
     msg = convert.parse_json_message(obj["record"], records_pb2.Record(), "record")
@@ -501,14 +622,23 @@ def seat_view(obj: dict, max_text: int) -> dict:
         if errors.is_rules_error(e):
             raise errors.as_request_error(e, "record") from None
         raise
+    game = state.game
+    trump = state.trump_card()
     known = state.known_cards(seat)
     sizes = state.zone_sizes()
+    board = _board(state, lang)
     table = {
         "to_act": -1 if state.is_terminal() else state.current_player,
         "terminal": state.is_terminal(),
-        "hand": _mask_cards(known.get(f"hand{seat}", 0)),
-        "zones": [{"name": name, "count": sizes[name], "cards": _mask_cards(known.get(name, 0))}
+        "hand": _cards(game, _mask_list(known.get(f"hand{seat}", 0)), trump),
+        "zones": [{"name": name, "count": sizes[name],
+                   "cards": _cards(game, _mask_list(known.get(name, 0)), trump)}
                   for name in sizes],
+        "history": [_move_json(game, s, m, lang) for s, m in state.history],
+        "board": board,
+        "trump": board["trump"] if board and "trump" in board else (
+            None if trump is None else _mask_cards(1 << trump)[0]),
+        "stake": float(game.stake),
         "text": state.render(seat),
     }
     if state.is_terminal():

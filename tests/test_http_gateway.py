@@ -640,6 +640,151 @@ def test_the_view_at_a_move_and_the_result_at_the_end(port):
     assert end["table"]["result"] == rec.result_json(state)
 
 
+def _state_where(game_name: str, players: int, want, seed: int = 0):
+    """A record of a game of rule-based moves cut at the first position where ``want(state)``,
+    with that state (tries seeds from ``seed``)."""
+    import random
+
+    from quansu.games.registry import make
+
+    game = make(game_name, players)
+    for s in range(seed, seed + 200):
+        state = game.new_initial_state(random.Random(s))
+        rng = random.Random(s)
+        while not state.is_terminal():
+            if want(state):
+                return rec.record_from_state(state), state
+            state.apply(game.heuristic_move(state, rng))
+    raise AssertionError(f"no {game_name} position found")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_view_names_the_moves_and_orders_the_hand_as_a_player(port, game):
+    """``language`` names the moves of the history in the page's language; the hand and the
+    zones come in the game's own order (Phỏm's ace low, Tấn's trumps last)."""
+    record = long_record(game, 4, min_moves=8, seed=2)
+    state = rec.replay_record(record)
+    g = state.game
+    for lang in ("vi", "en"):
+        table = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 1,
+                                                    "at": 8, "language": lang}))["table"]
+        moves = state.history[:8]
+        assert table["history"] == [{"seat": s, "text": g.move_to_text(m),
+                                     "label": g.move_label(m, lang), "group": g.move_group(m)}
+                                    for s, m in moves]
+    vi = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 1, "at": 8,
+                                             "language": "vi"}))["table"]
+    en = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 1, "at": 8}))["table"]
+    assert [m["label"] for m in vi["history"]] != [m["label"] for m in en["history"]]
+    from quansu.games.cards import parse_card
+
+    unfinished = {k: v for k, v in record.items() if k != "result"}
+    cut = rec.replay_record(dict(unfinished, moves=record["moves"][:8]))
+    hand = [parse_card(c) for c in vi["hand"]]
+    assert hand == g.sort_cards(hand, cut.trump_card())
+    assert sorted(hand) == sorted(c for c in range(52) if cut.known_cards(1)["hand1"] >> c & 1)
+    if game == "phom" and any(c[0] == "A" for c in vi["hand"]):
+        assert vi["hand"][0][0] == "A"                                # the ace lowest
+    assert vi["stake"] == g.stake
+
+
+def test_tan_bout_is_attack_defence_pairs_with_its_roles_and_the_trump_once(port):
+    from quansu.games.cards import card_str
+
+    def bout(state):       # a bout with a throw-in and a defended card
+        pairs = state.table_pairs() if state.table else []
+        return len(pairs) >= 2 and any(d >= 0 for _, d in pairs)
+
+    record, state = _state_where("tan", 4, bout)
+    table = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 0,
+                                                "language": "vi"}))["table"]
+    board = table["board"]
+    assert board["kind"] == "bout" and board["phase"] == "bout"
+    assert (board["attacker"], board["defender"]) == (state.attacker, state.defender)
+    assert [(p["attack"], p["defence"]) for p in board["pairs"]] == [
+        (card_str(a), card_str(d) if d >= 0 else None) for a, d in state.table_pairs()]
+    assert [p["throw_in"] for p in board["pairs"]] == [False] + [True] * (len(board["pairs"]) - 1)
+    texts = {f"{s} {state.game.move_to_text(m)}" for s, m in state.history}
+    for p in board["pairs"]:
+        assert (f"{p['seat']} attack {p['attack']}" in texts
+                or f"{p['seat']} throw {p['attack']}" in texts), p
+        if p["defence"]:
+            assert p["defended_by"] == state.defender
+            assert f"{p['defended_by']} defend {p['attack']} with {p['defence']}" in texts
+    # the trump once: the face-up card (the one under the stock), which the stock's zone
+    # also holds as a known card; the page draws it from `trump` only
+    assert table["trump"] == board["trump"]
+    if state.faceup >= 0:
+        assert board["trump"] == card_str(state.faceup) and board["trump_under_stock"]
+    assert board["trump_suit"] == "♠♣♦♥"[state.trump]
+    # the swap round and the end
+    first = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 0, "at": 0}))["table"]
+    assert first["board"]["phase"] in ("swap", "bout") and first["board"]["pairs"] == []
+
+
+@pytest.mark.parametrize("game", ["tienlen", "samloc"])
+def test_the_combination_to_beat(port, game):
+    from quansu.games.cards import card_str
+
+    def top(state):
+        if game == "tienlen":
+            return state.top and state.owner >= 0 and state.owner != state.current_player
+        t = state.top
+        return t is not None and t[0] != state.current_player
+
+    record, state = _state_where(game, 4, top)
+    board = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 0,
+                                                "language": "vi"}))["table"]["board"]
+    owner, mask = (state.owner, state.top) if game == "tienlen" else state.top
+    beat = board["to_beat"]
+    assert beat["seat"] == owner
+    assert sorted(beat["cards"]) == sorted(card_str(c) for c in range(52) if mask >> c & 1)
+    last = [(s, m) for s, m in state.history if s == owner][-1]
+    assert beat["text"] == state.game.move_to_text(last[1])
+    assert beat["label"] == state.game.move_label(last[1], "vi")
+    start = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 0, "at": 0}))
+    assert start["table"]["board"]["to_beat"] is None
+    if game == "samloc":
+        assert start["table"]["board"]["declaring"] == rec.replay_record(
+            {**record, "moves": []}).in_declarations
+
+
+def test_phom_has_no_board_of_its_own(port):
+    record = record_json("phom", 4, seed=1, moves=3)
+    table = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 0}))["table"]
+    assert table["board"] is None and table["trump"] is None
+
+
+def test_the_view_checks_its_language_and_speaks_it_in_errors(port):
+    record = record_json("tienlen", 4, seed=1, moves=3)
+    status, field, description = violation(post(port, "/v1/web/view", {
+        "record": record, "seat": 0, "language": "fr"}))
+    assert (status, field) == (400, "language") and "'fr'" in description
+    status, field, description = violation(post(port, "/v1/web/view", {
+        "record": record, "seat": 9, "language": "vi"}))
+    assert (status, field, description) == (400, "seat", "9 ngoài khoảng 0..3")
+    status, field, description = violation(post(port, "/v1/web/view", {
+        "record": record, "seat": 9}))
+    assert (status, field, description) == (400, "seat", "9 is out of range 0..3")
+
+
+def test_a_resigned_game_is_an_unfinished_record_the_server_takes(port):
+    """What the page keeps of a resigned game: the moves played, no result.  The referee
+    replays it, LegalMoves says it is not over, and Analyze judges the decisions played."""
+    record = record_json("tienlen", 4, seed=3, moves=6)
+    record.pop("result", None)
+    state = rec.replay_record(record)
+    assert not state.is_terminal()
+    legal = ok_json(post(port, "/v1/legal-moves", {"record": record}))
+    assert not legal.get("terminal") and legal["moves"]
+    seat = record["moves"][0]["seat"]
+    lines = ndjson(post(port, "/v1/analyze", {"record": record, "seats": [seat],
+                                              "budget": {"iterations": 10},
+                                              "max_worlds": WORLDS}))
+    mine = sum(m["seat"] == seat for m in record["moves"])
+    assert sum("decision" in line for line in lines) == mine
+
+
 def test_a_whole_bot_game_through_the_pages_endpoints(port):
     """What the page does: deal, then until the game ends, the seat to act's view and a level-1
     bot's move from Suggest; the human seat plays its first legal move from LegalMoves.  The
@@ -678,6 +823,25 @@ def test_a_whole_bot_game_through_the_pages_endpoints(port):
 
 PAGE_FILES = {"/": "text/html", "/index.html": "text/html", "/app.js": "text/javascript",
               "/style.css": "text/css"}
+
+
+def _page_texts(lang: str) -> dict[str, str]:
+    """The keys of the page's own texts in ``lang`` (app.js ``TEXTS``)."""
+    js = (WEB_DIR / "app.js").read_text(encoding="utf-8")
+    start = js.index(f"  {lang}: {{")
+    block = js[start:js.index("\n  },", start)]
+    return set(re.findall(r"(?:^ +|, )([A-Za-z_]+): (?=[\"\[])", block, re.M))
+
+
+def test_the_page_has_every_text_in_english_and_vietnamese():
+    en, vi = _page_texts("en"), _page_texts("vi")
+    assert len(en) > 100 and en == vi, en ^ vi
+    js = (WEB_DIR / "app.js").read_text(encoding="utf-8")
+    html = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+    used = set(re.findall(r"\bt\(\"([A-Za-z_]+)\"", js)) | set(
+        re.findall(r'data-i18n="(\w+)"', html))
+    used = {key for key in used if not key.endswith("_")}        # t("w_" + word): words
+    assert used and used <= en, used - en
 
 
 @pytest.mark.parametrize("path,content_type", PAGE_FILES.items())
