@@ -85,21 +85,48 @@ def build_bot(spec: str, game, seed: int):
     return inner
 
 
-def _run(game, specs: list[str], deals: int, seed: int) -> list[dict]:
-    """Every deal x rotation with ``specs[i]`` in seat ``(i + r) % n``; per game the seats'
-    specs and payoffs (deals and bot seeds as :func:`quansu.search.arena.run_arena` makes them)."""
+def _run_deal(task) -> list[dict]:
+    """One deal of :func:`_run`, every rotation (a task of its own: ``--ray``)."""
+    game, specs, d, seed = task
     n = game.num_players
     out = []
-    for d in range(deals):
-        deal = game.random_deal(random.Random(_seed_of(seed, "deal", d)))
-        for r in range(n):
-            seats = [specs[(s - r) % n] for s in range(n)]
-            bots = [build_bot(spec, game, _seed_of(seed, "bot", d, r, s))
-                    for s, spec in enumerate(seats)]
-            state, moves, secs = play_game(game, deal, bots)
-            out.append({"deal": d, "rotation": r, "seats": seats,
-                        "payoffs": [float(x) for x in state.returns()], "moves": moves,
-                        "seconds": secs})
+    deal = game.random_deal(random.Random(_seed_of(seed, "deal", d)))
+    for r in range(n):
+        seats = [specs[(s - r) % n] for s in range(n)]
+        bots = [build_bot(spec, game, _seed_of(seed, "bot", d, r, s))
+                for s, spec in enumerate(seats)]
+        state, moves, secs = play_game(game, deal, bots)
+        out.append({"deal": d, "rotation": r, "seats": seats,
+                    "payoffs": [float(x) for x in state.returns()], "moves": moves,
+                    "seconds": secs})
+    return out
+
+
+def _run_tagged(task) -> tuple[int, list[dict]]:
+    k, inner = task
+    return k, _run_deal(inner)
+
+
+def _run(game, specs: list[str], deals: int, seed: int, map_fn=None) -> list[dict]:
+    """Every deal x rotation with ``specs[i]`` in seat ``(i + r) % n``; per game the seats'
+    specs and payoffs (deals and bot seeds as :func:`quansu.search.arena.run_arena` makes them).
+    ``map_fn(fn, tasks)`` plays the deals elsewhere (``--ray``: Ray tasks, in any order); the
+    games come back in deal order either way."""
+    return _run_all(game, [specs], deals, seed, map_fn)[0]
+
+
+def _run_all(game, spec_lists: list[list[str]], deals: int, seed: int,
+             map_fn=None) -> list[list[dict]]:
+    """:func:`_run` of each line-up of ``spec_lists``, their deals all handed to ``map_fn`` at
+    once (so that both halves of a paired run share the cluster)."""
+    tasks = [(k, (game, list(specs), d, seed)) for k, specs in enumerate(spec_lists)
+             for d in range(deals)]
+    per_deal = map(_run_tagged, tasks) if map_fn is None else map_fn(_run_tagged, tasks)
+    out: list[list[dict]] = [[] for _ in spec_lists]
+    for k, games_ in per_deal:
+        out[k].extend(games_)
+    for gl in out:
+        gl.sort(key=lambda g: (g["deal"], g["rotation"]))
     return out
 
 
@@ -129,15 +156,16 @@ def _ms_per_move(per_game: list[dict], spec: str) -> float:
 
 
 def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int = 0,
-           players: int = 4, options: dict | None = None) -> dict:
+           players: int = 4, options: dict | None = None, map_fn=None) -> dict:
     """Run both halves and pair them by deal.  ``a``/``b``/``opponent``: bot specs
-    (:func:`quansu.search.bots.make_bot`); A and B must differ from the opponent's spec."""
+    (:func:`quansu.search.bots.make_bot`); A and B must differ from the opponent's spec.
+    ``map_fn``: see :func:`_run`."""
     if a == opponent or b == opponent:
         raise SystemExit("--a and --b must differ from --opponent (seats are told apart by spec)")
     game = games.make(game_name, players, options or {})
     t0 = time.monotonic()
-    ga = _run(game, [a] + [opponent] * (players - 1), deals, seed)
-    gb = _run(game, [b] + [opponent] * (players - 1), deals, seed)
+    ga, gb = _run_all(game, [[a] + [opponent] * (players - 1), [b] + [opponent] * (players - 1)],
+                      deals, seed, map_fn)
     pa, pb = _per_deal(ga, a), _per_deal(gb, b)
     ds = sorted(pa)
     diff = [pa[d] - pb[d] for d in ds]
@@ -161,7 +189,7 @@ def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int 
 
 
 def head_to_head(game_name: str, specs: list[str], deals: int, seed: int = 0,
-                 options: dict | None = None) -> dict:
+                 options: dict | None = None, map_fn=None) -> dict:
     """``specs[i]`` in seat ``(i + r) % n`` for every deal and rotation r (n = len(specs), the
     player count; the specs must differ); per spec its payoff in bets per game with the 95 %
     interval over deals (each deal's rotations averaged first) and its ms per move."""
@@ -169,7 +197,7 @@ def head_to_head(game_name: str, specs: list[str], deals: int, seed: int = 0,
         raise SystemExit("--seats: the specs must differ (seats are told apart by spec)")
     game = games.make(game_name, len(specs), options or {})
     t0 = time.monotonic()
-    gl = _run(game, specs, deals, seed)
+    gl = _run(game, specs, deals, seed, map_fn)
     out = {"game": game_name, "players": len(specs), "options": options or {}, "seats": specs,
            "deals": deals, "seed": seed, "elapsed_s": time.monotonic() - t0, "bots": {}}
     for spec in specs:
@@ -216,18 +244,29 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--json", metavar="PATH")
+    from quansu.server.ray_cluster import add_ray_argument
+
+    add_ray_argument(p, "play the deals")
     a = p.parse_args(argv)
+    map_fn = None
+    if a.ray is not None:
+        from quansu.server import ray_cluster
+
+        try:
+            map_fn = ray_cluster.mapper(ray_cluster.parse_address(a.ray))
+        except (ValueError, ray_cluster.RayMissing) as e:
+            p.error(str(e))
     options = {}
     for o in a.option:
         k, _, v = o.partition("=")
         options[k] = json.loads(v)
     if a.seats:
-        res = head_to_head(a.game, a.seats.split(","), a.deals, a.seed, options)
+        res = head_to_head(a.game, a.seats.split(","), a.deals, a.seed, options, map_fn)
         shown = h2h_text(res)
     else:
         if not (a.a and a.b and a.opponent):
             p.error("give --a, --b and --opponent (a paired run) or --seats (head to head)")
-        res = paired(a.game, a.a, a.b, a.opponent, a.deals, a.seed, a.players, options)
+        res = paired(a.game, a.a, a.b, a.opponent, a.deals, a.seed, a.players, options, map_fn)
         shown = text(res)
     res["command"] = "python -m quansu.bench.strength " + " ".join(argv if argv is not None else sys.argv[1:])
     print(shown)

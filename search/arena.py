@@ -31,8 +31,14 @@ from quansu.search.bots import make_bot
 
 #: ``hook(game_state, info)`` called in the worker after every game; ``info`` has ``deal``,
 #: ``rotation`` and ``seats`` (the bot spec in each seat).  Must be picklable (a module-level
-#: function) when workers > 1.
-GameHook = Callable[[Any, dict], None]
+#: function) when workers > 1.  What it returns, when not None, comes back with the game as
+#: its ``"hook"`` entry in ``per_game`` (a record to save where the run was started, when the
+#: games are played on other machines).
+GameHook = Callable[[Any, dict], Any]
+
+#: ``map_fn(fn, tasks)``: ``fn(task)`` of every task, in any order (another executor of the
+#: deals than the local process pool, e.g. Ray tasks: ``server/ray_cluster.py``).
+MapFn = Callable[[Callable[[Any], Any], list], Any]
 
 
 @dataclass(frozen=True)
@@ -127,11 +133,14 @@ def _play_deal(task) -> dict:
         bots = [make_bot(spec, seed=_seed_of(seed, "bot", deal_index, r, s))
                 for s, spec in enumerate(seats)]
         state, moves, secs = play_game(game, deal, bots)
+        kept = None
         if hook is not None:
-            hook(state, {"deal": deal_index, "rotation": r, "seats": seats})
+            kept = hook(state, {"deal": deal_index, "rotation": r, "seats": seats})
         games.append({"deal": deal_index, "rotation": r, "seats": seats,
                       "payoffs": [float(x) for x in state.returns()], "moves": moves,
                       "seconds": secs})
+        if kept is not None:
+            games[-1]["hook"] = kept
     return {"deal": deal_index, "games": games}
 
 
@@ -177,13 +186,17 @@ def summarize(bot_specs: Sequence[str], deals: list[dict]) -> tuple[BotStats, ..
 
 def run_arena(game: Game, bots: Sequence[str], deals: int, *, seed: int = 0,
               workers: int | None = None, progress: Callable[[int, int, float], None] | None = None,
-              hook: GameHook | None = None, keep_games: bool = True) -> ArenaResult:
+              hook: GameHook | None = None, keep_games: bool = True,
+              map_fn: MapFn | None = None) -> ArenaResult:
     """Play ``deals`` deals x ``players`` rotations of ``game`` and summarise.
 
     ``bots``: one spec per seat (see :func:`search.bots.make_bot`).  ``workers``: processes
     (default: the CPU count; 1 = play in this process).  ``progress(done, total, elapsed_s)``
     is called after each deal.  ``hook``: see :data:`GameHook`.  ``keep_games``: include every
-    game in ``per_game``.  Raises :class:`GameError` on a bad bot spec or count.
+    game in ``per_game``.  ``map_fn``: plays the deals instead of the local processes (see
+    :data:`MapFn`; ``workers`` is then unused); the deals' seeds do not depend on where they
+    are played, so the result is the same.  Raises :class:`GameError` on a bad bot spec or
+    count.
     """
     if not isinstance(game, Game):
         raise GameError(f"run_arena: expected a Game, got {type(game).__name__}")
@@ -203,7 +216,12 @@ def run_arena(game: Game, bots: Sequence[str], deals: int, *, seed: int = 0,
     tasks = [(game, bots, d, seed, hook) for d in range(deals)]
     t0 = time.monotonic()
     results = []
-    if workers == 1:
+    if map_fn is not None:
+        for res in map_fn(_play_deal, tasks):
+            results.append(res)
+            if progress:
+                progress(len(results), deals, time.monotonic() - t0)
+    elif workers == 1:
         for task in tasks:
             results.append(_play_deal(task))
             if progress:

@@ -14,6 +14,8 @@ Bot specs (one per seat, comma separated): ``random``, ``heuristic``, ``ismcts``
 progress bar to stderr; ``--json [PATH]`` writes the full result (stdout when no path);
 ``--records DIR`` saves every game as a ``quansu-record/1`` file
 (``DIR/deal00012_rot3.json``) plus ``DIR/index.json`` naming the bot in each seat of each file.
+``--ray [ADDRESS]`` plays the deals as tasks on a Ray cluster (docs/scaling.md) instead of the
+local processes: the same table for the same seed (the records come back to this machine).
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", default=None, metavar="DIR",
                    help="save every game as a quansu-record/1 JSON file in DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    from quansu.server.ray_cluster import add_ray_argument
+
+    add_ray_argument(p, "play the deals")
 
 
 def record_name(deal: int, rotation: int) -> str:
@@ -57,19 +62,44 @@ def save_record(directory: str, state, info: dict) -> None:
     write_json(record_from_state(state), os.path.join(directory, record_name(info["deal"], info["rotation"])))
 
 
+def record_of(state, info: dict) -> dict:
+    """Arena hook (runs in the worker): the finished game as a record, brought back to the
+    machine that started the run (``--ray``)."""
+    from quansu.games.record import record_from_state
+
+    return record_from_state(state)
+
+
 def run(args, out=sys.stdout, err=sys.stderr) -> int:
     from quansu.search.arena import progress_bar, run_arena
 
-    hook = None
+    hook = map_fn = None
     try:
         game = make(args.game, args.players, parse_options(args.option))
         bots = [b.strip() for b in args.bots.split(",")]
+        if getattr(args, "ray", None) is not None:
+            from quansu.server import ray_cluster
+
+            try:
+                map_fn = ray_cluster.mapper(ray_cluster.parse_address(args.ray))
+            except (ValueError, ray_cluster.RayMissing) as e:
+                print(f"error: {e}", file=err)
+                return 2
         if args.records:
             os.makedirs(args.records, exist_ok=True)
-            hook = functools.partial(save_record, args.records)
+            # with --ray the games are played on other machines: their records come back here
+            hook = record_of if map_fn is not None else functools.partial(save_record,
+                                                                           args.records)
         result = run_arena(game, bots, args.deals, seed=args.seed,
                            workers=args.workers or os.cpu_count() or 1,
-                           progress=None if args.quiet else progress_bar(err), hook=hook)
+                           progress=None if args.quiet else progress_bar(err), hook=hook,
+                           map_fn=map_fn)
+        if args.records and map_fn is not None:
+            from quansu.games.record import write_json
+
+            for g in result.per_game:
+                write_json(g.pop("hook"), os.path.join(args.records,
+                                                       record_name(g["deal"], g["rotation"])))
         if args.records:
             index = [{"file": record_name(g["deal"], g["rotation"]), "seats": g["seats"],
                       "payoffs": g["payoffs"]} for g in result.per_game]
