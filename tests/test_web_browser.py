@@ -60,6 +60,9 @@ WORLDS = 64
 #: played, a hint's iterations, a decision judged, ...).
 STALL_S = 300
 
+#: The page shows the time left once this many decisions are judged (app.js ESTIMATE_AFTER).
+ESTIMATE_AFTER = 3
+
 
 def chromium_binary() -> str | None:
     for name in (os.environ.get("QUANSU_CHROMIUM"), "chromium", "chromium-browser"):
@@ -233,14 +236,26 @@ def _turn_text(page) -> str:
 MOVES_LOGGED = "document.querySelectorAll('#log li').length"
 
 
-def _wait_for_turn_or_end(page) -> bool:
+def _wait_for_turn_or_end(page, your_turn: str = "Your turn") -> bool:
     """Wait until it is the player's turn (True) or the game is over (False)."""
     wait_progress(page,
                   "!document.querySelector('#over').classList.contains('hidden')"
-                  " || (document.querySelector('#turn').textContent === 'Your turn'"
+                  f" || (document.querySelector('#turn').textContent === '{your_turn}'"
                   "     && document.querySelectorAll('#legal button.legal-move').length > 0)",
                   MOVES_LOGGED, "the bots' moves")
     return page.locator("#over").is_hidden()
+
+
+def _click_first_legal(page) -> str:
+    """Click the first legal move of the first group (unfolding it first, as a player would);
+    returns the move's notation."""
+    group = page.locator("#legal details.legal-group").first
+    if group.get_attribute("open") is None:
+        group.locator("summary").click()
+    button = group.locator("button.legal-move").first
+    move = button.get_attribute("data-move")
+    button.click()
+    return move
 
 
 def _moves_logged(page) -> int:
@@ -283,6 +298,11 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
                   "document.querySelector('#hints').textContent", "the hint")
     rows = page.locator("#hints table.hints tbody tr")
     assert rows.count() >= 2
+    # the advice first; the statistics behind "Details"
+    assert page.locator("#advice").inner_text().strip()
+    assert page.locator("#hints table.hints td.detail").first.is_hidden()
+    page.check("#hint-details")
+    assert page.locator("#hints table.hints td.detail").first.is_visible()
     for i in range(rows.count()):
         cells = rows.nth(i).locator("td").all_inner_texts()
         assert cells[0] == str(i + 1)
@@ -317,17 +337,21 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     _play_and_wait(page, lambda: page.click("#play-selected"))
     mine = 1
 
-    # then until the end: the first legal move button (the lowest play, or a pass)
+    # then until the end: the first legal move of the first group (the lowest single, or a
+    # pass); a lone pass plays itself
     for _ in range(200):
         if not _wait_for_turn_or_end(page):
             break
-        _play_and_wait(page, lambda: page.locator("#legal button.legal-move").first.click())
+        assert page.locator("#legal button.legal-move").count() > 1      # never a lone move
+        _play_and_wait(page, lambda: _click_first_legal(page))
         mine += 1
     else:
         pytest.fail("the game did not end in 200 of the player's moves")
     played = time.perf_counter() - started
     log = page.locator("#log li").evaluate_all("ls => ls.map(l => l.textContent)")
-    assert sum(line.startswith("you:") for line in log) == mine
+    clicked = mine
+    mine = sum(line.startswith("you:") for line in log)      # the clicked and the forced ones
+    assert mine >= clicked
     returns = page.locator("#result ul.returns li").all_inner_texts()
     assert len(returns) == 4
     assert abs(sum(float(r.split(": ")[1]) for r in returns)) < 0.02   # zero-sum
@@ -408,10 +432,19 @@ def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
     page.fill("#review-iterations", "10")
     assert page.get_attribute("#review-worlds", "placeholder") == "game default"
     page.fill("#review-worlds", str(WORLDS))
+    # before it starts: what it will judge; this browser has not measured an analysis yet
+    assert page.locator("#review-plan").inner_text() == (
+        f"{decisions} decisions to judge, at most {WORLDS} deals each · the time left shows "
+        f"after the first {ESTIMATE_AFTER} decisions")
     page.click("#review-analyze")
     wait_for_the_analysis(page)
     assert page.locator("#progress-text").inner_text() == (
         f"judged {decisions} of {decisions} decisions")
+    # measured now: the next analysis of this game is estimated before it starts
+    assert re.fullmatch(rf"{decisions} decisions to judge, at most {WORLDS} deals each · about "
+                        rf"\d+ (s|min)", page.locator("#review-plan").inner_text())
+    # the loss is explained beside the result
+    assert "not the deal's result" in page.locator("#loss-help").inner_text()
     graphs = page.locator("#graphs svg.graph")
     assert graphs.count() == 1 and graphs.first.get_attribute("data-seat") == str(view["seat"])
     assert page.locator("#graphs svg.graph circle.mark").count() == decisions
@@ -432,8 +465,6 @@ def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
 #: up to this many deals per decision: about 15 s of one core), so that it is still far from done
 #: when Cancel is clicked after its first few decisions.
 CANCELLED_WORLDS = 1024
-#: The page shows the time left once this many decisions are judged (app.js ESTIMATE_AFTER).
-ESTIMATE_AFTER = 3
 
 
 def _shown(page) -> dict:
@@ -515,13 +546,375 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
     page.click("#lang")
 
     # the page is ready for another analysis, which runs to its end with nothing of the
-    # cancelled one mixed in
+    # cancelled one mixed in; what the cancelled one measured estimates it before it starts
     page.fill("#review-worlds", str(WORLDS))
+    assert re.fullmatch(rf"{total} decisions to judge, at most {WORLDS} deals each · about "
+                        rf"\d+ (s|min)", page.locator("#review-plan").inner_text())
     page.click("#review-analyze")
     wait_for_the_analysis(page)
     shown = _shown(page)
     assert shown["text"] == f"judged {total} of {total} decisions" and not shown["cancel"]
     assert shown["value"] == shown["max"] == total and shown["marks"] == total, shown
     assert len(shown["lines"]) == 4 and all("accuracy" in line for line in shown["lines"])
+    # one loss scale for the four seats, and each summary's loss beside the deal's result
+    tops = page.locator("#graphs svg.graph").evaluate_all("gs => gs.map(g => g.dataset.top)")
+    assert len(tops) == 4 and len(set(tops)) == 1, tops
+    assert f"One scale for every seat: 0 to {tops[0]} bets" in page.locator(
+        "#loss-help").inner_text()
+    assert all("bets given up against the best moves" in line and "this deal's result" in line
+               for line in shown["lines"]), shown["lines"]
+    page.locator("#analysis").screenshot(path=str(screenshot_dir(tmp_path) / "analysis-all.png"))
     assert rec.foreign(origin) == [] and rec.errors == [], rec.errors
     assert rec.failed == [("/v1/analyze", 400)], rec.failed     # the refused world cap
+
+
+# -- a whole game of each game, as a player sees the table (issue 45) ---------------------------
+
+def screenshot_dir(tmp_path: Path) -> Path:
+    """Where the screenshots go: ``$QUANSU_SCREENSHOTS`` when set (``docs/screenshots`` to
+    regenerate the README's), else the test's temporary folder."""
+    folder = Path(os.environ.get("QUANSU_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+#: What the page says in each language, as the tests read it.
+SAYS = {
+    "en": {"your_turn": "Your turn", "auto": "Played for you: ", "queued":
+           "The hint comes as soon as it is your turn.",
+           "declare_first": "Declare Sâm or decline first: no card is played before that.",
+           "advice": "quansu's move:", "attacker": "attacker", "defender": "defender"},
+    "vi": {"your_turn": "Đến lượt bạn", "auto": "Đã tự đánh cho bạn: ", "queued":
+           "Gợi ý sẽ hiện ngay khi đến lượt bạn.",
+           "declare_first": "Hãy báo Sâm hoặc không báo trước: chưa đánh bài được.",
+           "advice": "Nên chọn:", "attacker": "người đánh", "defender": "người đỡ"},
+}
+
+#: Words of the moves' Vietnamese names (games/labels.py): a Vietnamese page names every move
+#: with one of them.
+VI_WORDS = ("đánh", "bỏ lượt", "bốc", "ăn", "hạ", "gửi", "ù", "báo", "đỡ", "đổi chủ", "xong",
+            "chặt", "không báo")
+
+#: The table at one instant: the board, the roles, the trump, the hand, the legal moves.
+TABLE_NOW = """() => {
+  const q = (s) => [...document.querySelectorAll(s)];
+  return {
+    turn: document.querySelector('#turn').textContent,
+    happened: document.querySelector('#happened').textContent,
+    pairs: q('#board .pair').map(p => ({attack: p.dataset.attack, defence: p.dataset.defence,
+      cards: [...p.querySelectorAll('.card[data-card]')].map(c => c.dataset.card),
+      who: p.querySelector('.pair-who').textContent, throwIn: p.classList.contains('throw-in')})),
+    attackers: q('.role.attacker').length, defenders: q('.role.defender').length,
+    trump: q('#trump .card').map(c => c.dataset.card),
+    zoneCards: q('#zones .card').map(c => c.dataset.card),
+    toBeat: (document.querySelector('#board .to-beat') || {dataset: {}}).dataset.cards || null,
+    toBeatBorder: document.querySelector('#board .to-beat')
+      ? getComputedStyle(document.querySelector('#board .to-beat')).borderTopStyle : null,
+    hand: q('#hand .card').map(c => c.dataset.card),
+    legal: q('#legal button.legal-move').map(b => ({move: b.dataset.move, group: b.dataset.group,
+      label: b.textContent, shown: b.checkVisibility()})),
+    groups: q('#legal details.legal-group').map(d => d.dataset.group),
+    moves: S.record.moves.map(m => m.move), toAct: S.toAct,
+  };
+}"""
+
+#: Each game's rank order, low to high (docs/notation.md), for the hand's order.
+ORDER = {"tienlen": "3456789TJQKA2", "samloc": "3456789TJQKA2", "phom": "A23456789TJQK",
+         "tan": "23456789TJQKA"}
+
+
+def _check_hand_order(game: str, hand: list[str], trump: list[str]) -> None:
+    """The hand in the game's own order: by rank low to high (Phỏm's ace low), Tấn's trumps
+    last."""
+    order = ORDER[game]
+    if game == "tan" and trump:
+        suit = trump[0][1]
+        plain = [c for c in hand if c[1] != suit]
+        trumps = [c for c in hand if c[1] == suit]
+        assert hand == plain + trumps, hand
+        for part in (plain, trumps):
+            ranks = [order.index(c[0]) for c in part]
+            assert ranks == sorted(ranks), hand
+        return
+    ranks = [order.index(c[0]) for c in hand]
+    assert ranks == sorted(ranks), (game, hand)
+
+
+def _check_table(game: str, now: dict, says: dict) -> None:
+    """What every turn must show: Tấn's bout as pairs with its roles and the trump once, Tiến
+    lên's and Sâm lốc's combination to beat highlighted, the legal moves grouped in the
+    game's order, and no lone move left to click."""
+    _check_hand_order(game, now["hand"], now["trump"])
+    assert len(now["legal"]) > 1, now["legal"]           # a lone move plays itself
+    groups = now["groups"]
+    assert len(groups) == len(set(groups)), groups      # each group once, its moves together
+    assert [m["group"] for m in now["legal"]] == [
+        g for g in groups for m in now["legal"] if m["group"] == g]
+    if game == "tan":
+        assert len(now["trump"]) == 1 and now["trump"][0] not in now["zoneCards"], now
+        if now["pairs"]:
+            assert now["attackers"] >= 1 and now["defenders"] >= 1, now
+            first, *rest = now["pairs"]
+            assert not first["throwIn"] and all(p["throwIn"] for p in rest), now["pairs"]
+            for p in now["pairs"]:
+                assert p["cards"][0] == p["attack"], p
+                assert p["cards"][1:] == ([p["defence"]] if p["defence"] else []), p
+                assert re.search(r"\d$", p["who"]) or p["who"].endswith(
+                    "you") or p["who"].endswith("bạn"), p
+    if game == "tan":
+        moves = set(now["moves"])
+        for p in now["pairs"]:
+            assert f"attack {p['attack']}" in moves or f"throw {p['attack']}" in moves, p
+            if p["defence"]:
+                assert f"defend {p['attack']} with {p['defence']}" in moves, p
+    if game in ("tienlen", "samloc") and now["toBeat"]:
+        # the combination to beat, highlighted, is the round's last play
+        assert now["toBeatBorder"] == "solid"
+        last = [m for m in now["moves"] if m not in ("pass", "declare", "decline")][-1]
+        assert sorted(now["toBeat"].split()) == sorted(last.split()), (now["toBeat"], last)
+
+
+#: The bots' random seeds in these tests: app.js draws them with ``Math.random``, replaced by a
+#: seeded generator so that a run plays the same games.
+SEEDED_RANDOM = """() => { let x = 20261205;
+  Math.random = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648; }"""
+
+#: At most this many deals are played per game, until one whole game has shown what the test
+#: checks (a forced move, a bout, a combination to beat, ...).
+MAX_DEALS = 3
+
+
+class Seen:
+    """What the games of one test have shown so far."""
+
+    def __init__(self):
+        self.clicks = self.forced = self.forced_said = 0
+        self.hinted = self.queued = self.declined = self.pairs = self.to_beat = False
+        self.height = 0
+        self.games = 0
+
+
+def _play_a_whole_game(page, game: str, lang: str, width: int, seen: Seen, shots: Path) -> dict:
+    """Play the game under way to its end through the page, checking the table at each of the
+    player's turns; returns the game's log and result."""
+    says = SAYS[lang]
+    clicks = 0
+    for _ in range(300):
+        if not _wait_for_turn_or_end(page, says["your_turn"]):
+            break
+        now = page.evaluate(TABLE_NOW)
+        _check_table(game, now, says)
+        if says["auto"] in now["happened"]:
+            seen.forced_said += 1
+        seen.pairs |= bool(now["pairs"])
+        seen.to_beat |= bool(now["toBeat"])
+        if lang == "vi":
+            for m in now["legal"]:
+                assert any(w in m["label"].lower() for w in VI_WORDS), m
+        if width < 600 and not seen.height:
+            # a phone: the hand first, the setup folded below; the big groups of moves folded
+            box = {k: page.locator(k).bounding_box() for k in ("#hand", "#board", "#seats")}
+            assert box["#hand"]["y"] < box["#board"]["y"] < box["#seats"]["y"], box
+            assert page.get_attribute("#setup-box", "open") is None
+            assert page.locator("#setup-box").bounding_box()["y"] > box["#seats"]["y"]
+            seen.height = page.evaluate("document.documentElement.scrollHeight")
+            assert seen.height < 1400, seen.height     # not 1,800 px of legal-move buttons
+            page.screenshot(path=str(shots / f"{game}-phone.png"), full_page=True)
+            if len(now["legal"]) > 12:
+                assert sum(m["shown"] for m in now["legal"]) < len(now["legal"]), now
+        if game == "samloc" and not seen.declined and {m["move"] for m in now["legal"]} == {
+                "declare", "decline"}:
+            # cards selected during the declarations: the page says what comes first
+            page.click(f"#hand .card[data-card=\"{now['hand'][0]}\"]")
+            page.click("#play-selected")
+            assert page.locator("#message").inner_text() == says["declare_first"]
+            page.click("#clear-selected")
+            _play_and_wait(page, lambda: page.click(
+                "#legal button.legal-move[data-move=decline]"))
+            seen.declined = True
+            clicks += 1
+            continue
+        if not seen.hinted:
+            # a hint: the advice line first, then the ranked moves
+            page.click("#hint")
+            wait_progress(page, HINT_DONE, HINT_PROGRESS, "the hint")
+            advice = page.locator("#advice").inner_text().strip()
+            top = page.locator("#hints table.hints tbody tr").first.locator(
+                "td").nth(1).inner_text().strip()
+            assert advice and top
+            if advice.startswith(says["advice"]):            # the page's own line: row #1
+                assert top.replace("\n", " ") in advice.replace("\n", " "), (advice, top)
+            seen.hinted = True
+            page.screenshot(path=str(shots / f"{game}-hint.png"), full_page=True)
+        if now["pairs"] and not (shots / f"{game}-bout.png").exists():
+            page.screenshot(path=str(shots / f"{game}-bout.png"), full_page=True)
+        if now["toBeat"] and not (shots / f"{game}-round.png").exists():
+            page.screenshot(path=str(shots / f"{game}-round.png"), full_page=True)
+        if seen.hinted and not seen.queued and game == "phom":
+            # a hint asked for while the bots think (slowed down here, so that the click surely
+            # comes meanwhile) waits for the player's turn
+            page.evaluate("() => { window.sleep = () => new Promise(r => setTimeout(r, 1000)); }")
+            before = _moves_logged(page)
+            _click_first_legal(page)
+            page.click("#hint")
+            assert page.locator("#message").inner_text() == says["queued"]
+            assert "queued" in page.get_attribute("#hint", "class")
+            page.evaluate("() => { window.sleep = () => Promise.resolve(); }")
+            seen.queued = True
+            clicks += 1
+            wait_progress(page, f"{MOVES_LOGGED} > {before}", MOVES_LOGGED, "the move")
+            if _wait_for_turn_or_end(page, says["your_turn"]):
+                wait_progress(page, HINT_DONE, HINT_PROGRESS, "the queued hint")
+                assert page.locator("#hints table.hints tbody tr").count() >= 1
+                assert "queued" not in page.get_attribute("#hint", "class")
+            continue
+        _play_and_wait(page, lambda: _click_first_legal(page))
+        clicks += 1
+    else:
+        pytest.fail(f"{game}: the game did not end in 300 of the player's moves")
+    log = page.locator("#log li").evaluate_all("ls => ls.map(l => l.textContent)")
+    you = "bạn: " if lang == "vi" else "you: "
+    mine = sum(line.startswith(you) for line in log)
+    assert mine >= clicks
+    seen.clicks += clicks
+    seen.forced += mine - clicks           # the moves nobody clicked: played by the page
+    seen.games += 1
+    if lang == "vi":
+        assert all(any(w in line.lower() for w in VI_WORDS) for line in log), log
+    returns = page.locator("#result ul.returns li").all_inner_texts()
+    assert abs(sum(float(r.split(": ")[1]) for r in returns)) < 0.02
+    return {"log": log, "returns": returns}
+
+
+#: The hint has ended (its status ticked) and is shown.
+HINT_DONE = ("!document.querySelector('#hints').classList.contains('hidden')"
+             " && document.querySelector('#hint-status').textContent.includes('✓')")
+HINT_PROGRESS = "document.querySelector('#hint-status').textContent"
+
+
+def _enough(game: str, seen: Seen) -> bool:
+    return (seen.forced > 0 and seen.forced_said > 0 and seen.hinted
+            and (game != "tan" or seen.pairs)
+            and (game not in ("tienlen", "samloc") or seen.to_beat)
+            and (game != "samloc" or seen.declined) and (game != "phom" or seen.queued))
+
+
+#: The whole games: (game, players, language, viewport width, first deal).  One in Vietnamese,
+#: one at a phone's 390 px.
+GAMES = [("tienlen", 4, "en", 390, 7), ("samloc", 4, "en", 1200, 5), ("phom", 4, "en", 1200, 3),
+         ("tan", 4, "vi", 1200, 2)]
+
+
+@pytest.mark.parametrize("game,players,lang,width,deal", GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_of_each_game(browser, origin, tmp_path, game, players, lang, width, deal):
+    """A whole game through the page at level 1, checking at each of the player's turns the
+    hand's order, the legal moves in their groups (the big ones folded), no lone move left to
+    click, Tấn's bout as attack/defence pairs with attacker, defender and throw-ins and the
+    trump once, the combination to beat highlighted; the advice line of a hint, a hint asked
+    for while the bots think, Sâm lốc's declarations before any card, the phone layout; and
+    that forced moves played themselves, said so under the hand.  Another deal is played (at
+    most :data:`MAX_DEALS`) while a game has not yet shown all of that."""
+    context = browser.new_context(locale="en-US", viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(STALL_S * 1000)
+    rec = Recorder(page)
+    shots = screenshot_dir(tmp_path)
+    seen = Seen()
+    try:
+        first_screen(page, origin)
+        if lang == "vi":
+            page.click("#lang")
+        page.evaluate("() => { window.sleep = () => Promise.resolve(); }")
+        page.evaluate(SEEDED_RANDOM)
+        page.select_option("#game", game)
+        page.select_option("#players", str(players))
+        page.select_option("#level", "1")
+        page.select_option("#seat", "0")
+        page.fill("#seed", str(deal))
+        assert page.is_checked("#autoplay")                  # forced moves play themselves
+        for _ in range(MAX_DEALS):
+            if width < 600 and seen.games:
+                page.click("#setup-box > summary")           # folded away on a phone
+            page.click("#start")
+            played = _play_a_whole_game(page, game, lang, width, seen, shots)
+            assert len(played["returns"]) == players
+            if _enough(game, seen):
+                break
+        assert seen.forced > 0 and seen.forced_said > 0, "no forced move played itself"
+        assert seen.hinted
+        if game == "tan":
+            assert seen.pairs, "no bout was shown on the player's turns"
+        if game in ("tienlen", "samloc"):
+            assert seen.to_beat, "no combination to beat was shown on the player's turns"
+        if game == "samloc":
+            assert seen.declined, "no Sâm declaration was offered"
+        if game == "phom":
+            assert seen.queued
+        page.screenshot(path=str(shots / f"{game}-over.png"), full_page=True)
+        print(f"\n{game} ({lang}, {width} px): {seen.games} game(s), {seen.clicks} moves clicked, "
+              f"{seen.forced} forced moves played by the page; page "
+              f"{seen.height or '-'} px tall at the first turn; screenshots in {shots}")
+        assert rec.foreign(origin) == [] and rec.errors == [], rec.errors
+        assert rec.failed == [], rec.failed
+    finally:
+        context.close()
+
+
+def test_new_game_deals_afresh_replays_on_request_and_resign_ends_the_game(page, origin,
+                                                                            tmp_path):
+    page, rec = page
+    first_screen(page, origin)
+    page.evaluate("() => { window.sleep = () => Promise.resolve(); }")
+    page.select_option("#game", "tan")
+    page.select_option("#players", "3")
+    page.select_option("#level", "1")
+    page.select_option("#seat", "1")
+
+    def new_game() -> tuple[str, list]:
+        """Click New game; the new game's deal number and its record's deal, once dealt."""
+        page.evaluate("() => { window.lastRecord = S.record; }")
+        page.click("#start")
+        page.wait_for_function("() => S.record !== window.lastRecord")
+        _wait_for_turn_or_end(page)
+        return (page.get_attribute("#seed", "placeholder"),
+                page.evaluate("JSON.stringify(S.record.deal)"))
+
+    # a typed deal number is used once: the field empties, and New game deals afresh
+    page.fill("#seed", "41")
+    first = new_game()
+    assert first[0] == "41" and page.input_value("#seed") == ""
+    second = new_game()
+    assert second[0] != "41" and second[1] != first[1]
+    # unless "replay this deal" is chosen
+    page.check("#replay")
+    assert new_game() == second
+    page.uncheck("#replay")
+
+    # Resign: the game ends at once, settled as a lost game (the stake to each other seat)
+    stake = page.evaluate("S.table.stake")
+    assert stake > 0
+    moves = page.evaluate("S.record.moves.length")
+    page.click("#resign")
+    assert page.locator("#over").is_visible()
+    assert page.locator("#result .resigned").inner_text().startswith("You resigned.")
+    returns = page.locator("#result ul.returns li").all_inner_texts()
+    assert returns == [f"Seat 0: {stake:+.2f}", f"you: {-2 * stake:+.2f}",
+                       f"Seat 2: {stake:+.2f}"], returns
+    assert page.locator("#turn").inner_text() == "" and page.locator("#resign").is_disabled()
+    assert page.locator("#legal button").count() == 0
+    page.wait_for_timeout(300)
+    assert page.evaluate("S.record.moves.length") == moves           # the bots stopped
+    # the record keeps the moves played, without a result, and the referee takes it
+    with page.expect_download() as download:
+        page.click("#download")
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert "result" not in saved and len(saved["moves"]) == moves
+    assert not record.replay_record(saved).is_terminal()
+    # in Vietnamese
+    page.click("#lang")
+    assert page.locator("#result .resigned").inner_text().startswith("Bạn đã chịu thua.")
+    assert page.locator("#resign").inner_text() == "Chịu thua"
+    page.click("#lang")
+    assert rec.foreign(origin) == [] and rec.errors == [] and rec.failed == [], rec.errors

@@ -43,6 +43,29 @@ const TEXTS = {
     w_discard: "discard", w_u: "u", w_swap: "swap", w_done: "done", w_attack: "attack",
     w_defend: "defend", w_with: "with", w_throw: "throw", w_take: "take",
     w_declare: "declare", w_decline: "decline",
+    setup: "Game setup", replay: "Replay this deal", autoplay: "Play forced moves for me",
+    resign: "Resign", details: "Details", deal_no: "deal {n}",
+    auto_played: "Played for you: {m} (your only legal move).",
+    hint_queued: "The hint comes as soon as it is your turn.",
+    declare_first: "Declare Sâm or decline first: no card is played before that.",
+    resigned: "You resigned. A resignation is settled as a lost game: you pay the stake " +
+      "({stake} bets) to each other seat.",
+    resigned_record: "The record keeps the moves played, without a result: the game was not " +
+      "finished.",
+    to_beat: "To beat", leads: "{who} leads a new round", you_lead: "You lead a new round", passed: "passed",
+    attacker: "attacker", defender: "defender", thrown_in: "thrown in", attack_card: "attack",
+    bout: "The bout", swap_round: "Trump swap round: swap for the face-up card, or done",
+    no_cards_yet: "no card played yet", under_stock: "under the stock", drawn: "drawn",
+    declaring: "Sâm declarations: declare or decline", declarer: "{who} declared Sâm",
+    happened: "Since your last move: {m}",
+    plan: "{d} decisions to judge, at most {w} deals each", plan_time: "about {time}",
+    plan_unknown: "the time left shows after the first {n} decisions",
+    loss_help: "Loss: the bets a move gave up against the best move of its decision, " +
+      "measured over many deals the seat could not tell apart. It is not the deal's result: " +
+      "a seat can lose a deal with no loss (the cards decided) or win one with a large loss.",
+    loss_note: "bets given up against the best moves", result_note: "this deal's result",
+    scale: "One scale for every seat: 0 to {top} bets",
+    advice_play: "quansu's move:",
   },
   vi: {
     tab_play: "Chơi", tab_review: "Xem lại ván", token: "Mã truy cập", game: "Trò chơi",
@@ -82,6 +105,29 @@ const TEXTS = {
     w_discard: "đánh", w_u: "ù", w_swap: "đổi chủ", w_done: "xong", w_attack: "đánh",
     w_defend: "chặn", w_with: "bằng", w_throw: "thêm", w_take: "nhặt",
     w_declare: "báo sâm", w_decline: "không báo",
+    setup: "Thiết lập ván", replay: "Chơi lại ván bài này", autoplay: "Tự đánh nước bắt buộc",
+    resign: "Chịu thua", details: "Chi tiết", deal_no: "ván chia {n}",
+    auto_played: "Đã tự đánh cho bạn: {m} (nước hợp lệ duy nhất).",
+    hint_queued: "Gợi ý sẽ hiện ngay khi đến lượt bạn.",
+    declare_first: "Hãy báo Sâm hoặc không báo trước: chưa đánh bài được.",
+    resigned: "Bạn đã chịu thua. Chịu thua tính như thua ván: bạn trả tiền cược của ván " +
+      "({stake}) cho mỗi ghế khác.",
+    resigned_record: "Biên bản giữ các nước đã đánh, không có kết quả: ván chưa kết thúc.",
+    to_beat: "Phải chặn", leads: "{who} đi đầu vòng mới", you_lead: "Bạn đi đầu vòng mới", passed: "bỏ lượt",
+    attacker: "người đánh", defender: "người đỡ", thrown_in: "đánh thêm", attack_card: "đánh",
+    bout: "Lượt đánh", swap_round: "Vòng đổi chủ: đổi lấy lá chủ lật, hoặc xong",
+    no_cards_yet: "chưa có lá nào", under_stock: "dưới nọc", drawn: "đã bốc",
+    declaring: "Báo Sâm: báo hoặc không báo", declarer: "{who} đã báo Sâm",
+    happened: "Từ nước trước của bạn: {m}",
+    plan: "{d} quyết định cần đánh giá, tối đa {w} ván thử mỗi quyết định",
+    plan_time: "khoảng {time}",
+    plan_unknown: "thời gian còn lại hiện sau {n} quyết định đầu",
+    loss_help: "Thiệt: số tiền cược một nước để mất so với nước tốt nhất của quyết định đó, " +
+      "đo trên nhiều ván mà ghế không phân biệt được. Đây không phải kết quả ván: một ghế có " +
+      "thể thua ván mà không thiệt gì (do bài) hoặc thắng ván mà thiệt nhiều.",
+    loss_note: "tiền cược để mất so với nước tốt nhất", result_note: "kết quả ván này",
+    scale: "Một thang cho mọi ghế: 0 đến {top} tiền cược",
+    advice_play: "Nên chọn:",
   },
 };
 
@@ -106,6 +152,7 @@ const S = {
   lang: "en", games: [], gameInfo: null, record: null, human: 0, level: 3, seed: null,
   legal: [], toAct: -1, terminal: false, selected: new Set(), busy: false, table: null,
   finalTable: null, runId: 0, reviewRecord: null, lastAnalysis: null, analysis: null,
+  resigned: false, hintQueued: false, hintController: null, autoPlayed: [], lastManual: 0,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -244,12 +291,42 @@ function moveNode(text) {
   const span = el("span", {class: "move"});
   for (const token of String(text).split(/\s+/)) {
     if (!token) continue;
+    if (span.firstChild) span.append(" ");
     if (CARD_RE.test(token)) span.append(cardNode(token));
     else if (token === "/") span.append(el("span", {class: "word"}, "/"));
     else if (/^\d+$/.test(token)) span.append(el("span", {class: "word"}, token));
     else span.append(el("span", {class: "word"}, t("w_" + token.toLowerCase()) || token));
   }
   return span;
+}
+
+// A card as a label writes it ("10♥", "3♠") drawn as a card.
+const LABEL_CARD_RE = /^(10|[2-9JQKA])([♠♣♦♥])$/;
+const SYMBOL_SUIT = {"♠": "S", "♣": "C", "♦": "D", "♥": "H"};
+
+// A move as a player says it (the server's `label`, in the language the page asked for), its
+// cards drawn as cards; without a label (an older server), its notation (`moveNode`).
+function labelNode(label) {
+  const span = el("span", {class: "move"});
+  for (const token of String(label).split(/\s+/)) {
+    if (!token) continue;
+    if (span.firstChild) span.append(" ");
+    const m = LABEL_CARD_RE.exec(token);
+    if (m) span.append(cardNode((m[1] === "10" ? "T" : m[1]) + SYMBOL_SUIT[m[2]]));
+    else span.append(el("span", {class: "word"}, token));
+  }
+  return span;
+}
+
+// A move object ({text, label}: a legal move, a suggestion, a played move of the history).
+function moveView(m) {
+  if (!m) return "";
+  return m.label ? labelNode(m.label) : moveNode(m.text || "");
+}
+
+// A move's words as plain text (messages): its label, else its notation.
+function moveWords(m) {
+  return (m && (m.label || m.text)) || "";
 }
 
 function sortCards(cards, game) {
@@ -308,6 +385,13 @@ function levelOptions() {
 // ---------------------------------------------------------------------------------------------
 // playing
 
+// The page's narrow (phone) layout: the hand first, the setup folded away while a game runs.
+const NARROW = "(max-width: 640px)";
+// Legal moves fold into their groups when a turn offers more than this many; a group of at
+// most FOLD_GROUP moves stays open even then.
+const FOLD_OVER = 12;
+const FOLD_GROUP = 6;
+
 async function newGame(ev) {
   if (ev) ev.preventDefault();
   let options;
@@ -318,23 +402,35 @@ async function newGame(ev) {
     return;
   }
   const body = {game: $("game").value, players: Number($("players").value), options};
+  // a typed deal number is used once; "replay this deal" deals the last game's cards again;
+  // otherwise every new game is a fresh deal
   const seedText = $("seed").value.trim();
   if (seedText) body.seed = Number(seedText);
+  else if ($("replay").checked && S.seed !== null) body.seed = S.seed;
   S.runId += 1;
+  stopHint();
   say(t("starting"));
   try {
     const resp = await api("/v1/web/new-game", body);
     S.record = resp.record;
     S.record.moves = S.record.moves || [];
     S.seed = resp.seed;
+    $("seed").value = "";
     $("seed").placeholder = String(resp.seed);
     S.human = Number($("seat").value);
     S.level = Number($("level").value);
     S.selected.clear();
     S.finalTable = null;
+    S.resigned = false;
+    S.hintQueued = false;
+    S.autoPlayed = [];
+    S.lastManual = 0;
+    $("hint").classList.remove("queued");
     cancelAnalysis(true);                    // the last game's analysis is no longer shown
     S.lastAnalysis = null;
     worldPlaceholders();
+    document.body.classList.add("playing");
+    if (window.matchMedia && window.matchMedia(NARROW).matches) $("setup-box").open = false;
     $("table").classList.remove("hidden");
     $("over").classList.add("hidden");
     $("hints").classList.add("hidden");
@@ -357,7 +453,14 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// Let the bots move until it is the human's turn or the game is over.
+// The table as `seat` sees it, with the moves named in the page's language.
+function seatView(seat) {
+  return api("/v1/web/view", {record: S.record, seat, language: S.lang});
+}
+
+// Let the bots move until it is the human's turn or the game is over.  A forced move of the
+// human (the only legal move: a lone pass, a draw, Tấn's "done") plays itself when the setting
+// is on, and the line under the hand says so.
 async function advance(runId) {
   S.busy = true;
   try {
@@ -367,16 +470,26 @@ async function advance(runId) {
       if (runId !== S.runId) return;
       S.terminal = !!lm.terminal;
       S.toAct = S.terminal ? -1 : (lm.to_act || 0);
-      const view = await api("/v1/web/view", {record: S.record, seat: S.human});
+      const legal = S.toAct === S.human ? (lm.moves || []) : [];
+      if (legal.length === 1 && $("autoplay").checked) {
+        S.autoPlayed.push(legal[0]);
+        S.record.moves.push({seat: S.human, move: legal[0].text});
+        continue;
+      }
+      const view = await seatView(S.human);
       if (runId !== S.runId) return;
       S.table = view.table;
-      S.legal = S.toAct === S.human ? (lm.moves || []) : [];
+      S.legal = legal;
       renderTable();
       if (S.terminal) {
         gameOver(view.table);
         return;
       }
-      if (S.toAct === S.human) return;
+      if (S.toAct === S.human) {
+        S.busy = false;
+        if (S.hintQueued) hint();           // asked for while the bots were thinking
+        return;
+      }
       $("turn").textContent = t("thinking", {s: S.toAct});
       const botView = await api("/v1/web/view", {record: S.record, seat: S.toAct});
       const answer = await api("/v1/suggest", {
@@ -394,13 +507,55 @@ async function advance(runId) {
   }
 }
 
+// The table again (after a switch of language: the moves' names come from the server).
+async function refreshTable() {
+  if (!S.record || S.busy || S.resigned) return;
+  const runId = S.runId;
+  try {
+    const lm = S.terminal ? null : await api("/v1/legal-moves", {record: S.record, language: S.lang});
+    const view = await seatView(S.human);
+    if (runId !== S.runId || S.busy) return;
+    S.table = view.table;
+    if (lm && S.toAct === S.human) S.legal = lm.moves || [];
+    renderTable();
+    if (S.terminal) gameOver(view.table);
+  } catch (e) {
+    say(e instanceof ApiError ? fieldText(e) : e.message, "error");
+  }
+}
+
 async function playMove(text) {
-  if (S.busy || S.terminal || S.toAct !== S.human) return;
+  if (S.busy || S.terminal || S.resigned || S.toAct !== S.human) return;
   S.record.moves.push({seat: S.human, move: text});
+  S.lastManual = S.record.moves.length;
+  S.autoPlayed = [];
   S.selected.clear();
+  stopHint();
   $("hints").classList.add("hidden");
   say("");
   await advance(S.runId);
+}
+
+// Resign: the game ends here.  A resignation is settled as a lost game: the player pays the
+// game's stake (GameInfo's bets a game is played for, the table's `stake`) to each other seat.
+// The record keeps the moves played, without a result (the referee settles only finished
+// games), so it downloads and analyzes as the unfinished game it is.
+function resign() {
+  if (!S.record || S.terminal || S.resigned) return;
+  S.resigned = true;
+  S.runId += 1;                               // the bots stop
+  S.busy = false;
+  S.hintQueued = false;
+  $("hint").classList.remove("queued");
+  stopHint();
+  $("hints").classList.add("hidden");
+  const n = S.record.players;
+  const stake = (S.table && S.table.stake) || 1;
+  const returns = Array.from({length: n}, (_, s) => (s === S.human ? -stake * (n - 1) : stake));
+  S.legal = [];
+  S.toAct = -1;
+  renderTable();
+  gameOver({returns, resigned: true, stake});
 }
 
 // What the selected cards would be as a move of this game (for the rule's refusal).
@@ -425,10 +580,15 @@ function candidateText(cards) {
 }
 
 async function playSelected() {
-  if (S.busy || S.toAct !== S.human) return;
+  if (S.busy || S.resigned || S.toAct !== S.human) return;
   const cards = [...S.selected];
   if (!cards.length) {
     say(t("no_selection"), "warn");
+    return;
+  }
+  // Sâm lốc's declarations come before any card: say so rather than refuse the cards
+  if (S.legal.length && S.legal.every((m) => m.kind === "declare" || m.kind === "decline")) {
+    say(t("declare_first"), "warn");
     return;
   }
   const hand = new Set(S.table ? S.table.hand : []);
@@ -454,19 +614,46 @@ async function playSelected() {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// hints
+
+function stopHint() {
+  if (S.hintController) S.hintController.abort();
+  S.hintController = null;
+}
+
+// A hint of the player's move.  Asked for while the bots think, it waits for the player's
+// turn (the button shows it is queued) instead of being dropped.
 async function hint() {
-  if (S.busy || S.toAct !== S.human || S.terminal) return;
-  const box = $("hints");
-  box.classList.remove("hidden");
-  clear(box).append(el("h3", {}, t("hint_title")), el("p", {class: "muted"}, t("hint_running", {n: 0})));
+  if (!S.record || S.terminal || S.resigned) return;
+  if (S.busy || S.toAct !== S.human) {
+    S.hintQueued = true;
+    $("hint").classList.add("queued");
+    say(t("hint_queued"));
+    return;
+  }
+  if (S.hintQueued && $("message").textContent === t("hint_queued")) say("");
+  S.hintQueued = false;
+  $("hint").classList.remove("queued");
+  stopHint();
+  const controller = new AbortController();
+  S.hintController = controller;
+  $("hints").classList.remove("hidden");
+  clear($("advice"));
+  clear($("hint-table"));
+  $("hint-status").textContent = t("hint_running", {n: 0});
+  $("hint-status").className = "muted";
   try {
-    const view = await api("/v1/web/view", {record: S.record, seat: S.human});
+    const view = await seatView(S.human);
     await apiStream("/v1/suggest-stream", {
       request: {view: view.view, budget: {iterations: 800}, top_k: 6, language: S.lang},
       interval_ms: 300,
-    }, (resp) => renderHints(resp));
+    }, (resp) => { if (S.hintController === controller) renderHints(resp); }, controller.signal);
   } catch (e) {
+    if (e.name === "AbortError" || controller.signal.aborted) return;
     say(e instanceof ApiError ? fieldText(e) : e.message, "error");
+  } finally {
+    if (S.hintController === controller) S.hintController = null;
   }
 }
 
@@ -476,18 +663,33 @@ function reasonText(r) {
   return r.text || r.code;
 }
 
+// The hint's one line of advice: the server's `advice` when it sends one (a string, or an
+// object with its `text`), else the first ranked move with its first reason.
+function adviceLine(resp) {
+  const box = clear($("advice"));
+  const advice = resp.advice;
+  if (advice) {
+    box.append(typeof advice === "string" ? advice : (advice.text || ""));
+    return;
+  }
+  const top = (resp.moves || [])[0];
+  if (!top) return;
+  const why = (top.reasons || []).map(reasonText)[0];
+  box.append(el("strong", {}, t("advice_play")), " ", moveView(top.move), why ? " · " + why : "");
+}
+
 function renderHints(resp) {
-  const box = clear($("hints"));
   const stats = resp.stats || {};
   // a measured hint (docs/api.md): each move's visits are the deals it was played on
   const measured = (stats.hint_worlds || 0) > 0;
-  box.append(el("h3", {}, t("hint_title")),
-    el("p", {class: "muted" + (resp.final ? " done" : "")},
-      t(resp.final ? "hint_done" : "hint_running", {n: stats.iterations || 0}) +
-      (resp.final ? " ✓" : "")));
+  const status = $("hint-status");
+  status.textContent = t(resp.final ? "hint_done" : "hint_running", {n: stats.iterations || 0}) +
+    (resp.final ? " ✓" : "");
+  status.className = "muted" + (resp.final ? " done" : "");
+  adviceLine(resp);
   const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("col_move")),
-    el("th", {}, t("col_payoff")), el("th", {}, t("col_interval")),
-    el("th", {}, t("col_share")), el("th", {}, t("col_reasons")));
+    el("th", {}, t("col_payoff")), el("th", {class: "detail"}, t("col_interval")),
+    el("th", {class: "detail"}, t("col_share")), el("th", {}, t("col_reasons")));
   const body = el("tbody");
   (resp.moves || []).forEach((s, i) => {
     const p = s.expected_payoff || 0;
@@ -496,14 +698,17 @@ function renderHints(resp) {
     const text = s.move.text;
     body.append(el("tr", {class: S.legal.some((m) => m.text === text) ? "clickable" : "",
       onclick: () => playMove(text)},
-    el("td", {}, String(i + 1)), el("td", {}, moveNode(text)), el("td", {class: "num"}, num(p)),
-    el("td", {class: "num"}, interval),
-    el("td", {class: "num"}, measured ? t("deals", {n: s.visits || 0})
+    el("td", {}, String(i + 1)), el("td", {}, moveView(s.move)), el("td", {class: "num"}, num(p)),
+    el("td", {class: "num detail"}, interval),
+    el("td", {class: "num detail"}, measured ? t("deals", {n: s.visits || 0})
       : Math.round((s.visit_share || 0) * 100) + "% (" + (s.visits || 0) + ")"),
     el("td", {}, (s.reasons || []).map(reasonText).join("; "))));
   });
-  box.append(el("table", {class: "hints"}, el("thead", {}, head), body));
+  clear($("hint-table")).append(el("table", {class: "hints"}, el("thead", {}, head), body));
 }
+
+// ---------------------------------------------------------------------------------------------
+// the table
 
 function zoneLabel(name) {
   const m = /^([a-z_]+?)(\d+)?$/.exec(name);
@@ -514,41 +719,155 @@ function zoneLabel(name) {
   return m && m[2] !== undefined ? label + " " + t("seat").toLowerCase() + " " + m[2] : label;
 }
 
+function seatName(s) {
+  return s === S.human ? t("you") : t("seat") + " " + s;
+}
+
+// The moves of the game with their names (the view's `history`), or their notation.
+function history() {
+  const moves = S.record ? S.record.moves : [];
+  const named = S.table && Array.isArray(S.table.history) ? S.table.history : [];
+  return moves.map((m, i) => (named[i] && named[i].text === m.move ? named[i]
+    : {seat: m.seat, text: m.move}));
+}
+
+// Tấn's bout: attack/defence pairs, each attack card with the seat that played it (throw-ins
+// marked), the defence card over it or an empty place.
+function boutNode(board) {
+  const box = el("div", {class: "bout"});
+  if (board.phase === "swap") {
+    box.append(el("p", {class: "bout-head"}, t("swap_round")));
+    return box;
+  }
+  if (board.phase === "over") return box;
+  box.append(el("p", {class: "bout-head"}, t("bout") + ": " + seatName(board.attacker) + " ",
+    el("span", {class: "role attacker"}, t("attacker")), " → " + seatName(board.defender) + " ",
+    el("span", {class: "role defender"}, t("defender"))));
+  const pairs = el("div", {class: "pairs"});
+  for (const p of board.pairs || []) {
+    pairs.append(el("div", {class: "pair" + (p.throw_in ? " throw-in" : "") +
+      (p.defence ? " covered" : " open"), "data-attack": p.attack, "data-defence": p.defence || ""},
+    el("div", {class: "pair-cards"}, cardNode(p.attack, {class: "card attack-card"}),
+      p.defence ? cardNode(p.defence, {class: "card defence-card"})
+        : el("span", {class: "card empty"}, "?")),
+    el("div", {class: "pair-who"}, (p.throw_in ? t("thrown_in") : t("attack_card")) + " · " +
+      seatName(p.seat))));
+  }
+  if (!(board.pairs || []).length) pairs.append(el("span", {class: "muted-light"}, t("no_cards_yet")));
+  box.append(pairs);
+  return box;
+}
+
+// Tiến lên's and Sâm lốc's round: the combination to beat, highlighted, or who leads.
+function trickNode(board) {
+  const box = el("div", {class: "trick"});
+  if (S.terminal || S.resigned) return box;
+  if (board.declaring) {
+    box.append(el("p", {class: "bout-head"}, t("declaring")));
+    return box;
+  }
+  if (board.declarer !== undefined && board.declarer >= 0) {
+    box.append(el("p", {class: "declarer"}, t("declarer", {who: seatName(board.declarer)})));
+  }
+  const beat = board.to_beat;
+  if (beat) {
+    box.append(el("div", {class: "to-beat", "data-cards": beat.cards.join(" ")},
+      el("span", {class: "to-beat-head"}, t("to_beat") + " · " + seatName(beat.seat)),
+      moveView(beat)));
+  } else if (!S.terminal && S.toAct >= 0) {
+    box.append(el("p", {class: "leads"}, S.toAct === S.human ? t("you_lead")
+      : t("leads", {who: seatName(S.toAct)})));
+  }
+  return box;
+}
+
+function renderBoard() {
+  const board = clear($("board"));
+  const b = S.table.board;
+  if (b && b.kind === "bout") board.append(boutNode(b));
+  else if (b && b.kind === "trick") board.append(trickNode(b));
+  else {
+    // no board of its own (Phỏm): the last moves, newest last
+    for (const m of history().slice(-Math.max(S.record.players, 4))) {
+      board.append(el("div", {class: "play"}, el("span", {class: "who"}, seatName(m.seat)), moveView(m)));
+    }
+  }
+  // the trump, once
+  const trump = $("trump");
+  clear(trump);
+  trump.classList.toggle("hidden", !S.table.trump);
+  if (S.table.trump) {
+    const where = b && b.kind === "bout" ? " (" + t(b.trump_under_stock ? "under_stock" : "drawn") + ")" : "";
+    trump.append(t("trump") + ": ", cardNode(S.table.trump), where);
+  }
+}
+
+// The line under the hand: the moves played for the player, then what the others did since
+// the player's last move.
+function renderHappened() {
+  const line = clear($("happened"));
+  const notes = [];
+  if (S.autoPlayed.length) {
+    notes.push(t("auto_played", {m: S.autoPlayed.map(moveWords).join(", ")}));
+  }
+  const moves = history();
+  let since = moves.length;
+  while (since > 0 && moves[since - 1].seat !== S.human) since--;
+  const others = moves.slice(since);
+  if (others.length && since > 0) {
+    const shown = others.slice(-6).map((m) => seatName(m.seat) + ": " + moveWords(m));
+    notes.push(t("happened", {m: (others.length > 6 ? "… " : "") + shown.join(" · ")}));
+  }
+  line.textContent = notes.join(" ");
+  line.classList.toggle("auto", S.autoPlayed.length > 0);
+}
+
 function renderTable() {
   const rec = S.record;
   const n = rec.players;
   const counts = {};
   for (const z of S.table.zones) counts[z.name] = z.count;
-  // the other seats
+  const board = S.table.board || {};
+  const moves = history();
+  // the other seats, with their role in the bout or round
   const seats = clear($("seats"));
   for (let s = 0; s < n; s++) {
     if (s === S.human) continue;
-    const last = [...rec.moves].reverse().find((m) => m.seat === s);
-    seats.append(el("div", {class: "seat" + (S.toAct === s ? " acting" : "")},
-      el("div", {class: "seat-name"}, t("seat") + " " + s + " (" + t("bot") + ")"),
+    const last = [...moves].reverse().find((m) => m.seat === s);
+    const roles = [];
+    if (board.kind === "bout" && board.phase === "bout") {
+      if (board.attacker === s) roles.push(el("span", {class: "role attacker"}, t("attacker")));
+      if (board.defender === s) roles.push(el("span", {class: "role defender"}, t("defender")));
+    }
+    if (board.kind === "trick" && (board.passed || []).includes(s)) {
+      roles.push(el("span", {class: "role passed"}, t("passed")));
+    }
+    seats.append(el("div", {class: "seat" + (S.toAct === s ? " acting" : ""), "data-seat": s},
+      el("div", {class: "seat-name"}, t("seat") + " " + s + " (" + t("bot") + ") ", roles),
       el("div", {class: "backs"}, el("span", {class: "back"}), " × " + (counts["hand" + s] ?? "?")),
-      el("div", {class: "last"}, last ? moveNode(last.move) : "")));
+      el("div", {class: "last"}, last ? moveView(last) : "")));
   }
-  // the board: the last moves, newest last
-  const board = clear($("board"));
-  for (const m of rec.moves.slice(-Math.max(n, 4))) {
-    board.append(el("div", {class: "play"}, el("span", {class: "who"},
-      m.seat === S.human ? t("you") : t("seat") + " " + m.seat), moveNode(m.move)));
-  }
-  // public zones with the cards this seat knows of them
+  renderBoard();
+  // public zones with the cards this seat knows of them (the trump is drawn once, above; Tấn's
+  // bout is drawn as its pairs)
   const zones = clear($("zones"));
-  if (rec.deal && rec.deal.trump) zones.append(el("div", {class: "zone"}, t("trump") + ": ", cardNode(rec.deal.trump)));
   for (const z of S.table.zones) {
     if (/^hand\d+$/.test(z.name) || !z.count) continue;
-    const known = sortCards(z.cards || [], rec.game);
+    if (board.kind === "bout" && z.name === "table") continue;
+    const known = (z.cards || []).filter((c) => c !== S.table.trump);
     zones.append(el("div", {class: "zone"}, el("span", {class: "zone-name"}, zoneLabel(z.name) + " (" + z.count + ")"),
-      known.length > 12 ? known.slice(-12).map((c) => cardNode(c)) : known.map((c) => cardNode(c))));
+      known.slice(-12).map((c) => cardNode(c))));
   }
-  // my hand
-  $("me-label").textContent = t("seat") + " " + S.human + " (" + t("you") + ")";
-  $("turn").textContent = S.terminal ? "" : S.toAct === S.human ? t("your_turn") : t("waiting", {s: S.toAct});
+  // my hand, in the game's order (the server's)
+  const mineRoles = [];
+  if (board.kind === "bout" && board.phase === "bout") {
+    if (board.attacker === S.human) mineRoles.push(" ", el("span", {class: "role attacker"}, t("attacker")));
+    if (board.defender === S.human) mineRoles.push(" ", el("span", {class: "role defender"}, t("defender")));
+  }
+  clear($("me-label")).append(t("seat") + " " + S.human + " (" + t("you") + ")", ...mineRoles);
+  $("turn").textContent = S.terminal || S.resigned ? "" : S.toAct === S.human ? t("your_turn") : t("waiting", {s: S.toAct});
   const hand = clear($("hand"));
-  for (const c of sortCards(S.table.hand, rec.game)) {
+  for (const c of S.table.hand) {
     const node = cardNode(c, {role: "button", tabindex: "0"});
     if (S.selected.has(c)) node.classList.add("selected");
     const toggle = () => {
@@ -560,30 +879,53 @@ function renderTable() {
     node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
     hand.append(node);
   }
+  renderHappened();
   renderLegal(S.legal);
+  $("resign").disabled = S.terminal || S.resigned;
   // the log
   const log = clear($("log"));
-  rec.moves.forEach((m) => log.append(el("li", {}, (m.seat === S.human ? t("you") : t("seat") + " " + m.seat) + ": ", moveNode(m.move))));
+  moves.forEach((m) => log.append(el("li", {}, seatName(m.seat) + ": ", moveView(m))));
   $("render").textContent = S.table.text || "";
 }
 
+// The legal moves in the server's order (a player's order, grouped by kind), one group per
+// fold: with many moves (Tiến lên's lead), the big groups start folded.
 function renderLegal(moves) {
   const box = clear($("legal"));
   if (!moves.length) return;
-  box.append(el("span", {class: "muted"}, t("legal_moves") + " "));
+  box.append(el("span", {class: "muted legal-title"}, t("legal_moves") + " "));
+  const groups = [];
   for (const m of moves) {
-    box.append(el("button", {type: "button", class: "legal-move", "data-move": m.text,
-      onclick: () => playMove(m.text)}, moveNode(m.text)));
+    const key = m.group || m.kind || "";
+    let g = groups.find((x) => x.key === key);
+    if (!g) groups.push(g = {key, label: m.group_label || key, moves: []});
+    g.moves.push(m);
+  }
+  const fold = moves.length > FOLD_OVER;
+  for (const g of groups) {
+    const group = el("details", {class: "legal-group", "data-group": g.key,
+      open: !fold || g.moves.length <= FOLD_GROUP},
+    el("summary", {}, g.label + " (" + g.moves.length + ")"));
+    const list = el("div", {class: "legal-moves"});
+    for (const m of g.moves) {
+      list.append(el("button", {type: "button", class: "legal-move", "data-move": m.text,
+        "data-group": g.key, onclick: () => playMove(m.text)}, moveView(m)));
+    }
+    group.append(list);
+    box.append(group);
   }
   highlightLegal();
 }
 
+// The legal moves that use every selected card are marked, and their groups unfolded.
 function highlightLegal() {
   const sel = [...S.selected];
   for (const b of $("legal").querySelectorAll("button.legal-move")) {
     const m = S.legal.find((x) => x.text === b.dataset.move);
     const cards = m ? (m.cards || []) : [];
-    b.classList.toggle("match", sel.length > 0 && sel.every((c) => cards.includes(c)));
+    const match = sel.length > 0 && sel.every((c) => cards.includes(c));
+    b.classList.toggle("match", match);
+    if (match) b.closest("details").open = true;
   }
 }
 
@@ -595,9 +937,14 @@ function gameOver(table) {
   const returns = table.returns || [];
   const list = el("ul", {class: "returns"});
   returns.forEach((r, s) => list.append(el("li", {class: r > 0 ? "win" : r < 0 ? "lose" : ""},
-    (s === S.human ? t("you") : t("seat") + " " + s) + ": " + num(r, 2))));
+    seatName(s) + ": " + num(r, 2))));
+  if (table.resigned) {
+    box.append(el("p", {class: "resigned"}, t("resigned", {stake: num(table.stake, 2).slice(1)})),
+      el("p", {class: "muted"}, t("resigned_record")));
+  }
   box.append(el("p", {}, t("net")), list);
   $("over").classList.remove("hidden");
+  analysisPlan();
 }
 
 function finishedRecord() {
@@ -644,8 +991,76 @@ function progressText(run) {
   if (run.state === "running" && run.done >= ESTIMATE_AFTER && run.done < run.total) {
     const perDecision = (run.lastAt - run.start) / run.done;
     text += " · " + t("time_left", {time: duration(perDecision * (run.total - run.done) / 1000)});
+  } else if (run.state === "running" && run.done < ESTIMATE_AFTER && run.estimate) {
+    // before the first judgements: the estimate from this browser's earlier analyses
+    const left = run.estimate - (performance.now() - run.start) / 1000;
+    text += " · " + t("time_left", {time: duration(Math.max(1, left))});
   }
   return text;
+}
+
+// This browser's measured speed of Analyze per game: milliseconds per decision and per
+// sampled deal of the cap (kept between visits; the first analysis of a game measures it).
+function analysisRate(game) {
+  try {
+    const rate = JSON.parse(localStorage.getItem("quansu.rate") || "{}")[game];
+    return typeof rate === "number" && rate > 0 ? rate : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function keepAnalysisRate(game, run) {
+  if (!game || run.done < 1 || !run.worlds) return;
+  const rate = (run.lastAt - run.start) / run.done / run.worlds;
+  try {
+    const all = JSON.parse(localStorage.getItem("quansu.rate") || "{}");
+    all[game] = rate;
+    localStorage.setItem("quansu.rate", JSON.stringify(all));
+  } catch (e) { /* private mode */ }
+}
+
+// Seconds an analysis of `decisions` decisions at `worlds` deals each should take here, or
+// null before this browser has measured the game.
+function estimateSeconds(game, decisions, worlds) {
+  const rate = analysisRate(game);
+  return rate === null ? null : rate * decisions * worlds / 1000;
+}
+
+// The game's cap of deals per decision that an analysis will use: the field's, else the
+// game's default (GameInfo's `analysis_worlds`).
+function plannedWorlds(game, input) {
+  const cap = worldCap(input);
+  if (cap) return cap;
+  const info = S.games.find((g) => g.name === game);
+  return info && info.analysis_worlds ? info.analysis_worlds : 0;
+}
+
+// Before an analysis starts: what it will judge, and how long it should take.
+function planText(game, decisions, worlds) {
+  let text = t("plan", {d: decisions, w: worlds || "?"});
+  const seconds = worlds ? estimateSeconds(game, decisions, worlds) : null;
+  text += " · " + (seconds === null ? t("plan_unknown", {n: ESTIMATE_AFTER})
+    : t("plan_time", {time: duration(seconds)}));
+  return text;
+}
+
+function analysisPlan() {
+  if (S.record && S.finalTable) {
+    const seats = $("analyze-seats").value === "all" ? [] : [S.human];
+    $("analyze-plan").textContent = planText(S.record.game,
+      expectedDecisions({record: S.record}, seats), plannedWorlds(S.record.game, $("analyze-worlds")));
+  }
+  let obj = null;
+  try { obj = JSON.parse($("record-text").value); } catch (e) { obj = null; }
+  if (obj && typeof obj === "object" && obj.game) {
+    const isView = obj.format === "quansu-view/1" || (obj.format !== "quansu-record/1" && "seat" in obj);
+    const game = typeof obj.game === "string" ? obj.game : (obj.game.name || "");
+    $("review-plan").textContent = planText(game,
+      expectedDecisions(isView ? {view: obj} : {record: obj}, []), plannedWorlds(game, $("review-worlds")));
+  } else {
+    $("review-plan").textContent = "";
+  }
 }
 
 // The bar, the counter and Cancel of `run`, and its message at the top of the page.  `relabel`
@@ -673,6 +1088,7 @@ function cancelAnalysis(quiet) {
   S.analysis = null;
   run.state = "cancelled";
   run.controller.abort();
+  keepAnalysisRate(run.game, run);
   if (!quiet) showProgress(run);
 }
 
@@ -680,7 +1096,12 @@ function cancelAnalysis(quiet) {
 // showing each decision as soon as it is judged, the progress with the time left, and Cancel.
 async function analyze(source, seats, iterations, worlds) {
   cancelAnalysis(true);           // one analysis at a time: a new one replaces the one under way
-  const run = {controller: new AbortController(), done: 0, total: expectedDecisions(source, seats),
+  const obj = source.record || source.view || {};
+  const game = typeof obj.game === "string" ? obj.game : ((obj.game && obj.game.name) || "");
+  const total = expectedDecisions(source, seats);
+  const capped = worlds || plannedWorlds(game, {value: ""});
+  const run = {controller: new AbortController(), done: 0, total, game, worlds: capped,
+    estimate: capped ? estimateSeconds(game, total, capped) : null,
     start: performance.now(), lastAt: performance.now(), state: "running"};
   S.analysis = run;
   const section = $("analysis");
@@ -707,8 +1128,10 @@ async function analyze(source, seats, iterations, worlds) {
     }, run.controller.signal);
     if (S.analysis !== run) return;
     run.state = "done";
+    keepAnalysisRate(run.game, run);
     renderAnalysis(decisions, summaries, run);
     showProgress(run);
+    analysisPlan();
   } catch (e) {
     if (S.analysis !== run) return;         // cancelled: said so already
     run.state = "failed";
@@ -747,15 +1170,27 @@ function svg(tag, attrs, ...children) {
 
 // One seat's losses: a bar per decision (its mark's colour, a dot on top) and the cumulative
 // loss as a line, over the move numbers of the game.
-function lossGraph(seat, decisions, totalMoves) {
+// The top of the loss scale, one for every seat's graph: the largest loss or cumulative loss
+// of any seat (so that two seats' graphs compare at a glance).
+function lossTop(decisions) {
+  let top = 0.1;
+  const cum = {};
+  for (const d of [...decisions].sort((a, b) => (a.index || 0) - (b.index || 0))) {
+    const seat = d.seat || 0;
+    cum[seat] = (cum[seat] || 0) + (d.loss || 0);
+    top = Math.max(top, d.loss || 0, cum[seat]);
+  }
+  return top;
+}
+
+function lossGraph(seat, decisions, totalMoves, top) {
   const W = 640, H = 160, L = 44, R = 12, T = 12, B = 26;
   const xs = (i) => L + (totalMoves <= 1 ? 0 : (i / (totalMoves - 1)) * (W - L - R));
   let cum = 0;
   const cumulative = decisions.map((d) => (cum += d.loss || 0));
-  const top = Math.max(0.1, ...decisions.map((d) => d.loss || 0), cum);
   const ys = (v) => T + (1 - v / top) * (H - T - B);
   const g = svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img",
-    "aria-label": t("seat") + " " + seat, "data-seat": seat});
+    "aria-label": t("seat") + " " + seat, "data-seat": seat, "data-top": top.toFixed(2)});
   g.append(svg("line", {x1: L, y1: ys(0), x2: W - R, y2: ys(0), class: "axis"}));
   g.append(svg("line", {x1: L, y1: T, x2: L, y2: H - B, class: "axis"}));
   for (const v of [0, top / 2, top]) {
@@ -769,7 +1204,7 @@ function lossGraph(seat, decisions, totalMoves) {
     if ((d.loss || 0) > 0) g.append(svg("line", {x1: x, y1: ys(0), x2: x, y2: ys(d.loss), class: "bar " + cls}));
     const dot = svg("circle", {cx: x, cy: ys(d.loss || 0), r: d.forced ? 2 : 3.5, class: "mark " + cls,
       "data-mark": d.mark || "", "data-index": d.index || 0});
-    dot.append(svg("title", {}, `#${d.index || 0} ${d.played ? d.played.text : ""}: ${t(d.mark || "MARK_UNCLEAR")}, ${t("loss")} ${(d.loss || 0).toFixed(2)}`));
+    dot.append(svg("title", {}, `#${d.index || 0} ${moveWords(d.played)}: ${t(d.mark || "MARK_UNCLEAR")}, ${t("loss")} ${(d.loss || 0).toFixed(2)}`));
     g.append(dot);
   });
   if (decisions.length > 1) {
@@ -790,6 +1225,8 @@ function renderAnalysis(decisions, summaries, run) {
   const gameMoves = source && Array.isArray(source.moves) ? source.moves.length : 0;
   const totalMoves = Math.max(1, gameMoves, ...decisions.map((d) => (d.index || 0) + 1));
   const seats = [...new Set(decisions.map((d) => d.seat || 0))].sort((a, b) => a - b);
+  const top = lossTop(decisions);
+  $("loss-help").textContent = t("loss_help") + (seats.length > 1 ? " " + t("scale", {top: top.toFixed(2)}) + "." : "");
   for (const seat of seats) {
     const mine = decisions.filter((d) => (d.seat || 0) === seat).sort((a, b) => (a.index || 0) - (b.index || 0));
     const sum = summaries.find((s) => (s.seat || 0) === seat);
@@ -798,14 +1235,15 @@ function renderAnalysis(decisions, summaries, run) {
       .map((m) => `${t(m)} ${marks[m.slice(5).toLowerCase()] || marks[m]}`).join(", ");
     const label = (S.record && seat === S.human && !S.reviewRecord ? t("you") + " – " : "") + t("seat") + " " + seat;
     // the seat's summary once the server sent it; until then, what is judged so far
+    // the loss beside the deal's result, each saying what it is
     const line = sum
-      ? `${t("accuracy")} ${Math.round((sum.accuracy || 0) * 100)}% · ${t("total_loss")} ${(sum.total_loss || 0).toFixed(2)} · ${sum.decisions || mine.length} ${t("decisions")}` +
-        (sum.payoff !== undefined ? ` · ${t("net")} ${num(sum.payoff)}` : "")
+      ? `${t("accuracy")} ${Math.round((sum.accuracy || 0) * 100)}% · ${t("total_loss")} ${(sum.total_loss || 0).toFixed(2)} (${t("loss_note")}) · ${sum.decisions || mine.length} ${t("decisions")}` +
+        (sum.payoff !== undefined ? ` · ${t("result_note")} ${num(sum.payoff)}` : "")
       : t("judged_so_far", {n: mine.length});
     graphs.append(el("div", {class: "seat-analysis"},
       el("h4", {}, label),
       el("p", {class: "muted" + (sum ? " summary" : " partial")}, line + (markText ? " · " + markText : "")),
-      lossGraph(seat, mine, totalMoves)));
+      lossGraph(seat, mine, totalMoves, top)));
   }
   const list = clear($("mistakes"));
   const bad = decisions.filter((d) => d.mark === "MARK_MISTAKE" || d.mark === "MARK_BLUNDER")
@@ -816,8 +1254,8 @@ function renderAnalysis(decisions, summaries, run) {
   for (const d of bad) {
     const range = d.loss_high !== undefined ? ` [${(d.loss_low || 0).toFixed(2)}, ${d.loss_high.toFixed(2)}]` : "";
     list.append(el("li", {class: MARK_CLASS[d.mark]},
-      `#${d.index || 0} ${t("seat")} ${d.seat || 0} (${t(d.mark)}): ${t("played")} `, moveNode(d.played ? d.played.text : "?"),
-      ` → ${t("better")} `, moveNode(d.best ? d.best.text : "?"),
+      `#${d.index || 0} ${t("seat")} ${d.seat || 0} (${t(d.mark)}): ${t("played")} `, d.played ? moveView(d.played) : "?",
+      ` → ${t("better")} `, d.best ? moveView(d.best) : "?",
       ` · ${t("loss")} ${(d.loss || 0).toFixed(2)}${range}`));
   }
 }
@@ -868,7 +1306,7 @@ function readFile(ev) {
   const file = ev.target.files && ev.target.files[0];
   if (!file) return;
   const reader = new FileReader();
-  reader.onload = () => { $("record-text").value = String(reader.result); };
+  reader.onload = () => { $("record-text").value = String(reader.result); analysisPlan(); };
   reader.readAsText(file);
 }
 
@@ -882,7 +1320,9 @@ function applyLanguage() {
   levelOptions();
   if (S.record && S.table) renderTable();
   if (S.finalTable && S.record) gameOver(S.finalTable);
+  if (S.record && S.table) refreshTable();   // the moves' names, from the server
   worldPlaceholders();
+  analysisPlan();
   if (S.lastAnalysis) {
     const a = S.lastAnalysis;
     renderAnalysis(a.decisions, a.summaries, a.run);
@@ -936,6 +1376,18 @@ function init() {
     renderLegal(S.legal);
   });
   $("hint").addEventListener("click", hint);
+  $("resign").addEventListener("click", resign);
+  $("hint-details").addEventListener("change", () => {
+    $("hint-table").classList.toggle("show-details", $("hint-details").checked);
+  });
+  try { $("autoplay").checked = localStorage.getItem("quansu.autoplay") !== "off"; } catch (e) { /* none */ }
+  $("autoplay").addEventListener("change", () => {
+    try { localStorage.setItem("quansu.autoplay", $("autoplay").checked ? "on" : "off"); } catch (e) { /* none */ }
+  });
+  for (const id of ["analyze-seats", "analyze-worlds", "review-worlds", "record-text"]) {
+    $(id).addEventListener("input", analysisPlan);
+    $(id).addEventListener("change", analysisPlan);
+  }
   $("analyze-game").addEventListener("click", analyzeGame);
   $("cancel-analysis").addEventListener("click", () => cancelAnalysis(false));
   $("download").addEventListener("click", download);
