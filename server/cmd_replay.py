@@ -17,8 +17,12 @@ Output (default, a table)::
     net: seat 0: +0, seat 1: -1, ...
     result: agrees with the settlement
 
-``--legal`` adds, before every move, the seat to act and all its legal moves in canonical notation,
-in a player's order (grouped by kind, low to high: ``Game.sort_moves``).  ``--json`` prints JSON lines instead: one ``{"type": "game", ...}`` line, one
+Each hand prints in the game's order (``Game.sort_cards``: Phỏm's ace low, Tấn's trumps last).
+``--legal`` adds, before every move, the seat to act and all its legal moves in a player's order
+(grouped by kind, low to high: ``Game.sort_moves``).  With ``--lang vi`` the table names the moves
+as players say them and writes the cards 3♠ 10♥ (``Game.move_label``); in English, and in the
+JSON lines of every language, moves and cards are in the canonical notation.  ``--json`` prints
+JSON lines instead: one ``{"type": "game", ...}`` line, one
 ``{"type": "move", "index", "seat", "move"[, "to_act", "legal"]}`` line per move, then
 ``{"type": "end", "over", "moves", ...}``; an invalid record ends with ``{"type": "error", "error",
 "code"}`` (``code``: the error's stable code, games/errors.py; ``error`` in ``--lang``).  Every
@@ -36,6 +40,9 @@ import sys
 
 from quansu.games import GameError
 from quansu.games import record as records
+from quansu.games.cards import card_str
+from quansu.games.labels import cards_label
+from quansu.server.cmd_play import move_name
 from quansu.server.i18n import error_text, lang_of, t
 
 
@@ -86,6 +93,14 @@ def run(args, out=None, err=None) -> int:
     except GameError as e:
         return fail(e)
     game = rec.game
+
+    def cards_text(cards) -> str:     # in Vietnamese as players write them (10♥), else notation
+        return cards_label(cards) if lang == "vi" else " ".join(card_str(c) for c in cards)
+
+    def legal_names(state) -> list[str]:
+        return [move_name(game, m, lang)
+                for m in game.sort_moves(state.legal_moves(), state.trump_card())]
+
     options = {k: v for k, v in records.record_to_json(rec)["options"].items()}
     deal = records.deal_json(rec.deal)
     if as_json:
@@ -96,14 +111,16 @@ def run(args, out=None, err=None) -> int:
         print(t("replay_game", lang, game=game.name, players=game.num_players, options=opts),
               file=out)
         print(t("replay_deal", lang, seat=deal["first"]), file=out)
-        for s, h in enumerate(deal["hands"]):
-            print(t("replay_hand", lang, seat=s, cards=" ".join(h["cards"])), file=out)
+        trump = rec.deal.trump
+        for s, h in enumerate(rec.deal.hands):      # each hand as a player holds it
+            print(t("replay_hand", lang, seat=s, cards=cards_text(game.sort_cards(h, trump))),
+                  file=out)
         if "stock" in deal:
-            print(t("replay_stock", lang, cards=" ".join(deal["stock"])), file=out)
+            print(t("replay_stock", lang, cards=cards_text(rec.deal.stock)), file=out)
         if "trump" in deal:
-            print(t("replay_trump", lang, card=deal["trump"]), file=out)
+            print(t("replay_trump", lang, card=cards_text([trump])), file=out)
         if "set_aside" in deal:
-            print(t("replay_set_aside", lang, cards=" ".join(deal["set_aside"])), file=out)
+            print(t("replay_set_aside", lang, cards=cards_text(rec.deal.set_aside)), file=out)
         print(t("replay_columns", lang, index="#", seat=t("col_seat", lang)), file=out)
 
     pending: dict = {}
@@ -111,6 +128,7 @@ def run(args, out=None, err=None) -> int:
     def before(i, state, seat, move) -> None:
         if legal:
             pending["legal"] = records.legal_move_texts(state)
+            pending["names"] = legal_names(state)
             pending["to_act"] = state.current_player
 
     def after(i, state, seat, move) -> None:
@@ -123,10 +141,10 @@ def run(args, out=None, err=None) -> int:
             emit(line)
         else:
             if legal:
-                moves = pending["legal"]
+                moves = pending["names"]
                 print(t("replay_legal", lang, pad="", seat=pending["to_act"], count=len(moves),
                         moves=", ".join(moves)), file=out)
-            print(f"{i:<5}{seat:<6}{text}", file=out)
+            print(f"{i:<5}{seat:<6}{move_name(game, move, lang)}", file=out)
 
     try:
         state = records.replay_record(rec, on_step=before, on_applied=after, check=False)
@@ -151,7 +169,7 @@ def run(args, out=None, err=None) -> int:
     if not over:
         print(t("replay_not_over", lang, moves=n, seat=state.current_player), file=out)
         if legal:
-            moves = records.legal_move_texts(state)
+            moves = legal_names(state)
             print(t("replay_legal", lang, pad="", seat=state.current_player, count=len(moves),
                     moves=", ".join(moves)), file=out)
         return 0

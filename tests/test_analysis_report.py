@@ -505,3 +505,37 @@ def test_bench_stability_counts(tmp_path):
     rec.write_json(_record(), str(tmp_path / "a.json"))
     (tmp_path / "index.json").write_text("{}")
     assert [p.name for p in record_files([str(tmp_path)])] == ["a.json"]
+
+
+def test_report_in_vietnamese_names_the_moves_as_players_say_them(tmp_path, capsys):
+    """``--lang vi --report``: every decision's tooltip names the move played and the best move
+    by their Vietnamese labels (đánh, bỏ lượt), never in the notation."""
+    import re
+
+    from quansu.games import make
+
+    obj = _save_game(tmp_path / "g.json", seed=6)
+    rc, _ = _analyze([str(tmp_path / "g.json"), "--uniform", "--seat", "0", "--iterations", "8",
+                      "--worlds", "16", "--seed", "1", "--lang", "vi", "--report",
+                      str(tmp_path / "r.html")])
+    assert rc == 0, capsys.readouterr().err
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    tips = re.findall(r"<title>nước (\d+): đã đi (.*?); tốt nhất (.*?); mất", page)
+    game = make("tienlen", obj["players"])
+    mine = {i: m["move"] for i, m in enumerate(obj["moves"]) if m["seat"] == 0}
+    assert {int(i) for i, _, _ in tips} == set(mine)
+    labels = {game.move_label(m, "vi") for m in _all_tienlen_moves(game, obj)}
+    for i, played, best in tips:
+        assert played == game.move_label(game.parse_move(mine[int(i)]), "vi")
+        assert best in labels, best
+        assert not re.search(r"\b[2-9TJQKA][SCDH]\b", played + best)
+
+
+def _all_tienlen_moves(game, obj):
+    """Every move legal at some point of the record ``obj``."""
+    out = set()
+    state = rec.replay_record({k: v for k, v in obj.items() if k != "result"} | {"moves": []})
+    for m in obj["moves"]:
+        out.update(state.legal_moves())
+        state.apply(game.parse_move(m["move"]))
+    return out

@@ -15,6 +15,7 @@ import pytest
 
 from quansu.games import make
 from quansu.games.base import MoveInfo
+from quansu.games.cards import parse_card as convert_card
 from quansu.games.reasons import language, say
 from quansu.games.registry import game_classes
 from quansu.server import convert, i18n
@@ -357,6 +358,15 @@ def test_analyze_in_vietnamese():
     assert len(summary) == 1 and "quyết định, tổng mất" in summary[0], lines
     assert "độ chính xác" in summary[0] and "; kết quả " in summary[0]
     assert all(line.startswith("  tệ nhất: nước ") for line in lines[lines.index(summary[0]) + 1:])
+    # each decision's move played named as a Tấn player says it (đổi chủ, đánh, đỡ, bốc bài)
+    record = json.loads(Path(path).read_text())
+    game = make("tan", record["players"])
+    rows = {int(line.split()[0]): line for line in lines[2:] if re.match(r"\s*\d+ +0  ", line)}
+    played = {i: m["move"] for i, m in enumerate(record["moves"]) if m["seat"] == 0}
+    assert set(rows) == set(played)
+    for i, move in played.items():
+        assert rows[i][11:].startswith(game.move_label(game.parse_move(move), "vi")), rows[i]
+    assert not re.search(r"\b(attack|defend|throw|take|swap|done)\b", "\n".join(rows.values()))
 
 
 def test_marks_and_zones_use_the_players_terms():
@@ -731,3 +741,16 @@ def test_replay_in_vietnamese(capsys):
     assert text.startswith("trò chơi: phom, ") and "chia bài (ghế " in text
     assert "hết ván sau " in text and "thanh toán (người trả -> người nhận: cược):" in text
     assert "kết quả: khớp với thanh toán" in text and "seat" not in text
+    # the moves as a Phỏm player says them, the cards written 3♠ 10♥, the hands ace low
+    record = json.loads(Path(path).read_text())
+    game = make("phom", record["players"])
+    rows = [line[11:] for line in text.splitlines() if re.match(r"\d+ +\d+ +\S", line)]
+    assert rows == [game.move_label(game.parse_move(m["move"]), "vi") for m in record["moves"]]
+    assert "bốc" in rows and any(r.startswith("đánh ") for r in rows)
+    assert not re.search(r"\b(draw|discard|eat|lay|send)\b|\b[2-9TJQKA][SCDH]\b", text)
+    hands = [line.split(": ", 1)[1] for line in text.splitlines() if re.match(r"  ghế \d: ", line)]
+    assert len(hands) == record["players"]
+    from quansu.games.labels import cards_label
+    for hand, dealt in zip(hands, record["deal"]["hands"]):
+        cards = [convert_card(c) for c in dealt["cards"]]
+        assert hand == cards_label(game.sort_cards(cards))
