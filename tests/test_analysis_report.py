@@ -9,7 +9,6 @@ import os
 import random
 import struct
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
