@@ -918,3 +918,49 @@ def test_new_game_deals_afresh_replays_on_request_and_resign_ends_the_game(page,
     assert page.locator("#resign").inner_text() == "Chịu thua"
     page.click("#lang")
     assert rec.foreign(origin) == [] and rec.errors == [] and rec.failed == [], rec.errors
+
+
+def test_with_the_setting_off_a_lone_move_waits_for_a_click(page, origin):
+    """"Play forced moves for me" off: a lone move (here Tiến lên's lone pass) is a button to
+    click, as any move; turned on again while it waits, the move plays itself.  The setting is
+    kept for the next visit."""
+    page, rec = page
+    first_screen(page, origin)
+    page.evaluate("() => { window.sleep = () => Promise.resolve(); }")
+    page.evaluate(SEEDED_RANDOM)
+    page.uncheck("#autoplay")
+    page.select_option("#game", "tienlen")
+    page.select_option("#players", "4")
+    page.select_option("#level", "1")
+    page.fill("#seed", "7")
+    lone = 0
+    for _ in range(MAX_DEALS):
+        page.click("#start")
+        for _ in range(100):
+            if not _wait_for_turn_or_end(page):
+                break
+            buttons = page.locator("#legal button.legal-move")
+            if buttons.count() == 1:
+                lone += 1
+                assert page.locator("#happened").inner_text().find("Played for you") < 0
+                if lone == 1:
+                    _play_and_wait(page, lambda: buttons.first.click())      # clicked
+                else:
+                    _play_and_wait(page, lambda: page.check("#autoplay"))   # on: it plays
+                    assert page.locator("#happened").inner_text().startswith(
+                        "Played for you: ")
+                    break
+            else:
+                _play_and_wait(page, lambda: _click_first_legal(page))
+        if lone >= 2:
+            break
+    assert lone >= 2, "no lone move came in the games played"
+    _wait_for_turn_or_end(page)                   # the bots' requests answered
+    page.reload()
+    page.wait_for_selector("#game option[value=tienlen]", state="attached")
+    assert page.is_checked("#autoplay")
+    page.uncheck("#autoplay")
+    page.reload()
+    page.wait_for_selector("#game option[value=tienlen]", state="attached")
+    assert not page.is_checked("#autoplay")
+    assert rec.foreign(origin) == [] and rec.errors == [] and rec.failed == [], rec.errors

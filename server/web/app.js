@@ -1383,6 +1383,14 @@ function init() {
   try { $("autoplay").checked = localStorage.getItem("quansu.autoplay") !== "off"; } catch (e) { /* none */ }
   $("autoplay").addEventListener("change", () => {
     try { localStorage.setItem("quansu.autoplay", $("autoplay").checked ? "on" : "off"); } catch (e) { /* none */ }
+    // turned on while a lone move waits for a click: it plays now
+    if ($("autoplay").checked && !S.busy && !S.terminal && !S.resigned && S.toAct === S.human &&
+        S.legal.length === 1) {
+      const only = S.legal[0];
+      S.autoPlayed.push(only);
+      S.record.moves.push({seat: S.human, move: only.text});
+      advance(S.runId);
+    }
   });
   for (const id of ["analyze-seats", "analyze-worlds", "review-worlds", "record-text"]) {
     $(id).addEventListener("input", analysisPlan);
