@@ -247,3 +247,19 @@ def test_suggest_names_its_moves_and_the_top_move_in_the_request_language(engine
         for r in s.reasons:
             if r.code == "tied":                   # names the top move as a player says it
                 assert r.text == f"ngang {vi.moves[0].move.label} trong sai số thống kê"
+
+
+def test_the_tan_table_holds_the_hand_with_the_trumps_last():
+    """Tấn's own rendering (the English table of ``quansu play``) shows the seat's hand as a
+    player holds it: 2 low … A high, the trumps last."""
+    from quansu.games.cards import suit_of
+
+    game = make("tan", 2)
+    for seed in range(20):
+        state = game.new_initial_state(random.Random(seed))
+        trump = state.trump_card()
+        line = next(x for x in state.render(0).splitlines() if x.startswith("seat 0 (you)"))
+        cards = [parse_card(c) for c in line.split(": ", 1)[1].split()]
+        assert cards == game.sort_cards(cards, trump)
+        trumps = [suit_of(c) == suit_of(trump) for c in cards]
+        assert trumps == sorted(trumps)                    # every trump after every other card

@@ -981,6 +981,7 @@ class TanState:
         self._check_seat(seat)
         g = self.game
         key = tan_key
+        faceup = self.trump_card()
         lines = []
         tr = SUIT_SYMBOLS[self.trump]
         if self.faceup >= 0:
@@ -996,7 +997,9 @@ class TanState:
                 role = " attacker" if s == self.attacker else (" defender" if s == self.defender
                                                               else "")
             if s == seat:
-                lines.append(f"seat {s}{tag}{role}: {format_cards(h, key=key)}")
+                # the hand as a player holds it: 2 low ... A high, the trumps last
+                hand = " ".join(card_str(c) for c in g.sort_cards(cards_of(h), faceup))
+                lines.append(f"seat {s}{tag}{role}: {hand}")
             else:
                 kn = self.known[s]
                 extra = f" (known: {format_cards(kn, key=key)})" if kn else ""
