@@ -551,9 +551,25 @@ def _tan_board(state, lang: str) -> dict:
             "trump_under_stock": state.faceup >= 0}
 
 
-def _board(state, lang: str) -> dict | None:
-    """What lies in the middle of the table as a player reads it, by game (``None``: the zones
-    say it all, as in Phỏm)."""
+def _discard_board(state, lang: str) -> dict:
+    """Phỏm's middle of the table: the card just discarded, which the next seat may eat (or
+    leave, and draw), while it is the last move."""
+    from quansu.games.cards import card_str
+
+    game = state.game
+    board: dict = {"kind": "discard", "last": None}
+    history = state.history
+    if history and not state.is_terminal():
+        seat, move = history[-1]
+        info = game.describe_move(move)
+        if info.kind == "discard" and info.cards:
+            board["last"] = {"seat": seat, "card": card_str(info.cards[0]),
+                             "text": game.move_to_text(move), "label": game.move_label(move, lang)}
+    return board
+
+
+def _board(state, lang: str) -> dict:
+    """What lies in the middle of the table as a player reads it, by game."""
     name = state.game.name
     if name == "tan":
         return _tan_board(state, lang)
@@ -566,7 +582,7 @@ def _board(state, lang: str) -> dict | None:
         board["declaring"] = state.in_declarations
         board["declarer"] = state.declarer
         return board
-    return None
+    return _discard_board(state, lang)
 
 
 def seat_view(obj: dict, max_text: int) -> dict:

@@ -749,10 +749,29 @@ def test_the_combination_to_beat(port, game):
             {**record, "moves": []}).in_declarations
 
 
-def test_phom_has_no_board_of_its_own(port):
-    record = record_json("phom", 4, seed=1, moves=3)
-    table = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 0}))["table"]
-    assert table["board"] is None and table["trump"] is None
+def test_phom_board_is_the_card_just_discarded(port):
+    from quansu.games.cards import card_str
+
+    def eat_or_draw(state):
+        return any(state.game.describe_move(m).kind == "eat" for m in state.legal_moves())
+
+    record, state = _state_where("phom", 4, eat_or_draw)
+    table = ok_json(post(port, "/v1/web/view", {"record": record, "seat": 0,
+                                                "language": "vi"}))["table"]
+    seat, move = state.history[-1]
+    info = state.game.describe_move(move)
+    assert info.kind == "discard"
+    assert table["board"] == {"kind": "discard", "last": {
+        "seat": seat, "card": card_str(info.cards[0]), "text": state.game.move_to_text(move),
+        "label": state.game.move_label(move, "vi")}}
+    assert f"eat {card_str(info.cards[0])}" in {state.game.move_to_text(m)
+                                                for m in state.legal_moves()}
+    assert table["trump"] is None
+    # after a draw, nothing lies to eat
+    drawn = dict(record, moves=record["moves"] + [{"seat": state.current_player,
+                                                   "move": "draw"}])
+    table = ok_json(post(port, "/v1/web/view", {"record": drawn, "seat": 0}))["table"]
+    assert table["board"] == {"kind": "discard", "last": None}
 
 
 def test_the_view_checks_its_language_and_speaks_it_in_errors(port):

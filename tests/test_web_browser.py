@@ -607,7 +607,10 @@ TABLE_NOW = """() => {
     attackers: q('.role.attacker').length, defenders: q('.role.defender').length,
     trump: q('#trump .card').map(c => c.dataset.card),
     zoneCards: q('#zones .card').map(c => c.dataset.card),
-    toBeat: (document.querySelector('#board .to-beat') || {dataset: {}}).dataset.cards || null,
+    toBeat: (document.querySelector('#board .trick .to-beat') || {dataset: {}}).dataset.cards
+      || null,
+    discarded: (document.querySelector('#board .just-discarded') || {dataset: {}}).dataset.cards
+      || null,
     toBeatBorder: document.querySelector('#board .to-beat')
       ? getComputedStyle(document.querySelector('#board .to-beat')).borderTopStyle : null,
     hand: q('#hand .card').map(c => c.dataset.card),
@@ -667,6 +670,10 @@ def _check_table(game: str, now: dict, says: dict) -> None:
             assert f"attack {p['attack']}" in moves or f"throw {p['attack']}" in moves, p
             if p["defence"]:
                 assert f"defend {p['attack']} with {p['defence']}" in moves, p
+    if game == "phom" and now["discarded"]:
+        # the card just discarded, highlighted: the one the player may eat
+        assert now["moves"][-1] == f"discard {now['discarded']}", now["moves"][-1:]
+        assert f"eat {now['discarded']}" in {m["move"] for m in now["legal"]}, now["legal"]
     if game in ("tienlen", "samloc") and now["toBeat"]:
         # the combination to beat, highlighted, is the round's last play
         assert now["toBeatBorder"] == "solid"
@@ -750,9 +757,11 @@ def _play_a_whole_game(page, game: str, lang: str, width: int, seen: Seen, shots
             page.screenshot(path=str(shots / f"{game}-bout.png"), full_page=True)
         if now["toBeat"] and not (shots / f"{game}-round.png").exists():
             page.screenshot(path=str(shots / f"{game}-round.png"), full_page=True)
-        if seen.hinted and not seen.queued and game == "phom":
-            # a hint asked for while the bots think (slowed down here, so that the click surely
-            # comes meanwhile) waits for the player's turn
+        if (seen.hinted and not seen.queued and game == "phom"
+                and all(m["group"] == "discard" for m in now["legal"])):
+            # a hint asked for while the bots think (after a discard, the next seats play;
+            # slowed down here, so that the click surely comes meanwhile) waits for the
+            # player's turn
             page.evaluate("() => { window.sleep = () => new Promise(r => setTimeout(r, 1000)); }")
             before = _moves_logged(page)
             _click_first_legal(page)

@@ -52,7 +52,8 @@ const TEXTS = {
       "({stake} bets) to each other seat.",
     resigned_record: "The record keeps the moves played, without a result: the game was not " +
       "finished.",
-    to_beat: "To beat", leads: "{who} leads a new round", you_lead: "You lead a new round", passed: "passed",
+    to_beat: "To beat", leads: "{who} leads a new round", you_lead: "You lead a new round",
+    just_discarded: "Just discarded: eat it or draw", passed: "passed",
     attacker: "attacker", defender: "defender", thrown_in: "thrown in", attack_card: "attack",
     bout: "The bout", swap_round: "Trump swap round: swap for the face-up card, or done",
     no_cards_yet: "no card played yet", under_stock: "under the stock", drawn: "drawn",
@@ -113,7 +114,8 @@ const TEXTS = {
     resigned: "Bạn đã chịu thua. Chịu thua tính như thua ván: bạn trả tiền cược của ván " +
       "({stake}) cho mỗi ghế khác.",
     resigned_record: "Biên bản giữ các nước đã đánh, không có kết quả: ván chưa kết thúc.",
-    to_beat: "Phải chặn", leads: "{who} đi đầu vòng mới", you_lead: "Bạn đi đầu vòng mới", passed: "bỏ lượt",
+    to_beat: "Phải chặn", leads: "{who} đi đầu vòng mới", you_lead: "Bạn đi đầu vòng mới",
+    just_discarded: "Bài vừa đánh: ăn hoặc bốc", passed: "bỏ lượt",
     attacker: "người đánh", defender: "người đỡ", thrown_in: "đánh thêm", attack_card: "đánh",
     bout: "Lượt đánh", swap_round: "Vòng đổi chủ: đổi lấy lá chủ lật, hoặc xong",
     no_cards_yet: "chưa có lá nào", under_stock: "dưới nọc", drawn: "đã bốc",
@@ -781,17 +783,28 @@ function trickNode(board) {
   return box;
 }
 
+// Phỏm: the card just discarded, highlighted (the next seat eats it or draws), under the last
+// moves.
+function discardNode(board) {
+  const box = el("div", {class: "discards"});
+  for (const m of history().slice(-Math.max(S.record.players, 4))) {
+    box.append(el("div", {class: "play"}, el("span", {class: "who"}, seatName(m.seat)), moveView(m)));
+  }
+  const last = board.last;
+  if (last) {
+    box.append(el("div", {class: "to-beat just-discarded", "data-cards": last.card},
+      el("span", {class: "to-beat-head"}, t("just_discarded") + " · " + seatName(last.seat)),
+      el("span", {class: "move"}, cardNode(last.card))));
+  }
+  return box;
+}
+
 function renderBoard() {
   const board = clear($("board"));
-  const b = S.table.board;
-  if (b && b.kind === "bout") board.append(boutNode(b));
-  else if (b && b.kind === "trick") board.append(trickNode(b));
-  else {
-    // no board of its own (Phỏm): the last moves, newest last
-    for (const m of history().slice(-Math.max(S.record.players, 4))) {
-      board.append(el("div", {class: "play"}, el("span", {class: "who"}, seatName(m.seat)), moveView(m)));
-    }
-  }
+  const b = S.table.board || {};
+  if (b.kind === "bout") board.append(boutNode(b));
+  else if (b.kind === "trick") board.append(trickNode(b));
+  else board.append(discardNode(b));
   // the trump, once
   const trump = $("trump");
   clear(trump);
