@@ -665,8 +665,8 @@ function reasonText(r) {
   return r.text || r.code;
 }
 
-// The hint's one line of advice: the server's `advice` when it sends one (a string, or an
-// object with its `text`), else the first ranked move with its first reason.
+// The hint's one line of advice: the server's `advice` (SuggestResponse.advice) when it sends
+// one, else the first ranked move with its first reason.
 function adviceLine(resp) {
   const box = clear($("advice"));
   const advice = resp.advice;
@@ -677,7 +677,8 @@ function adviceLine(resp) {
   const top = (resp.moves || [])[0];
   if (!top) return;
   const why = (top.reasons || []).map(reasonText)[0];
-  box.append(el("strong", {}, t("advice_play")), " ", moveView(top.move), why ? " · " + why : "");
+  box.append(el("strong", {}, t("advice_play")), " ",
+    top.label ? labelNode(top.label) : moveView(top.move), why ? " · " + why : "");
 }
 
 function renderHints(resp) {
@@ -699,8 +700,11 @@ function renderHints(resp) {
     const interval = lo === null ? "–" : "[" + lo.toFixed(2) + ", " + (2 * p - lo).toFixed(2) + "]";
     const text = s.move.text;
     body.append(el("tr", {class: S.legal.some((m) => m.text === text) ? "clickable" : "",
-      onclick: () => playMove(text)},
-    el("td", {}, String(i + 1)), el("td", {}, moveView(s.move)), el("td", {class: "num"}, num(p)),
+      "data-move": text, "data-label": s.move.label || "", onclick: () => playMove(text)},
+    // the row as a player reads it (`label`: with suit variants folded in, "any suits"); a
+    // click plays the row's move (the suits chosen for the player)
+    el("td", {}, String(i + 1)), el("td", {}, s.label ? labelNode(s.label) : moveView(s.move)),
+    el("td", {class: "num"}, num(p)),
     el("td", {class: "num detail"}, interval),
     el("td", {class: "num detail"}, measured ? t("deals", {n: s.visits || 0})
       : Math.round((s.visit_share || 0) * 100) + "% (" + (s.visits || 0) + ")"),
