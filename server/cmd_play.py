@@ -3,9 +3,10 @@
 The other seats are quansu bots at a strength level (``--level 1..5``, the same bots as the
 service's ``Suggest`` with ``strength``), or ``--bot heuristic`` / ``--bot random``.
 
-Commands at the prompt: a move in canonical notation (``3S 4S 5H``, ``pass``, ``draw``, ...),
-its number in the listed legal moves, ``moves`` to list them again, ``hint`` (quansu's ranked
-moves for your seat, from your information only), ``help``, ``quit``.
+Commands at the prompt: a move in canonical notation (``3S 4S 5H``, ``pass``, ``draw``, ...)
+or as listed (``bỏ lượt``, ``đánh đôi 9♦ 9♥`` in Vietnamese), its number in the listed legal
+moves, ``moves`` to list them again, ``hint`` (quansu's ranked moves for your seat, from your
+information only), ``help``, ``quit``.
 Bad input is answered with a message and a new prompt, never a traceback.  The legal moves are
 listed in a player's order (:func:`moves_listing`: grouped by kind, low to high in the game's
 rank order).  Texts in ``--lang vi|en`` (default: the locale; :mod:`server.i18n`): in Vietnamese
@@ -256,6 +257,10 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
                     print(t("play_no_number", lang, number=line, last=len(legal) - 1), file=out)
                     continue
                 line = game.move_to_text(legal[int(line)])
+            named = {" ".join(move_name(game, m, lang).casefold().split()): m for m in legal}
+            said = " ".join(line.casefold().split())
+            if said in named:                  # a move typed as listed ("bỏ lượt", "đánh 3♠")
+                line = game.move_to_text(named[said])
             try:
                 move = game.parse_move(line)
             except GameError as e:

@@ -231,3 +231,25 @@ def test_hint_and_replay_in_vietnamese_name_the_moves(capsys):
                 assert discards[0][0] == "A"
             checked += 1
     assert checked == len(obj["moves"])
+
+
+def test_a_move_can_be_typed_as_listed_in_vietnamese():
+    """At the prompt a move may be typed as it is listed ("bỏ lượt", "đánh đôi 9♦ 9♥"), in any
+    case and spacing, as well as by its number or its notation."""
+    out = io.StringIO()
+    typed = []
+
+    def answer(prompt):
+        if len(typed) >= 4:
+            return "quit"
+        last = _listings(out.getvalue())[-1]
+        name = last[-1][1][-1][1]                # the last move listed
+        typed.append(name)
+        return "  " + name.upper().replace(" ", "  ") + " "
+
+    assert cmd_play.run(_args("tienlen", "--lang", "vi"), input_fn=answer, out=out) == 0
+    text = out.getvalue()
+    assert len(typed) == 4 and "không phải nước đi" not in text
+    mine = [line.split(": ", 1)[1] for line in text.splitlines()
+            if line.startswith("ghế 0 (bạn): ")]
+    assert mine == typed
