@@ -545,6 +545,28 @@ class Game:
 
         return sorted(moves, key=key)
 
+    def suit_variant_key(self, move: Move) -> Hashable:
+        """What ``move`` is up to its suits: legal moves with equal keys are the same play in
+        other suits (Tiến lên's and Sâm lốc's plays: the combination and its ranks), which a hint
+        shows as one row when they measure the same (docs/api.md, "Suit variants").  By default
+        the move itself: the game's suits matter (a Phỏm discard, Tấn's trumps); a game's
+        ``labels.py`` opts in with ``variant_key(info)`` (None: the move itself)."""
+        fn = getattr(self._labels(), "variant_key", None)
+        key = fn(self.describe_move(move)) if fn is not None else None
+        return ("move", move) if key is None else ("variant", key)
+
+    def variants_label(self, move: Move, count: int, every: bool, lang: str = "") -> str:
+        """A row of ``count`` suit variants of ``move``'s play (:meth:`suit_variant_key`) as a
+        player reads it in ``lang``: the play without its suits when ``every`` legal choice of
+        suits is in the row ("straight 3-4-5-6-7, any suits", "đánh sảnh 3-4-5-6-7 bất kỳ
+        chất"), else the move with its suits and how many other choices the row holds
+        ("straight 3♠ 4♥ 5♦ 6♣ 7♠ (+2 in other suits)"); a game without suit-free plays
+        names the move (:meth:`move_label`)."""
+        fn = getattr(self._labels(), "variants_label", None)
+        if fn is None:
+            return self.move_label(move, lang)
+        return fn(self.describe_move(move), lang, count, every)
+
     def __repr__(self) -> str:
         diff = self.options_diff()
         return f"{type(self).__name__}(players={self.num_players}, options={diff})"

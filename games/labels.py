@@ -15,7 +15,10 @@ Reached through the game interface: :meth:`games.base.Game.move_label`,
 the shared words (:data:`KIND_TERMS`, :data:`GROUP_TERMS`, the shedding games' combinations)
 and helpers; ``games/<game>/labels.py`` holds a game's own: ``TERMS`` and ``GROUP_TERMS``
 (entries that replace the shared ones), ``GROUPS`` (its groups in a player's order) and the
-functions ``card_key(card, trump)``, ``move_group(info)``, ``move_key(info, trump)`` it needs.
+functions ``card_key(card, trump)``, ``move_group(info)``, ``move_key(info, trump)`` it needs,
+and, where a play can be made in several suits to the same effect (Tiến lên, Sâm lốc),
+``variant_key(info)`` and ``variants_label(info, lang, count, every)`` (:meth:`~games.base.Game.
+suit_variant_key`, :meth:`~games.base.Game.variants_label`: a hint's suit variants in one row).
 """
 
 from __future__ import annotations
@@ -193,6 +196,57 @@ def shedding_key(info: MoveInfo) -> tuple:
             return (4, top, cards)
         return (len(cards), rank_of(top), cards)
     return (0 if info.kind == "declare" else 1,)
+
+
+# -- the same play up to suits (Game.suit_variant_key, Game.variants_label) -------------------
+
+#: What a row of suit variants is called: the play without its suits when it holds every legal
+#: choice of suits (one card: "any suit"), else the move with the suits chosen and how many other
+#: choices (``{n}``) the row holds.
+VARIANT_TERMS: dict[str, tuple[str, str]] = {
+    "any_suit": ("{play}, any suit", "{play} bất kỳ chất"),
+    "any_suits": ("{play}, any suits", "{play} bất kỳ chất"),
+    "suit_choices": ("{move} (+{n} in other suits)", "{move} (+{n} cách chọn chất khác)"),
+}
+
+
+def ranks_label(cards: Iterable[int]) -> str:
+    """The ranks of ``cards`` as players say them without suits, each rank once, in the order
+    given, joined by ``-`` (``3-4-5-6-7``, ``10``, ``A-2-3``)."""
+    seen: list[int] = []
+    for c in cards:
+        if rank_of(c) not in seen:
+            seen.append(rank_of(c))
+    return "-".join("10" if RANKS[r] == "T" else RANKS[r] for r in seen)
+
+
+def variants_label(play: str, move: str, cards: int, lang: str, count: int, every: bool) -> str:
+    """A row of ``count`` suit variants of one play in ``lang`` (``play``: its name without
+    suits, ``move``: the label of the row's move, ``cards``: how many cards it moves): "any
+    suit(s)" when ``every`` legal choice of suits is in the row, else the move with its suits
+    and how many other choices the row holds (another row may hold the same play in other
+    suits, with another value)."""
+    if every:
+        return fill(VARIANT_TERMS["any_suit" if cards == 1 else "any_suits"], lang, play=play)
+    return fill(VARIANT_TERMS["suit_choices"], lang, move=move, n=count - 1)
+
+
+def shedding_variant_key(info: MoveInfo):
+    """The shedding games' plays up to suits: the combination and its ranks (a pair of 9s in
+    any suits, the straight 3-4-5-6-7 in any suits); None for other moves (suits are not what
+    tells them apart)."""
+    if info.kind != "play" or not info.cards:
+        return None
+    return ("play", info.combo or "", tuple(rank_of(c) for c in info.cards))
+
+
+def shedding_variants_label(info: MoveInfo, terms: dict[str, tuple[str, str]], lang: str,
+                            count: int, every: bool) -> str:
+    """A shedding game's row of suit variants ("straight 3-4-5-6-7, any suits", "đánh đôi 9
+    bất kỳ chất", "pair 9♦ 9♥ (+2 in other suits)"), :func:`variants_label`."""
+    play = fill(terms["play"], lang, combo=combo_label(info, lang), cards=ranks_label(info.cards))
+    return variants_label(play, shedding_label(info, terms, lang), len(info.cards), lang, count,
+                          every)
 
 
 # -- card orders ------------------------------------------------------------------------------

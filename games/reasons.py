@@ -72,15 +72,15 @@ def say(texts: dict[str, tuple[str, str]], code: str, cards: Iterable[int] = (),
 SHEDDING_TEXTS: dict[str, tuple[str, str]] = {
     "finishes": ("plays the last cards", "đánh hết bài (về)"),
     "plays_bomb": ("plays the bomb {cards}", "đánh {bomb} {cards}"),
-    "breaks_bomb": ("breaks up {cards}", "phá {bomb} {cards}"),
+    "breaks_bomb": ("at the cost of breaking up the {bomb} {cards}", "chấp nhận phá {bomb} {cards}"),
     "keeps_bomb": ("keeps the bomb {cards}", "giữ {bomb} {cards} để chặt"),
     "plays_two": ("spends a 2", "đánh heo {cards}"),
     "holds_twos": ("keeps {cards} for later", "giữ heo {cards} lại"),
     "sheds_lowest": ("gets rid of the lowest card", "xả lá nhỏ nhất"),
 }
 
-#: Small numbers in Vietnamese words (the pairs of a đôi thông).
-_NUMBERS_VI = {3: "ba", 4: "bốn", 5: "năm", 6: "sáu"}
+#: Small numbers in words (the pairs of a đôi thông): English, Vietnamese.
+_NUMBERS = {3: ("three", "ba"), 4: ("four", "bốn"), 5: ("five", "năm"), 6: ("six", "sáu")}
 
 
 def bomb_name(cards: Iterable[int]) -> tuple[str, str]:
@@ -90,7 +90,8 @@ def bomb_name(cards: Iterable[int]) -> tuple[str, str]:
     if len({rank_of(c) for c in cards}) == 1:
         return ("four of a kind", "tứ quý")
     n = len(cards) // 2
-    return (f"{n} consecutive pairs", f"{_NUMBERS_VI.get(n, str(n))} đôi thông")
+    en, vi = _NUMBERS.get(n, (str(n), str(n)))
+    return (f"{en} consecutive pairs", f"{vi} đôi thông")
 
 
 def cards_text(cards: Iterable[int]) -> str:
@@ -116,12 +117,27 @@ def by_rank(hand: Iterable[int]) -> dict[int, list[int]]:
     return out
 
 
-def shedding_reasons(info, hand: list[int], found: list[tuple[int, ...]]) -> list[Reason]:
+def bomb_shape(bomb: Iterable[int]) -> tuple[int, tuple[int, ...]]:
+    """A bomb as the hand holds it whatever its suits: its size and its ranks."""
+    bomb = tuple(bomb)
+    return (len(bomb), tuple(sorted({rank_of(c) for c in bomb})))
+
+
+def shedding_reasons(info, hand: list[int], bombs) -> list[Reason]:
     """The reasons of a play or a pass in a shedding game (Tiến lên, Sâm): ``info`` is the
-    move's :class:`games.base.MoveInfo`, ``found`` the bombs in the moving seat's ``hand``."""
+    move's :class:`games.base.MoveInfo`, ``bombs(cards)`` the game's bombs in a set of cards.
+
+    A play breaks a bomb only when the hand left after it holds that bomb no more (a straight
+    that takes the third 4 of a hand with three 4s keeps its consecutive pairs), and it keeps the
+    bombs that hand still holds.  Breaking a bomb is written as the cost it is
+    (``breaks_bomb``: "at the cost of breaking up ...", "chấp nhận phá ..."), never as a
+    warning: on the move a hint recommends, the cost has been weighed and accepted."""
     out: list[Reason] = []
     t = SHEDDING_TEXTS
     cards = set(info.cards)
+    found = bombs(hand)
+    after = bombs([c for c in hand if c not in cards]) if cards else found
+    left = {bomb_shape(b) for b in after}
     quad = info.combo in ("four_of_a_kind", "quad")      # Tiến lên's name, Sâm lốc's
     if info.kind == "play":
         if len(cards) == len(hand):
@@ -131,7 +147,7 @@ def shedding_reasons(info, hand: list[int], found: list[tuple[int, ...]]) -> lis
                            cards=cards_text(info.cards), bomb=bomb_name(info.cards)))
         else:
             for b in found:
-                if cards & set(b):
+                if cards & set(b) and bomb_shape(b) not in left:
                     out.append(say(t, "breaks_bomb", b, cards=cards_text(b), bomb=bomb_name(b)))
                     break
         if any(rank_of(c) == TWO for c in cards) and not quad:
@@ -143,9 +159,12 @@ def shedding_reasons(info, hand: list[int], found: list[tuple[int, ...]]) -> lis
         twos = tuple(c for c in hand if rank_of(c) == TWO)
         if twos:
             out.append(say(t, "holds_twos", twos, cards=cards_text(twos)))
-    if info.kind in ("play", "pass"):
-        kept = [b for b in found if not (cards & set(b))]
-        if kept and not any(r[0] == "plays_bomb" for r in out):
-            out.append(say(t, "keeps_bomb", kept[0], cards=cards_text(kept[0]),
-                           bomb=bomb_name(kept[0])))
+    if info.kind in ("play", "pass") and after and not any(r[0] == "plays_bomb" for r in out):
+        out.append(say(t, "keeps_bomb", after[0], cards=cards_text(after[0]),
+                       bomb=bomb_name(after[0])))
     return out
+
+
+#: The codes that name what a move gives up (a cost weighed in its value, not a reason to
+#: play it): a hint's advice names them after what the move does (server/advice.py).
+COST_CODES = frozenset({"breaks_bomb"})

@@ -114,18 +114,25 @@ def test_players_words_for_bombs_and_twos():
     hand = [parse_card(c) for c in "4S 4C 5D 5H 6S 6H 7S 7C 7D 7H 2S 2H".split()]
     seq = tuple(parse_card(c) for c in "4S 4C 5D 5H 6S 6H".split())
     quad = tuple(parse_card(c) for c in "7S 7C 7D 7H".split())
+
+    def bombs(*known):
+        # the bombs of a set of cards among ``known`` (the game's own finder in play)
+        return lambda cards: [b for b in known if set(b) <= set(cards)]
+
     with language("vi"):
-        got = shedding_reasons(MoveInfo("play", seq, combo="pair_sequence"), hand, [quad, seq])
+        got = shedding_reasons(MoveInfo("play", seq, combo="pair_sequence"), hand, bombs(quad, seq))
         # the cards written as players write them (3♠ 10♥), the reason's cards stay ids
         assert [(r[0], r[3]) for r in got] == [("plays_bomb", "đánh ba đôi thông 4♠ 4♣ 5♦ 5♥ 6♠ 6♥")]
         assert got[0][1] == seq
-        got = shedding_reasons(MoveInfo("pass"), hand, [quad, seq])
+        got = shedding_reasons(MoveInfo("pass"), hand, bombs(quad, seq))
         assert [(r[0], r[3]) for r in got] == [("holds_twos", "giữ heo 2♠ 2♥ lại"),
                                                ("keeps_bomb", "giữ tứ quý 7♠ 7♣ 7♦ 7♥ để chặt")]
-        got = shedding_reasons(MoveInfo("play", (hand[0],), combo="single"), hand, [seq])
-        assert ("breaks_bomb", "phá ba đôi thông 4♠ 4♣ 5♦ 5♥ 6♠ 6♥") in [(r[0], r[3]) for r in got]
+        got = shedding_reasons(MoveInfo("play", (hand[0],), combo="single"), hand, bombs(seq))
+        # a bomb broken is a cost accepted, not a warning on the move (issue 45)
+        assert ("breaks_bomb", "chấp nhận phá ba đôi thông 4♠ 4♣ 5♦ 5♥ 6♠ 6♥") in \
+            [(r[0], r[3]) for r in got]
         # Sâm lốc names a four of a kind "quad": a bomb too
-        got = shedding_reasons(MoveInfo("play", quad, combo="quad"), hand, [quad])
+        got = shedding_reasons(MoveInfo("play", quad, combo="quad"), hand, bombs(quad))
         assert [r[0] for r in got] == ["plays_bomb"] and got[0][3] == "đánh tứ quý 7♠ 7♣ 7♦ 7♥"
     assert say(SHEDDING_TEXTS, "plays_two", (50,), "single", cards="2D")[3] == "spends a 2"
 
@@ -331,12 +338,24 @@ def test_hint_in_vietnamese(capsys):
     common = ["--iterations", "40", "--seed", "3", "--uniform", "--lang", "vi"]
     assert cmd_hint.run(parse(["hint", path, *common]), out=out) == 0
     text = out.getvalue()
-    assert "lượt thử trong" in text and "nước hợp lệ" in text and "nên đi:" in text
+    lines = text.splitlines()
+    # the advice first, in a player's words; the statistics only with --details (issue 45)
+    assert lines[0].startswith("Nên đánh ") and "nên đi:" in lines[-1]
     assert "lý do" in text and reason_table()["best_value"].vi in text
+    assert "lượt thử trong" not in text and "cận dưới" not in text and "nhóm" not in text
+    out = io.StringIO()
+    assert cmd_hint.run(parse(["hint", path, *common, "--details"]), out=out) == 0
+    details = out.getvalue()
+    assert details.splitlines()[0] == lines[0]
+    assert "lượt thử trong" in details and "nước hợp lệ" in details and "cận dưới" in details
     out = io.StringIO()
     assert cmd_hint.run(parse(["hint", path, *common, "--json"]), out=out) == 0
     resp = json.loads(out.getvalue())
     assert resp["moves"][0]["reasons"][0]["text"] == reason_table()["best_value"].vi
+    assert resp["advice"] == lines[0]
+    # play: the first row's move, named as the advice names it
+    assert lines[-1] == "nên đi: " + resp["moves"][0]["move"]["label"]
+    assert resp["moves"][0]["move"]["label"] in resp["advice"]
     assert cmd_hint.run(parse(["hint", path, "--seat", "1", "--lang", "vi"])) == 2
     assert capsys.readouterr().err.startswith("lỗi: view: --seat/--at: chỉ dùng cho bản ghi cả ván")
 

@@ -32,4 +32,4 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     if info.kind == "decline":
         return [say(TEXTS, "declines")]
     hand = hand_of(state, seat)
-    return shedding_reasons(info, hand, bombs(hand))
+    return shedding_reasons(info, hand, bombs)

@@ -36,4 +36,4 @@ def bombs(hand: list[int]) -> list[tuple[int, ...]]:
 def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     """Why ``seat`` might play ``move`` in ``state`` (a state consistent with its view)."""
     hand = hand_of(state, seat)
-    return shedding_reasons(state.game.describe_move(move), hand, bombs(hand))
+    return shedding_reasons(state.game.describe_move(move), hand, bombs)
