@@ -3,9 +3,11 @@
 FILE is a ``quansu-view/1`` file (``quansu view RECORD.json --seat S`` cuts one), or a full
 ``quansu-record/1`` file with ``--seat`` (and ``--at K``: after the first K moves).  The search
 runs in this process, or on a server with ``--server HOST[:PORT]`` (port default 50051).
-``-`` reads the file from standard input.  Prints a table, or the
-SuggestResponse as protobuf JSON with ``--json``; the table and the reasons in ``--lang vi|en``
-(default: the locale).
+``-`` reads the file from standard input.  Prints the hint's advice line, then its rows (the
+move, its payoff, its reasons; ``--details`` adds the statistics: the search, the group, the
+deals or share of visits, the lower bound, the prior and each row's suit variants) and
+``play:`` with the first row's move; or the SuggestResponse as protobuf JSON with ``--json``;
+the table and the reasons in ``--lang vi|en`` (default: the locale).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strength", type=int, default=0, help="bot strength 1..5 (search/levels.py); 0: a hint")
     add_budget_arguments(p)
     add_connection_arguments(p)
+    p.add_argument("--details", action="store_true",
+                   help="also show the statistics: the search, the group, deals or share of "
+                        "visits, lower bound, prior, and each row's suit variants")
     p.add_argument("--json", action="store_true", help="print the response as protobuf JSON")
 
 
@@ -52,25 +57,58 @@ def move_name(move, lang: str = "en") -> str:
     return move.label if lang == "vi" and move.label else move.text
 
 
-def format_table(resp, lang: str = "en") -> str:
-    """The answer as a table in ``lang`` (the reasons are in the request's language; in
-    Vietnamese the moves are named as players say them, :func:`move_name`)."""
+def row_name(s, lang: str = "en") -> str:
+    """A row of the hint as the commands show it: a row of suit variants by its ``label`` (the
+    play without its suits, "straight 3-4-5-6-7, any suits"), else its move (:func:`move_name`)."""
+    if s.variants and s.label:
+        return s.label
+    return move_name(s.move, lang)
+
+
+_UNRANKED = ("few_visits", "not_measured")
+
+
+def format_table(resp, lang: str = "en", details: bool = False) -> str:
+    """The answer in ``lang``: the advice line (a hint's, in the request's language), the rows
+    in their order with the payoff and the reasons, and ``play:`` with the first row's move
+    (the bot's choice for bot play).  Rows not ranked by their payoff (too few visits, not
+    measured) come under a line saying so.  ``details``: also the search's line, the group,
+    the deals (a measured hint) or share of visits, the lower bound, the prior, and under a
+    row of suit variants the other suits.  In Vietnamese the moves are named as players say
+    them (:func:`move_name`)."""
     st = resp.stats
     measured = st.hint_worlds > 0
-    lines = [t("hint_header", lang, game=resp.game, seat=resp.seat, model=resp.model,
-               iterations=st.iterations, ms=f"{st.elapsed_ms:.0f}",
-               stopped=stopped_name(st.stopped_by, lang), legal=st.legal_moves),
-             f"{'#':>2}  {t('col_move', lang):<28} {t('col_group', lang):>5} "
-             f"{t('col_deals' if measured else 'col_share', lang):>6} {t('col_payoff', lang):>8} "
-             f"{t('col_lcb', lang):>8} {t('col_prior', lang):>6}  {t('col_reasons', lang)}"]
-    if measured:   # a measured hint: the deals each move was played on, not a share of visits
-        lines.insert(1, t("hint_measured", lang, worlds=st.hint_worlds))
-    for i, s in enumerate(resp.moves, 1):
+    lines = []
+    if resp.advice:
+        lines.append(resp.advice)
+    if details:
+        lines.append(t("hint_header", lang, game=resp.game, seat=resp.seat, model=resp.model,
+                       iterations=st.iterations, ms=f"{st.elapsed_ms:.0f}",
+                       stopped=stopped_name(st.stopped_by, lang), legal=st.legal_moves))
+        if measured:   # a measured hint: the deals each move was played on, not a share of visits
+            lines.append(t("hint_measured", lang, worlds=st.hint_worlds))
+    names = [row_name(s, lang) for s in resp.moves]
+    w = min(48, max([28] + [len(n) for n in names]))
+    head = f"{'#':>2}  {t('col_move', lang):<{w}} {t('col_payoff', lang):>8}"
+    if details:
+        head += (f" {t('col_group', lang):>5} {t('col_deals' if measured else 'col_share', lang):>6}"
+                 f" {t('col_lcb', lang):>8} {t('col_prior', lang):>6}")
+    lines.append(f"{head}  {t('col_reasons', lang)}")
+    ranked = True
+    for i, (s, name) in enumerate(zip(resp.moves, names), 1):
+        if ranked and s.reasons and s.reasons[0].code in _UNRANKED and i > 1:
+            lines.append(t("hint_unranked", lang))
+        ranked = ranked and not (s.reasons and s.reasons[0].code in _UNRANKED)
         reasons = "; ".join(r.text for r in s.reasons)
-        lcb = f"{s.lower_bound:>+8.3f}" if s.HasField("lower_bound") else f"{'-':>8}"
-        share = f"{s.visits:>6d}" if measured else f"{s.visit_share:>6.1%}"
-        lines.append(f"{i:>2}  {move_name(s.move, lang):<28} {s.group:>5} {share} "
-                     f"{s.expected_payoff:>+8.3f} {lcb} {s.prior:>6.3f}  {reasons}")
+        line = f"{i:>2}  {name:<{w}} {s.expected_payoff:>+8.3f}"
+        if details:
+            lcb = f"{s.lower_bound:>+8.3f}" if s.HasField("lower_bound") else f"{'-':>8}"
+            share = f"{s.visits:>6d}" if measured else f"{s.visit_share:>6.1%}"
+            line += f" {s.group:>5} {share} {lcb} {s.prior:>6.3f}"
+        lines.append(f"{line}  {reasons}".rstrip())
+        if details and s.variants:
+            lines.append("    " + t("hint_variants", lang,
+                                    moves=", ".join(move_name(v, lang) for v in s.variants)))
     lines.append(t("hint_play", lang, move=move_name(resp.chosen, lang)))
     return "\n".join(lines)
 
@@ -95,5 +133,5 @@ def run(args, out=sys.stdout) -> int:
     if args.json:
         print(json_format.MessageToJson(resp, preserving_proto_field_name=True), file=out)
     else:
-        print(format_table(resp, lang_of(args)), file=out)
+        print(format_table(resp, lang_of(args), details=args.details), file=out)
     return 0

@@ -5,8 +5,8 @@ service's ``Suggest`` with ``strength``), or ``--bot heuristic`` / ``--bot rando
 
 Commands at the prompt: a move in canonical notation (``3S 4S 5H``, ``pass``, ``draw``, ...)
 or as listed (``bỏ lượt``, ``đánh đôi 9♦ 9♥`` in Vietnamese), its number in the listed legal
-moves, ``moves`` to list them again, ``hint`` (quansu's ranked moves for your seat, from your
-information only), ``help``, ``quit``.
+moves, ``moves`` to list them again, ``hint`` (quansu's advice and ranked moves for your seat,
+from your information only; ``hint details`` with the statistics), ``help``, ``quit``.
 Bad input is answered with a message and a new prompt, never a traceback.  The legal moves are
 listed in a player's order (:func:`moves_listing`: grouped by kind, low to high in the game's
 rank order).  Texts in ``--lang vi|en`` (default: the locale; :mod:`server.i18n`): in Vietnamese
@@ -86,14 +86,14 @@ class _Bots:
                                              seed=self.rng.randrange(1 << 31))
         return game.parse_move(resp.chosen.text)
 
-    def hint(self, state) -> str:
+    def hint(self, state, details: bool = False) -> str:
         from quansu.server.cmd_hint import format_table
 
         # strength 0: a hint, measured like the service's (docs/api.md, "A hint is measured");
         # no seed: the view's own (the same position asked twice gets the same advice)
         resp = self.engine.suggest_for_state(state, strength=0, iterations=self.hint_iterations,
                                              top_k=5, language=self.lang)
-        return format_table(resp, self.lang)
+        return format_table(resp, self.lang, details=details)
 
 
 def move_name(game, move, lang: str = "en") -> str:
@@ -246,8 +246,8 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
             if line in ("", "help"):
                 print(t("play_help", lang), file=out)
                 continue
-            if line == "hint":
-                print(bots.hint(state), file=out)
+            if line in ("hint", "hint details"):
+                print(bots.hint(state, details=line == "hint details"), file=out)
                 continue
             if line == "moves":
                 print(moves_listing(game, legal, lang), file=out)

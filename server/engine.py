@@ -33,6 +33,7 @@ from quansu.search.paired import (PairedConfig, PairedResult, accuracy_of, band_
 from quansu.search.ranking import rank as rank_moves
 from quansu.search.result import SearchResult
 from quansu.server import convert
+from quansu.server.advice import Row, advice as advice_line, fold_variants, order_rest
 from quansu.server.errors import RequestError, as_request_error, is_rules_error
 from quansu.server.evaluators import UNIFORM, EvaluatorSet
 from quansu.server.reasons import move_reasons, search_reasons
@@ -106,6 +107,10 @@ HINT_CANDIDATES = 8
 HINT_PAIRED = PairedConfig(min_worlds=32, max_worlds=128, batch=32, futility=0.0, race=True)
 #: What a hint's seed is mixed with to seed its paired evaluation (the search takes the seed).
 HINT_PAIRED_SEED = 0x41E7
+#: The deals a forced move's hint is played on to give the position's value (the move with the
+#: game's heuristic to the end, as a hint measures its candidates; Limits.hint_worlds, when
+#: positive and smaller, caps it): a standard error of about 0.1 bets in Tiến lên, 1.2 in Phỏm.
+FORCED_HINT_WORLDS = 32
 HINT_SEARCH_SHARE = 0.5
 #: 0.2 rather than the first 0.5: at 0.5 a Sâm lốc decision next to a threshold stopped at 256
 #: to 1,024 worlds with its interval across it, and half of the marks that differed between
@@ -461,38 +466,68 @@ class Engine:
     def _lcb_z(self, game) -> float:
         return self.evaluators.for_game(game)[1].lcb_z if self.evaluators is not None else 1.96
 
-    def _suggestions(self, state: State, result: SearchResult, k: int) -> list[pb.Suggestion]:
-        """The first ``k`` moves of ``result`` in the order of the ranking rule
-        (:mod:`search.ranking`): measured moves by mean payoff, tied ones grouped, moves with
-        too few visits last and without a lower bound."""
+    def _rows(self, state: State, result: SearchResult, hint: bool = False) -> list[Row]:
+        """Every move of ``result`` as a row in the order of the ranking rule
+        (:mod:`search.ranking`: measured moves by mean payoff, tied ones grouped, moves with
+        too few visits last and without a lower bound), those last by the payoff they show
+        (:func:`server.advice.order_rest`).  ``hint``: the reasons leave out the search's
+        ``most_visited`` and ``safest`` (a hint plays its first row; those are statistics)."""
         game = state.game
         seat = result.observer
         total = sum(m.visits for m in result.moves) or 1
         ranked = rank_moves(result, lcb_z=self._lcb_z(game))
-        top_text = convert.move_label(game, ranked[0].move) if ranked and ranked[0].measured else ""
-        out = []
-        for rank, r in enumerate(ranked[:k]):
+        rows = []
+        for rank, r in enumerate(ranked):
             m = r.stats
             s = pb.Suggestion(move=convert.move_message(game, m.move), visit_share=m.visits / total,
                               visits=m.visits, expected_payoff=m.mean, prior=m.prior, group=r.group)
             if r.lower_bound is not None:
                 s.lower_bound = r.lower_bound
-            _fill(s, game, m.line, move_reasons(
-                state, seat, m.move, rank=rank, legal_count=len(result.moves), safest=r.safest,
-                measured=r.measured, group=r.group, top_text=top_text,
-                most_visited=r.most_visited, visits=m.visits))
-            out.append(s)
+
+            def explain(top_text, rank=rank, r=r):
+                return move_reasons(
+                    state, seat, r.move, rank=rank, legal_count=len(result.moves),
+                    safest=r.safest and not hint, measured=r.measured, group=r.group,
+                    top_text=top_text, most_visited=r.most_visited and not hint,
+                    visits=r.stats.visits)
+
+            rows.append(Row(m.move, s, r.measured, line=m.line, explain=explain))
+        return order_rest(rows)
+
+    @staticmethod
+    def _explain(game: Game, rows: list[Row], k: int) -> list[pb.Suggestion]:
+        """The first ``k`` rows as Suggestions, with their principal lines and reasons
+        (``tied`` names the first row, when it is ranked)."""
+        top_text = rows[0].msg.move.label if rows and rows[0].ranked else ""
+        out = []
+        for r in rows[:k]:
+            _fill(r.msg, game, r.line, r.explain(top_text) if r.explain is not None else ())
+            out.append(r.msg)
         return out
 
+    def _suggestions(self, state: State, result: SearchResult, k: int,
+                     hint: bool = False) -> list[pb.Suggestion]:
+        """The first ``k`` rows of ``result`` (:meth:`_rows`); ``hint``: suit variants of equal
+        value folded into one row (:func:`server.advice.fold_variants`)."""
+        rows = fold_variants(state, self._rows(state, result, hint), fold=hint)
+        return self._explain(state.game, rows, k)
+
     def _suggest_response(self, state: State, result: SearchResult, k: int, chosen,
-                          final: bool, moves: list[pb.Suggestion] | None = None
-                          ) -> pb.SuggestResponse:
-        """The response to a Suggest: ``moves`` (default: the search's first ``k`` by the
-        ranking rule), ``chosen`` and the search's statistics."""
+                          final: bool, rows: list[Row] | None = None, hint: bool = False,
+                          forced: bool = False) -> pb.SuggestResponse:
+        """The response to a Suggest: the first ``k`` of ``rows`` (default: the search's, by the
+        ranking rule, :meth:`_rows`), ``chosen`` and the search's statistics.  ``hint``: suit
+        variants folded (:func:`server.advice.fold_variants`), ``chosen`` = the first row and
+        the advice line (:func:`server.advice.advice`; ``forced``: a lone legal move)."""
         game = state.game
         out = pb.SuggestResponse(game=game.name, seat=result.observer, final=final,
                                  model=self.model_name(game.name))
-        out.moves.extend(self._suggestions(state, result, k) if moves is None else moves)
+        if rows is None:
+            rows = fold_variants(state, self._rows(state, result, hint), fold=hint)
+        out.moves.extend(self._explain(game, rows, k))
+        if hint and rows:
+            chosen = rows[0].move              # a hint plays its first row
+            out.advice = advice_line(rows, forced=forced)
         out.chosen.CopyFrom(convert.move_message(game, chosen))
         out.stats.iterations = result.iterations
         out.stats.elapsed_ms = result.elapsed_s * 1000.0
@@ -548,7 +583,8 @@ class Engine:
 
             def send_partial(partial: SearchResult) -> None:
                 if partial.moves and partial.iterations:
-                    emit(self._suggest_response(state, partial, k, partial.best.move, False))
+                    emit(self._suggest_response(state, partial, k, partial.best.move, False,
+                                                hint=not request.strength))
 
             progress = send_partial
 
@@ -569,6 +605,13 @@ class Engine:
                 if imp.paired is not None and imp.paired.stopped in ("deadline", "cancelled"):
                     out.stats.stopped_by = imp.paired.stopped   # the step was cut short
                 return out
+            if not request.strength and result.stopped == "forced":
+                # one legal move: said to be forced, with the position's value measured
+                t0 = time.monotonic()
+                cut = None if end is None else end - deadline_margin(end - view_t0)
+                out = self._forced_hint(state, result, k, seed, cut, stop)
+                out.stats.elapsed_ms += (time.monotonic() - t0) * 1000.0
+                return out
             if measured and result.stopped not in ("forced", "cancelled"):
                 t0 = time.monotonic()
                 cut = None if end is None else end - deadline_margin(end - view_t0)
@@ -580,7 +623,31 @@ class Engine:
                     out.stats.stopped_by = "time"    # the request's time budget, not the call's
                 return out
             chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
-            return self._suggest_response(state, result, k, chosen, True)
+            return self._suggest_response(state, result, k, chosen, True,
+                                          hint=not request.strength)
+
+    def _forced_hint(self, state: State, result: SearchResult, k: int, seed: int,
+                     deadline: float | None, stop: StopFn | None) -> pb.SuggestResponse:
+        """A hint for a position with one legal move: the move, said to be forced, with the
+        position's value for the seat: the move played on :data:`FORCED_HINT_WORLDS` sampled
+        deals (fewer with a smaller positive ``Limits.hint_worlds``) with the game's heuristic
+        to the end, as a hint measures its candidates (``visits`` = the deals, ``stats.
+        hint_worlds`` too; ``stopped_by`` stays ``forced``).  With no time to measure 2 deals,
+        the search's answer (0 visits) with the advice saying the move is forced."""
+        w = FORCED_HINT_WORLDS
+        if self.limits.hint_worlds:
+            w = min(w, self.limits.hint_worlds)
+        cfg = dataclasses.replace(HINT_PAIRED, max_worlds=w, min_worlds=w)
+        move = result.moves[0].move
+        pr = paired_evaluate(state, [], move, config=cfg, seed=seed ^ HINT_PAIRED_SEED,
+                             deadline=deadline, stop=stop)
+        rows = None
+        if pr.worlds >= 2:
+            rows = self._paired_rows(state, result, pr)
+        out = self._suggest_response(state, result, k, move, True, rows, hint=True, forced=True)
+        if rows is not None:
+            out.stats.hint_worlds = pr.worlds
+        return out
 
     def _hint_worlds(self, game) -> int:
         """The worlds a hint in ``game`` (a game or its class) is measured on: the server's
@@ -617,24 +684,25 @@ class Engine:
                              seed=seed ^ HINT_PAIRED_SEED, deadline=deadline, stop=stop)
         if pr.worlds < 2:
             # no time left to measure anything: the search's own ranking, as without measuring
-            out = self._suggest_response(state, result, k, candidates[0], True)
+            out = self._suggest_response(state, result, k, candidates[0], True, hint=True)
             out.stats.stopped_by = pr.stopped
             return out
-        moves = self._paired_suggestions(state, result, pr)
-        last = max((m.group for m in moves), default=-1)
+        rows = self._paired_rows(state, result, pr)
+        last = max((r.msg.group for r in rows), default=-1)
         for r in ranked:
-            if len(moves) >= k:
-                break
             if r.move in candidates:
                 continue
             m = r.stats
             s = pb.Suggestion(move=convert.move_message(game, m.move), visits=0,
                               expected_payoff=m.mean, prior=m.prior, group=last + 1)
-            _fill(s, game, m.line, search_reasons(rank=len(moves), legal_count=len(ranked),
-                                                  hinted=False)
-                  + game.move_reasons(state, pr.observer, m.move))
-            moves.append(s)
-        out = self._suggest_response(state, result, k, pr.top.move, True, moves[:k])
+
+            def explain(top_text, move=m.move, rank=len(rows)):
+                return (search_reasons(rank=rank, legal_count=len(ranked), hinted=False)
+                        + game.move_reasons(state, pr.observer, move))
+
+            rows.append(Row(m.move, s, False, line=m.line, explain=explain))
+        rows = fold_variants(state, order_rest(rows))
+        out = self._suggest_response(state, result, k, pr.top.move, True, rows, hint=True)
         out.stats.hint_worlds = pr.worlds
         if pr.stopped in ("deadline", "cancelled"):
             out.stats.stopped_by = pr.stopped    # the measurement was cut short
@@ -865,12 +933,11 @@ class Engine:
         d.top.extend(self._paired_suggestions(state, result, pr))
         return d
 
-    def _paired_suggestions(self, state: State, result: SearchResult,
-                            pr: PairedResult) -> list[pb.Suggestion]:
-        """The candidates of a paired evaluation as ranked Suggestions (visits = worlds)."""
+    def _paired_rows(self, state: State, result: SearchResult, pr: PairedResult) -> list[Row]:
+        """The candidates of a paired evaluation as ranked rows (visits = worlds), their
+        reasons filled later (:meth:`_explain`)."""
         game = state.game
         stats = {m.move: m for m in result.moves}
-        top_text = convert.move_label(game, pr.top.move)
         out = []
         for rank, m in enumerate(pr.moves):
             s = pb.Suggestion(move=convert.move_message(game, m.move), visits=m.worlds,
@@ -881,12 +948,27 @@ class Engine:
             st = stats.get(m.move)
             if st is not None:
                 s.prior = st.prior
-            reasons = search_reasons(rank=rank, legal_count=len(result.moves),
-                                     measured=m.worlds >= 2, group=m.group, top_text=top_text,
-                                     visits=m.worlds)
-            _fill(s, game, st.line if st is not None else (), reasons
-                  + game.move_reasons(state, pr.observer, m.move))
-            out.append(s)
+
+            def explain(top_text, m=m, rank=rank):
+                return (search_reasons(rank=rank, legal_count=len(result.moves),
+                                       measured=m.worlds >= 2, group=m.group, top_text=top_text,
+                                       visits=m.worlds)
+                        + game.move_reasons(state, pr.observer, m.move))
+
+            out.append(Row(m.move, s, m.worlds >= 2, line=st.line if st is not None else (),
+                           explain=explain))
+        return out
+
+    def _paired_suggestions(self, state: State, result: SearchResult,
+                            pr: PairedResult) -> list[pb.Suggestion]:
+        """The candidates of a paired evaluation as ranked Suggestions (visits = worlds):
+        Analyze's ``top`` (each move its own row; ``tied`` names the top move)."""
+        game = state.game
+        top_text = convert.move_label(game, pr.top.move)
+        out = []
+        for r in self._paired_rows(state, result, pr):
+            _fill(r.msg, game, r.line, r.explain(top_text))
+            out.append(r.msg)
         return out
 
     @staticmethod

@@ -63,6 +63,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "col_prior": ("prior", "ưu tiên"),
     "col_reasons": ("reasons", "lý do"),
     "hint_play": ("play: {move}", "nên đi: {move}"),
+    "hint_unranked": ("not ranked (too few visits, or not measured): their payoff is only a hint",
+                      "chưa xếp hạng (quá ít lượt thử hoặc không được đo): lợi chỉ để tham khảo"),
+    "hint_variants": ("the same in other suits: {moves}", "cùng nước với chất khác: {moves}"),
+    "hint_details_help": ("also show the statistics: the search, the group, deals or share of "
+                          "visits, lower bound, prior, and each row's suit variants",
+                          "hiện cả thống kê: lượt tìm kiếm, nhóm, số ván hay tỉ lệ lượt thử, "
+                          "cận dưới, ưu tiên, và các biến thể chất của mỗi dòng"),
     "stopped_iterations": ("iterations", "đủ lượt thử"),
     "stopped_time": ("time", "hết thời gian"),
     "stopped_deadline": ("deadline", "hết hạn"),
@@ -84,9 +91,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "nước của bạn (gõ số thứ tự hoặc nước đi):\n{moves}"),
     "play_prompt": ("your move> ", "nước đi> "),
     "play_bye": ("bye", "tạm biệt"),
-    "play_help": ("type a move (e.g. '3S 4S 5H' or 'pass'), its number, 'moves', 'hint' or 'quit'",
+    "play_help": ("type a move (e.g. '3S 4S 5H' or 'pass'), its number, 'moves', 'hint' "
+                  "('hint details': with its statistics) or 'quit'",
                   "gõ một nước (vd. '3S 4S 5H' hay 'pass'), số thứ tự của nó, 'moves' (xem "
-                  "lại các nước), 'hint' (gợi ý) hoặc 'quit' (thoát)"),
+                  "lại các nước), 'hint' (gợi ý; 'hint details': kèm thống kê) hoặc 'quit' "
+                  "(thoát)"),
     "play_no_number": ("no move number {number}; choose 0..{last}",
                        "không có nước số {number}; chọn 0..{last}"),
     "play_not_a_move": ("not a move: {message}", "không phải nước đi: {message}"),

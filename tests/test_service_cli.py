@@ -49,14 +49,26 @@ def test_hint_in_process_table_and_json(files):
     assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--uniform", "--iterations", "40",
                                          "--seed", "3", "--top", "3"]), out=out) == 0
     text = out.getvalue()
-    assert "seat" in text and "play:" in text and "40 iterations" in text
+    lines = text.splitlines()
+    # the advice line first (issue 45), the rows, then play: the first row's move
+    assert lines[0].startswith("Best move: ") and lines[-1].startswith("play: ")
+    assert "40 iterations" not in text and "lcb" not in text      # statistics: --details
     out = io.StringIO()
     assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--uniform", "--iterations", "40",
-                                         "--seed", "3", "--json"]), out=out) == 0
+                                         "--seed", "3", "--top", "3", "--details"]), out=out) == 0
+    details = out.getvalue()
+    assert details.splitlines()[0] == lines[0]
+    assert "seat" in details and "40 iterations" in details and "lcb" in details
+    out = io.StringIO()
+    assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--uniform", "--iterations", "40",
+                                         "--seed", "3", "--top", "3", "--json"]), out=out) == 0
     resp = json.loads(out.getvalue())
     legal = set(rec.legal_move_texts(rec.replay_view(view, __import__("random").Random(0))))
     assert resp["chosen"]["text"] in legal
     assert resp["seat"] == view["seat"]
+    assert resp["advice"] == lines[0]
+    assert resp["chosen"]["text"] == resp["moves"][0]["move"]["text"]
+    assert lines[-1] == "play: " + resp["moves"][0]["move"]["text"]
 
 
 def test_hint_cuts_a_view_from_a_record(files, capsys):

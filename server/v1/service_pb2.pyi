@@ -77,7 +77,7 @@ class Reason(_message.Message):
     def __init__(self, code: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ..., combo: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Suggestion(_message.Message):
-    __slots__ = ("move", "visit_share", "visits", "expected_payoff", "prior", "lower_bound", "principal_line", "reasons", "group")
+    __slots__ = ("move", "visit_share", "visits", "expected_payoff", "prior", "lower_bound", "principal_line", "reasons", "group", "variants", "label")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     VISIT_SHARE_FIELD_NUMBER: _ClassVar[int]
     VISITS_FIELD_NUMBER: _ClassVar[int]
@@ -87,6 +87,8 @@ class Suggestion(_message.Message):
     PRINCIPAL_LINE_FIELD_NUMBER: _ClassVar[int]
     REASONS_FIELD_NUMBER: _ClassVar[int]
     GROUP_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
     move: Move
     visit_share: float
     visits: int
@@ -96,7 +98,9 @@ class Suggestion(_message.Message):
     principal_line: _containers.RepeatedCompositeFieldContainer[_records_pb2.Event]
     reasons: _containers.RepeatedCompositeFieldContainer[Reason]
     group: int
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., visit_share: _Optional[float] = ..., visits: _Optional[int] = ..., expected_payoff: _Optional[float] = ..., prior: _Optional[float] = ..., lower_bound: _Optional[float] = ..., principal_line: _Optional[_Iterable[_Union[_records_pb2.Event, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., group: _Optional[int] = ...) -> None: ...
+    variants: _containers.RepeatedCompositeFieldContainer[Move]
+    label: str
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., visit_share: _Optional[float] = ..., visits: _Optional[int] = ..., expected_payoff: _Optional[float] = ..., prior: _Optional[float] = ..., lower_bound: _Optional[float] = ..., principal_line: _Optional[_Iterable[_Union[_records_pb2.Event, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., group: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., label: _Optional[str] = ...) -> None: ...
 
 class SuggestRequest(_message.Message):
     __slots__ = ("view", "budget", "top_k", "strength", "seed", "language")
@@ -149,7 +153,7 @@ class SearchStats(_message.Message):
     def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., nodes: _Optional[int] = ..., max_depth: _Optional[int] = ..., stopped_by: _Optional[str] = ..., legal_moves: _Optional[int] = ..., deep_share: _Optional[float] = ..., tree_depth: _Optional[int] = ..., improve_worlds: _Optional[int] = ..., improve_changed: _Optional[bool] = ..., hint_worlds: _Optional[int] = ...) -> None: ...
 
 class SuggestResponse(_message.Message):
-    __slots__ = ("game", "seat", "moves", "chosen", "stats", "model", "final")
+    __slots__ = ("game", "seat", "moves", "chosen", "stats", "model", "final", "advice")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
@@ -157,6 +161,7 @@ class SuggestResponse(_message.Message):
     STATS_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     FINAL_FIELD_NUMBER: _ClassVar[int]
+    ADVICE_FIELD_NUMBER: _ClassVar[int]
     game: str
     seat: int
     moves: _containers.RepeatedCompositeFieldContainer[Suggestion]
@@ -164,7 +169,8 @@ class SuggestResponse(_message.Message):
     stats: SearchStats
     model: str
     final: bool
-    def __init__(self, game: _Optional[str] = ..., seat: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Suggestion, _Mapping]]] = ..., chosen: _Optional[_Union[Move, _Mapping]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., model: _Optional[str] = ..., final: _Optional[bool] = ...) -> None: ...
+    advice: str
+    def __init__(self, game: _Optional[str] = ..., seat: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Suggestion, _Mapping]]] = ..., chosen: _Optional[_Union[Move, _Mapping]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., model: _Optional[str] = ..., final: _Optional[bool] = ..., advice: _Optional[str] = ...) -> None: ...
 
 class Thresholds(_message.Message):
     __slots__ = ("good", "inaccuracy", "mistake")

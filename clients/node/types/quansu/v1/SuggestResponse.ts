@@ -11,11 +11,13 @@ export interface SuggestResponse {
    */
   'seat'?: (number);
   /**
-   * Best first.
+   * Best first: in the order of the value they show (the ranked moves, then the rest by their
+   * payoff), suit variants of equal value folded into one row (Suggestion.variants).
    */
   'moves'?: (_quansu_v1_Suggestion)[];
   /**
-   * The move a bot of the requested strength plays (the best move at strength 5).
+   * The move a bot of the requested strength plays (the best move at strength 5); for a hint
+   * (no strength), the first row's move.
    */
   'chosen'?: (_quansu_v1_Move | null);
   'stats'?: (_quansu_v1_SearchStats | null);
@@ -27,6 +29,13 @@ export interface SuggestResponse {
    * False for the partial rankings of SuggestStream, true for the last message.
    */
   'final'?: (boolean);
+  /**
+   * A hint's one line of advice in the request's `language` (docs/api.md, "A hint in a
+   * player's words"): the first row's move in the game's terms, what it does, and how much
+   * better it is than the next row in bets (or "about as good as" it when tied); for a forced
+   * move, that it is forced and the position's value.  Empty for bot play (`strength`).
+   */
+  'advice'?: (string);
 }
 
 export interface SuggestResponse__Output {
@@ -36,11 +45,13 @@ export interface SuggestResponse__Output {
    */
   'seat'?: (number);
   /**
-   * Best first.
+   * Best first: in the order of the value they show (the ranked moves, then the rest by their
+   * payoff), suit variants of equal value folded into one row (Suggestion.variants).
    */
   'moves'?: (_quansu_v1_Suggestion__Output)[];
   /**
-   * The move a bot of the requested strength plays (the best move at strength 5).
+   * The move a bot of the requested strength plays (the best move at strength 5); for a hint
+   * (no strength), the first row's move.
    */
   'chosen'?: (_quansu_v1_Move__Output);
   'stats'?: (_quansu_v1_SearchStats__Output);
@@ -52,4 +63,11 @@ export interface SuggestResponse__Output {
    * False for the partial rankings of SuggestStream, true for the last message.
    */
   'final'?: (boolean);
+  /**
+   * A hint's one line of advice in the request's `language` (docs/api.md, "A hint in a
+   * player's words"): the first row's move in the game's terms, what it does, and how much
+   * better it is than the next row in bets (or "about as good as" it when tied); for a forced
+   * move, that it is forced and the position's value.  Empty for bot play (`strength`).
+   */
+  'advice'?: (string);
 }

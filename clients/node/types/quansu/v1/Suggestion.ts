@@ -37,6 +37,20 @@ export interface Suggestion {
    * with it, 1 for the next tied group, and so on (moves with too few visits come last).
    */
   'group'?: (number);
+  /**
+   * The same play in other suits, folded into this row because it measured exactly the same
+   * value in the same group (Tiến lên's and Sâm lốc's plays: the combination and its ranks);
+   * `move` holds the suits chosen for the player (the ranking's first).  Empty for most rows.
+   */
+  'variants'?: (_quansu_v1_Move)[];
+  /**
+   * The row as a player reads it, in the request's `language`: `move.label`, or with
+   * `variants` the play without its suits when the row holds every legal choice of suits
+   * ("straight 3-4-5-6-7, any suits", "đánh sảnh 3-4-5-6-7 bất kỳ chất"), else the move with
+   * the suits chosen and how many other choices the row holds ("pair 9♦ 9♥ (+2 in other
+   * suits)": other choices measured differently or were not measured).
+   */
+  'label'?: (string);
   '_lower_bound'?: "lower_bound";
 }
 
@@ -73,5 +87,19 @@ export interface Suggestion__Output {
    * with it, 1 for the next tied group, and so on (moves with too few visits come last).
    */
   'group'?: (number);
+  /**
+   * The same play in other suits, folded into this row because it measured exactly the same
+   * value in the same group (Tiến lên's and Sâm lốc's plays: the combination and its ranks);
+   * `move` holds the suits chosen for the player (the ranking's first).  Empty for most rows.
+   */
+  'variants'?: (_quansu_v1_Move__Output)[];
+  /**
+   * The row as a player reads it, in the request's `language`: `move.label`, or with
+   * `variants` the play without its suits when the row holds every legal choice of suits
+   * ("straight 3-4-5-6-7, any suits", "đánh sảnh 3-4-5-6-7 bất kỳ chất"), else the move with
+   * the suits chosen and how many other choices the row holds ("pair 9♦ 9♥ (+2 in other
+   * suits)": other choices measured differently or were not measured).
+   */
+  'label'?: (string);
   '_lower_bound'?: "lower_bound";
 }
