@@ -28,6 +28,7 @@ The line of one game: ``key`` (``<record digest>.<settings digest>``), ``record`
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import json
@@ -223,6 +224,7 @@ def analyze_record(task: tuple) -> dict:
         from quansu.games.errors import CodedError
         from quansu.server.errors import RequestError
 
+        rules_errors = (RequestError, GameError, CodedError)
         try:
             req = Client.analyze_request(
                 obj, seats=settings.seats, iterations=settings.iterations,
@@ -231,13 +233,16 @@ def analyze_record(task: tuple) -> dict:
                             "mistake": settings.mistake},
                 seed=settings.seed, language=settings.language, max_worlds=settings.worlds)
             which = req.WhichOneof("game") or "record"
-            _engine(settings.uniform).analyze(req, emit, jobs=1)
-            out.update(status="ok", **head, decisions=decisions, summaries=summaries)
-        except (RequestError, GameError, CodedError) as e:
+        except (*rules_errors, TypeError, ValueError, KeyError, AttributeError) as e:
+            # a game object the converters cannot read (wrong JSON types, unknown fields)
+            req = None
             out.update(status="invalid", error=_error_text(e, which, settings.language))
-        except (TypeError, ValueError, KeyError, AttributeError) as e:
-            # a game object the converters cannot read at all (wrong JSON types)
-            out.update(status="invalid", error=_error_text(e, which, settings.language))
+        if req is not None:
+            try:
+                _engine(settings.uniform).analyze(req, emit, jobs=1)
+                out.update(status="ok", **head, decisions=decisions, summaries=summaries)
+            except rules_errors as e:
+                out.update(status="invalid", error=_error_text(e, which, settings.language))
     except Exception as e:  # noqa: BLE001 - reported on the line; a rerun tries it again
         out.update(status="error", error=f"{type(e).__name__}: {e}")
     from quansu.server import ray_cluster
@@ -254,19 +259,31 @@ def _pool_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops the pool
 
 
+def local_pool(jobs: int) -> ProcessPoolExecutor:
+    """The local pool of :func:`map_local`: ``jobs`` spawned worker processes."""
+    import multiprocessing as mp
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
+                               initializer=_pool_init)
+
+
 def map_local(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
-              window: int | None = None) -> Iterator[tuple[int, Any]]:
+              window: int | None = None,
+              pool: ProcessPoolExecutor | None = None) -> Iterator[tuple[int, Any]]:
     """``(i, fn(tasks[i]))`` in the order they finish, on ``jobs`` local worker processes
-    (spawned; each keeps its engine for the next task); in this process when ``jobs`` is 1."""
-    if jobs <= 1 or len(tasks) <= 1:
+    (spawned; each keeps its engine for the next task), or on ``pool`` (:func:`local_pool`,
+    kept open by the caller); in this process when ``jobs`` is 1 and no pool is given."""
+    if pool is None and (jobs <= 1 or len(tasks) <= 1):
         for i, t in enumerate(tasks):
             yield i, fn(t)
         return
-    import multiprocessing as mp
-
-    window = window or 4 * jobs
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=mp.get_context("spawn"),
-                             initializer=_pool_init) as pool:
+    window = window or 4 * max(1, jobs)
+    own = pool is None
+    if own:
+        pool = local_pool(min(jobs, len(tasks)))
+    with contextlib.ExitStack() as stack:
+        if own:
+            stack.enter_context(pool)
         pending: dict = {}
         nxt = 0
         try:
@@ -355,13 +372,15 @@ class Progress:
 
 def run_batch(items: Sequence[Item], settings: Settings, *, out_path: str | None = None,
               executor: str = "local", jobs: int = 1, address: str | None = None,
-              progress=None, on_result: Callable[[dict], None] | None = None) -> BatchResult:
+              progress=None, on_result: Callable[[dict], None] | None = None,
+              pool: ProcessPoolExecutor | None = None) -> BatchResult:
     """Analyse ``items`` with ``settings`` (module doc): on ``jobs`` local processes
     (``executor="local"``) or as Ray tasks (``"ray"``: on the cluster at ``address``, already
     connected when it is None and Ray is initialised).  Results already in ``out_path`` under
     the same settings are skipped; new ones are appended there as they arrive.  ``progress``:
     a stream for :class:`Progress`.  ``on_result(line)`` is called in this process after each
-    new line is written.  The same game twice in ``items`` is judged once."""
+    new line is written.  The same game twice in ``items`` is judged once.  ``pool``: a
+    :func:`local_pool` to run on instead of a new one (its workers already warm)."""
     t0 = time.monotonic()
     sdig = settings.digest()
     have = read_results(out_path) if out_path else {}
@@ -424,7 +443,7 @@ def run_batch(items: Sequence[Item], settings: Settings, *, out_path: str | None
                 ray_cluster.connect(address or None)
             results = ray_cluster.map_unordered(analyze_record, tasks)
         else:
-            results = map_local(analyze_record, tasks, jobs)
+            results = map_local(analyze_record, tasks, jobs, pool=pool)
         for _, line in results:
             accept(line)
     finally:

@@ -216,15 +216,20 @@ def _children(pid: int) -> list[int]:
 class LocalCluster:
     """A Ray cluster of ``len(cpus)`` nodes on this machine, node k with ``cpus[k]`` CPUs:
     node 0 is the head (``ray start --head``), the others join it (``ray start --address``).
-    Each node runs ``ray start --block`` in its own process group with its own temporary
-    folder, on 127.0.0.1, without the dashboard and usage stats, with a small object store;
+    Each node runs ``ray start --block`` with its own temporary folder, on 127.0.0.1, without
+    the dashboard and usage stats, with a small object store, in a session of its own (so that
+    a Ctrl-C of the driver does not reach it) unless ``new_session`` is false: with Linux's
+    autogroup scheduling each session gets its own share of the CPUs, so a benchmark that
+    compares the cluster with local processes starts the nodes in its own session;
     :meth:`kill` ends one node's processes (by their ids), :meth:`stop` all of them.  Use as a
     context manager; ``address`` is the head's ``HOST:PORT``.  ``env``: extra environment
     variables of every node (``RAY_*`` settings)."""
 
     def __init__(self, cpus: Sequence[int] = (1, 1), *, object_store_mb: int = 80,
-                 env: dict[str, str] | None = None, start_timeout_s: float = 120.0) -> None:
+                 env: dict[str, str] | None = None, start_timeout_s: float = 120.0,
+                 new_session: bool = True) -> None:
         self.cpus = list(cpus)
+        self.new_session = new_session
         self.object_store_mb = object_store_mb
         self.start_timeout_s = start_timeout_s
         self.env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", **(env or {}))
@@ -268,7 +273,8 @@ class LocalCluster:
         self.logs.append(log)
         with open(log, "wb") as f:
             self.procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
-                                               env=self.env, start_new_session=True,
+                                               env=self.env,
+                                               start_new_session=self.new_session,
                                                cwd=d))
 
     def start(self) -> None:
