@@ -81,6 +81,26 @@ def test_batch_writes_each_result_once_skips_on_rerun_and_reports_invalid(tmp_pa
     assert run_batch(items, other, out_path=str(out), jobs=1).ran == 1
 
 
+def test_sources_folders_globs_and_a_stream(tmp_path):
+    (tmp_path / "sub").mkdir()
+    for f in ("tan.view.json", "samloc.view.json"):
+        (tmp_path / "sub" / f).write_text((EXAMPLES / f).read_text())
+    (tmp_path / "sub" / "index.json").write_text('{"games": []}')     # not a game: skipped
+    skipped = []
+    folder = list(read_items([str(tmp_path / "sub")], skipped=skipped.append))
+    assert [Path(i.source).name for i in folder] == ["samloc.view.json", "tan.view.json"]
+    assert [Path(p).name for p in skipped] == ["index.json"]
+    globbed = list(read_items([str(tmp_path / "**" / "t*.json")], skipped=skipped.append))
+    assert [Path(i.source).name for i in globbed] == ["tan.view.json"]
+    text = (EXAMPLES / "tan.view.json").read_text()
+    stream = list(read_items(["-"], stdin=io.StringIO(json.dumps(json.loads(text)) + "\n\n{")))
+    assert [i.source for i in stream] == ["-:1", "-:3"]
+    # the same game, whatever its layout, has the same digest
+    assert stream[0].digest == globbed[0].digest and stream[1].obj is None
+    with pytest.raises(FileNotFoundError):
+        list(read_items([str(tmp_path / "none" / "*.json")]))
+
+
 def test_a_result_that_failed_otherwise_runs_again(tmp_path):
     out = tmp_path / "r.jsonl"
     items = list(read_items([str(EXAMPLES / "tan.view.json")]))
