@@ -261,3 +261,20 @@ def tan_card_key(card: int, trump: int | None = None) -> tuple:
     where a player keeps them."""
     trumps = trump is not None and suit_of(card) == suit_of(trump)
     return (trumps, TAN_RANK[rank_of(card)], suit_of(card))
+
+
+# -- the label module of a shedding game (Tiến lên, Sâm lốc): one set of functions ---------------
+
+def shedding_module_label(info: MoveInfo, lang: str) -> str:
+    """A shedding game's ``label``: its kinds named with :data:`KIND_TERMS`."""
+    return shedding_label(info, KIND_TERMS, lang)
+
+
+def shedding_module_key(info: MoveInfo, trump: int | None) -> tuple:
+    """A shedding game's ``move_key`` (no trump in these games)."""
+    return shedding_key(info)
+
+
+def shedding_module_variants_label(info: MoveInfo, lang: str, count: int, every: bool) -> str:
+    """A shedding game's ``variants_label``."""
+    return shedding_variants_label(info, KIND_TERMS, lang, count, every)

@@ -4,10 +4,9 @@ singles, pairs, triples, straights, bombs (tứ quý, đôi thông), then pass."
 
 from __future__ import annotations
 
-from quansu.games.base import MoveInfo
-from quansu.games.labels import (KIND_TERMS, SHEDDING_GROUPS, shedding_group, shedding_key,
-                                 shedding_label, shedding_variant_key, shedding_variants_label,
-                                 tienlen_card_key)
+from quansu.games.labels import (SHEDDING_GROUPS, shedding_group, shedding_module_key,
+                                 shedding_module_label, shedding_module_variants_label,
+                                 shedding_variant_key, tienlen_card_key)
 
 GROUPS = tuple(g for g in SHEDDING_GROUPS if g != "declare")
 GROUP_TERMS = {"bomb": ("bombs (four of a kind, consecutive pairs)",
@@ -16,15 +15,6 @@ card_key = tienlen_card_key
 move_group = shedding_group
 #: The same play up to suits: the combination and its ranks (Game.suit_variant_key).
 variant_key = shedding_variant_key
-
-
-def label(info: MoveInfo, lang: str) -> str:
-    return shedding_label(info, KIND_TERMS, lang)
-
-
-def move_key(info: MoveInfo, trump: int | None) -> tuple:
-    return shedding_key(info)
-
-
-def variants_label(info: MoveInfo, lang: str, count: int, every: bool) -> str:
-    return shedding_variants_label(info, KIND_TERMS, lang, count, every)
+label = shedding_module_label
+move_key = shedding_module_key
+variants_label = shedding_module_variants_label
