@@ -55,6 +55,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--compare-deals", type=int, default=400,
                    help="deals of the new-vs-previous match (every seat rotation)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    # --algo dmc: Deep Monte Carlo self-play (models/training/dmc.py, issue 42)
+    from quansu.server.ray_cluster import add_ray_argument
+
+    p.add_argument("--algo", choices=("expert", "dmc"), default="expert",
+                   help="expert: the heuristic phase then expert iteration (default); dmc: "
+                        "Deep Monte Carlo self-play, one network call a decision, writing into "
+                        "the folder --out (default dmc-<game>) with checkpoints and a curve")
+    add_ray_argument(p, "dmc: the self-play actors (--workers of them)")
+    p.add_argument("--resume", action="store_true",
+                   help="dmc: continue from the checkpoint in --out")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="dmc: where the learner runs")
+    p.add_argument("--epsilon", type=float, default=0.05,
+                   help="dmc: share of the network's moves played at random")
+    p.add_argument("--bot-share", type=float, default=0.25,
+                   help="dmc: chance that a seat of a self-play game is played by --bot")
+    p.add_argument("--reuse", type=float, default=2.0,
+                   help="dmc: gradient steps per round = reuse * new decisions / batch")
+    p.add_argument("--dmc-replay", type=int, default=50_000,
+                   help="dmc: replay window (decisions)")
+    p.add_argument("--checkpoint-minutes", type=float, default=5.0,
+                   help="dmc: minutes between checkpoints")
+    p.add_argument("--curve-deals", type=int, default=100,
+                   help="dmc: fixed deals of each learning-curve point (every seat rotation)")
+    p.add_argument("--curve-first", type=int, default=5_000,
+                   help="dmc: decisions at the first curve point after 0 (then doubling)")
 
 
 def run(args) -> int:
@@ -71,6 +97,8 @@ def run(args) -> int:
         return 2
     from quansu.models.training.loop import TrainConfig, train
 
+    if getattr(args, "algo", "expert") == "dmc":
+        return run_dmc(args)
     for name in ("minutes", "heuristic_share"):
         if getattr(args, name) <= 0:
             print(f"error: --{name.replace('_', '-')} must be > 0", file=sys.stderr)
@@ -102,6 +130,50 @@ def run(args) -> int:
         from quansu.server.i18n import error_text, lang_of, t
 
         print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=sys.stderr)
+        return 2
+    return 0
+
+
+def run_dmc(args) -> int:
+    """``quansu train --algo dmc``: :func:`quansu.models.training.dmc.train_dmc`."""
+    from quansu.games import GameError
+    from quansu.server.cmd_play import parse_options
+    from quansu.models.training.dmc import DMCConfig, train_dmc
+    from quansu.server.ray_cluster import RayMissing, parse_address, require_ray
+
+    ray = None
+    if args.ray is not None:
+        try:
+            ray = parse_address(args.ray)
+            require_ray()
+        except (ValueError, RayMissing) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    if args.minutes <= 0 or args.checkpoint_minutes <= 0:
+        print("error: --minutes and --checkpoint-minutes must be > 0", file=sys.stderr)
+        return 2
+    if not (0.0 <= args.epsilon <= 1.0 and 0.0 <= args.bot_share <= 1.0):
+        print("error: --epsilon and --bot-share must be within [0, 1]", file=sys.stderr)
+        return 2
+    if args.workers < (1 if ray is not None else 0) or args.dmc_replay < 1 or \
+            args.curve_deals < 1 or args.games_per_round < 1 or args.reuse <= 0:
+        print("error: --workers, --dmc-replay, --curve-deals, --games-per-round and --reuse "
+              "must be positive", file=sys.stderr)
+        return 2
+    try:
+        cfg = DMCConfig(game=args.game, players=args.players,
+                        options=parse_options(args.option), minutes=args.minutes,
+                        seed=args.seed, workers=args.workers, ray=ray,
+                        out_dir=args.out or f"dmc-{args.game}", resume=args.resume,
+                        device=args.device, hidden=args.hidden, epsilon=args.epsilon,
+                        bot_share=args.bot_share, bot=args.bot,
+                        games_per_round=args.games_per_round, reuse=args.reuse,
+                        replay=args.dmc_replay, checkpoint_minutes=args.checkpoint_minutes,
+                        eval_deals=args.curve_deals, eval_first=args.curve_first,
+                        progress=not args.no_progress)
+        train_dmc(cfg)
+    except (GameError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     return 0
 

@@ -177,6 +177,69 @@ def map_unordered(fn: Callable[[Any], Any], tasks: Sequence[Any], *, max_retries
             ray.cancel(ref, force=False)
 
 
+class ActorSet:
+    """``n`` Ray actors of ``cls`` (a module-level class of an installed module, each built
+    with ``cls(*args)``, ``num_cpus`` CPUs each) on the connected cluster (:func:`connect`
+    first): the self-play actors of ``quansu train --algo dmc --ray``.  :meth:`submit` calls a
+    method on actors 0, 1, ... with one argument tuple each; :meth:`gather` waits for the
+    answers in that order.  An actor whose process or node dies is replaced by a new one
+    (:attr:`replaced` counts them) and the call it had is made again on the new one, up to
+    ``retries`` times a call; an exception raised by the method itself is raised here."""
+
+    def __init__(self, cls, n: int, *args, num_cpus: float = 1, retries: int = 3) -> None:
+        ray = require_ray()
+        self._cls = ray.remote(num_cpus=num_cpus, max_restarts=0)(cls)
+        self._args = args
+        self.retries = retries
+        self.replaced = 0
+        self.actors = [self._cls.remote(*args) for _ in range(n)]
+
+    def call(self, k: int, method: str, *args):
+        """The object ref of ``actor[k].method(*args)``."""
+        return getattr(self.actors[k], method).remote(*args)
+
+    def submit(self, method: str, calls: Sequence[tuple]) -> list:
+        """Call ``method`` on actor k with ``calls[k]``; the pending calls for :meth:`gather`."""
+        return [(k, method, args, self.call(k, method, *args)) for k, args in enumerate(calls)]
+
+    def gather(self, pending: list) -> list:
+        """The answers of :meth:`submit`'s calls, in order, replacing dead actors."""
+        ray = require_ray()
+        out = []
+        for k, method, args, ref in pending:
+            tries = 0
+            while True:
+                try:
+                    out.append(ray.get(ref))
+                    break
+                except ray.exceptions.RayActorError:
+                    if tries >= self.retries:
+                        raise
+                    tries += 1
+                    self.replace(k)
+                    ref = self.call(k, method, *args)
+        return out
+
+    def replace(self, k: int) -> None:
+        """Start a new actor in place of actor ``k`` (killed first, should it still live)."""
+        ray = require_ray()
+        try:
+            ray.kill(self.actors[k], no_restart=True)
+        except Exception:  # already dead: nothing to kill
+            pass
+        self.actors[k] = self._cls.remote(*self._args)
+        self.replaced += 1
+
+    def close(self) -> None:
+        ray = require_ray()
+        for a in self.actors:
+            try:
+                ray.kill(a, no_restart=True)
+            except Exception:
+                pass
+        self.actors = []
+
+
 # -- a real cluster of several nodes on this machine ----------------------------------------------
 
 def free_port() -> int:

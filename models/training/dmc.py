@@ -1,0 +1,598 @@
+"""Deep Monte Carlo (DouZero-style) learning on the per-(state, move) network (issue 42).
+
+``quansu train --game GAME --algo dmc [--ray [ADDRESS]] [--resume] [--device cpu|cuda]``.
+
+* **Actors** (:func:`actor_games`, :class:`DMCActor` on Ray) play self-play games where every
+  decision costs one network call: the current network (a weight snapshot sent each round)
+  scores every legal move of the seat to act and the seat plays the best one, a random legal
+  move with probability ``epsilon``; each seat of a game is played by the game's rule-based
+  bot with probability ``bot_share`` (``bot``: the heuristic by default).  Every decision with
+  more than one legal move is one sample: the acting seat's encoded state, the chosen move's
+  row, the acting seat's final payoff and the final payoffs per relative seat.
+* The **learner** (torch, CPU or ``--device cuda``) regresses the network's per-move output
+  (``logits`` of :class:`~models.training.net.PolicyValueNet`, read here as Q in units of the
+  net's ``value_scale``) of the chosen move on the acting seat's final payoff (MSE), and the
+  value head on the final payoffs (MSE), on a replay window.  Actors play round ``r + 1``
+  with the weights after round ``r - 1`` while the learner trains on round ``r``.
+* **Checkpoints** (network, optimizer, counters, random states, the curve) every
+  ``checkpoint_minutes`` to ``out_dir/checkpoint.pt``; ``resume`` continues from it (the
+  replay window is not saved: it refills from the next rounds).
+* The **learning curve**: at 0 decisions and then every time the decisions pass a milestone
+  (``eval_first``, then times ``eval_factor``) and at the end, the network's greedy policy
+  (exported to ONNX and run by the served :class:`~models.evaluator.NetworkEvaluator`) plays
+  fixed deals against the rule-based bot in every seat rotation
+  (:func:`~models.training.arena.policy_match`); each point (decisions, games, training
+  seconds, mean payoff in bets and its 95 % interval) goes to ``out_dir/curve.json`` and
+  ``out_dir/curve.png``.
+* The network is written to ``out_dir/<game>.onnx`` with the metadata of the other pipeline
+  (:func:`~models.training.loop._metadata`), so ``quansu serve --model`` and the evaluator
+  load it; it never writes the shipped ``models/*.onnx``.
+
+Actors run in a local process pool (``workers`` processes; 0 = in this process, the tests) or,
+with ``ray``, as Ray actors (:class:`quansu.server.ray_cluster.ActorSet`): an actor that dies
+is replaced and its round is played again.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import os
+import platform
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from quansu.games import make
+from quansu.games.base import Game
+from quansu.models.encoders import MAX_SEATS, encoder_for
+from quansu.models.evaluator import MODELS_DIR, NetworkEvaluator, PolicyValueModel
+from quansu.models.training.arena import mean_ci, policy_match
+from quansu.models.training.data import BOTS, bot_move
+from quansu.models.training.loop import _metadata
+from quansu.models.training.net import PolicyValueNet, export_onnx
+
+CHECKPOINT = "checkpoint.pt"
+
+
+@dataclass
+class DMCConfig:
+    """Settings of one Deep Monte Carlo run (``quansu train --algo dmc`` flags).
+
+    ``minutes``: wall time of this invocation (a resumed run gets ``minutes`` more).
+    ``games_per_round``: games each actor plays per round.  ``reuse``: gradient steps per round
+    = ``reuse * new decisions / batch_size`` (each sample is seen about ``reuse`` times).
+    ``value_scale``: bets per unit of the network's outputs (0: 3 standard deviations of the
+    payoffs of 64 bot games, at least 1).  ``ray``: None = local processes, "" = a local Ray,
+    else a cluster address.  ``eval_deals``: deals of each curve point (every seat rotation)."""
+
+    game: str
+    players: int = 4
+    options: dict = field(default_factory=dict)
+    minutes: float = 30.0
+    seed: int = 0
+    workers: int = 1
+    ray: str | None = None
+    out_dir: str = "dmc-out"
+    resume: bool = False
+    device: str = "cpu"
+    hidden: int = 256
+    move_hidden: int = 128
+    epsilon: float = 0.05
+    bot_share: float = 0.25
+    bot: str = "heuristic"
+    record_bot: bool = True
+    games_per_round: int = 16
+    batch_size: int = 256
+    lr: float = 3e-4
+    reuse: float = 2.0
+    replay: int = 50_000
+    value_scale: float = 0.0
+    value_weight: float = 1.0
+    checkpoint_minutes: float = 5.0
+    eval_deals: int = 100
+    eval_first: int = 5_000
+    eval_factor: float = 2.0
+    progress: bool = True
+
+    def command(self) -> str:
+        """The ``quansu train`` command line of this run."""
+        parts = [f"quansu train --game {self.game} --algo dmc --players {self.players}",
+                 f"--minutes {self.minutes:g} --seed {self.seed} --workers {self.workers}"]
+        for k, v in sorted(self.options.items()):
+            parts.append(f"--option {k}={json.dumps(v)}")
+        if self.ray is not None:
+            parts.append(f"--ray {self.ray}".rstrip())
+        d = DMCConfig(self.game)
+        flags = {"hidden": "hidden", "epsilon": "epsilon", "bot_share": "bot-share",
+                 "bot": "bot", "games_per_round": "games-per-round", "reuse": "reuse",
+                 "replay": "dmc-replay", "checkpoint_minutes": "checkpoint-minutes",
+                 "eval_deals": "curve-deals", "eval_first": "curve-first", "device": "device"}
+        for name, flag in flags.items():
+            if getattr(self, name) != getattr(d, name):
+                parts.append(f"--{flag} {getattr(self, name)}")
+        parts.append(f"--out {self.out_dir}")
+        return " ".join(parts)
+
+
+# ---- actors -------------------------------------------------------------------------------------
+
+def weights_of(net: PolicyValueNet) -> dict:
+    """The network's weights and buffers as numpy arrays (what a round sends to the actors)."""
+    return {k: v.detach().cpu().numpy().copy() for k, v in net.state_dict().items()}
+
+
+def net_from(config: dict, weights: dict) -> PolicyValueNet:
+    net = PolicyValueNet(**config)
+    net.load_state_dict({k: torch.from_numpy(np.asarray(v)) for k, v in weights.items()})
+    return net.eval()
+
+
+def actor_games(game: Game, net: PolicyValueNet, n_games: int, seed: int, params: dict) -> dict:
+    """Play ``n_games`` self-play games (see the module docstring) with ``net``; returns the
+    samples as arrays: ``states`` float16 ``[T, S]``, ``moves`` float16 ``[T, F]`` (the chosen
+    move's row), ``q`` float32 ``[T]`` (the acting seat's final payoff, bets), ``values``
+    float32 ``[T, 4]`` (final payoffs per relative seat), and ``games``, ``decisions``,
+    ``net_calls``, ``seconds``.  The same ``seed`` and weights give the same samples."""
+    t0 = time.perf_counter()
+    torch.set_num_threads(1)
+    enc = encoder_for(game)
+    rng = random.Random(seed)
+    bot = bot_move(game, params.get("bot", "heuristic"))
+    eps = float(params.get("epsilon", 0.05))
+    share = float(params.get("bot_share", 0.25))
+    record_bot = bool(params.get("record_bot", True))
+    n = game.num_players
+    states, moves, q, values = [], [], [], []
+    calls = 0
+    for _ in range(n_games):
+        bots = [rng.random() < share for _ in range(n)]
+        state = game.new_initial_state(rng)
+        seats, first = [], len(states)
+        while not state.is_terminal():
+            seat = state.current_player
+            legal = state.legal_moves()
+            if len(legal) == 1:
+                state.apply(legal[0])
+                continue
+            srow = enc.encode_state(state, seat)
+            mrows = enc.encode_moves(state, legal)
+            if bots[seat]:
+                i = legal.index(bot(state, rng))
+            elif eps and rng.random() < eps:
+                i = rng.randrange(len(legal))
+            else:
+                with torch.inference_mode():
+                    logits, _ = net(torch.from_numpy(srow[None, :]), torch.from_numpy(mrows),
+                                    torch.zeros(len(legal), dtype=torch.int64))
+                calls += 1
+                i = int(torch.argmax(logits))
+            if record_bot or not bots[seat]:
+                states.append(srow.astype(np.float16))
+                moves.append(mrows[i].astype(np.float16))
+                seats.append(seat)
+            state.apply(legal[i])
+        ret = state.returns()
+        for j, seat in enumerate(seats):
+            q.append(ret[seat])
+            v = np.zeros(MAX_SEATS, dtype=np.float32)
+            for r in range(n):
+                v[r] = ret[(seat + r) % n]
+            values.append(v)
+        assert len(q) == len(states), first
+    S, F = enc.state_dim, enc.move_dim
+    return {"states": np.stack(states) if states else np.zeros((0, S), np.float16),
+            "moves": np.stack(moves) if moves else np.zeros((0, F), np.float16),
+            "q": np.asarray(q, dtype=np.float32),
+            "values": np.stack(values) if values else np.zeros((0, MAX_SEATS), np.float32),
+            "games": n_games, "decisions": len(states), "net_calls": calls,
+            "seconds": time.perf_counter() - t0}
+
+
+def _pool_job(job: tuple) -> dict:
+    """Runs in a pool worker: ``(game, net config, weights, n_games, seed, params)``."""
+    game, config, weights, n_games, seed, params = job
+    return actor_games(game, net_from(config, weights), n_games, seed, params)
+
+
+class DMCActor:
+    """A self-play actor on Ray (:class:`quansu.server.ray_cluster.ActorSet`): holds its game;
+    :meth:`play` runs :func:`actor_games` with the weights it is given."""
+
+    def __init__(self, game: str, players: int, options: dict):
+        self.game = make(game, players, options)
+
+    def play(self, config: dict, weights: dict, n_games: int, seed: int, params: dict) -> dict:
+        return actor_games(self.game, net_from(config, weights), n_games, seed, params)
+
+    def pid(self) -> int:
+        return os.getpid()
+
+
+class _LocalActors:
+    """Actors in a process pool (``workers`` processes, fork) or in this process (0)."""
+
+    def __init__(self, workers: int):
+        self.workers = max(1, workers)
+        self.pool = mp.get_context("fork").Pool(workers) if workers > 0 else None
+        self.replaced = 0
+
+    def submit(self, jobs: list) -> object:
+        if self.pool is None:
+            return [_pool_job(j) for j in jobs]
+        return self.pool.map_async(_pool_job, jobs)
+
+    def gather(self, pending) -> list:
+        return pending if self.pool is None else pending.get()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+
+
+class _RayActors:
+    """Actors on Ray (``workers`` of them, one CPU each)."""
+
+    def __init__(self, cfg: DMCConfig):
+        from quansu.server.ray_cluster import ActorSet, connect
+
+        connect(cfg.ray or None)
+        self.set = ActorSet(DMCActor, max(1, cfg.workers), cfg.game, cfg.players,
+                            dict(cfg.options))
+        self.workers = max(1, cfg.workers)
+
+    @property
+    def replaced(self) -> int:
+        return self.set.replaced
+
+    def submit(self, jobs: list) -> object:
+        return self.set.submit("play", [j[1:] for j in jobs])
+
+    def gather(self, pending) -> list:
+        return self.set.gather(pending)
+
+    def close(self) -> None:
+        self.set.close()
+
+
+# ---- learner ------------------------------------------------------------------------------------
+
+class Replay:
+    """A circular window of ``capacity`` samples (states and chosen-move rows as float16)."""
+
+    def __init__(self, state_dim: int, move_dim: int, capacity: int):
+        self.capacity = capacity
+        self.states = np.zeros((capacity, state_dim), np.float16)
+        self.moves = np.zeros((capacity, move_dim), np.float16)
+        self.q = np.zeros(capacity, np.float32)
+        self.values = np.zeros((capacity, MAX_SEATS), np.float32)
+        self.size = 0
+        self.pos = 0
+
+    def add(self, res: dict) -> None:
+        t = len(res["q"])
+        for j in range(0, t, self.capacity):
+            k = min(t - j, self.capacity)
+            idx = (self.pos + np.arange(k)) % self.capacity
+            self.states[idx] = res["states"][j:j + k]
+            self.moves[idx] = res["moves"][j:j + k]
+            self.q[idx] = res["q"][j:j + k]
+            self.values[idx] = res["values"][j:j + k]
+            self.pos = (self.pos + k) % self.capacity
+            self.size = min(self.capacity, self.size + k)
+
+
+class Learner:
+    """AdamW on ``MSE(Q(state, chosen move), payoff) + value_weight * MSE(values, payoffs)``,
+    both in units of the net's ``value_scale``; only the first ``num_players`` value slots
+    count."""
+
+    def __init__(self, net: PolicyValueNet, num_players: int, cfg: DMCConfig, device: str):
+        self.net = net.to(device)
+        self.device = device
+        self.n = num_players
+        self.opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-5)
+        self.value_weight = cfg.value_weight
+        self.batch_size = cfg.batch_size
+        self.rng = np.random.default_rng(cfg.seed + 101)
+        self.steps = 0
+
+    def step(self, replay: Replay) -> tuple[float, float]:
+        self.net.train()
+        idx = self.rng.integers(0, replay.size, size=min(self.batch_size, replay.size))
+        dev = self.device
+        st = torch.from_numpy(replay.states[idx].astype(np.float32)).to(dev)
+        mv = torch.from_numpy(replay.moves[idx].astype(np.float32)).to(dev)
+        q = torch.from_numpy(replay.q[idx]).to(dev)
+        va = torch.from_numpy(replay.values[idx]).to(dev)
+        ms = torch.arange(len(idx), dtype=torch.int64, device=dev)
+        logits, values = self.net(st, mv, ms)
+        scale = self.net.value_scale
+        qloss = ((logits - q / scale) ** 2).mean()
+        vloss = (((values[:, :self.n] - va[:, :self.n]) / scale) ** 2).mean()
+        loss = qloss + self.value_weight * vloss
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        self.steps += 1
+        return float(qloss.detach()), float(vloss.detach())
+
+
+def export_model(game: Game, net: PolicyValueNet, summary: dict) -> bytes:
+    """The network as ONNX bytes with the metadata of the other pipeline, marked as Q logits
+    (``quansu.policy_targets`` = ``dmc_q``, ``quansu.q_scale`` = bets per logit unit)."""
+    cpu = PolicyValueNet(**net.config)
+    cpu.load_state_dict({k: v.detach().cpu() for k, v in net.state_dict().items()})
+    meta = _metadata(None, game, encoder_for(game), cpu, summary, None)
+    meta["quansu.policy_targets"] = "dmc_q"
+    meta["quansu.q_scale"] = str(float(cpu.value_scale))
+    return export_onnx(cpu, meta)
+
+
+def greedy_vs_bot(game: Game, model_bytes: bytes, deals: list, seed: int,
+                  bot: str = "heuristic") -> tuple[float, float, float]:
+    """The network's greedy policy (top move, no search, through the served evaluator) in one
+    seat against ``bot`` in the others, every rotation of every deal: mean payoff in bets per
+    game and its 95 % interval."""
+    ev = NetworkEvaluator(game, PolicyValueModel(model_bytes), cache_size=0)
+    scores = policy_match(game, lambda s, r: ev.policy_move(s), bot_move(game, bot), deals,
+                          random.Random(seed))
+    return mean_ci(scores)
+
+
+def _machine() -> dict:
+    return {"cpus": os.cpu_count(), "platform": platform.platform(),
+            "python": platform.python_version(), "torch": torch.__version__,
+            "cpu_model": _cpu_model()}
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def _save(path: Path, obj) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def write_curve(out_dir: Path, game: Game, cfg: DMCConfig, points: list, extra: dict) -> dict:
+    """``curve.json`` (and ``curve.png`` when matplotlib is present) in ``out_dir``."""
+    doc = {"game": game.name, "players": game.num_players, "algo": "dmc",
+           "command": cfg.command(), "opponent": cfg.bot, "eval_deals": cfg.eval_deals,
+           "points": points, **extra}
+    (out_dir / "curve.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    try:
+        from quansu.plot import Series, line_chart_png
+
+        xs = [p["decisions"] for p in points]
+        line_chart_png([Series("mean", list(zip(xs, [p["mean"] for p in points]))),
+                        Series("95% low", list(zip(xs, [p["ci95"][0] for p in points]))),
+                        Series("95% high", list(zip(xs, [p["ci95"][1] for p in points])))],
+                       str(out_dir / "curve.png"),
+                       title=f"{game.name}: DMC greedy policy vs {cfg.bot} bot",
+                       x_label="training decisions", y_label="bets per game",
+                       integer_x=False)
+    except Exception:  # no matplotlib (PlotUnavailable) or a drawing error: the JSON is the curve
+        pass
+    return doc
+
+
+def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
+    """Run (or with ``cfg.resume`` continue) a Deep Monte Carlo run; returns its summary."""
+    if cfg.bot not in BOTS:
+        raise ValueError(f"unknown bot {cfg.bot!r}; known: {', '.join(BOTS)}")
+    out_dir = Path(cfg.out_dir)
+    if out_dir.resolve() == MODELS_DIR.resolve():
+        raise ValueError("--out: the DMC learner does not write into models/ (the shipped "
+                         "networks); give another folder")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    device = cfg.device
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("--device cuda: no CUDA device is available to torch")
+    t_start = time.monotonic()
+    deadline = t_start + cfg.minutes * 60.0
+    torch.set_num_threads(1)
+    game = game or make(cfg.game, cfg.players, cfg.options)
+    enc = encoder_for(game)
+    ck_path = out_dir / CHECKPOINT
+    ck = None
+    if cfg.resume:
+        if not ck_path.is_file():
+            raise ValueError(f"--resume: no checkpoint at {ck_path}")
+        ck = torch.load(ck_path, map_location="cpu", weights_only=False)
+        if (ck["game"], ck["players"], ck["options"]) != (game.name, game.num_players,
+                                                           game.options):
+            raise ValueError(f"--resume: {ck_path} is a run of {ck['game']} with "
+                             f"{ck['players']} players and options {ck['options']}")
+    # the actors first (a forked pool before any torch work in this process)
+    actors = _RayActors(cfg) if cfg.ray is not None else _LocalActors(cfg.workers)
+    try:
+        return _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline,
+                    log)
+    finally:
+        actors.close()
+
+
+def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline, log):
+    n = game.num_players
+    eval_rng = random.Random(cfg.seed + 7_777)
+    deals = [game.random_deal(eval_rng) for _ in range(cfg.eval_deals)]
+    if ck is not None:
+        net = PolicyValueNet(**ck["net_config"])
+        net.load_state_dict(ck["net"])
+        counters = ck["counters"]
+        points = ck["points"]
+        random.setstate(ck["rng"]["python"])
+        torch.set_rng_state(ck["rng"]["torch"])
+        log(f"resumed from {ck_path}: {counters['decisions']} decisions, {counters['rounds']} "
+            f"rounds, {counters['steps']} steps")
+    else:
+        torch.manual_seed(cfg.seed)
+        scale = cfg.value_scale
+        if scale <= 0:
+            # 3 standard deviations of the payoffs of bot games, at least 1 bet
+            r = random.Random(cfg.seed + 5)
+            bot = bot_move(game, cfg.bot)
+            pays = []
+            for _ in range(64):
+                s = game.new_initial_state(r)
+                while not s.is_terminal():
+                    s.apply(bot(s, r))
+                pays.extend(s.returns())
+            scale = float(max(1.0, round(3.0 * float(np.std(pays)), 2)))
+        net = PolicyValueNet(enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden,
+                             value_scale=scale)
+        counters = {"decisions": 0, "games": 0, "rounds": 0, "steps": 0, "net_calls": 0,
+                    "train_seconds": 0.0, "actor_seconds": 0.0, "eval_seconds": 0.0,
+                    "next_eval": 0, "replaced_actors": 0}
+        points = []
+    learner = Learner(net, n, cfg, device)
+    if ck is not None:
+        learner.opt.load_state_dict(ck["opt"])
+        learner.steps = counters["steps"]
+        learner.rng.bit_generator.state = ck["rng"]["numpy"]
+    replay = Replay(enc.state_dim, enc.move_dim, cfg.replay)
+    params = {"epsilon": cfg.epsilon, "bot_share": cfg.bot_share, "bot": cfg.bot,
+              "record_bot": cfg.record_bot}
+    config = dict(net.config)
+    # time of this invocation spent outside evaluation, added to the saved training seconds
+    base_train = counters["train_seconds"]
+    eval_spent = [0.0]
+    losses = {"q": [], "value": []}
+
+    def train_seconds() -> float:
+        return base_train + (time.monotonic() - t_start) - eval_spent[0]
+
+    def evaluate(final: bool = False) -> None:
+        t = time.monotonic()
+        data = export_model(game, learner.net, {"algo": "dmc", "decisions":
+                                                counters["decisions"]})
+        m, lo, hi = greedy_vs_bot(game, data, deals, cfg.seed, cfg.bot)
+        dt = time.monotonic() - t
+        eval_spent[0] += dt
+        counters["eval_seconds"] += dt
+        ql = float(np.mean(losses["q"][-50:])) if losses["q"] else None
+        point = {"decisions": counters["decisions"], "games": counters["games"],
+                 "steps": counters["steps"], "train_seconds": round(train_seconds(), 1),
+                 "mean": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                 "q_loss": None if ql is None else round(ql, 5), "final": final}
+        points.append(point)
+        log(f"curve: {point['decisions']} decisions, {point['train_seconds']:.0f} s: greedy vs "
+            f"{cfg.bot} {m:+.3f} [{lo:+.3f}, {hi:+.3f}] over {len(deals)} deals x {n}")
+
+    def checkpoint() -> None:
+        counters["steps"] = learner.steps
+        counters["train_seconds"] = round(train_seconds(), 2)
+        _save(ck_path, {"game": game.name, "players": n, "options": dict(game.options),
+                        "config": asdict(cfg), "net_config": dict(learner.net.config),
+                        "net": {k: v.detach().cpu() for k, v in
+                                learner.net.state_dict().items()},
+                        "opt": learner.opt.state_dict(), "counters": dict(counters),
+                        "points": list(points),
+                        "rng": {"python": random.getstate(), "torch": torch.get_rng_state(),
+                                "numpy": learner.rng.bit_generator.state}})
+
+    def next_milestone(d: int) -> int:
+        m = cfg.eval_first
+        while m <= d:
+            m = int(math.ceil(m * cfg.eval_factor))
+        return m
+
+    if counters["decisions"] >= counters["next_eval"] and not points:
+        evaluate()
+        counters["next_eval"] = next_milestone(counters["decisions"])
+
+    def jobs() -> list:
+        w = weights_of(learner.net)
+        r = counters["rounds"]
+        return [(game, config, w, cfg.games_per_round, cfg.seed * 1_000_003 + r * 1_009 + k,
+                 params) for k in range(actors.workers)]
+
+    last_ck = time.monotonic()
+    pending = actors.submit(jobs())
+    counters["rounds"] += 1
+    rate_dec, rate_s = 0, 0.0
+    last_log = time.monotonic()
+    while True:
+        results = actors.gather(pending)
+        new = 0
+        for res in results:
+            replay.add(res)
+            new += res["decisions"]
+            counters["games"] += res["games"]
+            counters["net_calls"] += res["net_calls"]
+            counters["actor_seconds"] += res["seconds"]
+            rate_dec += res["decisions"]
+            rate_s += res["seconds"]
+        counters["decisions"] += new
+        counters["replaced_actors"] = getattr(actors, "replaced", 0) + ck_replaced(ck)
+        if time.monotonic() >= deadline:
+            break
+        # the actors play the next round with the current weights while the learner trains
+        pending = actors.submit(jobs())
+        counters["rounds"] += 1
+        steps = max(1, int(round(cfg.reuse * new / cfg.batch_size)))
+        for _ in range(steps):
+            ql, vl = learner.step(replay)
+            losses["q"].append(ql)
+            losses["value"].append(vl)
+            if time.monotonic() >= deadline:
+                break
+        counters["steps"] = learner.steps
+        if counters["decisions"] >= counters["next_eval"]:
+            evaluate()
+            counters["next_eval"] = next_milestone(counters["decisions"])
+        if time.monotonic() - last_ck >= cfg.checkpoint_minutes * 60.0:
+            checkpoint()
+            last_ck = time.monotonic()
+        if cfg.progress and time.monotonic() - last_log >= 30.0:
+            last_log = time.monotonic()
+            log(f"round {counters['rounds']}: {counters['decisions']} decisions, "
+                f"{learner.steps} steps, Q loss {np.mean(losses['q'][-steps:]):.4f}, value "
+                f"loss {np.mean(losses['value'][-steps:]):.4f}, actors "
+                f"{rate_dec / max(rate_s, 1e-9):.0f} decisions/s each")
+    counters["steps"] = learner.steps
+    evaluate(final=True)
+    checkpoint()
+    summary = {"command": cfg.command(), "algo": "dmc", "seed": cfg.seed,
+               "workers": cfg.workers, "ray": cfg.ray, "device": device,
+               "decisions": counters["decisions"], "games": counters["games"],
+               "steps": counters["steps"], "rounds": counters["rounds"],
+               "train_seconds": counters["train_seconds"],
+               "actor_decisions_per_s": round(counters["decisions"]
+                                              / max(counters["actor_seconds"], 1e-9), 1),
+               "decisions_per_train_s": round(counters["decisions"]
+                                              / max(counters["train_seconds"], 1e-9), 1),
+               "replaced_actors": counters["replaced_actors"],
+               "epsilon": cfg.epsilon, "bot_share": cfg.bot_share, "bot": cfg.bot,
+               "value_scale": float(learner.net.value_scale),
+               "policy_vs_bot": points[-1]}
+    data = export_model(game, learner.net, summary)
+    model_path = out_dir / f"{game.name}.onnx"
+    model_path.write_bytes(data)
+    write_curve(out_dir, game, cfg, points, {"summary": summary, "machine": _machine()})
+    log(f"wrote {model_path}, {out_dir / 'curve.json'}: {counters['decisions']} decisions in "
+        f"{counters['train_seconds']:.0f} s of training ({summary['decisions_per_train_s']} "
+        f"decisions/s), actors {summary['actor_decisions_per_s']} decisions/s each")
+    summary["model"] = str(model_path)
+    summary["points"] = points
+    return summary
+
+
+def ck_replaced(ck) -> int:
+    """Actors replaced before this invocation (from the checkpoint)."""
+    return 0 if ck is None else int(ck["counters"].get("replaced_actors", 0))
