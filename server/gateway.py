@@ -24,8 +24,8 @@ error statuses.  The gateway only translates:
 
 Routes (docs/api.md, "HTTP/JSON"): ``POST /v1/suggest``, ``POST /v1/suggest-stream``, ``POST
 /v1/analyze``, ``POST /v1/legal-moves``, ``GET /v1/games``; the web page's helpers ``POST
-/v1/web/new-game`` and ``POST /v1/web/view``; ``GET /v1/health`` (no token, like gRPC health);
-and the page itself (``/``, files of ``server/web/``), served with a Content-Security-Policy that
+/v1/web/new-game``, ``POST /v1/web/view`` and ``POST /v1/web/estimate``; ``GET /v1/health``
+(no token, like gRPC health); and the page itself (``/``, files of ``server/web/``), served with a Content-Security-Policy that
 allows nothing outside this server.
 
 Calls run in a bounded thread pool (as many threads as the gRPC server has): a call that finds no
@@ -704,6 +704,9 @@ class Gateway:
         self._executor = ThreadPoolExecutor(max_workers=self.threads,
                                             thread_name_prefix="quansu-http")
         self.max_body = self.limits.max_request_bytes * JSON_BODY_FACTOR
+        # wall seconds of one judged decision, by (game, players, worlds, iterations, ms)
+        self._probe_seconds: dict[tuple, float] = {}
+        self._probe_lock = threading.Lock()
         # read once: the page keeps working if the installed files go away under the server
         self.web_files = {p.name: (p.read_bytes(), WEB_TYPES[p.suffix])
                           for p in sorted(WEB_DIR.glob("*"))
@@ -726,6 +729,7 @@ class Gateway:
             Route("/v1/web/view", partial(self._helper, fn=partial(seat_view,
                                                                    max_text=self.limits.max_text)),
                   methods=["POST"]),
+            Route("/v1/web/estimate", partial(self._helper, fn=self.estimate), methods=["POST"]),
             Route("/v1/health", self._health, methods=["GET"]),
             Route("/", self._page, methods=["GET", "HEAD"]),
             Route("/{name:str}", self._page, methods=["GET", "HEAD"]),
@@ -734,6 +738,41 @@ class Gateway:
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def estimate(self, obj: dict) -> dict:
+        """``POST /v1/web/estimate`` (an ``/v1/analyze`` body) -> ``{"decisions", "choices",
+        "worlds", "seconds", "basis"}``: how long that Analyze should take on this server,
+        before it starts.  ``seconds``: the wall seconds of one decision with a choice of this
+        game, player count, world cap and budget, measured here (``basis`` "probe": one
+        decision of this request judged now, on a worker; "measured": an earlier probe's
+        figure), times the request's ``choices`` (forced decisions cost nothing); 0 when it
+        has no choice.  Runs in a call thread."""
+        request = json_message(obj, pb.AnalyzeRequest)
+        engine, pool = self.servicer.engine, self.servicer.pool
+        engine.precheck_analyze(request)
+        payload = request.SerializeToString()
+
+        def job(kind: str) -> dict:
+            last = None
+            for data in pool.run(kind, payload, None, lambda: True):
+                last = data
+            if last is None:
+                raise errors.Unavailable("the worker ended without an answer; retry")
+            return json.loads(last)
+
+        plan = job("analyze_plan")
+        budget = request.budget
+        key = (plan["game"], plan["players"], plan["worlds"], budget.iterations, budget.milliseconds)
+        per_decision = self._probe_seconds.get(key)
+        basis = "measured"
+        if per_decision is None and plan["choices"]:
+            per_decision = job("analyze_probe").get("probe_seconds", 0.0)
+            with self._probe_lock:
+                self._probe_seconds[key] = per_decision
+            basis = "probe"
+        return {"decisions": plan["decisions"], "choices": plan["choices"],
+                "worlds": plan["worlds"], "basis": basis,
+                "seconds": round((per_decision or 0.0) * plan["choices"], 1)}
 
     # -- checks ------------------------------------------------------------------------------
     def _check_token(self, request: Request) -> None:

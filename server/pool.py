@@ -66,7 +66,7 @@ WATCH_S = 0.25
 #: Seconds between two tries to start a worker after a failed start (doubling up to 30 s).
 RETRY_S = 1.0
 #: Job kinds that wait in the short queue, served before the searches.
-SHORT_JOBS = frozenset({"legal_moves"})
+SHORT_JOBS = frozenset({"legal_moves", "analyze_plan"})
 #: The service time estimate before any call has finished (seconds; a default Suggest of 200
 #: iterations takes about this long on one core).
 SERVICE_TIME_INITIAL_S = 0.2

@@ -203,6 +203,26 @@ def test_analyze_streams_one_json_object_per_line(port):
         assert d["mark"].startswith("MARK_")
 
 
+def test_an_analysis_is_estimated_before_it_starts(port):
+    """``/v1/web/estimate``: the decisions and choices the Analyze will judge (as its stream
+    then counts them), and a time from one decision judged on the server (a probe), reused
+    for the next request of the same game and settings."""
+    obj = long_record("tienlen", 2, min_moves=6, seed=1)
+    body = {"record": obj, "seats": [0], "budget": {"iterations": 20}, "max_worlds": WORLDS}
+    first = ok_json(post(port, "/v1/web/estimate", body))
+    lines = ndjson(post(port, "/v1/analyze", body))
+    decisions = [x["decision"] for x in lines if "decision" in x]
+    assert first["decisions"] == len(decisions) == lines[-1]["total"]
+    assert first["choices"] == sum(1 for d in decisions if not d.get("forced"))
+    assert first["worlds"] == WORLDS
+    if first["choices"]:
+        assert first["basis"] == "probe" and first["seconds"] > 0
+    again = ok_json(post(port, "/v1/web/estimate", dict(body, seats=[0, 1])))
+    assert again["basis"] == "measured" and again["decisions"] == len(obj["moves"])
+    status, field, _ = violation(post(port, "/v1/web/estimate", dict(body, seats=[7])))
+    assert (status, field) == (400, "seats[0]")
+
+
 def test_suggest_stream_ends_with_the_final_ranking(port):
     view = view_to_act("tienlen", 4, seed=4)
     lines = ndjson(post(port, "/v1/suggest-stream", {

@@ -432,17 +432,17 @@ def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
     page.fill("#review-iterations", "10")
     assert page.get_attribute("#review-worlds", "placeholder") == "game default"
     page.fill("#review-worlds", str(WORLDS))
-    # before it starts: what it will judge; this browser has not measured an analysis yet
-    assert page.locator("#review-plan").inner_text() == (
-        f"{decisions} decisions to judge, at most {WORLDS} deals each · the time left shows "
-        f"after the first {ESTIMATE_AFTER} decisions")
+    # before it starts, in a browser that never analysed a game: what it will judge, and the
+    # time the server estimates (one decision judged there)
+    page.wait_for_function("() => /about|time left/.test("
+                           "document.querySelector('#review-plan').textContent)",
+                           timeout=STALL_S * 1000)
+    assert re.fullmatch(rf"{decisions} decisions to judge, at most {WORLDS} deals each · about "
+                        rf"\d+ (s|min)", page.locator("#review-plan").inner_text())
     page.click("#review-analyze")
     wait_for_the_analysis(page)
     assert page.locator("#progress-text").inner_text() == (
         f"judged {decisions} of {decisions} decisions")
-    # measured now: the next analysis of this game is estimated before it starts
-    assert re.fullmatch(rf"{decisions} decisions to judge, at most {WORLDS} deals each · about "
-                        rf"\d+ (s|min)", page.locator("#review-plan").inner_text())
     # the loss is explained beside the result
     assert "not the deal's result" in page.locator("#loss-help").inner_text()
     graphs = page.locator("#graphs svg.graph")
@@ -546,8 +546,11 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
     page.click("#lang")
 
     # the page is ready for another analysis, which runs to its end with nothing of the
-    # cancelled one mixed in; what the cancelled one measured estimates it before it starts
+    # cancelled one mixed in; the server's estimate is there before it starts
     page.fill("#review-worlds", str(WORLDS))
+    page.wait_for_function("() => /about/.test("
+                           "document.querySelector('#review-plan').textContent)",
+                           timeout=STALL_S * 1000)
     assert re.fullmatch(rf"{total} decisions to judge, at most {WORLDS} deals each · about "
                         rf"\d+ (s|min)", page.locator("#review-plan").inner_text())
     page.click("#review-analyze")

@@ -61,6 +61,7 @@ const TEXTS = {
     happened: "Since your last move: {m}",
     plan: "{d} decisions to judge, at most {w} deals each", plan_time: "about {time}",
     plan_unknown: "the time left shows after the first {n} decisions",
+    plan_estimating: "estimating the time…", plan_forced: "every move was forced: no wait",
     loss_help: "Loss: the bets a move gave up against the best move of its decision, " +
       "measured over many deals the seat could not tell apart. It is not the deal's result: " +
       "a seat can lose a deal with no loss (the cards decided) or win one with a large loss.",
@@ -124,6 +125,7 @@ const TEXTS = {
     plan: "{d} quyết định cần đánh giá, tối đa {w} ván thử mỗi quyết định",
     plan_time: "khoảng {time}",
     plan_unknown: "thời gian còn lại hiện sau {n} quyết định đầu",
+    plan_estimating: "đang ước tính thời gian…", plan_forced: "mọi nước đều bắt buộc: không phải chờ",
     loss_help: "Thiệt: số tiền cược một nước để mất so với nước tốt nhất của quyết định đó, " +
       "đo trên nhiều ván mà ghế không phân biệt được. Đây không phải kết quả ván: một ghế có " +
       "thể thua ván mà không thiệt gì (do bài) hoặc thắng ván mà thiệt nhiều.",
@@ -1009,39 +1011,44 @@ function progressText(run) {
     const perDecision = (run.lastAt - run.start) / run.done;
     text += " · " + t("time_left", {time: duration(perDecision * (run.total - run.done) / 1000)});
   } else if (run.state === "running" && run.done < ESTIMATE_AFTER && run.estimate) {
-    // before the first judgements: the estimate from this browser's earlier analyses
+    // before the first judgements: the server's estimate made before the analysis started
     const left = run.estimate - (performance.now() - run.start) / 1000;
     text += " · " + t("time_left", {time: duration(Math.max(1, left))});
   }
   return text;
 }
 
-// This browser's measured speed of Analyze per game: milliseconds per decision and per
-// sampled deal of the cap (kept between visits; the first analysis of a game measures it).
-function analysisRate(game) {
-  try {
-    const rate = JSON.parse(localStorage.getItem("quansu.rate") || "{}")[game];
-    return typeof rate === "number" && rate > 0 ? rate : null;
-  } catch (e) {
-    return null;
+// The server's estimates of analyses, by the request's JSON (without `language`): {decisions,
+// choices, worlds, seconds, basis} from `/v1/web/estimate`, which judges one decision of the
+// game on the server once per game and setting (its time times the decisions with a choice).
+const ESTIMATES = new Map();     // key -> the pending answer (a promise)
+const ESTIMATED = new Map();     // key -> the answer, once it came (null: none could be made)
+
+// The body of an Analyze request (what `analyze` sends and the estimate is asked for).
+function analysisBody(source, seats, iterations, worlds) {
+  const body = Object.assign({}, source, {budget: {iterations}});
+  if (seats.length) body.seats = seats;
+  if (worlds) body.max_worlds = worlds;
+  return body;
+}
+
+function fetchEstimate(body) {
+  const key = JSON.stringify(body);
+  if (!ESTIMATES.has(key)) {
+    ESTIMATES.set(key, api("/v1/web/estimate", body).then((est) => {
+      ESTIMATED.set(key, est);
+      return est;
+    }, () => {
+      ESTIMATES.delete(key);          // asked again next time (the server may have been busy)
+      return null;
+    }));
   }
+  return ESTIMATES.get(key);
 }
 
-function keepAnalysisRate(game, run) {
-  if (!game || run.done < 1 || !run.worlds) return;
-  const rate = (run.lastAt - run.start) / run.done / run.worlds;
-  try {
-    const all = JSON.parse(localStorage.getItem("quansu.rate") || "{}");
-    all[game] = rate;
-    localStorage.setItem("quansu.rate", JSON.stringify(all));
-  } catch (e) { /* private mode */ }
-}
-
-// Seconds an analysis of `decisions` decisions at `worlds` deals each should take here, or
-// null before this browser has measured the game.
-function estimateSeconds(game, decisions, worlds) {
-  const rate = analysisRate(game);
-  return rate === null ? null : rate * decisions * worlds / 1000;
+// The estimate of `body` when the server has given it (undefined while it has not).
+function knownEstimate(body) {
+  return ESTIMATED.get(JSON.stringify(body));
 }
 
 // The game's cap of deals per decision that an analysis will use: the field's, else the
@@ -1053,30 +1060,50 @@ function plannedWorlds(game, input) {
   return info && info.analysis_worlds ? info.analysis_worlds : 0;
 }
 
-// Before an analysis starts: what it will judge, and how long it should take.
-function planText(game, decisions, worlds) {
+// Before an analysis starts: what it will judge, and how long it should take (`est`: the
+// server's estimate; undefined while it is being made, null when none could be made).
+function planText(decisions, worlds, est) {
   let text = t("plan", {d: decisions, w: worlds || "?"});
-  const seconds = worlds ? estimateSeconds(game, decisions, worlds) : null;
-  text += " · " + (seconds === null ? t("plan_unknown", {n: ESTIMATE_AFTER})
-    : t("plan_time", {time: duration(seconds)}));
-  return text;
+  if (est === undefined) return text + " · " + t("plan_estimating");
+  if (est === null) return text + " · " + t("plan_unknown", {n: ESTIMATE_AFTER});
+  return text + " · " + (est.choices ? t("plan_time", {time: duration(est.seconds)})
+    : t("plan_forced"));
+}
+
+// Show the plan of the analysis `body` in `node`, then the server's estimate when it comes
+// (asked after a short pause, so that typing a record does not ask at every key).
+let planTimer = null;
+function showPlan(node, body, decisions, worlds) {
+  const key = JSON.stringify(body);
+  node.dataset.plan = key;
+  node.textContent = planText(decisions, worlds, knownEstimate(body));
+  if (knownEstimate(body) !== undefined) return;
+  clearTimeout(planTimer);
+  planTimer = setTimeout(() => fetchEstimate(body).then((est) => {
+    if (node.dataset.plan === key) node.textContent = planText(decisions, worlds, est);
+  }), 300);
 }
 
 function analysisPlan() {
   if (S.record && S.finalTable) {
     const seats = $("analyze-seats").value === "all" ? [] : [S.human];
-    $("analyze-plan").textContent = planText(S.record.game,
-      expectedDecisions({record: S.record}, seats), plannedWorlds(S.record.game, $("analyze-worlds")));
+    const body = analysisBody({record: finishedRecord()}, seats, analysisIterations("analyze"),
+      worldCap($("analyze-worlds")));
+    showPlan($("analyze-plan"), body, expectedDecisions({record: S.record}, seats),
+      plannedWorlds(S.record.game, $("analyze-worlds")));
   }
   let obj = null;
   try { obj = JSON.parse($("record-text").value); } catch (e) { obj = null; }
   if (obj && typeof obj === "object" && obj.game) {
     const isView = obj.format === "quansu-view/1" || (obj.format !== "quansu-record/1" && "seat" in obj);
     const game = typeof obj.game === "string" ? obj.game : (obj.game.name || "");
-    $("review-plan").textContent = planText(game,
-      expectedDecisions(isView ? {view: obj} : {record: obj}, []), plannedWorlds(game, $("review-worlds")));
+    const source = isView ? {view: obj} : {record: obj};
+    showPlan($("review-plan"), analysisBody(source, [], analysisIterations("review"),
+      worldCap($("review-worlds"))), expectedDecisions(source, []),
+      plannedWorlds(game, $("review-worlds")));
   } else {
     $("review-plan").textContent = "";
+    delete $("review-plan").dataset.plan;
   }
 }
 
@@ -1105,7 +1132,6 @@ function cancelAnalysis(quiet) {
   S.analysis = null;
   run.state = "cancelled";
   run.controller.abort();
-  keepAnalysisRate(run.game, run);
   if (!quiet) showProgress(run);
 }
 
@@ -1117,8 +1143,9 @@ async function analyze(source, seats, iterations, worlds) {
   const game = typeof obj.game === "string" ? obj.game : ((obj.game && obj.game.name) || "");
   const total = expectedDecisions(source, seats);
   const capped = worlds || plannedWorlds(game, {value: ""});
+  const planned = knownEstimate(analysisBody(source, seats, iterations, worlds));
   const run = {controller: new AbortController(), done: 0, total, game, worlds: capped,
-    estimate: capped ? estimateSeconds(game, total, capped) : null,
+    estimate: planned ? planned.seconds : null,
     start: performance.now(), lastAt: performance.now(), state: "running"};
   S.analysis = run;
   const section = $("analysis");
@@ -1129,9 +1156,7 @@ async function analyze(source, seats, iterations, worlds) {
   renderAnalysis(decisions, summaries, run);
   showProgress(run);
   if (section.scrollIntoView) section.scrollIntoView({behavior: "smooth", block: "start"});
-  const body = Object.assign({}, source, {budget: {iterations}, language: S.lang});
-  if (seats.length) body.seats = seats;
-  if (worlds) body.max_worlds = worlds;
+  const body = Object.assign(analysisBody(source, seats, iterations, worlds), {language: S.lang});
   try {
     await apiStream("/v1/analyze", body, (item) => {
       if (S.analysis !== run) return;       // cancelled meanwhile: show no more of it
@@ -1145,7 +1170,6 @@ async function analyze(source, seats, iterations, worlds) {
     }, run.controller.signal);
     if (S.analysis !== run) return;
     run.state = "done";
-    keepAnalysisRate(run.game, run);
     renderAnalysis(decisions, summaries, run);
     showProgress(run);
     analysisPlan();
@@ -1284,10 +1308,15 @@ function worldCap(input) {
   return text === "" ? 0 : Number(text);
 }
 
+// The search budget per decision of an analysis from its field ("analyze" or "review").
+function analysisIterations(which) {
+  return Math.max(10, Math.min(5000, Number($(which + "-iterations").value) || 100));
+}
+
 async function analyzeGame() {
   const which = $("analyze-seats").value;
   const seats = which === "all" ? [] : [S.human];
-  const iterations = Math.max(10, Math.min(5000, Number($("analyze-iterations").value) || 100));
+  const iterations = analysisIterations("analyze");
   S.reviewRecord = null;
   await analyze({record: finishedRecord()}, seats, iterations, worldCap($("analyze-worlds")));
 }
@@ -1315,8 +1344,7 @@ async function reviewAnalyze() {
     return;
   }
   S.reviewRecord = obj;
-  const iterations = Math.max(10, Math.min(5000, Number($("review-iterations").value) || 100));
-  await analyze(source, [], iterations, worldCap($("review-worlds")));
+  await analyze(source, [], analysisIterations("review"), worldCap($("review-worlds")));
 }
 
 function readFile(ev) {
@@ -1409,7 +1437,8 @@ function init() {
       advance(S.runId);
     }
   });
-  for (const id of ["analyze-seats", "analyze-worlds", "review-worlds", "record-text"]) {
+  for (const id of ["analyze-seats", "analyze-worlds", "review-worlds", "record-text",
+    "analyze-iterations", "review-iterations"]) {
     $(id).addEventListener("input", analysisPlan);
     $(id).addEventListener("change", analysisPlan);
   }
