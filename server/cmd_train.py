@@ -81,6 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="dmc: fixed deals of each learning-curve point (every seat rotation)")
     p.add_argument("--curve-first", type=int, default=5_000,
                    help="dmc: decisions at the first curve point after 0 (then doubling)")
+    p.add_argument("--rounds", type=int, default=0,
+                   help="dmc: stop after this many self-play rounds in all (0: --minutes only)")
 
 
 def run(args) -> int:
@@ -170,7 +172,7 @@ def run_dmc(args) -> int:
                         games_per_round=args.games_per_round, reuse=args.reuse,
                         replay=args.dmc_replay, checkpoint_minutes=args.checkpoint_minutes,
                         eval_deals=args.curve_deals, eval_first=args.curve_first,
-                        progress=not args.no_progress)
+                        rounds=args.rounds, progress=not args.no_progress)
         train_dmc(cfg)
     except (GameError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)

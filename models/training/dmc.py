@@ -69,7 +69,9 @@ class DMCConfig:
     = ``reuse * new decisions / batch_size`` (each sample is seen about ``reuse`` times).
     ``value_scale``: bets per unit of the network's outputs (0: 3 standard deviations of the
     payoffs of 64 bot games, at least 1).  ``ray``: None = local processes, "" = a local Ray,
-    else a cluster address.  ``eval_deals``: deals of each curve point (every seat rotation)."""
+    else a cluster address.  ``eval_deals``: deals of each curve point (every seat rotation).
+    ``rounds``: stop once this many rounds in all (resumed runs included) are played (0: only
+    the time budget stops the run)."""
 
     game: str
     players: int = 4
@@ -98,6 +100,7 @@ class DMCConfig:
     eval_deals: int = 100
     eval_first: int = 5_000
     eval_factor: float = 2.0
+    rounds: int = 0
     progress: bool = True
 
     def command(self) -> str:
@@ -112,7 +115,8 @@ class DMCConfig:
         flags = {"hidden": "hidden", "epsilon": "epsilon", "bot_share": "bot-share",
                  "bot": "bot", "games_per_round": "games-per-round", "reuse": "reuse",
                  "replay": "dmc-replay", "checkpoint_minutes": "checkpoint-minutes",
-                 "eval_deals": "curve-deals", "eval_first": "curve-first", "device": "device"}
+                 "eval_deals": "curve-deals", "eval_first": "curve-first", "device": "device",
+                 "rounds": "rounds"}
         for name, flag in flags.items():
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{flag} {getattr(self, name)}")
@@ -540,7 +544,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
             rate_s += res["seconds"]
         counters["decisions"] += new
         counters["replaced_actors"] = getattr(actors, "replaced", 0) + ck_replaced(ck)
-        if time.monotonic() >= deadline:
+        if time.monotonic() >= deadline or (cfg.rounds and counters["rounds"] >= cfg.rounds):
             break
         # the actors play the next round with the current weights while the learner trains
         pending = actors.submit(jobs())
