@@ -17,7 +17,11 @@ Every method takes messages or the plain JSON objects of ``quansu-view/1`` /
 server refuses because it is busy (RESOURCE_EXHAUSTED) raises :class:`ServerBusy`, a
 :class:`grpc.RpcError` whose ``retry_after_s`` is the server's retry delay; with
 ``Client(retries=N)`` the client itself waits that long (times a random factor in 0.5..1.5) and
-tries again, up to N times (docs/api.md, "Busy servers and retries").
+tries again, up to N times (docs/api.md, "Busy servers and retries"), and a call that fails with
+UNAVAILABLE (a server or replica that went away with the call) is sent again by gRPC's retry
+policy.  Several servers (replicas, docs/scaling.md): ``Client(["host1:50051", "host2:50051"])``,
+``Client("host1:50051,host2:50051")`` or ``Client("dns:///quansu.example:50051")`` spread the
+calls over them (gRPC's ``round_robin``).
 """
 
 from __future__ import annotations
@@ -53,6 +57,16 @@ RETRY_FALLBACK_S = 0.1
 RETRY_FALLBACK_MAX_S = 10.0
 #: The range of the random factor a retry's wait is multiplied by.
 RETRY_JITTER = (0.5, 1.5)
+
+
+#: gRPC's cap on the attempts of its retry policy (the first one included).
+MAX_ATTEMPTS = 5
+#: The service whose calls gRPC's retry policy sends again after UNAVAILABLE: every method is
+#: safe to send twice (nothing is written; Suggest and Analyze answer the same for the same seed,
+#: and a request without a seed gets one from the view's digest).
+_SERVICE = "quansu.v1.QuansuService"
+#: Targets that gRPC resolves to several addresses: spread with ``round_robin``.
+_BALANCED_SCHEMES = ("dns:", "ipv4:", "ipv6:")
 
 
 class TargetError(ValueError):
@@ -129,6 +143,68 @@ def normalize_target(target: str) -> str:
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise TargetError(f"server address {target!r}: port {port!r} is not a number in 1..65535")
     return t
+
+
+def split_targets(target: str | Sequence[str]) -> list[str]:
+    """The normalized addresses of one server or several: a list of addresses, or one string
+    with commas between them (``"a:50051,b:50051"``); a scheme target (``dns:///name:port``,
+    ``ipv4:1.2.3.4:1,1.2.3.5:1``) is one address.  Raises :class:`TargetError`."""
+    if isinstance(target, str):
+        t = target.strip()
+        parts = [t] if t.startswith(_SCHEMES) else t.split(",")
+    else:
+        parts = list(target)
+        if not parts:
+            raise TargetError("server addresses: none given")
+    out = [normalize_target(p) for p in parts]
+    if len(out) > 1 and any(p.startswith(_SCHEMES) for p in out):
+        raise TargetError("server addresses: a scheme target (dns:, ipv4:, ...) must be the only "
+                          "one; list several servers as HOST:PORT")
+    return out
+
+
+def balanced_target(targets: Sequence[str]) -> str:
+    """One gRPC target for several ``host:port`` servers: each host resolved now (its IPv4
+    addresses when it has any), as ``ipv4:a:p,b:p`` (or ``ipv6:[a]:p,...``).  Addresses are not
+    looked up again later: for a set of servers that changes, give a ``dns:///NAME:PORT`` whose
+    name resolves to all of them.  Raises :class:`TargetError`."""
+    v4: list[str] = []
+    v6: list[str] = []
+    for target in targets:
+        host, port = _host_port(target)
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError as e:
+            raise TargetError(f"server address {target!r}: cannot resolve {host!r}: {e}") from None
+        four = [i[4][0] for i in infos if i[0] == socket.AF_INET]
+        six = [i[4][0] for i in infos if i[0] == socket.AF_INET6]
+        if four:
+            v4 += [f"{a}:{port}" for a in dict.fromkeys(four)]
+        elif six:
+            v6 += [f"[{a}]:{port}" for a in dict.fromkeys(six)]
+    if v4 and v6:
+        raise TargetError("server addresses: some resolve to IPv4 only and some to IPv6 only; "
+                          "give one dns:///NAME:PORT for all of them")
+    return "ipv4:" + ",".join(v4) if v4 else "ipv6:" + ",".join(v6)
+
+
+def service_config(retries: int, balanced: bool) -> dict:
+    """The channel's gRPC service config: ``round_robin`` over the addresses when ``balanced``;
+    with ``retries`` > 0 a retry policy that sends a call of the service again after UNAVAILABLE
+    (``min(retries + 1, 5)`` attempts in all; a stream only while it has received nothing),
+    after a random wait of up to 0.1 s, doubling to 1 s."""
+    config: dict = {}
+    if balanced:
+        config["loadBalancingConfig"] = [{"round_robin": {}}]
+    if retries > 0:
+        config["methodConfig"] = [{
+            "name": [{"service": _SERVICE}],
+            "retryPolicy": {"maxAttempts": min(retries + 1, MAX_ATTEMPTS),
+                            "initialBackoff": "0.1s", "maxBackoff": "1s",
+                            "backoffMultiplier": 2,
+                            "retryableStatusCodes": ["UNAVAILABLE"]},
+        }]
+    return config
 
 
 def _host_port(target: str) -> tuple[str, int] | None:
@@ -255,20 +331,38 @@ class Client:
     call's ``timeout``: a retry that could not start before it is not made.  A stream
     (``suggest_stream``, ``analyze``) is retried only while it has received nothing.  Suggest
     and Analyze with a ``seed`` answer the same on a retry.
+
+    With ``retries`` > 0 a call that fails with UNAVAILABLE (its server or replica died or
+    drained with the call, or cannot be reached) is also sent again, by gRPC's retry policy
+    (:func:`service_config`: ``min(retries + 1, 5)`` attempts, waits of up to 0.1 s doubling to
+    1 s, within the call's ``timeout``), to another replica when there are several.
+
+    Several servers (replicas of one service, docs/scaling.md): ``target`` a list of
+    ``host:port``, one string with commas between them, or a ``dns:///NAME:PORT`` (or
+    ``ipv4:``/``ipv6:``) target whose name gives several addresses; the calls are spread over
+    the servers that answer (gRPC's ``round_robin``), one that goes away is left out until it
+    is back.  Host names in a list are resolved once, here (:func:`balanced_target`).
     """
 
-    def __init__(self, target: str, *, token: str | None = None, tls_ca: bytes | str | None = None,
+    def __init__(self, target: str | Sequence[str], *, token: str | None = None,
+                 tls_ca: bytes | str | None = None,
                  server_name: str | None = None, timeout: float | None = None,
                  retries: int = 0, retry_rng: random.Random | int | None = None):
-        target = normalize_target(target)
+        targets = split_targets(target)
         if not isinstance(retries, int) or retries < 0:
             raise ValueError(f"retries: expected an integer >= 0, got {retries!r}")
         self.retries = retries
         self.retry_rng = (retry_rng if isinstance(retry_rng, random.Random)
                           else random.Random(retry_rng))
+        #: the servers as given (normalized); ``target``: the one gRPC target for all of them
+        self.targets = targets
+        target = targets[0] if len(targets) == 1 else balanced_target(targets)
         self.target = target
         self.tls = tls_ca is not None
-        options = []
+        options = [("grpc.enable_retries", 1)]
+        config = service_config(retries, balanced=target.startswith(_BALANCED_SCHEMES))
+        if config:
+            options.append(("grpc.service_config", json.dumps(config)))
         if tls_ca is not None:
             ca = tls_ca
             if isinstance(ca, str):

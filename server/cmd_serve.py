@@ -59,6 +59,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-level", default="info", metavar="LEVEL",
                    help="debug, info (one JSON line per call), warning, error or critical "
                         "(default info; only debug logs cards)")
+    p.add_argument("--replicas", type=int, default=None, metavar="N",
+                   help="run N whole servers (replicas) kept alive: replica i on --port + i "
+                        "(and --http-port + i, --metrics-port + i; --port 0: each a free port), "
+                        "a dead one replaced on its ports (server/replicas.py, docs/scaling.md); "
+                        "clients spread calls over them (Client([...]) or dns:///NAME:PORT)")
 
 
 def config_from_args(args):
@@ -113,6 +118,10 @@ def run(args) -> int:
     except GameError as e:
         print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=sys.stderr)
         return 2
+    if getattr(args, "replicas", None) is not None:
+        from quansu.server.replicas import serve_replicas
+
+        return serve_replicas(args)
     configure(config.log_level)
 
     def ready(port: int) -> None:
