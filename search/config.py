@@ -26,118 +26,91 @@ OPPONENT_POLICIES = ("heuristic", "sparring", "random")
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """How one ISMCTS search runs.
+    """How one ISMCTS search runs (:func:`search.ismcts.search`); every field is checked here.
 
-    Budget (the search stops at the first one reached; at least one of ``iterations``,
-    ``time_s`` must be set unless the caller passes a deadline or a cancel event):
-
-    * ``iterations``: iterations (one determinization and one leaf value each); ``None`` = no limit.
-    * ``time_s``: wall-clock seconds from the start of the search; ``None`` = no limit.
-
-    Tree policy:
-
-    * ``c_puct``: exploration weight of PUCT, ``Q/scale + c_puct * P * sqrt(A) / (1 + n)`` where
-      ``A`` is how often the move was available (moves that exist only in some determinizations
-      are judged by their availability, not the parent's visits).
-    * ``prior_mix``: share of a uniform prior mixed into the evaluator's priors in PUCT,
-      ``P = (1 - prior_mix) * prior + prior_mix / k`` over the ``k`` moves available (0: the
-      evaluator's priors as they are; softens near one-hot network policies).
-    * ``prior_temperature``: PUCT uses ``prior ** (1 / prior_temperature)`` (before
-      ``prior_mix``), normalised over the moves available; for a network's softmax priors this
-      is the softmax of its logits divided by the temperature.  Below 1 sharpens them (the
-      search trusts the network's ranking more), 1 leaves them as they are.  Reported priors
-      (:class:`~search.result.MoveStats`) are the evaluator's.
-    * ``anchor``: share of the root's prior given to the game's sparring bot's own move (its
-      rule-based choice from the searching seat's information), ``P = (1 - anchor) * prior +
-      anchor`` on that move: the search starts from the careful move and leaves it only where
-      its playouts find better.  ``None`` (the default): the game's ``search_anchor`` (0 where
-      anchoring did not measure stronger); 0: off.
-    * ``fpu_reduction``: an unvisited move's Q is its node's mean value minus this (in units of
-      the value scale).
-    * ``opponent_keys``: how the nodes where an opponent acts are keyed.  ``"game"`` (the
-      default): the game's measured choice (``Game.search_opponent_keys``).  ``"own"``: by what that
-      opponent knows in the current determinization (its own information-state key), so the
-      opponent's choices depend on its (sampled) hand.  ``"observer"``: by the observer's
-      information-state key (single-observer ISMCTS: one node per public situation, with move
-      availability handling the hands that differ).  ``"model"``: opponents own no nodes; each
-      opponent move on the tree walk is drawn from ``opponent_policy`` given the hand that
-      opponent holds in the current determinization (a hand-aware opponent model), and the
-      observer's next node is found by the observer's key, so the observer's later turns are
-      planned in a tree shared by all determinizations.  The observer's own nodes are always
-      keyed by the observer's information-state key.
-    * ``opponent_policy``: the opponent model of ``opponent_keys="model"``: ``"heuristic"``
-      (the game's ``heuristic_move``), ``"sparring"`` (the game's ``sparring_move``, its
-      strongest rule-based bot) or ``"random"``; each reads only that opponent's information in
-      the determinization.
-
-    Inference (opponent modelling in the determinizations):
-
-    * ``belief_worlds``: 0 = every iteration draws a fresh determinization (hard constraints
-      only).  ``K > 0``: the search draws ``K`` determinizations once, weights each by how
-      likely the opponents' past moves are under ``opponent_policy`` given the hands that world
-      gives them (each opponent decision with a choice counts ``1 - belief_epsilon`` when the
-      model plays the move that was played, else ``belief_epsilon / (choices - 1)``), tempers
-      the weights so that their effective sample size stays at least ``K / 4``, resamples ``K``
-      worlds by them, and the iterations cycle through those.
-    * ``belief_epsilon``: the model's error rate (0 < e <= 1; 1 - e on the model's move).
-    * ``value_scale``: payoffs (bets) are divided by this before entering PUCT; ``None`` = the
-      game's ``payoff_bound()``.
-
-    Leaf values (payoffs per seat, in bets):
-
-    * ``leaf_value``: ``"rollout"`` (play the determinization to the end with ``playout``),
-      ``"evaluator"`` (the evaluator's value), or ``"mix"``
-      (``mix_lambda * rollout + (1 - mix_lambda) * evaluator``).
-    * ``playout``: ``"game"`` (the default: the game's ``search_playout``, random or heuristic,
-      whichever measured stronger at equal time in that game), ``"random"`` (uniform over
-      legal moves), ``"heuristic"`` (the game's rule-based policy for every seat, from that
-      seat's information in the determinization), ``"sparring"`` (the game's strongest
-      rule-based bot, ``sparring_move``, likewise) or
-      ``"mast"`` (move-average sampling: epsilon-greedy on the mean payoff each move has earned
-      its player so far in this search, tree and playout moves alike).
-    * ``mast_epsilon``: the share of random moves in ``"mast"`` playouts.
-    * ``endgame_cards``: a leaf whose determinization has at most this many cards still to be
-      played (the game's :meth:`~games.base.State.endgame_size`) is valued exactly, by the
-      max^n solver of :mod:`search.endgame`, instead of by a playout (rollout and mix leaves).
-      ``None`` (the default): the game's ``search_endgame_cards`` (0 where exact endgames did
-      not measure stronger or the game has none); 0: off.
-    * ``endgame_nodes``: positions one exact solve may expand before it gives up and the leaf
-      is played out instead.
-
-    Engineering:
-
-    * ``batch_size``: leaves sent to the evaluator per call (virtual loss spreads the batch).
-    * ``virtual_loss``: the loss, in units of the value scale, charged to a path while its leaf
-      waits in a batch.
-    * ``progress_interval_s``: seconds between progress callbacks.
-    * ``line_length``: moves in each root move's principal line (including the root move).
-    * ``lcb_z``: z of the lower confidence bound (1.96 = 95 % two-sided normal).
-    * ``temperature``: final move choice; 0 = most visits, else sample visits ** (1/temperature).
+    The search stops at the first budget reached (``iterations``, ``time_s``, or the caller's
+    deadline or cancel event; at least one must be set).  Each iteration draws a determinization
+    (or cycles through ``belief_worlds`` weighted ones), walks the tree by PUCT over the moves
+    available in it (``c_puct``, the evaluator's priors shaped by ``prior_temperature``,
+    ``prior_mix`` and the root ``anchor``), keys the opponents' nodes by ``opponent_keys`` and
+    values the leaf by ``leaf_value`` (a ``playout``, the evaluator, or both; an exact endgame
+    below ``endgame_cards``).  ``None`` and ``"game"`` take the game's measured choice
+    (``Game.search_*``).  Payoffs are in bets; each field's meaning is beside it.
     """
 
+    # -- budget (``None``: no limit)
+    #: Iterations, one determinization and one leaf value each.
     iterations: int | None = 1000
+    #: Wall-clock seconds from the start of the search.
     time_s: float | None = None
+    # -- tree policy
+    #: Exploration weight of PUCT, ``Q/scale + c_puct * P * sqrt(A) / (1 + n)`` where ``A`` is
+    #: how often the move was available (moves that exist only in some determinizations are
+    #: judged by their availability, not the parent's visits).
     c_puct: float = 1.5
+    #: Share of a uniform prior mixed into the evaluator's priors in PUCT, ``P = (1 - prior_mix)
+    #: * prior + prior_mix / k`` over the ``k`` moves available (0: the priors as they are).
     prior_mix: float = 0.0
+    #: PUCT uses ``prior ** (1 / prior_temperature)`` (before ``prior_mix``), normalised over the
+    #: moves available; below 1 sharpens a network's priors.  Reported priors
+    #: (:class:`~search.result.MoveStats`) are the evaluator's.
     prior_temperature: float = 1.0
+    #: Share of the root's prior given to the game's sparring bot's move (its rule-based choice
+    #: from the searching seat's information), ``P = (1 - anchor) * prior + anchor`` on that move.
+    #: ``None``: the game's ``search_anchor``; 0: off.
     anchor: float | None = None
+    #: An unvisited move's Q is its node's mean value minus this (units of the value scale).
     fpu_reduction: float = 0.0
+    #: How the nodes where an opponent acts are keyed: ``"game"``: ``Game.search_opponent_keys``;
+    #: ``"own"``: by the opponent's own information-state key in the determinization;
+    #: ``"observer"``: by the observer's key (single-observer ISMCTS); ``"model"``: opponents own
+    #: no nodes, each opponent move is drawn from ``opponent_policy`` given its hand in the
+    #: determinization.  The observer's own nodes are always keyed by the observer's key.
     opponent_keys: str = "game"
+    #: The opponent model of ``"model"`` keying and of ``belief_worlds``: ``"heuristic"``
+    #: (``heuristic_move``), ``"sparring"`` (``sparring_move``) or ``"random"``, each reading
+    #: only that opponent's information in the determinization.
     opponent_policy: str = "heuristic"
+    # -- inference
+    #: 0: a fresh determinization every iteration (hard constraints only).  ``K > 0``: ``K``
+    #: determinizations drawn once, weighted by how likely the opponents' past moves are under
+    #: ``opponent_policy`` (``1 - belief_epsilon`` on the model's move, ``belief_epsilon / (choices
+    #: - 1)`` on another), tempered to an effective sample size of at least ``K / 4`` and
+    #: resampled; the iterations cycle through them.
     belief_worlds: int = 0
+    #: The model's error rate (0 < e <= 1).
     belief_epsilon: float = 0.2
+    #: Payoffs are divided by this before entering PUCT; ``None``: the game's ``payoff_bound()``.
     value_scale: float | None = None
+    # -- leaf values (payoffs per seat, in bets)
+    #: ``"rollout"`` (a ``playout`` to the end), ``"evaluator"`` (the evaluator's value) or
+    #: ``"mix"`` (``mix_lambda * rollout + (1 - mix_lambda) * evaluator``).
     leaf_value: str = "rollout"
+    #: ``"game"``: the game's ``search_playout``; ``"random"``; ``"heuristic"`` or ``"sparring"``
+    #: (the game's rule-based bots in every seat, from that seat's information); ``"mast"``
+    #: (epsilon-greedy on the mean payoff each move has earned its player in this search).
     playout: str = "game"
     mix_lambda: float = 0.5
+    #: The share of random moves in ``"mast"`` playouts.
     mast_epsilon: float = 0.1
+    #: A leaf with at most this many cards still to be played (``State.endgame_size``) is valued
+    #: exactly by :mod:`search.endgame` instead of a playout.  ``None``: the game's
+    #: ``search_endgame_cards``; 0: off.
     endgame_cards: int | None = None
+    #: Positions one exact solve may expand before the leaf is played out instead.
     endgame_nodes: int = 2000
+    # -- engineering
+    #: Leaves sent to the evaluator per call (virtual loss spreads the batch).
     batch_size: int = 1
+    #: The loss (units of the value scale) charged to a path while its leaf waits in a batch.
     virtual_loss: float = 1.0
+    #: Seconds between progress callbacks.
     progress_interval_s: float = 0.1
+    #: Moves in each root move's principal line (the root move included).
     line_length: int = 8
+    #: z of the lower confidence bound (1.96: 95 % two-sided normal).
     lcb_z: float = 1.96
+    #: Final move choice: 0 = most visits, else sampled by ``visits ** (1 / temperature)``.
     temperature: float = 0.0
 
     def __post_init__(self) -> None:

@@ -1,50 +1,24 @@
 """Paired evaluation of candidate moves with common random numbers (the variance reduction of
-backgammon rollouts), for judging a decision.
+backgammon rollouts): Analyze's judgement of a decision and a hint's measurement.
 
-At a decision of seat ``observer`` the candidate moves (the move played, called the
-*reference*, and the best few moves of a short search) are evaluated on the *same* sampled
-worlds with the *same* random numbers:
+At a decision of seat ``observer`` every candidate (the move played, the *reference*, and the
+best few moves of a short search) is played on the *same* worlds with the *same* random
+numbers: world ``i`` is ``state.determinize(observer, rng_i)`` with ``rng_i`` seeded by ``(seed,
+i)`` only, and each candidate's clone of it is played to the end with ``config.playout`` from a
+fresh ``random.Random`` on the same per-world seed.  A candidate's value relative to the
+reference is the mean of the paired differences ``v[c][i] - v[ref][i]`` with its standard
+error: what the worlds share cancels out, so far fewer worlds are needed.
 
-* world ``i`` is ``state.determinize(observer, rng_i)`` (hidden cards redrawn from what the
-  observer knows; the search's own information discipline), with ``rng_i`` seeded by
-  ``(seed, i)`` only;
-* for every candidate, a clone of world ``i`` plays the candidate and is then played to the end
-  with the continuation policy (``config.playout``: every seat, from its own information in
-  that world), from a fresh ``random.Random`` seeded with the same per-world seed, so the
-  continuations share their random numbers as far as the positions allow;
-* the observer's payoff (bets) of candidate ``c`` in world ``i`` is ``v[c][i]``.
-
-The value of a candidate relative to the reference is the mean of the *paired* differences
-``v[c][i] - v[ref][i]`` over the worlds both were played on, with the standard error of that
-mean: what the worlds have in common (the hidden cards, most of the random continuation)
-cancels out of the difference, so far fewer worlds are needed than with independent samples.
-
-The loss of the reference is ``L = max(0, max_c (V(c) - V(ref)))`` over the candidates.  Its
-interval ``[lo, hi]`` is ``lo = max(0, max_c (d_c - z se_c))``, ``hi = max(0, max_c (d_c + z
-se_c))`` with ``z`` the normal quantile of ``confidence`` after a Bonferroni correction for the
-``k`` comparisons with the reference (``z = Phi^-1(1 - (1 - confidence) / (2k))``: 1.96 for one
-alternative, 2.39 for three), so that all ``k`` intervals hold together with probability at
-least ``confidence`` and the loss is then inside ``[lo, hi]``.  ``hi`` is also capped at twice
-the game's ``payoff_bound()`` (no loss can be larger).
-
-Adaptive budget: worlds are added in batches of ``config.batch``; after ``config.min_worlds``
-the evaluation stops as soon as the loss interval lies inside one *band* (the caller's
-thresholds, e.g. the mark thresholds of an analysis: ``band_of(lo) == band_of(hi)``; with
-``accuracy_precision`` set, also the decision accuracy ``2 ** (-loss / accuracy_scale)`` known
-to within it, which the unbounded last band alone does not give), else at
-``config.max_worlds``, a deadline or a stop request; it also stops (``"futile"``) when the loss
-estimate sits so close to a threshold that the interval would most likely still cross it at
-the cap (the result is then just as unsettled, found sooner; off with ``futility`` 0); and it
-stops (``"precise"``) once the interval's half-width is at most ``precision`` bets: the loss is
-then known well enough for the caller's rule to place it, even next to a threshold, and more
-worlds would only be spent on decisions that are already measured.  A candidate whose upper bound lies below
-the loss's lower bound cannot be the best move any more and is dropped (no more playouts).
-The repeated looks make the stopping rule approximate (a sequential test would widen the
-intervals a little); the minimum number of worlds keeps early looks from deciding on a handful
-of samples.
+The reference's loss is ``L = max(0, max_c (V(c) - V(ref)))``; its interval uses ``z`` with a
+Bonferroni correction over the ``k`` comparisons (and, optionally, the looks), capped at twice
+the game's ``payoff_bound()``.  Worlds are added in batches and the evaluation stops when the
+interval lies inside one of the caller's bands (``"settled"``), is narrow enough
+(``"precise"``), looks futile, or at the cap, a deadline or a stop; candidates that cannot be
+best any more are dropped.  :class:`PairedConfig` lists the rules (screening, growth of the
+looks, the hint's ``race``).
 
 Game-agnostic: reads only the game interface (``determinize``, ``clone``, ``apply_unchecked``,
-``legal_moves``, ``returns``, the game's playout policies through :func:`search.evaluator.playout`).
+``legal_moves``, ``returns``, the playout policies through :func:`search.evaluator.playout`).
 """
 
 from __future__ import annotations

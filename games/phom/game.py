@@ -151,31 +151,25 @@ class PhomGame(Game):
     max_moves = 400
     #: 2: no ``done`` (the discard ends the sending); đồng hoa trắng needs every card in phỏm
     rules_version = 2
-    #: Heuristic playouts: at equal iterations (the levels' budgets) they beat random playouts
-    #: by +0.708 [+0.012, +1.405] bets a game (docs/search.md, "Search planning and levels").
+    #: Heuristic playouts: stronger than random ones at the levels' budgets (docs/search.md).
     search_playout = "heuristic"
-    #: The search's root prior puts a quarter of its mass on the sparring bot's move: level 3
-    #: against three heuristic bots +1.222 [+0.699, +1.746] bets a game, unanchored +0.278
-    #: [-0.269, +0.824] (docs/search.md, "Anchoring the search on the sparring move").
+    #: The search's root prior puts a quarter of its mass on the sparring bot's move, which
+    #: measured clearly stronger than the unanchored search (docs/search.md).
     search_anchor = 0.25
-    # levels 4-5: the improvement step over the sparring bot (docs/search.md: +0.22 bets a game
-    # against three sparring bots, where today's level 5 measured -0.15)
+    # levels 4-5: the improvement step over the sparring bot, which lifts level 5 above the
+    # sparring bot (docs/search.md)
     search_improve_worlds = 160
     search_improve_candidates = 4
-    #: Analyze: at most 32,768 worlds a decision (the hidden stock makes Phỏm the noisiest game;
-    #: bench/README.md: 92.0 % of the marks the same under 5 seeds, against 87.2 % at 16,384,
-    #: 85.1 % at 4,096 and 78.7 % at 2,048; 109 s of one core a game).
+    #: Analyze: at most 32,768 worlds a decision: the hidden stock makes Phỏm the noisiest game,
+    #: and marks steady under seeds need that many (about 109 s of one core a game).
     analysis_worlds = 32768
-    #: A hint measures its candidates on at most 96 worlds (128 in the other games): the hidden
-    #: stock makes Phỏm's playouts the noisiest and among the longest, so 128 worlds left 5.4 of
-    #: 9 moves tied on average and put the hint's CPU p95 at 270-300 ms; replayed on the same
-    #: worlds (bench/README.md, "Hint latency"), 96 gives the same share of positions with a
-    #: move in every seed's top group (63 of 64), the top group 5.54 moves, p95 -16 %.
+    #: A hint measures its candidates on at most 96 worlds (128 in the other games): Phỏm's
+    #: playouts are the noisiest and among the longest, and 96 keeps the hints as steady as 128
+    #: at a lower latency.
     hint_worlds = 96
     #: A seat's payoff averages 4.4 bets in absolute value in a 4-player game of the rule-based
-    #: bots (placement 1-3, eat payments, Ù 5 from each; 3.0 with 2 players), four times Tiến
-    #: lên's 1.1 (``python -m quansu.bench.stake``); with the stake of 1 it had before, its
-    #: mark thresholds were four times stricter than the other games'.
+    #: bots (``python -m quansu.bench.stake``), so the mark thresholds, shares of the stake,
+    #: weigh a loss as in the other games.
     stake = 4.0
 
     def check_options(self) -> None:

@@ -1,46 +1,22 @@
-"""A strong rule-based "sparring" player for Phỏm (issue 19, item 1).
+"""A strong rule-based "sparring" player for Phỏm: ``PhomGame.sparring_move``.
 
-It plays like a careful human who counts cards, and acts **only on its own seat's
-information**: its hand, and the public record (every discard and by whom, every eat, every
-pass, laid phỏm and sends, hand sizes, stock size).  It never reads an opponent's hidden cards:
-:class:`_Ctx` copies what the seat may know out of the state, and everything else works on that
+It plays like a careful human who counts cards, from **its own seat's information only** (its
+hand and the public record: discards, eats, laid phỏm, sends, hand and stock sizes):
+:class:`_Ctx` copies what the seat may know out of the state and everything else works on that
 copy.  Rules: ``docs/rules/phom.md``.
 
-What it does:
+* **Card tracking.**  Unseen cards are the deck less its hand, the discards, the eaten cards and
+  the table; for the next seat, the chance of holding each unseen card *free* (able to make a
+  new phỏm), lowered by what its discards, its eats and its draws instead of eating show.
+* **Danger of a discard** to the next seat (the only one that can eat it): the chance it makes
+  a phỏm with the card times what the eat costs in bets (payment, đền, the eater's progress).
+* **Hand plan.**  The hand after the discard valued in bets: deadwood at the lay-down, cạ
+  weighted by their live outs and the takes left, the risk of móm and the chance of Ù.
+* **Take:** eat whenever the rules allow.  **Lay and send:** every arrangement with the greedy
+  send closure and the best last discard; sending out all but one card is Ù (gửi hết).
 
-* **Card tracking.**  The unseen cards are the deck minus its hand, every discard row, every
-  eaten card and the table.  For the next seat it estimates the chance that it holds each
-  unseen card *free* (able to make a new phỏm): its hidden hand size over the unseen count;
-  less for cards in a cạ with one of its discards (a player keeps his cạ); less for the likely
-  partners of its eaten cards (tied to the eaten card's phỏm; with
-  ``one_eaten_card_per_meld`` off they are held and can take a second eaten card, so more).
-  When it drew instead of eating this seat's discard it held no pair for that card then, so
-  those pairs are ruled out (less so with every card it drew since).  The likely partners of
-  every opponent's eaten cards are in that opponent's hand, so they are less live as outs.
-* **Danger of a discard to the next seat** (the only seat that can eat it): the chance it holds
-  a free pair making a 3-card phỏm with the card, times what the eat costs in bets: the eat
-  payment (4 for a chốt card), the Ù money of a third eat (đền: the victim pays it all), and the
-  eater's progress.  No danger on the game's last discard.
-* **Hand plan.**  The hand after the discard is valued in bets: the deadwood points still left
-  at the lay-down (the lowest dead cards; the highest go in the later discards), a little of
-  all deadwood points (cards that can be sent onto phỏm already laid by others are free), the
-  cạ among the deadwood weighted by their live outs (unseen cards that complete them, less the
-  likely partners of the opponents' eaten cards) and by the takes left before the lay-down
-  turn, the risk of móm (no phỏm at all: the chance that none of the outs of any cạ arrives),
-  and the chance of Ù (the exact outs that would complete the whole hand, when it is close).
-* **Take:** eat whenever the rules allow (the eaten card completes a phỏm and is paid for).
-  Comparing each eat with the average draw (the hand after eating plus its payment against
-  the hand after each possible draw) declined a few eats and measured no better.
-* **Lay and send:** every arrangement is tried with the greedy send closure (send everything
-  that can be sent) and the best last discard (points left against its danger); sending out
-  all but one card is Ù (gửi hết).
-
-:func:`choose` is the entry point (``PhomGame.sparring_move``); :class:`Params` holds the
-weights, tuned against :mod:`games.phom.heuristic` in the arena (paired runs of 1,500 deals x 4
-rotations, one sparring seat against three heuristic seats).  Measured and left out as no
-better: keeping a safe card for the chốt discard, the danger of the cards to throw later, the
-chance that a card becomes sendable onto an opponent's future phỏm, the Ù chance of hands two
-cạ from Ù, a separate danger weight for chốt discards.
+:func:`choose` is the entry point; :class:`Params` holds the weights, tuned against
+:mod:`games.phom.heuristic` in the arena (one sparring seat against three heuristic seats).
 """
 
 from __future__ import annotations

@@ -76,14 +76,11 @@ class SamlocGame(Game):
     max_players = 4
     rules_version = 1
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    # levels 4-5: the improvement step over the sparring bot (docs/search.md: level 5 +0.83 bets a
-    # game against three sparring bots)
+    # levels 4-5: the improvement step over the sparring bot (docs/search.md)
     search_improve_worlds = 160
     search_improve_candidates = 4
-    #: Analyze: at most 16,384 worlds a decision (a game has few decisions with a choice: the
-    #: same marks under 5 seeds on 91.4 % of the 8 benchmark records' decisions against 89.2 %
-    #: at 4,096 and 86.3 % at 512, in 19 s of one core a game on average, 63 s at most:
-    #: bench/README.md).
+    #: Analyze: at most 16,384 worlds a decision: a game has few decisions with a choice, so
+    #: steady marks cost about 19 s of one core a game on average.
     analysis_worlds = 16384
     #: A seat's payoff averages 11.5 bets in absolute value in a 4-player game of the
     #: rule-based bots (``python -m quansu.bench.stake``).

@@ -1,64 +1,25 @@
-"""A strong rule-based "sparring" player for Sâm lốc (issue 19, item 1).
+"""A strong rule-based "sparring" player for Sâm lốc: ``SamlocGame.sparring_move``.
 
-It plays like a careful human who counts cards, and acts **only on its own seat's information**:
-its hand, the public history (every card played, by whom, every pass and on what top, every
-báo sâm answer), how many cards each seat holds (hand sizes are public), the current top, who
-passed this round, the open chop chain and, under ``bao_mot_mode = "forced"``, the public
-forced-play caps.  It never reads an opponent's hand: :class:`_Ctx` copies what the seat
-may know out of the state and everything else works on that copy.
+It plays like a careful human who counts cards, from **its own seat's information only** (its
+hand, the public history, hand sizes, the top, passes, the chop chain, under ``bao_mot_mode =
+"forced"`` the public caps): :class:`_Ctx` copies that out of the state and everything else works
+on the copy.  Suits never compare in Sâm, so it thinks in **rank counts** (13 nibbles), with the
+plans memoised on the count vector.
 
-Suits never compare in Sâm, so the bot thinks in **rank counts** (13 nibbles): a hand, a move
-and the unseen cards are count vectors, moves with the same ranks are one choice, and the plans
-are memoised on the count vector.
+* **Card counting.**  Per opponent, the chance of holding a combination that beats a given one
+  (hypergeometric per rank; straights window by window; quads by the chop table); passes read
+  softly, and as hard facts where passing with a beater makes no sense.
+* **Hand plan.**  The hand split into combinations minimising a cost (``combo_cost`` each, less
+  ``control`` times its chance to win the trick when led; bosses regain the lead).
+* **Move choice.**  Every distinct legal move scored: plan cost of the hand left, the value of
+  winning the trick, the danger of letting an opponent out, and money in bets (cards kept, 2s,
+  quads, chops, cóng).  **Báo một** and **báo sâm** follow the options; the Sâm declaration is
+  taken when the exact chance of going out uninterrupted reaches ``sam_threshold``.
+* **Endgame exactness.**  A hand that splits into sure bosses and one last 2-free combination
+  goes out guaranteed (exhaustive, memoised search over the splits).
 
-What it does:
-
-* **Card counting.**  The unseen cards are the deck minus its hand minus every played card.  For
-  every opponent (with its number of cards) it estimates the chance that the opponent holds a
-  combination beating a given one (hypergeometric per rank, ranks taken as independent;
-  straights window by window; fours of a kind and double quads by the chop table).  Passes are
-  read softly (a seat that passed a same-shape top at or below a combination probably cannot
-  beat it), and as hard facts where passing with a beater makes no sense: a seat that passed
-  holding as many cards as the top would have gone out with a beater free of 2s, and nobody
-  lets a Sâm through that he can block.
-* **Hand plan.**  The hand is split into combinations (singles, pairs, triples, fours of a kind,
-  straights of every length, with the ace low or high and the 2 low where the options allow;
-  Sâm has no runs of pairs) minimising a cost: every combination costs ``combo_cost`` and earns
-  ``control`` times its chance to win the trick when led (a boss nobody can beat earns it all,
-  so bosses are assets that regain the lead).  Straights and triples earn less
-  (``control_lead_only``): they hardly ever answer a lead, so they cannot win the lead back;
-  a boss among them is led early, as it keeps the lead.  A hand left with only 2s cannot win
-  (going out on a 2 loses), which costs extra.
-* **Move choice.**  Every distinct legal move is scored: the plan cost of the hand left, minus
-  the value of winning the trick (worth up to ``go_out`` times more by the chance of leading out
-  from the hand left: every combination of it but a last 2-free one winning its trick), plus
-  the danger of letting an opponent out (it beats with its last cards, or wins the trick and
-  leads out; passing when the top's owner is about to go out), a tempo cost of passing, plus
-  money in bets: the bill of the cards kept (1 a card, ``thoi_two`` a 2,
-  ``thoi_quad`` a four of a kind) weighted by how close an opponent is to going out, a chop's
-  gain against a counter-chop, the chance a 2 played is chopped, and a guard against cóng.
-  Low combinations go first (long straights early), bosses and 2s regain the lead, 2s and fours of a kind are
-  spent before an opponent goes out, a 2 is chopped when it pays, and a seat about to go out
-  is blocked.
-* **Báo một.**  Under ``"penalty"`` (the default), when the next seat holding cards has one card
-  the bot never plays a single that could let it out while it is liable: it leads a multi-card
-  combination when it holds one, else its highest single, and answers a single only with its
-  highest single (or a single that seat cannot beat).  Under ``"forced"`` the legal moves
-  already obey the rule and the caps enter the card counting.
-* **Báo sâm.**  The chance of going out uninterrupted is computed exactly over the splits of the
-  hand (a memoised search maximising the product of the chances that each play but the last is
-  unbeaten, the last free of counted 2s); it declares when that chance reaches
-  ``sam_threshold`` and its declaration can matter.  As declarer it re-plans every lead on what
-  the passes proved and leads the safest plays first and the riskiest (2-free) play last.
-  Against a declarer it blocks whenever it can, with a chop when it has one.
-* **Endgame exactness.**  When the hand splits into sure bosses (no unseen combination held by
-  any opponent with enough cards can beat them, pass facts included) plus one last 2-free
-  combination, the seat goes out guaranteed: it leads the bosses and finishes with the last
-  one.  Following, it plays a sure boss when the rest is such a sequence.  The search over
-  splits is exhaustive (memoised on the counts left).
-
-:func:`choose` is the entry point (``SamlocGame.sparring_move``); :class:`Params` holds the
-weights (tuned against :mod:`games.samloc.heuristic` in the arena).
+:func:`choose` is the entry point; :class:`Params` holds the weights (tuned against
+:mod:`games.samloc.heuristic` in the arena).
 """
 
 from __future__ import annotations

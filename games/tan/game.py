@@ -112,17 +112,12 @@ class TanGame(Game):
     #: ``direction`` says (issue 44: ``"clockwise"`` used to play 0 -> 3 -> 2 -> 1)
     rules_version = 3
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    #: Analyze: at most 32,768 worlds a decision.  Two moves a few hundredths of a bet apart end
-    #: the same deal differently in about 40 % of the worlds (a paired difference's standard
-    #: deviation is about 1.3 bets), so the marks settle only on many worlds: the same mark
-    #: under 5 seeds on 81.2 % of the first 4 benchmark records' decisions at 4,096, 83.5 % at
-    #: 8,192 and 91.6 % at 32,768 (92.1 % on all 8 records), for 97 s of one core a game
-    #: (bench/README.md, twenty-second session).
+    #: Analyze: at most 32,768 worlds a decision: two Tấn moves end the same deal differently in
+    #: many worlds (a paired difference's standard deviation is about 1.3 bets), so marks settle
+    #: only on many worlds (about 97 s of one core a game; bench/README.md).
     analysis_worlds = 32768
-    #: Hints are the search's own ranking: measured on 128 deals, every legal move was still
-    #: tied with the best on 47 of 64 benchmark positions (the differences between Tấn moves
-    #: are small beside the spread of a deal's payoff), a hint that names no move; the search's
-    #: top group was the same under 5 seeds on 98.4 % of them (bench/README.md).
+    #: Hints are the search's own ranking: Tấn moves differ little beside the spread of a deal's
+    #: payoff, so a hint measured on 128 deals left most moves tied with the best.
     hint_worlds = 0
 
     def check_options(self) -> None:

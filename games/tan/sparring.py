@@ -1,52 +1,24 @@
-"""A strong rule-based "sparring" player for Tấn (issue 19, item 1).
+"""A strong rule-based "sparring" player for Tấn: ``TanGame.sparring_move``.
 
-It plays like a careful human who counts cards, and acts **only on its own seat's information**:
-its hand, the trump suit and the face-up card, the stock size, every hand size, the cards each
-opponent is publicly known to hold (picked up, swapped, the drawn face-up card), the table, the
-discard pile and the public history.  :class:`_Ctx` copies exactly that out of the state;
-everything else works on the copy, so permuting the opponents' hidden cards (or the order of the
-stock) never changes a decision.
+It plays like a careful human who counts cards, from **its own seat's information only** (its
+hand, trump and face-up card, stock and hand sizes, the cards opponents are publicly known to
+hold, the table, the discard pile, the public history): :class:`_Ctx` copies exactly that, so
+permuting the opponents' hidden cards or the stock never changes a decision.
 
-What it does:
+* **Card counting and reading.**  Hypergeometric chances over the unseen cards, with each
+  opponent's known cards counted for sure; :func:`_replay` keeps per opponent the unseen cards
+  it is believed *not* to hold (what its pick-ups, beats and throw-ins show), dropped on a draw.
+* **Trump economy, attacks and throw-ins** (the rules): no trump spent on low attacks while the
+  stock lasts, the cheapest beat, low plain cards first, never feeding a defender about to go
+  out; its last card played whenever that wins.
+* **Search** once the stock holds ``search_stock`` cards or fewer (``first_out_wins``): Monte
+  Carlo over deals of the unseen cards (:func:`_sample_world`, beliefs respected), each candidate
+  played to the end by :func:`_playout` (an exact, fast simulator with the heuristic in every
+  seat), sequential halving over ``playouts``; the rules' move wins ties.
 
-* **Card counting.**  The unseen cards are the deck minus its hand, the discard pile, the table,
-  the face-up card and every card an opponent is known to hold.  The chance that an opponent
-  holds a card of a given set (say, every card that beats ``9C``) is hypergeometric over the
-  unseen cards, with the opponent's known cards counted for sure.
-* **Reading the history.**  :func:`_replay` replays the public history (hand sizes, refills in
-  their order, the defender's draw in mid-bout, the stock) and keeps, per opponent, the unseen
-  cards it is believed *not* to hold, as a careful player reads the table: a seat that picked up
-  an attack card holds no card of that suit that beats it and no low trump (with the stock
-  empty: no beater at all); a seat that beat with a trump holds no same-suit beater and no lower
-  trump; a seat that beat with a card of the suit holds none between; a thrower holds no
-  cheaper card of the table's ranks worth throwing (low plain cards while the stock lasts), and
-  a thrower who stops holds none at all.  A seat's beliefs are dropped when it draws.
-* **Trump economy** (the rules).  While the stock lasts, trumps are not spent on low attacks:
-  the bot picks up cheap cards rather than pay with a trump higher than the table is worth
-  (``defend_trump_*``), and beats with the cheapest card, preferring ranks that open fewer
-  throw-ins; with the stock (nearly) empty it beats whenever it can.
-* **Attacks and throw-ins** (the rules).  Low plain cards first, a rank held several times
-  preferred (the rest follows as throw-ins), and cards the defender is unlikely to beat; low
-  plain cards thrown in while the stock lasts, anything but the best defenders once it is
-  empty.  It never feeds a defender about to go out: with the stock empty and the defender
-  holding one or two cards, it attacks and throws only what he is least likely to beat.  It
-  plays its last card whenever that wins.
-* **Search** once the stock holds ``search_stock`` cards or fewer (rule ``first_out_wins``):
-  Monte Carlo over deals of the unseen cards (:func:`_sample_world`, the beliefs respected) in
-  which every candidate move is played to the end of the game by :func:`_playout`, an exact and
-  fast simulator of the rules (refills, mid-bout draws, hands emptied while the stock lasts)
-  with the club player's policy (:mod:`games.tan.heuristic`) in every seat.  Sequential halving
-  spends ``playouts`` playouts on the candidates; the rules' move wins ties, and a search in
-  which no candidate changes the outcome in the first ``same_stop`` deals stops early.  With the
-  stock empty the cards are mostly located, so the sampled deals differ little and the count is
-  close to exact.
-
-Cost: about 0.7–0.9 ms of CPU per decision on average over a game (forced moves included;
-almost all of it in the search), about 15 µs with ``search=False`` (the rules alone, a cheap
-playout policy).
-
-:func:`choose` is the entry point (``TanGame.sparring_move``); :class:`Params` holds the weights
-(tuned against :mod:`games.tan.heuristic` in the arena).
+Cost: under 1 ms of CPU per decision on average (almost all in the search); about 15 µs with
+``search=False``.  :func:`choose` is the entry point; :class:`Params` holds the weights (tuned
+against :mod:`games.tan.heuristic` in the arena).
 """
 
 from __future__ import annotations

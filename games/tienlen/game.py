@@ -109,19 +109,15 @@ class TienLenGame(Game):
     option_specs = _options()
     rules_version = 1
     search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    #: The search's root prior puts a quarter of its mass on the sparring bot's move: level 3
-    #: against three sparring bots +0.194 [+0.052, +0.335] bets a game above the unanchored
-    #: search (docs/search.md, "Anchoring the search on the sparring move").
+    #: The search's root prior puts a quarter of its mass on the sparring bot's move, which
+    #: measured stronger than the unanchored search (docs/search.md).
     search_anchor = 0.25
-    # levels 4-5: the improvement step over the sparring bot (docs/search.md: level 5 +0.26 to
-    # +0.51 bets a game against three sparring bots; Tiến lên's sparring rollouts are the slowest:
-    # 32 worlds x 4 moves take about 1.1 s a decision on average)
+    # levels 4-5: the improvement step over the sparring bot (docs/search.md); few worlds and
+    # candidates, as Tiến lên's sparring rollouts are the slowest of the four games
     search_improve_worlds = 32
     search_improve_candidates = 3
-    #: Analyze: at most 8,192 worlds a decision (the same marks under 5 seeds on 89.4 % of the
-    #: 8 benchmark records' decisions against 86.2 % at 4,096 and 75.1 % at 512; 47 s of one
-    #: core a game on average, 75 s at most, which `quansu analyze` spreads over the cores:
-    #: bench/README.md).
+    #: Analyze: at most 8,192 worlds a decision: steady marks under seeds for about 47 s of one
+    #: core a game on average, which ``quansu analyze`` spreads over the cores.
     analysis_worlds = 8192
 
     def __init__(self, num_players: int = 4, options=None):

@@ -1,44 +1,23 @@
-"""A strong rule-based "sparring" player for Tiến lên miền Nam (issue 19, item 1).
+"""A strong rule-based "sparring" player for Tiến lên miền Nam: ``TienLenGame.sparring_move``.
 
-It plays like a careful human who counts cards, and acts **only on its own seat's information**:
-its hand, the public history (every card played, by whom, every pass and on what), how many
-cards each seat holds, who has finished, the current table and chop chain.  It never reads an
-opponent's hand: :class:`_Ctx` copies what the seat may know out of the state and everything
-else works on that copy.
+It plays like a careful human who counts cards, from **its own seat's information only** (its
+hand, the public history, hand sizes, who has finished, the table and chop chain):
+:class:`_Ctx` copies that out of the state and everything else works on the copy.
 
-What it does, in order:
+* **Card counting.**  Per opponent, the chance of holding a combination that beats a given one
+  (hypergeometric per rank; straights and pair sequences rank by rank; bombs by the chop
+  table); passes read softly, and as hard facts when passing meant not going out.
+* **Hand plan.**  The hand split into combinations (every split of ranks into sets, straights
+  and pair sequences) minimising a cost: ``combo_cost`` each, less ``control`` times its chance
+  to win the trick when led (bosses regain the lead).
+* **Move choice.**  Every legal move scored: plan cost of the hand left, the value of winning
+  the trick, the danger of letting an opponent out, and money in bets (chops, 2s chopped,
+  thối, cóng): low combinations first, bosses and 2s kept to regain the lead.
+* **Endgame exactness.**  A hand that splits into sure bosses and one last combination goes out
+  guaranteed (3♠ last when that ends the game đút mù); the search over splits is exhaustive.
 
-* **Card counting.**  The unseen cards are the deck minus its hand minus every played card.
-  For every opponent (with its number of cards) it estimates the probability that the opponent
-  holds a combination that beats a given one (hypergeometric per rank, the ranks taken as
-  independent; straights and pair sequences rank by rank; bombs for 2s and bombs by the chop
-  table).  An opponent's passes are read softly: a seat that passed on a same-shape top at or
-  below a combination probably cannot beat it (its chance is scaled down, less for 2s, which
-  club players save), and exactly when the seat then held as many cards as the shape: it
-  would have gone out, so it cannot (a hard fact, used by the endgame).
-* **Hand plan.**  The hand is split into combinations (singles, pairs, triples, fours,
-  straights, pair sequences; every split of a rank into sets, straights and pair sequences of
-  every length, both suit choices at a straight's top) minimising a cost: every combination
-  costs ``combo_cost`` and earns ``control`` times the chance that it wins the trick when led
-  (a "boss" that nobody can beat earns it all, so bosses are assets that regain the lead).
-* **Move choice.**  Every legal move is scored: the plan cost of the hand left, minus the
-  value of winning the trick (the chance nobody still in the round beats it), plus the danger
-  of letting an opponent out (an opponent that can beat it with its last cards, or win the
-  trick and lead its last combination; passing when the top's owner is about to go out), plus
-  money in bets (a chop's expected gain against a counter-chop, the chance that a 2 played is
-  chopped, thối risk when two seats are left) and a guard against cóng.  So low combinations
-  go first, bosses and 2s are kept to regain the lead, a 2 is not spent on a low lead, a 2 is
-  chopped when it pays, straights and pairs are broken only when the rest of the hand is worth
-  it, and a seat about to go out is blocked.
-* **Endgame exactness.**  When the hand splits into combinations of which all but one are
-  sure bosses (no unseen combination held by any opponent with enough cards can beat them,
-  pass facts included), the seat goes out guaranteed: it leads the bosses and finishes with
-  the last one (with 3♠ last when that ends the game đút mù).  Following, it plays a sure boss
-  when the rest is such a sequence.  The search over splits is exhaustive (memoised on the
-  cards left).
-
-:func:`choose` is the entry point (``TienLenGame.sparring_move``); :class:`Params` holds the
-weights (tuned against :mod:`games.tienlen.heuristic` in the arena).
+:func:`choose` is the entry point; :class:`Params` holds the weights (tuned against
+:mod:`games.tienlen.heuristic` in the arena).
 """
 
 from __future__ import annotations
