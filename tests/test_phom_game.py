@@ -1,4 +1,4 @@
-"""Phỏm on the common interface: conformance at 2-4 players and several option sets, notation,
+"""Phỏm on the common interface (conformance: tests/test_conformance.py): notation,
 deal and option errors, seeded determinism, the heuristic, hidden information (observation,
 determinization, deal_for_view) and the option scenarios."""
 
@@ -9,27 +9,11 @@ import pytest
 from quansu import games
 from quansu.games.base import Deal, DealError, IllegalMoveError, MoveParseError, OptionError
 from quansu.games.cards import parse_cards
-from quansu.games.conformance import check_game
 from quansu.games.phom import rules as R
 from quansu.games.phom.game import DISCARD, DRAW, LAY, SEND, TAKE
 from tests.test_phom_helpers import icard, legal_texts, new_state, play, run_until, take_turn_of
 
-SEED001 = {"send_all_counts_as_u": False, "u_tron_enabled": True, "dong_hoa_trang_enabled": True,
-           "u_thong_enabled": True, "dong_hoa_enabled": True, "u_k_enabled": True,
-           "ca_k_enabled": True, "den_an_chot": True}
-OTHER = {"auto_declare_u": False, "one_eaten_card_per_meld": False, "chot_payment_mode": "add",
-         "last_place_pays": "always_3", "tai_turn_can_send": False, "tai_tiebreak": False,
-         "all_mom_first_layer_wins": False, "first_game_first_player": "random",
-         "u_khan_enabled": False, "eat_payments": [2, 3, 4, 5], "mom_payment": 3, "u_payment": 6}
-OPTION_SETS = {"default": {}, "seed001": SEED001, "other": OTHER}
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("opts", list(OPTION_SETS))
-def test_conformance(players, opts):
-    game = games.make("phom", players, OPTION_SETS[opts])
-    stats = check_game(game, games=12, seed=players * 7 + len(opts))
-    assert stats["max_length"] <= game.max_moves
+from tests.option_sets import PHOM_OPTION_SETS as OPTION_SETS, SEED001
 
 
 def test_registered_with_every_option():

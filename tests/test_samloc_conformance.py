@@ -1,5 +1,5 @@
-"""The common conformance suite for Sâm lốc at every player count and several option sets, plus
-the same checks on long games (random play declares Sâm half the time, and a blocked Sâm ends
+"""Sâm lốc's long games under the conformance checks (the suite itself: tests/test_conformance.py):
+the checks on long games (random play declares Sâm half the time, and a blocked Sâm ends
 a game after a few moves, so a second run declines Sâm to reach full-length games)."""
 
 import random
@@ -7,26 +7,10 @@ import random
 import pytest
 
 from quansu.games import make
-from quansu.games.conformance import check_determinization, check_game, check_zones
+from quansu.games.conformance import check_determinization, check_zones
 from quansu.games.samloc import DECLARE, DECLINE
 
-OPTION_SETS = [
-    {},
-    {"bao_mot_mode": "forced", "straight_allows_two": False, "first_game_leader": "random"},
-    {"single_quad_chops_pair_of_twos": True, "double_quad_enabled": False,
-     "chop_chain_last_victim_pays_all": False, "bao_mot_pass_liable": True,
-     "two_in_straight_counts": False, "sam_fail_multiplier": "all_players"},
-    {"instant_win_enabled": False, "bao_mot_mode": "off", "sam_block_also_pays_chop": False,
-     "sam_amount": 10, "cong_amount": 13, "thoi_two": 5, "thoi_quad": 10, "chop_two": 10,
-     "chop_quad": 15},
-]
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("opts", OPTION_SETS, ids=["default", "forced", "options2", "amounts"])
-def test_conformance(n, opts):
-    stats = check_game(make("samloc", n, opts), games=40, seed=100 * n + len(opts))
-    assert stats["max_length"] <= make("samloc", n, opts).max_moves
+from tests.option_sets import SAMLOC_OPTION_SETS as OPTION_SETS
 
 
 def _long_games(g, games, seed):

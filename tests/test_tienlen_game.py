@@ -1,5 +1,5 @@
-"""Tiến lên as a game on the common interface: conformance at 2-4 players and several option
-sets, seeded determinism, deals and views, determinization, the heuristic bot."""
+"""Tiến lên as a game on the common interface (conformance: tests/test_conformance.py): seeded
+determinism, deals and views, determinization, the heuristic bot."""
 
 import random
 
@@ -8,29 +8,11 @@ import pytest
 from quansu import games
 from quansu.games.base import Deal, DealError, IllegalMoveError
 from quansu.games.cards import card_str, parse_cards, parse_mask
-from quansu.games.conformance import check_determinization, check_game
+from quansu.games.conformance import check_determinization
 from quansu.games.tienlen import rules as R
 from quansu.games.tienlen.heuristic import plan
 
-OPTION_SETS = [
-    {},
-    {"first_lead_requires_3_spades": True, "four_of_a_kind_chops_pair_of_twos": False,
-     "four_pairs_ignore_pass": "twos_and_bombs", "penalty_unit": "points",
-     "chop_chain_last_victim_pays_all": False, "thoi_payee": "winner"},
-    {"settlement_mode": "count", "instant_win_enabled": False, "long_pair_sequence_is_bomb": False,
-     "four_pairs_ignore_pass": "none", "count_unit": 0.5, "dut_mu_single_only": True},
-    {"first_game": False, "instant_win_flush_rule": "13_same_color", "cong_enabled": False,
-     "thoi_enabled": False, "chop_void_if_victim_finished": False, "rank_payments": [2, 1],
-     "dut_mu_enabled": False, "instant_win_payment": 3},
-]
-
-
-@pytest.mark.parametrize("options", OPTION_SETS, ids=["default", "strict", "count", "later-game"])
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_conformance(n, options):
-    g = games.make("tienlen", n, options)
-    stats = check_game(g, games=20, seed=n)
-    assert stats["max_length"] <= g.max_moves
+from tests.option_sets import TIENLEN_OPTION_SETS as OPTION_SETS
 
 
 def test_registered():
