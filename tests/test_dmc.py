@@ -152,4 +152,4 @@ def test_ray_actors_play_and_a_killed_actor_is_replaced(local_ray, tmp_path):
     # a short run with its actors on Ray (--ray: the local Ray this test connected)
     s = train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "ray"), workers=1, ray="",
                             rounds=2))
-    assert s["rounds"] == 2 and s["decisions"] > 0 and s["ray"] == ""
+    assert s["rounds"] == 2 and s["decisions"] > 0 and s["ray"] == "" and s["actor_nodes"] == 1

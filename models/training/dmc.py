@@ -212,7 +212,11 @@ class DMCActor:
         self.game = make(game, players, options)
 
     def play(self, config: dict, weights: dict, n_games: int, seed: int, params: dict) -> dict:
-        return actor_games(self.game, net_from(config, weights), n_games, seed, params)
+        from quansu.server.ray_cluster import node_id
+
+        res = actor_games(self.game, net_from(config, weights), n_games, seed, params)
+        res["node"] = node_id()
+        return res
 
     def pid(self) -> int:
         return os.getpid()
@@ -530,6 +534,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
     pending = actors.submit(jobs())
     counters["rounds"] += 1
     rate_dec, rate_s = 0, 0.0
+    nodes: set = set()
     last_log = time.monotonic()
     while True:
         results = actors.gather(pending)
@@ -542,6 +547,8 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
             counters["actor_seconds"] += res["seconds"]
             rate_dec += res["decisions"]
             rate_s += res["seconds"]
+            if res.get("node"):
+                nodes.add(res["node"])
         counters["decisions"] += new
         counters["replaced_actors"] = getattr(actors, "replaced", 0) + ck_replaced(ck)
         if time.monotonic() >= deadline or (cfg.rounds and counters["rounds"] >= cfg.rounds):
@@ -582,6 +589,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
                "decisions_per_train_s": round(counters["decisions"]
                                               / max(counters["train_seconds"], 1e-9), 1),
                "replaced_actors": counters["replaced_actors"],
+               "actor_nodes": len(nodes),
                "epsilon": cfg.epsilon, "bot_share": cfg.bot_share, "bot": cfg.bot,
                "value_scale": float(learner.net.value_scale),
                "policy_vs_bot": points[-1]}
