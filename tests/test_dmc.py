@@ -88,6 +88,13 @@ def test_the_shipped_models_folder_is_refused(tmp_path):
         train_dmc(DMCConfig(**TINY, out_dir=str(MODELS_DIR), workers=0, rounds=1))
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is present")
+def test_device_cuda_without_a_device_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="cuda"):
+        train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "c"), workers=0, rounds=1,
+                            device="cuda"))
+
+
 def test_an_actor_gives_the_same_samples_for_the_same_seed():
     game = make("tienlen", 2)
     net = tiny_net(game)

@@ -384,16 +384,20 @@ def write_curve(out_dir: Path, game: Game, cfg: DMCConfig, points: list, extra: 
            "points": points, **extra}
     (out_dir / "curve.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     try:
-        from quansu.plot import Series, line_chart_png
+        from quansu.plot import Series, line_chart, save_png
 
         xs = [p["decisions"] for p in points]
-        line_chart_png([Series("mean", list(zip(xs, [p["mean"] for p in points]))),
-                        Series("95% low", list(zip(xs, [p["ci95"][0] for p in points]))),
-                        Series("95% high", list(zip(xs, [p["ci95"][1] for p in points])))],
-                       str(out_dir / "curve.png"),
-                       title=f"{game.name}: DMC greedy policy vs {cfg.bot} bot",
-                       x_label="training decisions", y_label="bets per game",
-                       integer_x=False)
+        fig = line_chart([Series("mean", list(zip(xs, [p["mean"] for p in points]))),
+                          Series("95% low", list(zip(xs, [p["ci95"][0] for p in points]))),
+                          Series("95% high", list(zip(xs, [p["ci95"][1] for p in points])))],
+                         title=f"{game.name}: DMC greedy policy vs {cfg.bot} bot",
+                         x_label="training decisions (log scale past the first point)",
+                         y_label="bets per game", integer_x=False)
+        # the points double in decisions: a log axis (linear up to the first one)
+        fig.axes[0].set_xscale("symlog", linthresh=max(1, cfg.eval_first))
+        fig.axes[0].set_xlim(left=0)
+        fig.axes[0].axhline(0.0, color="#444444", linewidth=1.0)
+        save_png(fig, str(out_dir / "curve.png"))
     except Exception:  # no matplotlib (PlotUnavailable) or a drawing error: the JSON is the curve
         pass
     return doc
