@@ -1,0 +1,172 @@
+"""Suggest throughput with 1 and 2 replicas of the service on this machine (issue 41, point 4;
+docs/scaling.md, "The service as replicas").
+
+    python -m quansu.bench.replicas --json bench/results/replicas.json
+    python -m quansu.bench.replicas --calls 48 --iterations 200 --clients 8 --rounds 2
+
+Three set-ups, each started once with ``quansu serve --replicas N``'s supervisor
+(:class:`quansu.server.replicas.Replicas`, the uniform evaluator unless ``--models``, one
+worker per replica unless said): **1 replica x 1 worker**, **2 replicas x 1 worker** (the
+replicas' gain: one more process and one more core), and **1 replica x 2 workers** (the same
+two cores in one server, its own pool: what replicas cost against the pool).  Each measurement
+sends the same ``--calls`` Suggest requests (Tiến lên 4-player views where the seat is to act,
+a fixed iteration budget and seed per call, hence the same searches everywhere) from
+``--clients`` concurrent clients, each a :class:`quansu.server.client.Client` given every
+replica (gRPC's ``round_robin``), connected before the clock starts: calls per second (wall
+time) and latency p50 / p99.  Rounds alternate the order of the set-ups; the figures are per
+round and their mean, and the ratios 2 replicas / 1 replica and 2 replicas / 1 replica x 2
+workers.  Every answer is checked to rank the same moves in every set-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: (name, replicas, workers per replica)
+SETUPS = (("1 replica x 1 worker", 1, 1), ("2 replicas x 1 worker", 2, 1),
+          ("1 replica x 2 workers", 1, 2))
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
+
+
+def _requests(calls: int, iterations: int) -> list:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from quansu.server.client import Client
+    from tests.test_service_util import view_to_act
+
+    views = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(calls)]
+    return [Client.suggest_request(v, iterations=iterations, seed=i) for i, v in enumerate(views)]
+
+
+def measure(targets: list[str], requests: list, clients: int) -> tuple[dict, list]:
+    """The ``requests`` from ``clients`` threads, each a client of every target; the figures and
+    the answers' ranked moves in request order."""
+    from quansu.server.client import Client
+
+    lat: list[float] = []
+    answers: list = [None] * len(requests)
+    lock = threading.Lock()
+    chunks = [list(range(i, len(requests), clients)) for i in range(clients)]
+    barrier = threading.Barrier(clients + 1)
+    errors: list[BaseException] = []
+
+    def work(chunk):
+        try:
+            with Client(targets, timeout=300) as c:
+                c.describe_games()            # connected before the clock starts
+                for _ in targets:
+                    c.describe_games()
+                barrier.wait()
+                for k in chunk:
+                    t = time.perf_counter()
+                    resp = c.stub.Suggest(requests[k], timeout=300)
+                    ms = (time.perf_counter() - t) * 1000.0
+                    answers[k] = [s.move.text for s in resp.moves]
+                    with lock:
+                        lat.append(ms)
+        except BaseException as e:  # noqa: BLE001 - reported by the caller
+            errors.append(e)
+            barrier.abort()
+
+    threads = [threading.Thread(target=work, args=(ch,)) for ch in chunks]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    t0 = time.perf_counter()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    if errors:
+        raise errors[0]
+    return ({"wall_s": round(wall, 2), "calls_per_s": round(len(requests) / wall, 3),
+             "p50_ms": round(_pct(lat, 50), 1), "p99_ms": round(_pct(lat, 99), 1),
+             "loadavg_1min_after": round(os.getloadavg()[0], 2)}, answers)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m quansu.bench.replicas",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--calls", type=int, default=48, help="Suggest calls per measurement")
+    ap.add_argument("--iterations", type=int, default=200, help="search iterations per call")
+    ap.add_argument("--clients", type=int, default=8, help="concurrent clients")
+    ap.add_argument("--rounds", type=int, default=2, help="rounds (the order alternates)")
+    ap.add_argument("--models", action="store_true",
+                    help="the shipped networks instead of the uniform evaluator")
+    ap.add_argument("--commit", default="", help="the commit to record (default: git's)")
+    ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
+    args = ap.parse_args(argv)
+    for name in ("calls", "iterations", "clients", "rounds"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1")
+
+    from quansu.bench.hint import commit, machine
+    from quansu.server.replicas import Replicas
+
+    res: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+                 "commit": args.commit or commit(), "machine": machine(),
+                 "command": "python -m quansu.bench.replicas " + " ".join(
+                     argv if argv is not None else sys.argv[1:]),
+                 "calls": args.calls, "iterations": args.iterations, "clients": args.clients,
+                 "evaluator": "shipped networks" if args.models else "uniform",
+                 "game": "tienlen, 4 players"}
+    requests = _requests(args.calls, args.iterations)
+    base = ["--queue", str(args.calls + 8), "--log-level", "warning", "--drain", "2",
+            "--drain-notice", "0"] + ([] if args.models else ["--uniform"])
+    sups = {}
+    t0 = time.perf_counter()
+    try:
+        for name, n, workers in SETUPS:
+            sups[name] = Replicas(n, base + ["--workers", str(workers)], host="127.0.0.1",
+                                  port=0, out=sys.stderr)
+            sups[name].start(wait=True)       # one set-up at a time: starts do not compete
+        res["start_s"] = round(time.perf_counter() - t0, 1)
+        rounds = []
+        reference = None
+        for k in range(args.rounds):
+            order = [s[0] for s in (SETUPS if k % 2 == 0 else SETUPS[::-1])]
+            row: dict = {"round": k + 1, "order": order}
+            for name in order:
+                figures, answers = measure(sups[name].targets(), requests, args.clients)
+                if reference is None:
+                    reference = answers
+                if answers != reference:
+                    raise AssertionError(f"{name}: answers differ from the first set-up's")
+                row[name] = figures
+                print(f"round {k + 1} {name}: {figures}", file=sys.stderr)
+            rounds.append(row)
+    finally:
+        for sup in sups.values():
+            sup.stop(grace=30)
+    res["rounds"] = rounds
+    mean = {name: round(statistics.mean(r[name]["calls_per_s"] for r in rounds), 3)
+            for name, _, _ in SETUPS}
+    one, two, pool = (s[0] for s in SETUPS)
+    res["calls_per_s_mean"] = mean
+    res["ratio_2_replicas_over_1"] = round(mean[two] / mean[one], 3)
+    res["ratio_2_replicas_over_1_per_round"] = [
+        round(r[two]["calls_per_s"] / r[one]["calls_per_s"], 3) for r in rounds]
+    res["ratio_2_replicas_over_1_replica_2_workers"] = round(mean[two] / mean[pool], 3)
+    res["answers_equal"] = True
+    text = json.dumps(res, indent=1)
+    print(text)
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
