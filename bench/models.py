@@ -282,7 +282,7 @@ def main(argv=None) -> int:
     p.add_argument("--leaf", choices=("evaluator", "mix", "rollout"), default=None,
                    help="leaf values of the guided search: the network's, its mean with a "
                         "rollout, or a rollout alone (network priors only); rollouts use the "
-                        "game's playout (search_playout); default: models.bots.GUIDED_LEAF")
+                        "game's playout (search_playout); default: the game's tuning.guided_leaf")
     p.add_argument("--batch", type=int, default=None,
                    help="leaves per evaluator call (guided; default: guided_config's)")
     p.add_argument("--model", default=None,

@@ -215,7 +215,7 @@ def _suite(job: dict) -> dict:
 
     playout = job.get("search_playout")
     if playout:   # the same playout policy in every version compared (see --own-playout)
-        games.game_classes()[job["game"]].search_playout = playout
+        games.game_classes()[job["game"]].retune(playout=playout)
     states = [replay_record(r, check=False) for r in job["records"]]
     game = states[0].game
     ev, cfg = EvaluatorSet(uniform=job["uniform"]).for_game(game)

@@ -22,6 +22,7 @@ and sum to zero.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -298,6 +299,43 @@ def policy_playout(state: "State", policy: Callable, rng: random.Random,
     return state.returns()
 
 
+@dataclass(frozen=True)
+class SearchTuning:
+    """How the search plays one game: every per-game setting, each chosen by measurement
+    (docs/search.md, "Per-game tuning"), in one place.  DescribeGames lists them.
+
+    ``playout``: the rollout policy of ``SearchConfig.playout="game"`` ("random" or
+    "heuristic").  ``opponent_keys``: how opponents' nodes are keyed with ``"game"`` ("own",
+    "observer" or "model").  ``endgame_cards``: leaves with at most this many cards still to
+    play are valued by the exact endgame solver (0: off).  ``anchor``: the share of the root
+    prior on the sparring bot's move (0: no anchor).  ``improve_worlds`` /
+    ``improve_candidates``: the improvement step of levels 4-5 (worlds at level 5, candidate
+    moves; 0 worlds: none).  ``analysis_worlds``: Analyze's default cap of sampled worlds per
+    decision.  ``hint_worlds``: the most worlds a hint's candidates are measured on (0: a hint
+    is the search's own ranking).  ``guided_leaf`` / ``guided_prior_temperature``: the
+    network-guided search's leaf values ("rollout" or "evaluator") and prior temperature.
+    """
+
+    playout: str = "random"
+    opponent_keys: str = "own"
+    endgame_cards: int = 0
+    anchor: float = 0.0
+    improve_worlds: int = 0
+    improve_candidates: int = 4
+    analysis_worlds: int = 512
+    hint_worlds: int = 128
+    guided_leaf: str = "evaluator"
+    guided_prior_temperature: float = 1.0
+
+
+#: The Game attributes read from its :class:`SearchTuning` (attribute -> tuning field).
+TUNING_ATTRIBUTES = {"search_playout": "playout", "search_opponent_keys": "opponent_keys",
+                     "search_endgame_cards": "endgame_cards", "search_anchor": "anchor",
+                     "search_improve_worlds": "improve_worlds",
+                     "search_improve_candidates": "improve_candidates",
+                     "analysis_worlds": "analysis_worlds", "hint_worlds": "hint_worlds"}
+
+
 class Game:
     """Immutable facts of one game at one player count with validated options.
 
@@ -313,43 +351,40 @@ class Game:
     max_moves: int = 1000
     #: Rules behaviour version; bump when any legal move or payoff changes.
     rules_version: int = 1
-    #: The rollout policy ("random" or "heuristic") that makes a search stronger at equal time
-    #: in this game: a measured fact of the game (docs/search.md), read by the search's
-    #: ``playout="game"``.
-    search_playout: str = "random"
-    #: How the search keys opponents' nodes in this game (``SearchConfig.opponent_keys``:
-    #: "own", "observer" or "model"), the measured strongest; read by ``opponent_keys="game"``.
-    search_opponent_keys: str = "own"
-    #: Leaves with at most this many cards still to play are valued by the exact endgame
-    #: solver (``SearchConfig.endgame_cards``); 0 where it did not measure stronger or the game
-    #: has no :meth:`State.endgame_size`.
-    search_endgame_cards: int = 0
-    #: The share of the search's root prior on the sparring bot's own move
-    #: (``SearchConfig.anchor``); 0 where anchoring did not measure stronger.
-    search_anchor: float = 0.0
-    #: Strength levels 4-5 end with the improvement step (``search.improve``: the search's
-    #: best moves measured against the sparring bot's own move with sparring rollouts) on this
-    #: many sampled worlds at level 5 (a level uses its ``improve_share`` of them), comparing
-    #: ``search_improve_candidates`` of the search's moves; 0 where it did not measure stronger
-    #: or does not fit the levels' time (docs/search.md).
-    search_improve_worlds: int = 0
-    search_improve_candidates: int = 4
+    #: How the search plays this game (:class:`SearchTuning`, one record per game); the
+    #: ``search_*``, ``analysis_worlds`` and ``hint_worlds`` attributes below are read from it.
+    tuning: SearchTuning = SearchTuning()
     #: The stake of a typical game, in bets: about the mean absolute payoff of a seat in a game
     #: of the rule-based bots (``python -m quansu.bench.stake``).  Analyze's default mark
     #: thresholds are fractions of it (``server.engine.THRESHOLD_FRACTIONS``), so that a
     #: mistake costs the same share of what a game is played for in every game.  A game whose
     #: options scale its payments sets it per instance (Tấn: its ``loss_amount``).
     stake: float = 1.0
-    #: Analyze's default cap of sampled worlds per decision (``AnalyzeRequest.max_worlds`` 0):
-    #: the decisions whose loss lies next to a mark threshold run to it, so it sets how often
-    #: the same record gets the same marks under another seed, and the time of an analysis
-    #: (docs/api.md, "Analyze"; bench/README.md, ``bench/analysis.py``).
-    analysis_worlds: int = 512
-    #: Suggest without ``strength`` (a hint): the most sampled worlds on which the search's best
-    #: moves are measured against each other to rank them (the paired evaluation of Analyze,
-    #: stopped once the top is settled: ``server.engine.HINT_PAIRED``; 0: a hint is the
-    #: search's own ranking; docs/api.md, "A hint is measured").
-    hint_worlds: int = 128
+    # Read from ``tuning`` (for every subclass, by ``__init_subclass__``).
+    search_playout: str = SearchTuning.playout
+    search_opponent_keys: str = SearchTuning.opponent_keys
+    search_endgame_cards: int = SearchTuning.endgame_cards
+    search_anchor: float = SearchTuning.anchor
+    search_improve_worlds: int = SearchTuning.improve_worlds
+    search_improve_candidates: int = SearchTuning.improve_candidates
+    analysis_worlds: int = SearchTuning.analysis_worlds
+    hint_worlds: int = SearchTuning.hint_worlds
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name, field in TUNING_ATTRIBUTES.items():
+            if name in cls.__dict__:
+                raise TypeError(f"{cls.__name__}.{name}: set it in the game's tuning "
+                                f"(SearchTuning.{field})")
+        cls.retune()
+
+    @classmethod
+    def retune(cls, **changes) -> None:
+        """Replace fields of this game's :class:`SearchTuning` (``playout="random"`` ...) and
+        the attributes read from it (for experiments: benchmarks comparing settings)."""
+        cls.tuning = dataclasses.replace(cls.tuning, **changes)
+        for name, field in TUNING_ATTRIBUTES.items():
+            setattr(cls, name, getattr(cls.tuning, field))
 
     def __init__(self, num_players: int = 4, options: Mapping[str, Any] | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, int):

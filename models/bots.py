@@ -27,31 +27,16 @@ class PolicyBot(Bot):
         return legal[best]
 
 
-#: Leaf values of the network-guided search per game: ``"evaluator"`` (the value head, leaves
-#: batched by 8) or ``"rollout"`` (playouts with the game's ``search_playout``; the network
-#: gives the priors).  Chosen by measurement (``python -m quansu.bench.models --only guided --leaf L``,
-#: figures in docs/models.md).
-GUIDED_LEAF = {"tienlen": "rollout", "samloc": "rollout", "phom": "rollout",
-               "tan": "rollout"}
-
-#: The search's prior temperature per game (``SearchConfig.prior_temperature``; 1 where
-#: absent): below 1 the search trusts the network's ranking more.  Chosen by measurement
-#: (``python -m quansu.bench.models --only guided --prior-temperature T``, docs/models.md): Tấn's
-#: 0.1 guided the search above the uniform one on 96 deals planned in advance; Tiến lên's did
-#: not (it stays 1).
-GUIDED_PRIOR_TEMPERATURE: dict[str, float] = {"tan": 0.1}
-
-
 def guided_config(evaluator: NetworkEvaluator, base: SearchConfig | None = None,
                   leaf: str | None = None) -> SearchConfig:
     """Search settings for network-guided ISMCTS: priors from the network (sharpened by the
-    game's :data:`GUIDED_PRIOR_TEMPERATURE`); leaf values
-    ``leaf`` (default :data:`GUIDED_LEAF` of the game): the network's (batches of 8, PUCT
-    value scale = the model's payoff scale) or playouts (the search's automatic scale, as in
-    the network-free search)."""
-    base = (base or SearchConfig()).replace(
-        prior_temperature=GUIDED_PRIOR_TEMPERATURE.get(evaluator.game.name, 1.0))
-    leaf = leaf or GUIDED_LEAF.get(evaluator.game.name, "evaluator")
+    game's ``tuning.guided_prior_temperature``); leaf values ``leaf`` (default the game's
+    ``tuning.guided_leaf``): the network's (batches of 8, PUCT value scale = the model's payoff
+    scale) or playouts (the search's automatic scale, as in the network-free search).  Both
+    chosen by measurement (``python -m quansu.bench.models --only guided``, docs/models.md)."""
+    tuning = evaluator.game.tuning
+    base = (base or SearchConfig()).replace(prior_temperature=tuning.guided_prior_temperature)
+    leaf = leaf or tuning.guided_leaf
     if leaf == "rollout":
         return base.replace(leaf_value="rollout", batch_size=1)
     return base.replace(leaf_value=leaf, batch_size=8, value_scale=evaluator.model.value_scale)

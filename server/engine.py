@@ -286,7 +286,12 @@ class Engine:
                               improve_candidates=cls.search_improve_candidates,
                               search_anchor=cls.search_anchor,
                               analysis_worlds=self._default_worlds(cls.analysis_worlds),
-                              hint_worlds=self._hint_worlds(cls))
+                              hint_worlds=self._hint_worlds(cls),
+                              search_playout=cls.search_playout,
+                              search_opponent_keys=cls.search_opponent_keys,
+                              search_endgame_cards=cls.search_endgame_cards,
+                              guided_leaf=cls.tuning.guided_leaf,
+                              guided_prior_temperature=cls.tuning.guided_prior_temperature)
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
             g.thresholds.CopyFrom(default_thresholds(cls))
         out.limits.default_budget.iterations = lim.default_iterations

@@ -278,9 +278,9 @@ def test_advantage_samples(name):
 def test_guided_config_leaf_choice(name):
     """Network leaves: batches of 8 at the model's value scale; playout leaves: one leaf at a
     time at the search's automatic scale (as the network-free search); the default is the
-    game's measured GUIDED_LEAF; the prior temperature is the game's GUIDED_PRIOR_TEMPERATURE
-    (1 where none was measured better)."""
-    from quansu.models.bots import GUIDED_LEAF, GUIDED_PRIOR_TEMPERATURE, guided_config
+    game's measured ``tuning.guided_leaf``; the prior temperature is its
+    ``tuning.guided_prior_temperature`` (1 where none was measured better)."""
+    from quansu.models.bots import guided_config
     from quansu.search.config import SearchConfig
 
     ev = default_evaluator(games.make(name, 4))
@@ -290,9 +290,9 @@ def test_guided_config_leaf_choice(name):
                                                                  ev.model.value_scale)
     roll = guided_config(ev, base, "rollout")
     assert (roll.leaf_value, roll.batch_size, roll.value_scale) == ("rollout", 1, None)
-    assert roll.time_s == 0.1 and guided_config(ev, base).leaf_value == GUIDED_LEAF[name]
-    assert (net.prior_temperature == roll.prior_temperature
-            == GUIDED_PRIOR_TEMPERATURE.get(name, 1.0))
+    tuning = ev.game.tuning
+    assert roll.time_s == 0.1 and guided_config(ev, base).leaf_value == tuning.guided_leaf
+    assert net.prior_temperature == roll.prior_temperature == tuning.guided_prior_temperature
 
 
 def test_phom_move_terms_are_the_discard_bots_terms():

@@ -38,7 +38,7 @@ from typing import Any, Hashable
 
 from quansu.games.base import (HAND_ZONES as _HAND_KEYS, TERMINAL, Deal, DealError, Game,
                                IllegalMoveError, MoveInfo, MoveParseError, OptionError, OptionSpec,
-                               State)
+                               SearchTuning, State)
 from quansu.games.cards import CardError, card_str, parse_card
 from quansu.games.errors import Text
 from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
@@ -151,22 +151,16 @@ class PhomGame(Game):
     max_moves = 400
     #: 2: no ``done`` (the discard ends the sending); đồng hoa trắng needs every card in phỏm
     rules_version = 2
-    #: Heuristic playouts: stronger than random ones at the levels' budgets (docs/search.md).
-    search_playout = "heuristic"
-    #: The search's root prior puts a quarter of its mass on the sparring bot's move, which
-    #: measured clearly stronger than the unanchored search (docs/search.md).
-    search_anchor = 0.25
-    # levels 4-5: the improvement step over the sparring bot, which lifts level 5 above the
-    # sparring bot (docs/search.md)
-    search_improve_worlds = 160
-    search_improve_candidates = 4
-    #: Analyze: at most 32,768 worlds a decision: the hidden stock makes Phỏm the noisiest game,
-    #: and marks steady under seeds need that many (about 109 s of one core a game).
-    analysis_worlds = 32768
-    #: A hint measures its candidates on at most 96 worlds (128 in the other games): Phỏm's
-    #: playouts are the noisiest and among the longest, and 96 keeps the hints as steady as 128
-    #: at a lower latency.
-    hint_worlds = 96
+    #: Heuristic playouts: stronger than random ones at the levels' budgets.  Anchor: a
+    #: quarter of the root prior on the sparring bot's move measured clearly stronger than
+    #: none.  Levels 4-5: the improvement step lifts level 5 above the sparring bot.
+    #: Analyze: at most 32,768 worlds a decision; the hidden stock makes Phỏm the noisiest game,
+    #: and marks steady under seeds need that many (about 109 s of one core a game).  Hints: at
+    #: most 96 worlds (128 elsewhere): Phỏm's playouts are the noisiest and among the longest,
+    #: and 96 keeps the hints as steady as 128 at a lower latency (docs/search.md).
+    tuning = SearchTuning(playout="heuristic", anchor=0.25, improve_worlds=160,
+                          improve_candidates=4, analysis_worlds=32768, hint_worlds=96,
+                          guided_leaf="rollout")
     #: A seat's payoff averages 4.4 bets in absolute value in a 4-player game of the rule-based
     #: bots (``python -m quansu.bench.stake``), so the mark thresholds, shares of the stake,
     #: weigh a loss as in the other games.

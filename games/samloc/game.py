@@ -25,7 +25,7 @@ import random
 from typing import Any, Hashable, Sequence
 
 from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, GameError, IllegalMoveError, MoveInfo,
-                        MoveParseError, OptionError, OptionSpec, State)
+                        MoveParseError, OptionError, OptionSpec, State, SearchTuning)
 from quansu.games.caches import cache_size, make_room
 from quansu.games.cards import RANKS, CardError, card_str, cards_of, parse_cards
 from quansu.games.errors import Text
@@ -75,13 +75,12 @@ class SamlocGame(Game):
     min_players = 2
     max_players = 4
     rules_version = 1
-    search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    # levels 4-5: the improvement step over the sparring bot (docs/search.md)
-    search_improve_worlds = 160
-    search_improve_candidates = 4
-    #: Analyze: at most 16,384 worlds a decision: a game has few decisions with a choice, so
-    #: steady marks cost about 19 s of one core a game on average.
-    analysis_worlds = 16384
+    #: Heuristic playouts: stronger than random ones at equal time.  Levels 4-5: the
+    #: improvement step over the sparring bot.  Analyze: at most 16,384 worlds a decision; a
+    #: game has few decisions with a choice, so steady marks cost about 19 s of one core a game
+    #: on average (docs/search.md).
+    tuning = SearchTuning(playout="heuristic", improve_worlds=160, improve_candidates=4,
+                          analysis_worlds=16384, guided_leaf="rollout")
     #: A seat's payoff averages 11.5 bets in absolute value in a 4-player game of the
     #: rule-based bots (``python -m quansu.bench.stake``).
     stake = 10.0

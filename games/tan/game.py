@@ -25,7 +25,8 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
     from quansu.games import _cy as cython
 
 from quansu.games.base import (HAND_ZONES, TERMINAL, Deal, DealError, Game, GameError,
-                               IllegalMoveError, MoveInfo, OptionError, OptionSpec, State)
+                               IllegalMoveError, MoveInfo, OptionError, OptionSpec,
+                               SearchTuning, State)
 from quansu.games.cards import (CARD_BIT as _BIT, SUIT_SYMBOLS, card_str, format_cards, shuffle,
                                 tan_key)
 
@@ -111,14 +112,15 @@ class TanGame(Game):
     #: 2: the swap round asks every seat (issue 17); 3: seats follow the order of play whatever
     #: ``direction`` says (issue 44: ``"clockwise"`` used to play 0 -> 3 -> 2 -> 1)
     rules_version = 3
-    search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    #: Analyze: at most 32,768 worlds a decision: two Tấn moves end the same deal differently in
-    #: many worlds (a paired difference's standard deviation is about 1.3 bets), so marks settle
-    #: only on many worlds (about 97 s of one core a game; bench/README.md).
-    analysis_worlds = 32768
-    #: Hints are the search's own ranking: Tấn moves differ little beside the spread of a deal's
-    #: payoff, so a hint measured on 128 deals left most moves tied with the best.
-    hint_worlds = 0
+    #: Heuristic playouts: stronger than random ones at equal time.  Analyze: at most 32,768
+    #: worlds a decision; two Tấn moves end the same deal differently in many worlds (a paired
+    #: difference's standard deviation is about 1.3 bets), so marks settle only on many worlds
+    #: (about 97 s of one core a game).  Hints are the search's own ranking: Tấn moves differ
+    #: little beside the spread of a deal's payoff, so a hint measured on 128 deals left most
+    #: moves tied with the best.  The network-guided search: priors sharpened (temperature
+    #: 0.1), which guided it above the uniform search on 96 deals planned in advance.
+    tuning = SearchTuning(playout="heuristic", analysis_worlds=32768, hint_worlds=0,
+                          guided_leaf="rollout", guided_prior_temperature=0.1)
 
     def check_options(self) -> None:
         o = self.options

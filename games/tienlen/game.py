@@ -23,7 +23,7 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
     from quansu.games import _cy as cython
 
 from quansu.games.base import (TERMINAL, check_view_hand, Deal, DealError, Game, IllegalMoveError, MoveInfo,
-                        MoveParseError, OptionError, OptionSpec, State)
+                        MoveParseError, OptionError, OptionSpec, State, SearchTuning)
 from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards, shuffle
 from quansu.games.errors import Text
 from quansu.games.tienlen import rules as R
@@ -108,17 +108,13 @@ class TienLenGame(Game):
     max_players = 4
     option_specs = _options()
     rules_version = 1
-    search_playout = "heuristic"  # docs/search.md: stronger than random playouts at equal time
-    #: The search's root prior puts a quarter of its mass on the sparring bot's move, which
-    #: measured stronger than the unanchored search (docs/search.md).
-    search_anchor = 0.25
-    # levels 4-5: the improvement step over the sparring bot (docs/search.md); few worlds and
-    # candidates, as Tiến lên's sparring rollouts are the slowest of the four games
-    search_improve_worlds = 32
-    search_improve_candidates = 3
-    #: Analyze: at most 8,192 worlds a decision: steady marks under seeds for about 47 s of one
-    #: core a game on average, which ``quansu analyze`` spreads over the cores.
-    analysis_worlds = 8192
+    #: Heuristic playouts: stronger than random ones at equal time.  Anchor: a quarter of the
+    #: root prior on the sparring bot's move measured stronger than none.  Levels 4-5: the
+    #: improvement step with few worlds and candidates, as Tiến lên's sparring rollouts are the
+    #: slowest of the four games.  Analyze: at most 8,192 worlds a decision, steady marks under
+    #: seeds for about 47 s of one core a game on average (docs/search.md).
+    tuning = SearchTuning(playout="heuristic", anchor=0.25, improve_worlds=32,
+                          improve_candidates=3, analysis_worlds=8192, guided_leaf="rollout")
 
     def __init__(self, num_players: int = 4, options=None):
         super().__init__(num_players, options)

@@ -45,6 +45,18 @@ export interface GameInfo {
    * Used at the levels with LevelInfo.anchored and by hints.
    */
   'search_anchor'?: (number | string);
+  /**
+   * The rest of the game's search tuning (one record per game: docs/search.md, "Per-game
+   * tuning"): the playout policy of the search ("random" or "heuristic"), how opponents'
+   * nodes are keyed ("own", "observer" or "model"), the card count at or below which leaves
+   * are valued by the exact endgame solver (0: never), and the network-guided search's leaf
+   * values ("rollout": playouts, "evaluator": the value head) and prior temperature.
+   */
+  'search_playout'?: (string);
+  'search_opponent_keys'?: (string);
+  'search_endgame_cards'?: (number);
+  'guided_leaf'?: (string);
+  'guided_prior_temperature'?: (number | string);
 }
 
 export interface GameInfo__Output {
@@ -89,4 +101,16 @@ export interface GameInfo__Output {
    * Used at the levels with LevelInfo.anchored and by hints.
    */
   'search_anchor'?: (number);
+  /**
+   * The rest of the game's search tuning (one record per game: docs/search.md, "Per-game
+   * tuning"): the playout policy of the search ("random" or "heuristic"), how opponents'
+   * nodes are keyed ("own", "observer" or "model"), the card count at or below which leaves
+   * are valued by the exact endgame solver (0: never), and the network-guided search's leaf
+   * values ("rollout": playouts, "evaluator": the value head) and prior temperature.
+   */
+  'search_playout'?: (string);
+  'search_opponent_keys'?: (string);
+  'search_endgame_cards'?: (number);
+  'guided_leaf'?: (string);
+  'guided_prior_temperature'?: (number);
 }
