@@ -589,76 +589,100 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
                      f"{summary['decisions_in_buffer']} decisions in the final replay window; "
                      f"{summary['steps']} gradient steps.")
     target_text = ("the best rolled-out move" if advantage else f"the {bot} bot")
+    commit = summary.get("commit") or ""
+    if not commit:
+        import subprocess
+        try:
+            commit = subprocess.run(
+                ["git", "-C", str(Path(__file__).resolve().parent), "rev-parse", "--short", "HEAD"],
+                capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            commit = ""
+    commit = commit or "unknown"
+    date = time.strftime("%Y-%m-%d")
+    measured = f"{date}, {commit}"
+    if summary["rounds"]:
+        rounds = ["- Expert-iteration rounds (games, generation s, the new network's policy "
+                  "against the previous best's in bets/game with its 95% CI on the run's "
+                  "evaluation deals, every rotation, kept): "
+                  + "; ".join(f"{r['round']}: {r['games']}, {r['gen_s']} s, "
+                              f"{r['vs_previous'][0]:+.3f} [{r['vs_previous'][1]:+.3f}, "
+                              f"{r['vs_previous'][2]:+.3f}], {'kept' if r['kept'] else 'not kept'}"
+                              for r in summary["rounds"]) + "."]
+    else:
+        rounds = ["- Expert-iteration rounds: none completed in the time budget."]
+
+    def row(match: str, r: dict, deals: str = "evaluation") -> str:
+        lo, hi = r["ci95"]
+        return (f"| {match} | – | {r['deals']} (the run's {deals} deals) | {r['mean']:+.3f} "
+                f"[{lo:+.3f}, {hi:+.3f}] | {'yes' if lo > 0 else 'no'} | {measured} |")
+
     lines = [
         f"# {game.title or game.name} policy-value network (`{path.with_suffix('.onnx').name}`)",
         "",
         "Trained by quansu's own pipeline (`models/training/`); nothing here was downloaded.",
         "",
-        "## How it was made",
+        "## What it is",
         "",
-        f"- Command: `{summary['command']}`",
-        f"- Wall time: {summary['minutes']} min on {summary['workers']} worker process(es) "
-        f"(torch {torch.__version__}, CPU).",
-        f"- Self-play and rollout bot: {bot} (`--bot {bot}`).",
-        data_line,
         f"- Game: {game.name}, {game.num_players} players, rules version {game.rules_version}, "
         f"options {json.dumps(game.options_diff()) if game.options_diff() else 'defaults'}.",
-        f"- Encoder: {game.name} version {enc.version}, fingerprint `{enc.fingerprint()}`, "
+        f"- Inputs: encoder {game.name} version {enc.version}, fingerprint `{enc.fingerprint()}`, "
         f"state {enc.state_dim} floats, move {enc.move_dim} floats.",
         f"- Network: {json.dumps(net.config)}; {params} parameters; ONNX {size / 1e6:.2f} MB.",
+        f"- Self-play and rollout bot: {bot} (`--bot {bot}`).",
+        data_line,
+        f"- Training curve: `{path.with_suffix('.png').name}`, panels top to bottom: policy loss, "
+        f"value loss (per 50 steps), held-out top-1 agreement with {target_text}, held-out "
+        f"policy loss (per 200 steps of the first phase).  Held-out games: policy loss "
+        f"{summary['heldout']['policy_loss']}, value loss {summary['heldout']['value_loss']} "
+        f"(in units of the value scale squared), top-1 agreement with {target_text} "
+        f"{summary['heldout']['top1_vs_heuristic']}.",
+        *rounds,
         "",
-        "## Training curve",
+        "## How to train it",
         "",
-        f"`{path.with_suffix('.png').name}`: panels top to bottom: policy loss, value loss "
-        f"(per 50 steps), held-out top-1 agreement with {target_text}, held-out policy loss "
-        f"(per 200 steps of the first phase).",
+        "```bash",
+        summary["command"],
+        "```",
         "",
-        f"Held-out games: policy loss {summary['heldout']['policy_loss']}, value loss "
-        f"{summary['heldout']['value_loss']} (in units of the value scale squared), top-1 "
-        f"agreement with {target_text} {summary['heldout']['top1_vs_heuristic']}.",
+        f"{summary['minutes']} min on {summary['workers']} worker process(es) "
+        f"(torch {torch.__version__}, CPU).  To ship it, copy the `.onnx`, `.md`, `.png` and "
+        f"`.canary.json` files into `models/` as `{game.name}.*`.",
         "",
-        "## Expert-iteration rounds",
+        "## Strength",
         "",
-    ]
-    if summary["rounds"]:
-        lines += ["| round | games | generation s | new vs previous (bets/game, 95% CI) | kept |",
-                  "|---|---|---|---|---|"]
-        for r in summary["rounds"]:
-            m, lo, hi = r["vs_previous"]
-            lines.append(f"| {r['round']} | {r['games']} | {r['gen_s']} | {m:+.3f} "
-                         f"[{lo:+.3f}, {hi:+.3f}] | {'yes' if r['kept'] else 'no'} |")
-    else:
-        lines.append("None completed in the time budget.")
-    lines += [
+        "Bets per game per seat of the tested player, fixed deals, the seats rotated, 95 % "
+        "intervals over deals.",
         "",
-        "## Strength measured at the end of training",
-        "",
-        f"Policy alone (top move, no search) vs the heuristic bot, {pv['deals']} fixed deals, "
-        f"seats rotated: {pv['mean']:+.3f} bets per game per seat, 95% CI "
-        f"[{pv['ci95'][0]:+.3f}, {pv['ci95'][1]:+.3f}] "
-        f"({'target met' if pv['ci95'][0] > 0 else 'target NOT met: interval not above zero'}).",
-        "",
+        f"<!-- table: model-{game.name} -->",
+        "| match | time per move | deals, every seat rotation (seeds) | bets per game per seat, "
+        "mean [95 % interval] | above zero | measured |",
+        "|---|---|---|---|---|---|",
+        row("Policy alone (top move, no search) vs the heuristic bot, at the end of training",
+            summary["policy_vs_heuristic"]),
     ]
     vb = summary.get("policy_vs_bot")
     if vb:
-        lines += [
-            f"Policy alone vs the {vb['bot']} bot, the same deals: {vb['mean']:+.3f} bets per "
-            f"game per seat, 95% CI [{vb['ci95'][0]:+.3f}, {vb['ci95'][1]:+.3f}].",
-            "",
-        ]
+        lines.append(row(f"Policy alone vs the {vb['bot']} bot, at the end of training", vb))
     vp = summary.get("vs_previous")
     if vp:
-        lines += [
-            f"Against the previous network (`{vp['model']}`), policy alone, {vp['deals']} fixed "
-            f"deals, seats rotated: {vp['mean']:+.3f} bets per game per seat, 95% CI "
-            f"[{vp['ci95'][0]:+.3f}, {vp['ci95'][1]:+.3f}]: "
-            + ("this network replaced it." if vp["kept"] == "new" else
-               "the previous network was kept; this one was not shipped."),
-            "",
-        ]
+        lines.append(row(f"Policy alone vs the previous network (`{vp['model']}`), at the end "
+                         "of training", vp, "comparison"))
     lines += [
-        "Search figures (guided vs uniform ISMCTS at equal time) are measured by "
-        "`python -m quansu.bench.models` and recorded in docs/models.md.",
+        "",
+        f"Measured {date} at {commit}: `{summary['command']}`",
+        "<!-- /table -->",
+        "",
+    ]
+    if vp:
+        lines += [f"Against the previous network (`{vp['model']}`): "
+                  + ("this network replaced it." if vp["kept"] == "new" else
+                     "the previous network was kept; this one was not shipped."), ""]
+    lines += [
+        "Search figures (guided vs uniform ISMCTS at equal time per move) come from "
+        f"`python -m quansu.bench.models --game {game.name} --only guided --json F`, pooled over "
+        f"seeds with `python -m quansu.bench.pool F... --card models/{game.name}.md`; once "
+        f"shipped, the table is rendered from `bench/results/model-{game.name}.json`.",
         "",
     ]
     path.write_text("\n".join(lines), encoding="utf-8")
