@@ -15,7 +15,14 @@ a fixed iteration budget and seed per call, hence the same searches everywhere) 
 replica (gRPC's ``round_robin``), connected before the clock starts: calls per second (wall
 time) and latency p50 / p99.  Rounds alternate the order of the set-ups; the figures are per
 round and their mean, and the ratios 2 replicas / 1 replica and 2 replicas / 1 replica x 2
-workers.  Every answer is checked to rank the same moves in every set-up.
+workers.  Every answer is checked to rank the same moves in every set-up.  With them, the CPU
+the set-up's processes used (servers, workers, spares; from /proc): per call, and the cores
+it kept busy (CPU seconds / wall seconds).
+
+Every replica runs in this process's session by default, as the one server's workers do: under
+Linux's autogroup scheduling each session gets its own share of the CPUs, and on a machine
+busy with other work replicas in sessions of their own (``--own-sessions``) would measure a
+larger share of the machine rather than the replicas' gain.
 """
 
 from __future__ import annotations
@@ -39,6 +46,30 @@ SETUPS = (("1 replica x 1 worker", 1, 1), ("2 replicas x 1 worker", 2, 1),
 def _pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
+
+
+def _autogroup() -> str:
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip()
+    except OSError:
+        return "unknown"
+
+
+def _group_cpu_s(groups: list[int]) -> float:
+    """CPU seconds (user + system) used so far by the live processes of these process groups
+    (each replica's server, workers and spares), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) in groups:          # pgrp; utime and stime follow at 11, 12
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def _requests(calls: int, iterations: int) -> list:
@@ -105,6 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="rounds (the order alternates)")
     ap.add_argument("--models", action="store_true",
                     help="the shipped networks instead of the uniform evaluator")
+    ap.add_argument("--own-sessions", action="store_true",
+                    help="each replica in a session of its own: under autogroup scheduling each "
+                         "gets its own share of a busy machine's CPUs (default: all in this "
+                         "process's session, as the one server's workers are)")
     ap.add_argument("--commit", default="", help="the commit to record (default: git's)")
     ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
     args = ap.parse_args(argv)
@@ -121,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
                      argv if argv is not None else sys.argv[1:]),
                  "calls": args.calls, "iterations": args.iterations, "clients": args.clients,
                  "evaluator": "shipped networks" if args.models else "uniform",
-                 "game": "tienlen, 4 players"}
+                 "game": "tienlen, 4 players", "replicas_in_own_sessions": args.own_sessions,
+                 "sched_autogroup": _autogroup()}
     requests = _requests(args.calls, args.iterations)
     base = ["--queue", str(args.calls + 8), "--log-level", "warning", "--drain", "2",
             "--drain-notice", "0"] + ([] if args.models else ["--uniform"])
@@ -130,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name, n, workers in SETUPS:
             sups[name] = Replicas(n, base + ["--workers", str(workers)], host="127.0.0.1",
-                                  port=0, out=sys.stderr)
+                                  port=0, out=sys.stderr, new_session=args.own_sessions)
             sups[name].start(wait=True)       # one set-up at a time: starts do not compete
         res["start_s"] = round(time.perf_counter() - t0, 1)
         rounds = []
@@ -139,7 +175,12 @@ def main(argv: list[str] | None = None) -> int:
             order = [s[0] for s in (SETUPS if k % 2 == 0 else SETUPS[::-1])]
             row: dict = {"round": k + 1, "order": order}
             for name in order:
+                groups = [r.pid for r in sups[name].replicas]
+                cpu0 = _group_cpu_s(groups)
                 figures, answers = measure(sups[name].targets(), requests, args.clients)
+                cpu = _group_cpu_s(groups) - cpu0
+                figures["cpu_ms_per_call"] = round(cpu / len(requests) * 1000.0, 1)
+                figures["cores_used"] = round(cpu / figures["wall_s"], 2)
                 if reference is None:
                     reference = answers
                 if answers != reference:

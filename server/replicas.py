@@ -1,7 +1,7 @@
 """``quansu serve --replicas N``: N ``quansu serve`` processes on one machine, kept alive.
 
 Each replica is a whole ``quansu serve`` (its own worker pool, health, HTTP gateway and metrics
-when asked) in a process group of its own, on its own ports: replica ``i`` listens on
+when asked) in a process group of its own (in the supervisor's session), on its own ports: replica ``i`` listens on
 ``--port + i`` (``--http-port + i``, ``--metrics-port + i``); with ``--port 0`` each takes a
 free port at its first start and keeps it.  Clients spread their calls over the replicas with
 gRPC's ``round_robin`` (:class:`server.client.Client` given the list, or ``dns:///NAME:PORT``)
@@ -123,15 +123,21 @@ class Replicas:
     ``serve_args``: the flags every replica gets (:func:`child_argv`); ``host``, ``port``,
     ``http_port``, ``metrics_port``: replica ``i`` gets each port plus ``i`` (port 0: any free
     port, kept across restarts).  ``token``: given to the replicas as ``QUANSU_TOKEN``.
-    ``out``: where the supervisor's lines go (default standard output)."""
+    ``out``: where the supervisor's lines go (default standard output).  ``new_session``: each
+    replica in a session of its own (else in the supervisor's session, in a process group of
+    its own); under Linux's autogroup scheduling each session gets its own share of the CPUs,
+    so replicas in sessions of their own take a larger share of a machine busy with other
+    work (docs/scaling.md)."""
 
     def __init__(self, n: int, serve_args: list[str] | None = None, *, host: str = "127.0.0.1",
                  port: int = 0, http_port: int | None = None, metrics_port: int | None = None,
                  token: str | None = None, restart_delay: float = RESTART_DELAY_S,
                  health_interval: float = 5.0, health_failures: int = 3,
-                 start_timeout: float = 300.0, command: list[str] | None = None, out=None):
+                 start_timeout: float = 300.0, command: list[str] | None = None, out=None,
+                 new_session: bool = False):
         check_ports(n, port, http_port, metrics_port)
         self.host = host
+        self.new_session = new_session
         self.serve_args = list(serve_args or [])
         self.command = list(command or SERVE)
         self.restart_delay = restart_delay
@@ -179,7 +185,8 @@ class Replicas:
         r.starts += 1
         r.proc = subprocess.Popen(r.argv(self.command + self.serve_args, self.host),
                                   stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                                  env=self.env, start_new_session=True)
+                                  env=self.env, start_new_session=self.new_session,
+                                  process_group=None if self.new_session else 0)
         threading.Thread(target=self._read_ready, args=(r, r.proc), daemon=True,
                          name=f"quansu-replica-{r.index}").start()
 

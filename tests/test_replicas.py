@@ -80,8 +80,10 @@ def _load(port: int) -> dict:
         return sum(v for (n, labels), v in m.items()
                    if n == name and dict(labels).get("rpc") == "Suggest")
 
-    return {"in_flight": m.get(("quansu_workers_busy", ()), 0) + m.get(("quansu_queue_depth", ()), 0),
-            "done": total("quansu_requests_total"), "errors": total("quansu_errors_total")}
+    return {"in_flight": int(m.get(("quansu_workers_busy", ()), 0)
+                             + m.get(("quansu_queue_depth", ()), 0)),
+            "done": int(total("quansu_requests_total")),
+            "errors": int(total("quansu_errors_total"))}
 
 
 def _comparable(resp):
