@@ -18,7 +18,6 @@ UNAUTHENTICATED.
 
 from __future__ import annotations
 
-import hmac
 import importlib
 import logging
 import pkgutil
@@ -264,10 +263,11 @@ class TokenInterceptor(grpc.ServerInterceptor):
         handler = continuation(handler_call_details)
         if handler is None:
             return None
-        if hmac.compare_digest(got.encode(), self._expected):
+        try:
+            errors.check_token(got, self._expected)
             return handler
-        msg = ("missing metadata 'authorization: Bearer <token>'" if not got
-               else "the token in 'authorization' is not valid")
+        except errors.Unauthenticated as e:
+            msg = str(e)
         service, _, rpc = handler_call_details.method.lstrip("/").partition("/")
         return _deny_handler(handler, msg, rpc if service == SERVICE_NAME else None, self.calls)
 

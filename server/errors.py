@@ -37,6 +37,7 @@ request's ``language`` field, "vi" or English) and the code in the violation's `
 from __future__ import annotations
 
 import collections
+import hmac
 import logging
 import math
 import re
@@ -136,6 +137,34 @@ TEXTS: dict[str, tuple[str, str]] = register({
     "request.body_not_message": ("the body ({n} bytes) is not a valid {message}",
                                  "nội dung ({n} byte) không phải {message} hợp lệ"),
     "request.unknown_job": ("unknown job kind {kind!r}", "không có loại việc {kind!r}"),
+    # the HTTP gateway's own checks (server/gateway.py)
+    "request.json_body_too_large": ("{n} bytes, over the gateway's maximum of {limit} for a "
+                                    "JSON body",
+                                    "{n} byte, vượt mức tối đa {limit} của cổng HTTP cho một "
+                                    "thân JSON"),
+    "request.body_over_limit": ("over the gateway's maximum of {limit} bytes for a JSON body",
+                                "vượt mức tối đa {limit} byte của cổng HTTP cho một thân JSON"),
+    "request.not_utf8": ("the body is not UTF-8 text", "thân yêu cầu không phải văn bản UTF-8"),
+    "request.bad_json": ("not valid JSON: {error}", "không phải JSON hợp lệ: {error}"),
+    "request.not_json_object": ("expected a JSON object, got {type}",
+                                "cần một đối tượng JSON, nhận được {type}"),
+    "request.json_too_deep": ("nested deeper than {limit} levels", "lồng sâu quá {limit} tầng"),
+    "request.bad_message": ("not valid for a {message}: {error}",
+                            "không hợp lệ cho một {message}: {error}"),
+    "request.bad_timeout": ("{value} is not a timeout: digits then one of H M S m u n, e.g. 2S or "
+                            "500m", "{value} không phải thời hạn: chữ số rồi một trong H M S m u "
+                            "n, ví dụ 2S hay 500m"),
+    "request.not_integer": ("expected an integer, got {type}", "cần một số nguyên, nhận được {type}"),
+    "request.unknown_field": ("unknown field; expected {allowed}",
+                              "trường không biết; cần một trong {allowed}"),
+    "request.not_game_name": ("expected a game name, got {type}",
+                              "cần tên một trò chơi, nhận được {type}"),
+    "request.game_name_too_long": ("longer than {limit} characters", "dài quá {limit} ký tự"),
+    "request.not_object": ("expected an object, got {type}", "cần một đối tượng, nhận được {type}"),
+    "request.option_nan": ("not a finite number", "không phải số hữu hạn"),
+    "request.missing_record": ("missing: the game record to cut the view from",
+                               "thiếu: biên bản ván để cắt góc nhìn"),
+    "request.missing_seat": ("missing: a seat 0..{last}", "thiếu: một ghế 0..{last}"),
 })
 
 
@@ -199,6 +228,21 @@ class Busy(ServiceError):
 
 class Unauthenticated(ServiceError):
     code = grpc.StatusCode.UNAUTHENTICATED
+
+
+def check_token(got: str, expected: bytes | None, carrier: str = "metadata",
+                header: str = "authorization") -> None:
+    """Refuse a call whose ``header`` value ``got`` is not ``Bearer <token>`` (``expected``:
+    ``b"Bearer <token>"``; None: no token required), compared in constant time: raises
+    :class:`Unauthenticated` saying whether the value was missing or wrong.  ``carrier``:
+    "metadata" (gRPC, lower-case ``authorization``) or "header" (HTTP, ``Authorization``).
+    The gRPC interceptor and the HTTP gateway both check with it."""
+    if expected is None:
+        return
+    if hmac.compare_digest(got.encode("utf-8", "replace"), expected):
+        return
+    raise Unauthenticated(f"missing {carrier} '{header}: Bearer <token>'" if not got
+                          else f"the token in '{header}' is not valid")
 
 
 class Unavailable(ServiceError):

@@ -35,7 +35,6 @@ free thread is RESOURCE_EXHAUSTED at once, never queued unseen.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 import math
@@ -229,11 +228,22 @@ class HttpCallContext(grpc.ServicerContext):
 
 # -- statuses as HTTP answers ------------------------------------------------------------------
 
-def status_of(exc: BaseException) -> status_pb2.Status:
-    """The ``google.rpc.Status`` of an exception raised while serving an HTTP call."""
+def status_of(exc: BaseException, lang: str = "") -> status_pb2.Status:
+    """The ``google.rpc.Status`` of an exception raised while serving an HTTP call; an
+    INVALID_ARGUMENT's description in ``lang`` ("vi"; else English)."""
     if isinstance(exc, CallAborted):
         return exc.status
-    return errors.to_rpc_status(exc)
+    return errors.to_rpc_status(exc, lang=lang)
+
+
+def error_language(request: Request, obj: dict | None = None) -> str:
+    """The language of the gateway's own errors for ``request``: the body's ``language``
+    ("vi"), else ``Accept-Language`` when it starts with Vietnamese, else English ("")."""
+    lang = obj.get("language") if isinstance(obj, dict) else None
+    if isinstance(lang, str) and lang in WEB_LANGUAGES:
+        return lang
+    accept = request.headers.get("accept-language", "").strip().lower()
+    return "vi" if accept.startswith("vi") else ""
 
 
 def error_json(status: status_pb2.Status) -> dict:
@@ -343,23 +353,24 @@ def _depth(obj: Any, limit: int) -> int:
 def parse_json_body(body: bytes, max_bytes: int) -> dict:
     """A request body as a JSON object; :class:`errors.RequestError` naming ``request``."""
     if len(body) > max_bytes:
-        raise errors.RequestError("request", f"{len(body)} bytes, over the gateway's maximum of "
-                                             f"{max_bytes} for a JSON body")
+        raise errors.RequestError.of("request", "request.json_body_too_large", n=len(body),
+                                     limit=max_bytes)
     if not body.strip():
         return {}
     try:
         obj = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
-        raise errors.RequestError("request", "the body is not UTF-8 text") from None
+        raise errors.RequestError.of("request", "request.not_utf8") from None
     except json.JSONDecodeError as e:
-        raise errors.RequestError("request", f"not valid JSON: {e.msg} at line {e.lineno}, "
-                                             f"column {e.colno}") from None
+        raise errors.RequestError.of("request", "request.bad_json",
+                                     error=f"{e.msg} at line {e.lineno}, column {e.colno}") from None
     except (RecursionError, ValueError) as e:
-        raise errors.RequestError("request", f"not valid JSON: {errors.clip(str(e))}") from None
+        raise errors.RequestError.of("request", "request.bad_json",
+                                     error=errors.clip(str(e))) from None
     if not isinstance(obj, dict):
-        raise errors.RequestError("request", f"expected a JSON object, got {_json_type(obj)}")
+        raise errors.RequestError.of("request", "request.not_json_object", type=_json_type(obj))
     if _depth(obj, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        raise errors.RequestError("request", f"nested deeper than {MAX_JSON_DEPTH} levels")
+        raise errors.RequestError.of("request", "request.json_too_deep", limit=MAX_JSON_DEPTH)
     return obj
 
 
@@ -379,12 +390,13 @@ def json_message(obj: dict, message_type: type[Message]) -> Message:
         return json_format.ParseDict(obj, message_type())
     except json_format.ParseError as e:
         text = str(e)
-        raise errors.RequestError(parse_error_field(text),
-                                  f"not valid for a {message_type.DESCRIPTOR.name}: "
-                                  f"{text.splitlines()[0]}") from None
+        raise errors.RequestError.of(parse_error_field(text), "request.bad_message",
+                                     message=message_type.DESCRIPTOR.name,
+                                     error=text.splitlines()[0]) from None
     except (RecursionError, ValueError, TypeError, AttributeError) as e:
-        raise errors.RequestError("request", f"not a valid {message_type.DESCRIPTOR.name}: "
-                                             f"{errors.clip(str(e))}") from None
+        raise errors.RequestError.of("request", "request.bad_message",
+                                     message=message_type.DESCRIPTOR.name,
+                                     error=errors.clip(str(e))) from None
 
 
 def parse_timeout(value: str | None) -> float | None:
@@ -393,8 +405,8 @@ def parse_timeout(value: str | None) -> float | None:
         return None
     m = _TIMEOUT_RE.match(value)
     if not m:
-        raise errors.RequestError("grpc-timeout", f"{errors.clip(value)!r} is not a timeout: "
-                                                  f"digits then one of H M S m u n, e.g. 2S or 500m")
+        raise errors.RequestError.of("grpc-timeout", "request.bad_timeout",
+                                     value=repr(errors.clip(value)))
     return int(m.group(1)) * _TIMEOUT_UNITS[m.group(2)]
 
 
@@ -406,7 +418,7 @@ def _int_field(obj: dict, name: str, default: int | None, lo: int, hi: int) -> i
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)) or (
             isinstance(v, float) and not v.is_integer()):
-        raise errors.RequestError(name, f"expected an integer, got {_json_type(v)}")
+        raise errors.RequestError.of(name, "request.not_integer", type=_json_type(v))
     v = int(v)
     if not lo <= v <= hi:
         raise errors.RequestError.of(name, "request.out_of_range", value=v, lo=lo, hi=hi)
@@ -416,8 +428,8 @@ def _int_field(obj: dict, name: str, default: int | None, lo: int, hi: int) -> i
 def _check_keys(obj: dict, allowed: tuple[str, ...]) -> None:
     for k in obj:
         if k not in allowed:
-            raise errors.RequestError(errors.clip(str(k)), f"unknown field; expected "
-                                                           f"{', '.join(allowed)}")
+            raise errors.RequestError.of(errors.clip(str(k)), "request.unknown_field",
+                                         allowed=", ".join(allowed))
 
 
 def new_game(obj: dict) -> dict:
@@ -430,19 +442,19 @@ def new_game(obj: dict) -> dict:
     _check_keys(obj, ("game", "players", "options", "seed"))
     game_name = obj.get("game", "tienlen")
     if not isinstance(game_name, str):
-        raise errors.RequestError("game", f"expected a game name, got {_json_type(game_name)}")
+        raise errors.RequestError.of("game", "request.not_game_name", type=_json_type(game_name))
     if len(game_name) > 64:
-        raise errors.RequestError("game", "longer than 64 characters")
+        raise errors.RequestError.of("game", "request.game_name_too_long", limit=64)
     players = _int_field(obj, "players", 4, 1, convert.MAX_SEATS)
     options = obj.get("options") or {}
     if not isinstance(options, dict):
-        raise errors.RequestError("options", f"expected an object, got {_json_type(options)}")
+        raise errors.RequestError.of("options", "request.not_object", type=_json_type(options))
     if len(options) > convert.MAX_OPTIONS:
-        raise errors.RequestError("options", f"{len(options)} options, over the maximum of "
-                                             f"{convert.MAX_OPTIONS}")
+        raise errors.RequestError.of("options", "request.too_many_options", n=len(options),
+                                     limit=convert.MAX_OPTIONS)
     for k, v in options.items():
         if isinstance(v, float) and not math.isfinite(v):
-            raise errors.RequestError(f"options.{k}", "not a finite number")
+            raise errors.RequestError.of(f"options.{k}", "request.option_nan")
     seed = _int_field(obj, "seed", None, 0, 2**63 - 1)
     if seed is None:
         seed = secrets.randbits(31)
@@ -611,7 +623,7 @@ def _seat_view(obj: dict, max_text: int, lang: str) -> dict:
     from quansu.games import record as rec
 
     if "record" not in obj:
-        raise errors.RequestError("record", "missing: the game record to cut the view from")
+        raise errors.RequestError.of("record", "request.missing_record")
     msg = convert.parse_json_message(obj["record"], records_pb2.Record(), "record")
     convert.check_limits(msg, "record", max_text)
     try:
@@ -623,7 +635,7 @@ def _seat_view(obj: dict, max_text: int, lang: str) -> dict:
     n = parsed.game.num_players
     seat = _int_field(obj, "seat", None, 0, n - 1)
     if seat is None:
-        raise errors.RequestError("seat", f"missing: a seat 0..{n - 1}")
+        raise errors.RequestError.of("seat", "request.missing_seat", last=n - 1)
     at = _int_field(obj, "at", len(parsed.moves), 0, len(parsed.moves))
     try:
         view = rec.view_at(parsed, seat, at)
@@ -776,13 +788,8 @@ class Gateway:
 
     # -- checks ------------------------------------------------------------------------------
     def _check_token(self, request: Request) -> None:
-        if self._expected is None:
-            return
-        got = request.headers.get("authorization", "")
-        if hmac.compare_digest(got.encode("utf-8", "replace"), self._expected):
-            return
-        raise errors.Unauthenticated("missing header 'Authorization: Bearer <token>'" if not got
-                                     else "the token in 'Authorization' is not valid")
+        errors.check_token(request.headers.get("authorization", ""), self._expected,
+                           carrier="header", header="Authorization")
 
     def _check_open(self) -> None:
         if self.draining:
@@ -791,14 +798,14 @@ class Gateway:
     async def _read(self, request: Request) -> bytes:
         length = request.headers.get("content-length")
         if length and length.isdigit() and int(length) > self.max_body:
-            raise errors.RequestError("request", f"{length} bytes, over the gateway's maximum "
-                                                 f"of {self.max_body} for a JSON body")
+            raise errors.RequestError.of("request", "request.json_body_too_large", n=int(length),
+                                         limit=self.max_body)
         chunks, size = [], 0
         async for chunk in request.stream():
             size += len(chunk)
             if size > self.max_body:
-                raise errors.RequestError("request", f"over the gateway's maximum of "
-                                                     f"{self.max_body} bytes for a JSON body")
+                raise errors.RequestError.of("request", "request.body_over_limit",
+                                             limit=self.max_body)
             chunks.append(chunk)
         return b"".join(chunks)
 
@@ -811,7 +818,7 @@ class Gateway:
 
     # -- running a call in a thread ----------------------------------------------------------
     def _start(self, call: _Call, ctx: HttpCallContext, work: Callable[[], Any],
-               stream: bool) -> None:
+               stream: bool, lang: str = "") -> None:
         """Run ``work`` (the servicer's method) in a thread; its answers go to ``call.queue``
         as ``("item", bytes)``, then ``_END`` or ``("error", Status)``."""
         if not self._slots.acquire(blocking=False):
@@ -843,7 +850,7 @@ class Gateway:
                     call.push(("item", _dumps(message_dict(msg))))
                 call.push(_END)
             except BaseException as e:  # noqa: BLE001 - every failure becomes a status
-                call.push(("error", status_of(e)))
+                call.push(("error", status_of(e, lang)))
             finally:
                 ctx._finish()
                 self._slots.release()
@@ -872,19 +879,21 @@ class Gateway:
     # -- routes ------------------------------------------------------------------------------
     async def _rpc(self, request: Request, method: str, message_type: type[Message],
                    stream: bool = False, body: bool = True) -> Response:
+        obj = None
         try:
             self._check_token(request)
             self._check_open()
             seconds = parse_timeout(request.headers.get("grpc-timeout"))
             ctx = self._context(request, seconds)
             raw = await self._read(request) if body else b""
-            msg = json_message(parse_json_body(raw, self.max_body), message_type)
+            obj = parse_json_body(raw, self.max_body)
+            msg = json_message(obj, message_type)
             data = msg.SerializeToString()
             call = _Call(asyncio.get_running_loop())
             handler = getattr(self.servicer, method)
             self._start(call, ctx, lambda: handler(data, ctx), stream)
         except Exception as e:  # noqa: BLE001
-            return error_response(status_of(e))
+            return error_response(status_of(e, error_language(request, obj)))
         first = await self._until(request, call, ctx)
         if first is None:                                     # the client went away
             return error_response(status_pb2.Status(code=code_pb2.CANCELLED,
@@ -913,15 +922,17 @@ class Gateway:
                                           "X-Content-Type-Options": "nosniff"})
 
     async def _helper(self, request: Request, fn: Callable[[dict], dict]) -> Response:
+        obj = None
         try:
             self._check_token(request)
             self._check_open()
             obj = parse_json_body(await self._read(request), self.max_body)
             ctx = self._context(request, None)
             call = _Call(asyncio.get_running_loop())
-            self._start(call, ctx, lambda: _Answer(fn(obj)), False)
+            self._start(call, ctx, lambda: _Answer(fn(obj)), False,
+                        lang=error_language(request, obj))
         except Exception as e:  # noqa: BLE001
-            return error_response(status_of(e))
+            return error_response(status_of(e, error_language(request, obj)))
         item = await self._until(request, call, ctx)
         if item is None:
             return error_response(status_pb2.Status(code=code_pb2.CANCELLED,

@@ -1040,3 +1040,21 @@ def test_the_gateway_overhead_benchmark_measures_both_ways():
     assert g["calls"] == 8 and g["iterations"] == 1
     assert 0 < g["grpc_p50_ms"] and 0 < g["http_p50_ms"]      # times: measured, not bounded
     assert g["overhead_p50_ms"] == pytest.approx(g["http_p50_ms"] - g["grpc_p50_ms"])
+
+
+def test_the_gateways_own_errors_are_coded_and_in_the_callers_language(port):
+    """The gateway's own checks (the body, the web helpers) carry a stable code (the
+    violation's reason) and speak Vietnamese when the body's ``language`` or
+    ``Accept-Language`` asks for it; the token is checked by the same code as gRPC's."""
+    status, headers, body = post(port, "/v1/suggest", None, raw=b"[1, 2]",
+                                 headers={"Accept-Language": "vi-VN,vi;q=0.9"})
+    err = json.loads(body)["error"]
+    assert status == 400 and err["violations"][0]["field"] == "request"
+    assert err["violations"][0]["description"].startswith("cần một đối tượng JSON")
+    assert "REQUEST_NOT_JSON_OBJECT" in json.dumps(err["details"]), err["details"]
+    status, _, body = post(port, "/v1/web/view", {"seat": 0, "language": "vi"})
+    v = json.loads(body)["error"]["violations"][0]
+    assert (status, v["field"]) == (400, "record") and v["description"].startswith("thiếu")
+    status, _, body = post(port, "/v1/web/new-game", {"game": 7})
+    v = json.loads(body)["error"]["violations"][0]
+    assert (v["field"], v["description"]) == ("game", "expected a game name, got a number")

@@ -414,7 +414,8 @@ def _error_table() -> dict:
 
 def _error_sources() -> list[Path]:
     return sorted((ROOT / "games").rglob("*.py")) + [SERVER / "errors.py", SERVER / "engine.py",
-                                                      SERVER / "convert.py", SERVER / "servicer.py"]
+                                                      SERVER / "convert.py", SERVER / "servicer.py",
+                                                      SERVER / "gateway.py"]
 
 
 def test_every_error_code_has_both_languages_with_the_same_fields():

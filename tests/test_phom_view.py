@@ -13,7 +13,7 @@ from quansu.games.base import GameError, IllegalMoveError
 from quansu.games.cards import parse_cards
 from quansu.games.phom.game import DRAW, LAYDOWN, SEND, SEND_BASE
 from quansu.games.phom.view import _PublicTurns
-from tests.test_phom_game import OPTION_SETS, OTHER
+from tests.option_sets import OTHER, PHOM_OPTION_SETS as OPTION_SETS
 
 HANDS = ["JH AS AD 3S 3C 5S 5C 7S 7D KD", "QH TH 9H 2S 5D 7C KS 4C 3H",
          "8S 8D 2C 4S 6S 6C 9S 9D JC", "2D 2H 4D 4H 6D 6H TD 8H KH"]
