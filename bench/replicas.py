@@ -2,7 +2,8 @@
 docs/scaling.md, "The service as replicas").
 
     python -m quansu.bench.replicas --json bench/results/replicas.json
-    python -m quansu.bench.replicas --calls 48 --iterations 200 --clients 8 --rounds 2
+    python -m quansu.bench.replicas --calls 48 --iterations 100 --clients 8 --rounds 4
+    python -m quansu.bench.replicas --parts kill --json bench/results/replicas-kill.json
 
 Three set-ups, each started once with ``quansu serve --replicas N``'s supervisor
 (:class:`quansu.server.replicas.Replicas`, the uniform evaluator unless ``--models``, one
@@ -18,6 +19,10 @@ round and their mean, and the ratios 2 replicas / 1 replica and 2 replicas / 1 r
 workers.  Every answer is checked to rank the same moves in every set-up.  With them, the CPU
 the set-up's processes used (servers, workers, spares; from /proc): per call, and the cores
 it kept busy (CPU seconds / wall seconds).
+
+``--parts kill``: replica 0 of the two is killed (SIGKILL) while ``--clients`` clients with
+retries send Suggest calls: the calls failed (the retries should leave none), and the seconds
+until the replacement the supervisor starts answers a Suggest.
 
 Every replica runs in this process's session by default, as the one server's workers do: under
 Linux's autogroup scheduling each session gets its own share of the CPUs, and on a machine
@@ -39,6 +44,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: (name, replicas, workers per replica)
+PARTS = ("throughput", "kill")
 SETUPS = (("1 replica x 1 worker", 1, 1), ("2 replicas x 1 worker", 2, 1),
           ("1 replica x 2 workers", 1, 2))
 
@@ -76,6 +82,7 @@ def _requests(calls: int, iterations: int) -> list:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from quansu.server.client import Client
+
     from tests.test_service_util import view_to_act
 
     views = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(calls)]
@@ -127,6 +134,95 @@ def measure(targets: list[str], requests: list, clients: int) -> tuple[dict, lis
              "loadavg_1min_after": round(os.getloadavg()[0], 2)}, answers)
 
 
+def part_throughput(sups: dict, requests: list, clients: int, rounds_n: int) -> dict:
+    """The three set-ups, ``rounds_n`` rounds in alternating order (module docstring)."""
+    rounds = []
+    reference = None
+    for k in range(rounds_n):
+        order = [s[0] for s in (SETUPS if k % 2 == 0 else SETUPS[::-1])]
+        row: dict = {"round": k + 1, "order": order}
+        for name in order:
+            groups = [r.pid for r in sups[name].replicas]
+            cpu0 = _group_cpu_s(groups)
+            figures, answers = measure(sups[name].targets(), requests, clients)
+            cpu = _group_cpu_s(groups) - cpu0
+            figures["cpu_ms_per_call"] = round(cpu / len(requests) * 1000.0, 1)
+            figures["cores_used"] = round(cpu / figures["wall_s"], 2)
+            if reference is None:
+                reference = answers
+            if answers != reference:
+                raise AssertionError(f"{name}: answers differ from the first set-up's")
+            row[name] = figures
+            print(f"round {k + 1} {name}: {figures}", file=sys.stderr)
+        rounds.append(row)
+    mean = {name: round(statistics.mean(r[name]["calls_per_s"] for r in rounds), 3)
+            for name, _, _ in SETUPS}
+    one, two, pool = (s[0] for s in SETUPS)
+    return {"rounds": rounds, "calls_per_s_mean": mean,
+            "ratio_2_replicas_over_1": round(mean[two] / mean[one], 3),
+            "ratio_2_replicas_over_1_per_round": [
+                round(r[two]["calls_per_s"] / r[one]["calls_per_s"], 3) for r in rounds],
+            "ratio_2_replicas_over_1_replica_2_workers": round(mean[two] / mean[pool], 3),
+            "answers_equal": True}
+
+
+def part_kill(sup, requests: list, clients: int) -> dict:
+    """Replica 0 of two killed (SIGKILL) while ``clients`` clients with retries
+    (``Client(retries=4)``) send the requests over and over: the calls answered and failed
+    from the kill until its replacement answers, and the seconds from the kill until then."""
+    from quansu.server.client import Client
+
+    stop = threading.Event()
+    lock = threading.Lock()
+    counts = {"ok": 0, "failed": 0, "ok_after_kill": 0}
+    killed = threading.Event()
+    errors: list[str] = []
+
+    def work(i):
+        with Client(sup.targets(), timeout=300, retries=4) as c:
+            k = i
+            while not stop.is_set():
+                try:
+                    c.stub.Suggest(requests[k % len(requests)], timeout=300)
+                    with lock:
+                        counts["ok"] += 1
+                        counts["ok_after_kill"] += killed.is_set()
+                except Exception as e:  # noqa: BLE001 - counted
+                    with lock:
+                        counts["failed"] += 1
+                        errors.append(f"{type(e).__name__}: {getattr(e, 'code', lambda: '')()}")
+                k += clients
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    time.sleep(2.0)                          # both replicas busy
+    old = sup.kill(0)
+    killed.set()
+    t0 = time.perf_counter()
+    replaced = None
+    for _ in range(6000):                    # polls of 0.05 s
+        sup.check()
+        r = sup.replicas[0]
+        if r.pid != old and r.ready.is_set():
+            try:
+                with Client(sup.targets()[0], timeout=60) as c:
+                    c.stub.Suggest(requests[0], timeout=60)
+                replaced = time.perf_counter() - t0
+                break
+            except Exception:  # noqa: BLE001 - not yet
+                pass
+        time.sleep(0.05)
+    stop.set()
+    for t in threads:
+        t.join()
+    return {"replacement_answers_after_s": None if replaced is None else round(replaced, 1),
+            "restart_delay_s": sup.restart_delay, "calls_ok": counts["ok"],
+            "calls_ok_from_kill_to_replacement": counts["ok_after_kill"],
+            "calls_failed": counts["failed"], "errors": errors[:5],
+            "clients": clients, "client_retries": 4}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m quansu.bench.replicas",
                                  description=__doc__.split("\n")[0])
@@ -140,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="each replica in a session of its own: under autogroup scheduling each "
                          "gets its own share of a busy machine's CPUs (default: all in this "
                          "process's session, as the one server's workers are)")
+    ap.add_argument("--parts", default="throughput",
+                    help="comma-separated: throughput (the three set-ups; the default), kill (a replica of "
+                         "two killed under load, the time until its replacement answers)")
     ap.add_argument("--commit", default="", help="the commit to record (default: git's)")
     ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
     args = ap.parse_args(argv)
@@ -161,46 +260,26 @@ def main(argv: list[str] | None = None) -> int:
     requests = _requests(args.calls, args.iterations)
     base = ["--queue", str(args.calls + 8), "--log-level", "warning", "--drain", "2",
             "--drain-notice", "0"] + ([] if args.models else ["--uniform"])
+    parts = [x for x in args.parts.split(",") if x]
+    if not parts or any(x not in PARTS for x in parts):
+        ap.error(f"--parts: a comma-separated list of {', '.join(PARTS)}")
+    setups = SETUPS if "throughput" in parts else SETUPS[1:2]
     sups = {}
     t0 = time.perf_counter()
     try:
-        for name, n, workers in SETUPS:
+        for name, n, workers in setups:
             sups[name] = Replicas(n, base + ["--workers", str(workers)], host="127.0.0.1",
                                   port=0, out=sys.stderr, new_session=args.own_sessions)
             sups[name].start(wait=True)       # one set-up at a time: starts do not compete
         res["start_s"] = round(time.perf_counter() - t0, 1)
-        rounds = []
-        reference = None
-        for k in range(args.rounds):
-            order = [s[0] for s in (SETUPS if k % 2 == 0 else SETUPS[::-1])]
-            row: dict = {"round": k + 1, "order": order}
-            for name in order:
-                groups = [r.pid for r in sups[name].replicas]
-                cpu0 = _group_cpu_s(groups)
-                figures, answers = measure(sups[name].targets(), requests, args.clients)
-                cpu = _group_cpu_s(groups) - cpu0
-                figures["cpu_ms_per_call"] = round(cpu / len(requests) * 1000.0, 1)
-                figures["cores_used"] = round(cpu / figures["wall_s"], 2)
-                if reference is None:
-                    reference = answers
-                if answers != reference:
-                    raise AssertionError(f"{name}: answers differ from the first set-up's")
-                row[name] = figures
-                print(f"round {k + 1} {name}: {figures}", file=sys.stderr)
-            rounds.append(row)
+        if "throughput" in parts:
+            res.update(part_throughput(sups, requests, args.clients, args.rounds))
+        if "kill" in parts:
+            res["kill"] = part_kill(sups[SETUPS[1][0]], requests, args.clients)
+            print(f"kill: {res['kill']}", file=sys.stderr)
     finally:
         for sup in sups.values():
             sup.stop(grace=30)
-    res["rounds"] = rounds
-    mean = {name: round(statistics.mean(r[name]["calls_per_s"] for r in rounds), 3)
-            for name, _, _ in SETUPS}
-    one, two, pool = (s[0] for s in SETUPS)
-    res["calls_per_s_mean"] = mean
-    res["ratio_2_replicas_over_1"] = round(mean[two] / mean[one], 3)
-    res["ratio_2_replicas_over_1_per_round"] = [
-        round(r[two]["calls_per_s"] / r[one]["calls_per_s"], 3) for r in rounds]
-    res["ratio_2_replicas_over_1_replica_2_workers"] = round(mean[two] / mean[pool], 3)
-    res["answers_equal"] = True
     text = json.dumps(res, indent=1)
     print(text)
     if args.json:

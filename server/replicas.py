@@ -70,16 +70,16 @@ def child_argv(args: argparse.Namespace, parser: argparse.ArgumentParser) -> lis
     """The ``quansu serve`` flags of ``args`` that differ from ``parser``'s defaults, but the
     ones the supervisor sets itself (:data:`OWN_FLAGS`): what every replica is started with."""
     out: list[str] = []
-    for action in parser._actions:  # noqa: SLF001 - argparse has no public list of its actions
+    for action in parser._actions:  # argparse has no public list of its actions
         if action.dest in OWN_FLAGS or not action.option_strings:
             continue
         value = getattr(args, action.dest, action.default)
         if value is None or value == action.default:
             continue
         flag = max(action.option_strings, key=len)
-        if isinstance(action, argparse._StoreTrueAction):  # noqa: SLF001
+        if isinstance(action, argparse._StoreTrueAction):
             out.append(flag)
-        elif isinstance(action, argparse._AppendAction):  # noqa: SLF001
+        elif isinstance(action, argparse._AppendAction):
             for item in value:
                 out += [flag, str(item)]
         else:
