@@ -245,7 +245,7 @@ def diagnose(error: grpc.RpcError, target: str, tls: bool) -> str | None:
     code = getattr(error, "code", None)
     if code is None or code() != grpc.StatusCode.UNAVAILABLE:
         return None
-    hp = _host_port(target)
+    hp = None if "," in target else _host_port(target)     # several servers: no one to ask
     if hp is None:
         return None
     host, port = hp
