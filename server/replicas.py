@@ -17,7 +17,8 @@ The supervisor (:class:`Replicas`):
   minute of its start; a replica that fails its first start stops the whole service (exit 1:
   a bad setting, a port in use);
 * checks each ready replica's gRPC health every ``health_interval`` seconds and replaces one
-  that fails ``health_failures`` checks in a row (hung, or NOT_SERVING for that long);
+  that fails ``health_failures`` checks in a row (hung, or NOT_SERVING for that long); not
+  with ``--tls-cert`` (the supervisor has no CA for the certificate): processes only;
 * on SIGTERM or SIGINT sends SIGTERM to every replica (each drains as ``quansu serve`` does)
   and waits for them; a second signal is passed on too (it ends the drain notice).
 
@@ -141,7 +142,9 @@ class Replicas:
         self.serve_args = list(serve_args or [])
         self.command = list(command or SERVE)
         self.restart_delay = restart_delay
-        self.health_interval = health_interval
+        # over TLS the supervisor cannot check health (it has no CA for the replicas'
+        # certificate): it watches their processes only
+        self.health_interval = 0.0 if "--tls-cert" in self.serve_args else health_interval
         self.health_failures = health_failures
         self.start_timeout = start_timeout
         self.out = out

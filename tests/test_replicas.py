@@ -271,6 +271,9 @@ def test_replica_flags(capsys):
     assert sup.targets() == ["127.0.0.1:7000", "127.0.0.1:7001", "127.0.0.1:7002"]
     assert [r.http_port for r in sup.replicas] == [8000, 8001, 8002]
     assert sup.env["QUANSU_TOKEN"] == "s"
+    assert sup.health_interval > 0
+    # over TLS the supervisor watches the processes only (it has no CA for the certificate)
+    assert Replicas(2, ["--tls-cert", "c.pem", "--tls-key", "k.pem"]).health_interval == 0
     for n, kw, words in ((0, {}, "at least 1"), (2, {"http_port": 0}, "first port"),
                          (3, {"port": 65534}, "above 65535")):
         with pytest.raises(ReplicaError, match=words):
