@@ -22,7 +22,8 @@ it kept busy (CPU seconds / wall seconds).
 
 ``--parts kill``: replica 0 of the two is killed (SIGKILL) while ``--clients`` clients with
 retries send Suggest calls: the calls failed (the retries should leave none), and the seconds
-until the replacement the supervisor starts answers a Suggest.
+until the replacement the supervisor starts answers a Suggest.  ``--parts drain``: the same
+with SIGTERM (the replica drains, as in a rolling restart) and clients without retries.
 
 Every replica runs in this process's session by default, as the one server's workers do: under
 Linux's autogroup scheduling each session gets its own share of the CPUs, and on a machine
@@ -35,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import sys
 import threading
@@ -44,7 +46,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: (name, replicas, workers per replica)
-PARTS = ("throughput", "kill")
+PARTS = ("throughput", "kill", "drain")
 SETUPS = (("1 replica x 1 worker", 1, 1), ("2 replicas x 1 worker", 2, 1),
           ("1 replica x 2 workers", 1, 2))
 
@@ -166,10 +168,12 @@ def part_throughput(sups: dict, requests: list, clients: int, rounds_n: int) -> 
             "answers_equal": True}
 
 
-def part_kill(sup, requests: list, clients: int) -> dict:
-    """Replica 0 of two killed (SIGKILL) while ``clients`` clients with retries
-    (``Client(retries=4)``) send the requests over and over: the calls answered and failed
-    from the kill until its replacement answers, and the seconds from the kill until then."""
+def part_kill(sup, requests: list, clients: int, sig: int = signal.SIGKILL,
+              retries: int = 4, index: int = 0) -> dict:
+    """Replica ``index`` of two killed (``sig``: SIGKILL; SIGTERM drains it) while ``clients``
+    clients (``Client(retries=retries)``) send the requests over and over: the calls answered
+    and failed, those answered from the kill until its replacement answers, and the seconds
+    from the kill until then."""
     from quansu.server.client import Client
 
     stop = threading.Event()
@@ -179,7 +183,7 @@ def part_kill(sup, requests: list, clients: int) -> dict:
     errors: list[str] = []
 
     def work(i):
-        with Client(sup.targets(), timeout=300, retries=4) as c:
+        with Client(sup.targets(), timeout=300, retries=retries) as c:
             k = i
             while not stop.is_set():
                 try:
@@ -197,16 +201,16 @@ def part_kill(sup, requests: list, clients: int) -> dict:
     for t in threads:
         t.start()
     time.sleep(2.0)                          # both replicas busy
-    old = sup.kill(0)
+    old = sup.kill(index, sig)
     killed.set()
     t0 = time.perf_counter()
     replaced = None
     for _ in range(6000):                    # polls of 0.05 s
         sup.check()
-        r = sup.replicas[0]
+        r = sup.replicas[index]
         if r.pid != old and r.ready.is_set():
             try:
-                with Client(sup.targets()[0], timeout=60) as c:
+                with Client(sup.targets()[index], timeout=60) as c:
                     c.stub.Suggest(requests[0], timeout=60)
                 replaced = time.perf_counter() - t0
                 break
@@ -217,10 +221,10 @@ def part_kill(sup, requests: list, clients: int) -> dict:
     for t in threads:
         t.join()
     return {"replacement_answers_after_s": None if replaced is None else round(replaced, 1),
-            "restart_delay_s": sup.restart_delay, "calls_ok": counts["ok"],
+            "restart_delay_s": sup.restart_delay, "replica": index, "calls_ok": counts["ok"],
             "calls_ok_from_kill_to_replacement": counts["ok_after_kill"],
             "calls_failed": counts["failed"], "errors": errors[:5],
-            "clients": clients, "client_retries": 4}
+            "clients": clients, "client_retries": retries, "signal": signal.Signals(sig).name}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -237,8 +241,9 @@ def main(argv: list[str] | None = None) -> int:
                          "gets its own share of a busy machine's CPUs (default: all in this "
                          "process's session, as the one server's workers are)")
     ap.add_argument("--parts", default="throughput",
-                    help="comma-separated: throughput (the three set-ups; the default), kill (a replica of "
-                         "two killed under load, the time until its replacement answers)")
+                    help="comma-separated: throughput (the three set-ups; the default), kill (a "
+                         "replica of two killed under load, the time until its replacement "
+                         "answers), drain (the same with SIGTERM and clients without retries)")
     ap.add_argument("--commit", default="", help="the commit to record (default: git's)")
     ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
     args = ap.parse_args(argv)
@@ -277,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
         if "kill" in parts:
             res["kill"] = part_kill(sups[SETUPS[1][0]], requests, args.clients)
             print(f"kill: {res['kill']}", file=sys.stderr)
+        if "drain" in parts:
+            res["drain"] = part_kill(sups[SETUPS[1][0]], requests, args.clients,
+                                     signal.SIGTERM, retries=0, index=1)
+            print(f"drain: {res['drain']}", file=sys.stderr)
     finally:
         for sup in sups.values():
             sup.stop(grace=30)
