@@ -263,8 +263,9 @@ def main(argv: list[str] | None = None) -> int:
                  "game": "tienlen, 4 players", "replicas_in_own_sessions": args.own_sessions,
                  "sched_autogroup": _autogroup()}
     requests = _requests(args.calls, args.iterations)
-    base = ["--queue", str(args.calls + 8), "--log-level", "warning", "--drain", "2",
-            "--drain-notice", "0"] + ([] if args.models else ["--uniform"])
+    # quansu serve's own drain notice (1 s): a drained replica serves while clients move off
+    base = ["--queue", str(args.calls + 8), "--log-level", "warning", "--drain", "2"] + (
+        [] if args.models else ["--uniform"])
     parts = [x for x in args.parts.split(",") if x]
     if not parts or any(x not in PARTS for x in parts):
         ap.error(f"--parts: a comma-separated list of {', '.join(PARTS)}")

@@ -1,9 +1,9 @@
 """``quansu serve --replicas N``: N ``quansu serve`` processes on one machine, kept alive.
 
 Each replica is a whole ``quansu serve`` (its own worker pool, health, HTTP gateway and metrics
-when asked) in a process group of its own (in the supervisor's session), on its own ports: replica ``i`` listens on
-``--port + i`` (``--http-port + i``, ``--metrics-port + i``); with ``--port 0`` each takes a
-free port at its first start and keeps it.  Clients spread their calls over the replicas with
+when asked) in a process group of its own (in the supervisor's session), on its own ports:
+replica ``i`` listens on ``--port + i`` (``--http-port + i``, ``--metrics-port + i``); with
+``--port 0`` each takes a free port at its first start and keeps it.  Clients spread their calls over the replicas with
 gRPC's ``round_robin`` (:class:`server.client.Client` given the list, or ``dns:///NAME:PORT``)
 and send a call again after UNAVAILABLE (``Client(retries=N)``, gRPC's retry policy).
 
