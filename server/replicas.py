@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 #: The command line of ``quansu serve`` (the interpreter running this one).
 SERVE = [sys.executable, "-m", "quansu", "serve"]
 #: The flags the supervisor sets itself for each replica (or keeps for itself).
-OWN_FLAGS = ("replicas", "port", "http_port", "metrics_port", "token", "help")
+OWN_FLAGS = ("replicas", "host", "port", "http_port", "metrics_port", "token", "help")
 #: Restart waits: the first, the most, and how long a replica must live for the next death to
 #: start again from the first.
 RESTART_DELAY_S = 1.0
