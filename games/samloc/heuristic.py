@@ -26,8 +26,7 @@ from quansu.games.base import TERMINAL
 from quansu.games.caches import cache_size, make_room
 
 from . import rules as R
-from .game import DECLARE, DECLINE, PASS
-from .rules import DQUAD, PAIR, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
+from .rules import DECLARE, DECLINE, DQUAD, PAIR, PASS, QUAD, SINGLE, STRAIGHT, TRIPLE, TWO, TWOS
 
 SAM_THRESHOLD = 0.75
 SAM_SAMPLES = 48

@@ -24,6 +24,11 @@ from __future__ import annotations
 
 from quansu.games.cards import CARD_BIT
 
+#: The moves that are not card masks: a pass, and the báo sâm answers (above every card bit).
+PASS = 0
+DECLARE = 1 << 52
+DECLINE = 1 << 53
+
 SINGLE, PAIR, TRIPLE, QUAD, STRAIGHT, DQUAD = 1, 2, 3, 4, 5, 6
 COMBO_NAMES = {SINGLE: "single", PAIR: "pair", TRIPLE: "triple", QUAD: "quad",
                STRAIGHT: "straight", DQUAD: "double_quad"}

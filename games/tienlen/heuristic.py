@@ -23,7 +23,7 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
 
 from quansu.games.caches import cache_size
 from quansu.games.tienlen import rules as R
-from quansu.games.tienlen.game import TienLenState
+from quansu.games.tienlen.state import TienLenState
 
 _TWO_RANK = 12
 _U1 = cython.declare(cython.ulonglong, 1)

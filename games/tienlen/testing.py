@@ -10,7 +10,8 @@ from typing import Sequence
 
 from quansu.games.cards import parse_mask
 from quansu.games.tienlen import rules as R
-from quansu.games.tienlen.game import NUM_DEALT, TienLenGame, TienLenState
+from quansu.games.tienlen.game import TienLenGame
+from quansu.games.tienlen.state import NUM_DEALT, TienLenState
 
 
 def _mask(x) -> int:

@@ -1,4 +1,4 @@
-# The compiled build's layout of TienLenState (as games/tan/quansu.games.tan.game.pxd for Tấn):
+# The compiled build's layout of TienLenState (games/tienlen/state.py; as Tấn's state .pxd):
 # an extension type whose methods read and write its fields as C struct members; every field
 # stays readable and writable from Python (public), with the meanings of the class docstring.
 # Object fields throughout (Python ints, so every mask and shift keeps Python semantics), but for
