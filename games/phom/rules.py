@@ -29,6 +29,18 @@ from quansu.games.caches import cache_size
 
 from quansu.games.cards import PHOM_RANK
 
+#: The turn's phases (``PhomState.phase``, the turn as moves: :mod:`games.phom.game`) and their
+#: names; the kinds of turn (``PhomState.kind``): a normal turn, the lay-down turn, a tái turn.
+TAKE, LAY, SEND, DISCARD, OVER = 0, 1, 2, 3, 4
+PHASE_NAMES = ("take", "lay", "send", "discard", "over")
+NORMAL, LAYDOWN, TAI = 0, 1, 2
+#: Move values besides a discard (the internal card ``x``) and a lay (a tuple of meld masks):
+#: ``EAT + x``, :data:`DRAW`, :data:`U`, ``SEND_BASE + 64 * meld id + x``.
+EAT = 64
+DRAW = 200
+U = 202
+SEND_BASE = 256
+
 SUIT_BLOCK = 0x1FFF
 FULL = (1 << 52) - 1
 SUIT_MASK = tuple(SUIT_BLOCK << (13 * s) for s in range(4))

@@ -21,7 +21,6 @@ from quansu.games.caches import cache_size, make_room
 from quansu.games.cards import card_str, shuffle
 from quansu.games.errors import Text
 from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
-from quansu.games.phom import game as G
 from quansu.games.phom import rules as R
 
 _TRIES = 24
@@ -198,7 +197,7 @@ def determinize(st, seat: int, rng: random.Random):
 class _PublicTurns:
     """Whose turn it is and in which phase, followed from the public moves alone.
 
-    Mirrors the phase logic of :class:`games.phom.game.PhomState` on public facts (hand sizes,
+    Mirrors the phase logic of :class:`games.phom.state.PhomState` on public facts (hand sizes,
     stock size, who has laid down, the owners of the laid melds, the last discard), so that a
     history whose moves are made out of turn, in the wrong phase or after the end is rejected
     with ``moves[i]`` before any deal is built.  What depends on hidden cards (Ù, whether an eat
@@ -210,8 +209,8 @@ class _PublicTurns:
         self.n = game.num_players
         self.cnt = list(counts)
         self.cur = first
-        self.phase = G.DISCARD
-        self.kind = G.NORMAL
+        self.phase = R.DISCARD
+        self.kind = R.NORMAL
         self.stock_len = stock_len
         self.drawn = 0
         self.s_now = stock_len
@@ -221,8 +220,8 @@ class _PublicTurns:
         self.over = False
 
     def _expected(self) -> str:
-        return {G.TAKE: "draw / eat", G.LAY: "lay", G.SEND: "send / discard",
-                G.DISCARD: "discard"}[self.phase]
+        return {R.TAKE: "draw / eat", R.LAY: "lay", R.SEND: "send / discard",
+                R.DISCARD: "discard"}[self.phase]
 
     def step(self, i: int, s: int, mv, text: str) -> None:
         """Apply move ``mv`` (text ``text``) of seat ``s``, the ``i``-th of the history; raise
@@ -236,10 +235,10 @@ class _PublicTurns:
 
         def wrong_phase() -> IllegalMoveError:
             return IllegalMoveError.of("phom.wrong_phase_view", f"moves[{i}]", text=text, s=s, expected=self._expected(), 
-                                       phase=Text(f"phom.phase_{G.PHASE_NAMES[ph]}"))
+                                       phase=Text(f"phom.phase_{R.PHASE_NAMES[ph]}"))
 
         if isinstance(mv, tuple):  # lay
-            if ph != G.LAY:
+            if ph != R.LAY:
                 raise wrong_phase()
             k = sum(m.bit_count() for m in mv)
             if k >= self.cnt[s]:
@@ -247,25 +246,25 @@ class _PublicTurns:
                                           s=s, cnt=self.cnt[s])
             self.cnt[s] -= k
             self.owners.extend([s] * len(mv))
-            if self.kind == G.LAYDOWN:
+            if self.kind == R.LAYDOWN:
                 self.laid |= 1 << s
-            self.phase = G.SEND if self._can_enter_send(s) else G.DISCARD
-        elif mv == G.U:
+            self.phase = R.SEND if self._can_enter_send(s) else R.DISCARD
+        elif mv == R.U:
             if g._auto:
                 raise IllegalMoveError.of("phom.u_automatic", f"moves[{i}]")
             self.over = True
-        elif mv == G.DRAW:
-            if ph != G.TAKE:
+        elif mv == R.DRAW:
+            if ph != R.TAKE:
                 raise wrong_phase()
             if self.drawn >= self.stock_len:
                 raise IllegalMoveError.of("phom.stock_empty", f"moves[{i}]", s=s)
             self.drawn += 1
             self.last = None
             self._after_take(s)
-        elif G.EAT <= mv < G.EAT + 52:
-            if ph != G.TAKE:
+        elif R.EAT <= mv < R.EAT + 52:
+            if ph != R.TAKE:
                 raise wrong_phase()
-            x = mv - G.EAT
+            x = mv - R.EAT
             if self.last != x:
                 now = Text("phom.no_card") if self.last is None else R.card_text(self.last)
                 raise IllegalMoveError.of("phom.eat_only_last_discard", f"moves[{i}]", text=text,
@@ -273,7 +272,7 @@ class _PublicTurns:
             self.last = None
             self._after_take(s)
         elif mv < 52:  # discard (also ends the sending: Phỏm has no 'done')
-            if ph not in (G.DISCARD, G.SEND):
+            if ph not in (R.DISCARD, R.SEND):
                 raise wrong_phase()
             self.cnt[s] -= 1
             self.last = mv
@@ -281,16 +280,16 @@ class _PublicTurns:
                 self.over = True
                 return
             self.cur = (s + 1) % self.n
-            self.phase = G.TAKE
-            self.kind = G.NORMAL
+            self.phase = R.TAKE
+            self.kind = R.NORMAL
         else:  # send
-            if ph != G.SEND:
+            if ph != R.SEND:
                 raise wrong_phase()
-            j = (mv - G.SEND_BASE) // 64
+            j = (mv - R.SEND_BASE) // 64
             if j >= len(self.owners):
                 raise IllegalMoveError.of("phom.no_such_meld_laid", f"moves[{i}]", text=text,
                                           j=j, n_owners=len(self.owners))
-            if self.owners[j] == s and self.kind != G.TAI:
+            if self.owners[j] == s and self.kind != R.TAI:
                 raise IllegalMoveError.of("phom.send_own_meld", f"moves[{i}]", text=text, j=j,
                                           s=s)
             self.cnt[s] -= 1
@@ -298,22 +297,22 @@ class _PublicTurns:
             if g._auto and g._send_all and left <= 1:
                 self.over = True
             elif left < 2:
-                self.phase = G.DISCARD
+                self.phase = R.DISCARD
 
     def _after_take(self, p: int) -> None:
         self.cnt[p] += 1
         self.s_now = self.stock_len - self.drawn
         if self.laid >> p & 1:
-            self.kind, self.phase = G.TAI, G.LAY
+            self.kind, self.phase = R.TAI, R.LAY
         elif self.s_now <= self.n - 1:
-            self.kind, self.phase = G.LAYDOWN, G.LAY
+            self.kind, self.phase = R.LAYDOWN, R.LAY
         else:
-            self.kind, self.phase = G.NORMAL, G.DISCARD
+            self.kind, self.phase = R.NORMAL, R.DISCARD
 
     def _can_enter_send(self, p: int) -> bool:
         if self.cnt[p] < 2 or p not in self.owners:
             return False
-        if self.kind == G.TAI:
+        if self.kind == R.TAI:
             return self.game._tai_send
         return any(o != p for o in self.owners)
 

@@ -3,7 +3,8 @@
 Rules, options and this engine's decisions: ``docs/rules/tan.md``.
 """
 
-from quansu.games.tan.game import TanGame, TanState
+from quansu.games.tan.game import TanGame
+from quansu.games.tan.state import TanState
 
 GAME = TanGame
 

@@ -26,7 +26,7 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
     from quansu.games import _cy as cython
 
 from quansu.games.base import TERMINAL, IllegalMoveError
-from quansu.games.tan.game import ATTACK, DEFEND, THROW, TanState
+from quansu.games.tan.state import ATTACK, DEFEND, THROW, TanState
 from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, RANKSET_CARDS,
                                     SWAP_BASE, TAKE, THROW_BASE)
 

@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 
 from quansu.games.base import IllegalMoveError
-from quansu.games.tan.game import ATTACK, DEFEND, THROW
+from quansu.games.tan.state import ATTACK, DEFEND, THROW
 from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, HAND_SIZE, RANKBIT,
                                     RANKSET_CARDS, SUIT_MASK, SWAP_BASE, TAKE, THROW_BASE,
                                     cards_of)
@@ -287,7 +287,7 @@ def _playout(hands: list[int], trump: int, g, a: int, d: int, phase: int, cur: i
     policy for every seat, after the move ``first`` of the seat to act (a card, or -1 for
     ``take`` / ``done``; -2: the policy's own move).  ``hands`` (changed in place) holds every
     hand, ``stock`` the face-down stock in drawing order (top first), ``faceup`` the face-up card
-    under it (-1: the stock is empty).  The rules are those of :class:`games.tan.game.TanState`
+    under it (-1: the stock is empty).  The rules are those of :class:`games.tan.state.TanState`
     (refills, the defender's draw in mid-bout, emptied hands while the stock lasts), without
     swaps.  Returns the winner, or -1 when ``limit`` moves pass without one."""
     beaters = BEATERS[trump]

@@ -1,5 +1,5 @@
 # The compiled build's layout of TanState: Cython reads this file (found by the module's full
-# name in setup.py's PXD_DIRS) beside games/tan/game.py; the pure build ignores it.  TanState
+# name in setup.py's PXD_DIRS) beside games/tan/state.py; the pure build ignores it.  TanState
 # becomes an extension type whose fields its own methods read and write as C struct members
 # instead of by attribute lookup; every field stays readable and writable from Python (public),
 # with the names and meanings of the class docstring.  C ints only for the small counters, seats
