@@ -129,19 +129,23 @@ def test_the_cli_trains_with_dmc(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def local_ray():
+    """A one-node cluster of 2 CPUs started with ``ray start`` (LocalCluster), not a local
+    ``ray.init()``: Ray 2.60's local ``ray.init()`` writes ``~/.ray/auth_token``, after which
+    the drivers of later ``ray start`` clusters on the machine are refused
+    (tests/test_ray_cluster.py)."""
     ray_cluster = pytest.importorskip("quansu.server.ray_cluster")
     ray_cluster.require_ray()      # the dev extra installs it: a missing Ray fails here
-    ray_cluster.disconnect()
-    ray_cluster.connect(None, num_cpus=2)
-    yield ray_cluster
-    ray_cluster.disconnect()
+    with ray_cluster.LocalCluster((2,), object_store_mb=80) as c:
+        yield c
 
 
 def test_ray_actors_play_and_a_killed_actor_is_replaced(local_ray, tmp_path):
     game = make("tienlen", 2)
     net = tiny_net(game)
     args = (dict(net.config), weights_of(net), 2, 11, PARAMS)
-    actors = local_ray.ActorSet(DMCActor, 1, "tienlen", 2, {})
+    from quansu.server.ray_cluster import ActorSet
+
+    actors = ActorSet(DMCActor, 1, "tienlen", 2, {})
     try:
         (pid,) = actors.gather(actors.submit("pid", [()]))
         assert pid != os.getpid()
@@ -156,7 +160,7 @@ def test_ray_actors_play_and_a_killed_actor_is_replaced(local_ray, tmp_path):
     local = actor_games(game, net, 2, 11, PARAMS)
     for k in ("states", "moves", "q", "values"):
         assert np.array_equal(res[k], local[k])
-    # a short run with its actors on Ray (--ray: the local Ray this test connected)
-    s = train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "ray"), workers=1, ray="",
-                            rounds=2))
-    assert s["rounds"] == 2 and s["decisions"] > 0 and s["ray"] == "" and s["actor_nodes"] == 1
+    # a short run with its actors on Ray (--ray ADDRESS: the cluster this test started)
+    s = train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "ray"), workers=1,
+                            ray=local_ray.address, rounds=2))
+    assert s["rounds"] == 2 and s["decisions"] > 0 and s["actor_nodes"] == 1
