@@ -174,7 +174,12 @@ def run_dmc(args) -> int:
                         eval_deals=args.curve_deals, eval_first=args.curve_first,
                         rounds=args.rounds, progress=not args.no_progress)
         train_dmc(cfg)
-    except (GameError, ValueError) as e:
+    except GameError as e:
+        from quansu.server.i18n import error_text, lang_of, t
+
+        print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=sys.stderr)
+        return 2
+    except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0

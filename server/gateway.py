@@ -448,7 +448,8 @@ def new_game(obj: dict) -> dict:
     players = _int_field(obj, "players", 4, 1, convert.MAX_SEATS)
     options = obj.get("options") or {}
     if not isinstance(options, dict):
-        raise errors.RequestError.of("options", "request.not_object", type=_json_type(options))
+        raise errors.RequestError.of("options", "request.options_not_object",
+                                     type=_json_type(options))
     if len(options) > convert.MAX_OPTIONS:
         raise errors.RequestError.of("options", "request.too_many_options", n=len(options),
                                      limit=convert.MAX_OPTIONS)
