@@ -38,7 +38,7 @@ class RayMissing(RuntimeError):
     """``--ray`` without the ``ray`` package."""
 
     def __init__(self) -> None:
-        from quansu.server.cli import install_hint
+        from quansu.cli import install_hint
 
         super().__init__(f"--ray needs Ray, which is not installed: {install_hint('ray')}")
 
@@ -73,9 +73,24 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> None:
     kw: dict[str, Any] = {"log_to_driver": False, "logging_level": "WARNING",
                           "configure_logging": True}
     if address:
+        token_auth_if_token_available()
         ray.init(address=address, **kw)
     else:
         ray.init(num_cpus=num_cpus, include_dashboard=False, **kw)
+
+
+def token_auth_if_token_available() -> bool:
+    """Turn on Ray's token authentication in this driver when ``RAY_AUTH_MODE`` is unset and a
+    token is at hand (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``), as
+    ``ray start`` does for its nodes; True when the driver will send a token.
+
+    In Ray 2.60 a plain local ``ray.init()`` writes ``~/.ray/auth_token``, and from then on a
+    ``ray start`` cluster on the machine asks for that token while a driver joining it with
+    ``ray.init(address=...)`` stays without one and is refused ("InvalidAuthToken").  This
+    calls Ray's own rule (the one ``ray start`` uses) before joining; an explicit
+    ``RAY_AUTH_MODE`` is left as it is."""
+    from ray._private.authentication import authentication_token_setup as auth
+    return auth.maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
 
 
 ADDRESS_HELP = ("auto (the running cluster), HOST:PORT or ray://HOST:PORT; without an "

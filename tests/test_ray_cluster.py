@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -124,7 +125,7 @@ def test_local_pool_equals_one_process(tmp_path, local_six):
 
 
 def test_analyze_command_batch_mode_table_and_reports(tmp_path, local_six):
-    from quansu.server.cli import main
+    from quansu.cli import main
 
     out = tmp_path / "r.jsonl"
     reports = tmp_path / "html"
@@ -138,7 +139,7 @@ def test_analyze_command_batch_mode_table_and_reports(tmp_path, local_six):
 
 
 def test_ray_missing_says_what_to_install(tmp_path, monkeypatch, capfd):
-    from quansu.server.cli import main
+    from quansu.cli import main
 
     monkeypatch.setitem(sys.modules, "ray", None)      # import ray -> ImportError
     rc = main(["analyze", str(EXAMPLES / "tan.view.json"), "--ray", "--out",
@@ -148,7 +149,7 @@ def test_ray_missing_says_what_to_install(tmp_path, monkeypatch, capfd):
     assert not (tmp_path / "r.jsonl").exists()
     import argparse
 
-    from quansu.server import cmd_arena
+    from quansu.cli import arena as cmd_arena
 
     p = argparse.ArgumentParser()
     cmd_arena.add_arguments(p)
@@ -175,7 +176,7 @@ def test_the_serving_path_and_local_runs_never_import_ray():
     code = (
         "import sys\n"
         "import quansu.server.app, quansu.server.gateway, quansu.server.engine\n"
-        "from quansu.server.cli import build_parser\n"
+        "from quansu.cli import build_parser\n"
         "build_parser()\n"
         "from quansu.games import make\n"
         "from quansu.search.arena import run_arena\n"
@@ -205,7 +206,7 @@ def cluster():
 
 
 def test_batch_analysis_runs_on_both_nodes_with_the_local_marks(cluster, tmp_path, local_six):
-    from quansu.server.cli import main
+    from quansu.cli import main
 
     out = tmp_path / "ray.jsonl"
     err = io.StringIO()
@@ -227,7 +228,7 @@ def test_batch_analysis_runs_on_both_nodes_with_the_local_marks(cluster, tmp_pat
 def test_arena_on_the_cluster_equals_the_local_table(cluster, tmp_path):
     import argparse
 
-    from quansu.server import cmd_arena
+    from quansu.cli import arena as cmd_arena
 
     def main(argv):
         p = argparse.ArgumentParser()
@@ -299,3 +300,22 @@ def test_a_lost_node_loses_no_game_and_judges_none_twice(cluster, tmp_path, loca
     assert res.failed == 0 and judged(lines) == judged(local_six.lines)
     assert after and all(x["node"] == cluster.ids[0] for x in after)
     assert cluster.alive_nodes() == 1
+
+
+def test_a_driver_joins_a_cluster_that_asks_for_the_machines_token(tmp_path):
+    """With a token in ``~/.ray/auth_token`` (what a plain local ``ray.init()`` leaves behind),
+    ``ray start`` asks for it; :func:`quansu.server.ray_cluster.connect` sends it, so the
+    driver is not refused.  In a child process with its own home folder, so that neither this
+    machine's token nor this process's Ray settings take part."""
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("quansu-test-" + "0" * 52)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
+    env["HOME"] = str(tmp_path)
+    code = ("from quansu.server import ray_cluster as rc\n"
+            "with rc.LocalCluster((1,), object_store_mb=80) as c:\n"
+            "    rc.connect(c.address)\n"
+            "    print('cpus', rc.cluster_cpus(), flush=True)\n"
+            "    rc.disconnect()\n")
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0 and "cpus 1" in run.stdout, run.stderr[-2000:]
