@@ -22,6 +22,7 @@ and sum to zero.
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import math
 import random
@@ -124,7 +125,7 @@ class OptionSpec:
     maximum: float | None = None
 
     @property
-    def kind(self) -> type:
+    def kind(self) -> builtins.type:   # (``type`` here is the field above)
         return self.type if self.type is not object else type(self.default)
 
     @property
@@ -268,7 +269,7 @@ class SeededOnUse:
 
     def __init__(self, seed: int):
         self._seed = seed
-        self._rng = None
+        self._rng: random.Random | None = None
 
     def __getattr__(self, name: str):
         # only called for names not on the instance: the generator's attributes

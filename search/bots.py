@@ -255,7 +255,8 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
                                     f"known: worlds, {', '.join(FIELDS)}")
         return PIMCBot(worlds, from_dict(settings), evaluator, seed, name=spec)
     if kind == "improve":
-        own = {k: settings.pop(k) for k in ("candidates", "worlds", "z", "base") if k in settings}
+        own: dict[str, Any] = {k: settings.pop(k) for k in ("candidates", "worlds", "z", "base")
+                               if k in settings}
         if "rollout" in settings:
             own["playout"] = settings.pop("rollout")
         unknown = [k for k in settings if k not in FIELDS]

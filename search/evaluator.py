@@ -128,7 +128,7 @@ def playout(state: State, rng: random.Random, policy: str = "random",
             raise ValueError("playout: policy 'mast' needs a MoveAverages table")
         table = mast.table
         rand = rng.random
-        trajectory = []
+        trajectory: list = []
         while True:
             moves = state.legal_moves()
             n = len(moves)

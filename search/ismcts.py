@@ -39,7 +39,7 @@ import math
 import random
 import threading
 import time
-from typing import Callable
+from typing import Any, Callable
 
 try:
     import cython
@@ -82,9 +82,10 @@ class _Node:
         self.seat = seat
         self.visits = 0
         self.value_sum = 0.0
-        self.moves = None
-        self.prior = None
-        self.index = None
+        # lists (and the index a dict) once set, read only after: Any for the type checker
+        self.moves: Any = None
+        self.prior: Any = None
+        self.index: Any = None
 
     def open(self) -> None:
         k = len(self.moves)
@@ -452,7 +453,7 @@ class _Search:
         mode = cfg.leaf_value
         dets = [p[1] for p in pending]
         legals = [p[2] for p in pending]
-        evs = None
+        evs: Any = None
         if mode != "rollout":
             evs = self.evaluator.evaluate(dets, legals, self.rng, values=True, stop=stop)
             self._check(evs, dets, legals, True)
