@@ -80,10 +80,8 @@ def _settings(worlds: int, iterations: int):
 
 def part_throughput(cluster, files: list[str], worlds: int, iterations: int,
                     rounds: int) -> dict:
-    from quansu.server.batch import read_items, run_batch
     from quansu.server import ray_cluster as rc
-
-    from quansu.server.batch import local_pool
+    from quansu.server.batch import local_pool, read_items, run_batch
 
     items = list(read_items(files))
     settings = _settings(worlds, iterations)

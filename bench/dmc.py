@@ -28,7 +28,8 @@ def _now() -> str:
 
 
 def record(run_dir: str, commit: str = "", started: str = "") -> dict:
-    from quansu.bench.hint import commit as git_commit, machine
+    from quansu.bench.hint import commit as git_commit
+    from quansu.bench.hint import machine
 
     doc = json.loads((Path(run_dir) / "curve.json").read_text(encoding="utf-8"))
     s = doc.get("summary", {})

@@ -32,13 +32,14 @@ import sys
 import threading
 import time
 from collections import Counter
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import grpc
 from google.protobuf import struct_pb2
 from google.protobuf.message import DecodeError, Message
 
-from quansu.server.v1 import records_pb2, service_pb2 as pb
+from quansu.server.v1 import records_pb2
+from quansu.server.v1 import service_pb2 as pb
 
 SERVICE = "/quansu.v1.QuansuService/"
 HEALTH = "/grpc.health.v1.Health/Check"

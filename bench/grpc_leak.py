@@ -61,8 +61,8 @@ def rss_mb(pid: int) -> float:
 
 def _raw_health_handler():
     """The stock health servicer behind a handler that receives the raw bytes."""
-    from grpc_health.v1 import health, health_pb2
     from google.protobuf.message import DecodeError
+    from grpc_health.v1 import health, health_pb2
 
     servicer = health.HealthServicer()
     servicer.set("", health_pb2.HealthCheckResponse.SERVING)

@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import multiprocessing
 import json
 import math
+import multiprocessing
 import os
 import platform
 import random

@@ -30,10 +30,9 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
-
-import random
 
 from quansu import games
 from quansu.search.arena import _seed_of, play_game

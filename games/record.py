@@ -43,8 +43,18 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from quansu.games.base import (TERMINAL, Deal, DealError, Game, GameError, IllegalMoveError, Move,
-                        MoveParseError, OptionError, State)
+from quansu.games.base import (
+    TERMINAL,
+    Deal,
+    DealError,
+    Game,
+    GameError,
+    IllegalMoveError,
+    Move,
+    MoveParseError,
+    OptionError,
+    State,
+)
 from quansu.games.cards import CardError, card_str, parse_card
 from quansu.games.registry import make
 

@@ -11,8 +11,13 @@ Public surface::
 
 from __future__ import annotations
 
-from quansu.models.evaluator import (ModelError, NetworkEvaluator, PolicyValueModel, default_model_path,
-                              load_model)
+from quansu.models.evaluator import (
+    ModelError,
+    NetworkEvaluator,
+    PolicyValueModel,
+    default_model_path,
+    load_model,
+)
 
 
 def has_model(game_name: str) -> bool:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from quansu.games.base import Move, State
+from quansu.models.evaluator import NetworkEvaluator
 from quansu.search.bots import Bot, ISMCTSBot
 from quansu.search.config import SearchConfig
-from quansu.models.evaluator import NetworkEvaluator
 
 
 class PolicyBot(Bot):

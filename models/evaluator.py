@@ -22,11 +22,11 @@ from typing import Sequence
 
 import numpy as np
 
+from quansu.games import caches
 from quansu.games.base import Game, GameError, State
-from quansu.search.evaluator import Evaluation, Evaluator
 from quansu.models.encoders import encoder_for
 from quansu.models.encoders.base import Encoder
-from quansu.games import caches
+from quansu.search.evaluator import Evaluation, Evaluator
 
 MODEL_FORMAT = "quansu-pv/1"
 MODELS_DIR = Path(__file__).resolve().parent

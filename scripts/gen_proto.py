@@ -52,8 +52,8 @@ def _fix_imports(text: str) -> str:
 def generate(out_dir: Path) -> list[Path]:
     """Compile every proto into ``out_dir`` (created); returns the files written."""
     try:
-        from grpc_tools import protoc
         import grpc_tools
+        from grpc_tools import protoc
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise SystemExit("scripts/gen_proto.py needs grpcio-tools: pip install -e '.[dev]'") from e
     include = Path(grpc_tools.__file__).parent / "_proto"

@@ -24,7 +24,7 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 from quansu.games.base import Game, GameError
 from quansu.search.bots import make_bot

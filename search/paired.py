@@ -340,7 +340,11 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
         screen_poll = poll
         if deadline is not None:
             screen_end = start + SCREEN_SHARE * max(0.0, deadline - start)
-            screen_poll = (lambda: (stop is not None and stop()) or clock() >= screen_end)
+
+            def screen_poll_until_end():
+                return (stop is not None and stop()) or clock() >= screen_end
+
+            screen_poll = screen_poll_until_end
         sums = [0.0] * len(moves)
         try:
             for i in range(cfg.screen_worlds):

@@ -37,17 +37,40 @@ import json
 import random
 from typing import Any
 
-from quansu.games.base import (Deal, DealError, Game, MoveInfo, MoveParseError, OptionError,
-                               OptionSpec, SearchTuning)
+from quansu.games.base import (
+    Deal,
+    DealError,
+    Game,
+    MoveInfo,
+    MoveParseError,
+    OptionError,
+    OptionSpec,
+    SearchTuning,
+)
 from quansu.games.cards import CardError, card_str, parse_card
 from quansu.games.errors import Text
 from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
 from quansu.games.phom import rules as R
 from quansu.games.phom.heuristic import heuristic_move as _heuristic_move
+
 # the turn's phases and the move values (games/phom/rules.py), importable from here as before
-from quansu.games.phom.rules import (DISCARD, DRAW, EAT, LAY, LAYDOWN, NORMAL,  # noqa: F401
-                                     OVER, PHASE_NAMES, SEND, SEND_BASE, TAI, TAKE, U)
+from quansu.games.phom.rules import (  # noqa: F401
+    DISCARD,
+    DRAW,
+    EAT,
+    LAY,
+    LAYDOWN,
+    NORMAL,
+    OVER,
+    PHASE_NAMES,
+    SEND,
+    SEND_BASE,
+    TAI,
+    TAKE,
+    U,
+)
 from quansu.games.phom.sparring import choose as _sparring_choose
+
 # the position (games/phom/state.py), importable from here as before
 from quansu.games.phom.state import F_ACTED, F_SENT, PhomState  # noqa: F401
 from quansu.games.phom.view import deal_for_view as _deal_for_view

@@ -24,7 +24,8 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
     from quansu.games import _cy as cython
 
 from quansu.games.phom import rules as R
-from quansu.games.phom.rules import DISCARD, EAT, LAY, SEND, SEND_BASE, TAI as TAI_KIND, TAKE, U
+from quansu.games.phom.rules import DISCARD, EAT, LAY, SEND, SEND_BASE, TAKE, U
+from quansu.games.phom.rules import TAI as TAI_KIND
 
 
 @cython.locals(known=cython.ulonglong, s=cython.int, x=cython.int)

@@ -26,7 +26,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from quansu.games.caches import cache_size
-
 from quansu.games.cards import PHOM_RANK
 
 #: The turn's phases (``PhomState.phase``, the turn as moves: :mod:`games.phom.game`) and their

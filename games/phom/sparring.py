@@ -31,7 +31,7 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
 
 from quansu.games.phom import rules as R
 from quansu.games.phom import settle as S
-from quansu.games.phom.rules import (DISCARD, DRAW, EAT, LAY, SEND, SEND_BASE, TAI, TAKE, U)
+from quansu.games.phom.rules import DRAW, EAT, LAY, SEND, SEND_BASE, TAI, TAKE, U
 
 
 @dataclass(frozen=True)

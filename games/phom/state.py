@@ -11,14 +11,27 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Hashable
 
-from quansu.games.base import (HAND_ZONES as _HAND_KEYS, TERMINAL, Deal, IllegalMoveError,
-                               MoveParseError, State)
+from quansu.games.base import HAND_ZONES as _HAND_KEYS
+from quansu.games.base import TERMINAL, Deal, IllegalMoveError, MoveParseError, State
 from quansu.games.errors import Text
 from quansu.games.phom import errors as _errors  # noqa: F401  (registers the texts)
 from quansu.games.phom import rules as R
 from quansu.games.phom import settle as S
-from quansu.games.phom.rules import (DISCARD, DRAW, EAT, LAY, LAYDOWN, NORMAL, OVER, PHASE_NAMES,
-                                     SEND, SEND_BASE, TAI, TAKE, U)
+from quansu.games.phom.rules import (
+    DISCARD,
+    DRAW,
+    EAT,
+    LAY,
+    LAYDOWN,
+    NORMAL,
+    OVER,
+    PHASE_NAMES,
+    SEND,
+    SEND_BASE,
+    TAI,
+    TAKE,
+    U,
+)
 from quansu.games.phom.view import determinize as _determinize
 
 if TYPE_CHECKING:

@@ -234,7 +234,7 @@ class _PublicTurns:
         g = self.game
 
         def wrong_phase() -> IllegalMoveError:
-            return IllegalMoveError.of("phom.wrong_phase_view", f"moves[{i}]", text=text, s=s, expected=self._expected(), 
+            return IllegalMoveError.of("phom.wrong_phase_view", f"moves[{i}]", text=text, s=s, expected=self._expected(),
                                        phase=Text(f"phom.phase_{R.PHASE_NAMES[ph]}"))
 
         if isinstance(mv, tuple):  # lay

@@ -25,8 +25,17 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from quansu.games.base import (Deal, DealError, Game, GameError, MoveInfo, MoveParseError,
-                               OptionError, OptionSpec, SearchTuning)
+from quansu.games.base import (
+    Deal,
+    DealError,
+    Game,
+    GameError,
+    MoveInfo,
+    MoveParseError,
+    OptionError,
+    OptionSpec,
+    SearchTuning,
+)
 from quansu.games.cards import CardError, card_str, parse_cards
 from quansu.games.samloc import errors as _errors  # noqa: F401  (registers the texts)
 
@@ -35,10 +44,27 @@ from . import view as _view
 from .heuristic import heuristic_move as _heuristic_move
 from .rules import DECLARE, DECLINE, PASS  # noqa: F401  (re-exported: the move constants)
 from .sparring import choose as _sparring_choose
+
 # the state and its constants and helpers, re-exported: importable from here as before the split
-from .state import (END_INSTANT, END_NORMAL, END_SAM_BLOCKED, END_SAM_FAILED,  # noqa: F401
-                    END_SAM_SUCCESS, FULL, HAND_SIZE, PH_DECLARE, PH_OVER, PH_PLAY, _BIT,
-                    _COMBOS_MAX, SamlocState, _fmt, _make_deal, lowest_holder, sample_hidden)
+from .state import (  # noqa: F401
+    _BIT,
+    _COMBOS_MAX,
+    END_INSTANT,
+    END_NORMAL,
+    END_SAM_BLOCKED,
+    END_SAM_FAILED,
+    END_SAM_SUCCESS,
+    FULL,
+    HAND_SIZE,
+    PH_DECLARE,
+    PH_OVER,
+    PH_PLAY,
+    SamlocState,
+    _fmt,
+    _make_deal,
+    lowest_holder,
+    sample_hidden,
+)
 
 
 class SamlocGame(Game):

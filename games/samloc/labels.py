@@ -5,9 +5,15 @@ then pass."""
 
 from __future__ import annotations
 
-from quansu.games.labels import (SHEDDING_GROUPS, shedding_group, shedding_module_key,
-                                 shedding_module_label, shedding_module_variants_label,
-                                 shedding_variant_key, tienlen_card_key)
+from quansu.games.labels import (
+    SHEDDING_GROUPS,
+    shedding_group,
+    shedding_module_key,
+    shedding_module_label,
+    shedding_module_variants_label,
+    shedding_variant_key,
+    tienlen_card_key,
+)
 
 GROUPS = SHEDDING_GROUPS
 GROUP_TERMS = {"bomb": ("bombs (four of a kind)", "tứ quý")}

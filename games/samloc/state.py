@@ -625,25 +625,25 @@ class SamlocState(State):
             self._pay.append((self._chain_victim, self._chain_chopper, self._chain_v))
             self._chain_v = 0
         owed = []
-        for l in range(self._n):
-            if l == w:
+        for p in range(self._n):
+            if p == w:
                 continue
-            if self._out2[l]:
-                amt = g._thoi_two * self._out2[l]
+            if self._out2[p]:
+                amt = g._thoi_two * self._out2[p]
             else:
-                h = self.hands[l]
-                amt = (h.bit_count() if self._moved >> l & 1 else g._cong) \
+                h = self.hands[p]
+                amt = (h.bit_count() if self._moved >> p & 1 else g._cong) \
                     + g._thoi_two * (h & TWOS).bit_count() \
                     + g._thoi_quad * R.ranks_with_at_least(h, 4).bit_count()
-            owed.append((l, amt))
+            owed.append((p, amt))
         if self._den >= 0:
             total = sum(a for _, a in owed)
             if total:
                 self._pay.append((self._den, w, total))
         else:
-            for l, amt in owed:
+            for p, amt in owed:
                 if amt:
-                    self._pay.append((l, w, amt))
+                    self._pay.append((p, w, amt))
         self._winner = self._next_leader = w
         self._finish(END_NORMAL)
 

@@ -27,14 +27,37 @@ from quansu.games.tan import errors as _errors  # noqa: F401  (registers the tex
 from quansu.games.tan import rules as R
 from quansu.games.tan.heuristic import heuristic_move as _heuristic_move
 from quansu.games.tan.heuristic import playout as _heuristic_playout
+
 # the move values and tables, importable from here as before the state moved to state.py
-from quansu.games.tan.rules import (BEATERS, DEFEND_BASE, DONE, HAND_SIZE,  # noqa: F401
-                                    LOWER_TRUMPS, RANKBIT, RANKSET_CARDS, SUIT_MASK, SWAP_BASE,
-                                    TAKE, THROW_BASE, TWO_OF, cards_of)
+from quansu.games.tan.rules import (  # noqa: F401
+    BEATERS,
+    DEFEND_BASE,
+    DONE,
+    HAND_SIZE,
+    LOWER_TRUMPS,
+    RANKBIT,
+    RANKSET_CARDS,
+    SUIT_MASK,
+    SWAP_BASE,
+    TAKE,
+    THROW_BASE,
+    TWO_OF,
+    cards_of,
+)
 from quansu.games.tan.sparring import choose as _sparring_choose
+
 # the position and its phases (games/tan/state.py), importable from here as before
-from quansu.games.tan.state import (_SWAP_ANY_LOWER, _SWAP_NONE, _SWAP_TWO_ONLY,  # noqa: F401
-                                    ATTACK, DEFEND, OVER, SETUP, THROW, TanState)
+from quansu.games.tan.state import (  # noqa: F401
+    _SWAP_ANY_LOWER,
+    _SWAP_NONE,
+    _SWAP_TWO_ONLY,
+    ATTACK,
+    DEFEND,
+    OVER,
+    SETUP,
+    THROW,
+    TanState,
+)
 from quansu.games.tan.view import deal_for_view as _deal_for_view
 
 OPTION_SPECS = (

@@ -26,10 +26,17 @@ except ImportError:   # no Cython installed: the same code runs untyped (games/_
     from quansu.games import _cy as cython
 
 from quansu.games.base import TERMINAL, IllegalMoveError
+from quansu.games.tan.rules import (
+    BEATERS,
+    CARD_VALUE,
+    DEFEND_BASE,
+    DONE,
+    RANKSET_CARDS,
+    SWAP_BASE,
+    TAKE,
+    THROW_BASE,
+)
 from quansu.games.tan.state import ATTACK, DEFEND, THROW, TanState
-from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, RANKSET_CARDS,
-                                    SWAP_BASE, TAKE, THROW_BASE)
-
 
 # The 64-bit words of the compiled popcount.  games/tienlen/heuristic.py has the same few lines
 # (``_pop``): a C inline function is not shared between compiled modules without a .pxd file,

@@ -27,10 +27,21 @@ import random
 from dataclasses import dataclass
 
 from quansu.games.base import IllegalMoveError
+from quansu.games.tan.rules import (
+    BEATERS,
+    CARD_VALUE,
+    DEFEND_BASE,
+    DONE,
+    HAND_SIZE,
+    RANKBIT,
+    RANKSET_CARDS,
+    SUIT_MASK,
+    SWAP_BASE,
+    TAKE,
+    THROW_BASE,
+    cards_of,
+)
 from quansu.games.tan.state import ATTACK, DEFEND, THROW
-from quansu.games.tan.rules import (BEATERS, CARD_VALUE, DEFEND_BASE, DONE, HAND_SIZE, RANKBIT,
-                                    RANKSET_CARDS, SUIT_MASK, SWAP_BASE, TAKE, THROW_BASE,
-                                    cards_of)
 
 _FULL = (1 << 52) - 1
 _RANK_MASK = tuple(0xF << (4 * (c >> 2)) for c in range(52))

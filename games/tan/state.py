@@ -16,15 +16,35 @@ try:
 except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
-from quansu.games.base import (HAND_ZONES, TERMINAL, Deal, GameError, IllegalMoveError, State)
-from quansu.games.cards import (CARD_BIT as _BIT, SUIT_SYMBOLS, card_str, format_cards, shuffle,
-                                tan_key)
+from quansu.games.base import HAND_ZONES, TERMINAL, Deal, GameError, IllegalMoveError, State
+from quansu.games.cards import CARD_BIT as _BIT
+from quansu.games.cards import SUIT_SYMBOLS, card_str, format_cards, shuffle, tan_key
 from quansu.games.errors import Text
 from quansu.games.tan import errors as _errors  # noqa: F401  (registers the texts)
 from quansu.games.tan import rules as R
-from quansu.games.tan.rules import (_C0, _C1, _C2, _C3, _T0, _T1, _T2, _T3, BEATERS, DEFEND_BASE,
-                                    DONE, HAND_SIZE, LOWER_TRUMPS, RANKBIT, RANKSET_CARDS,
-                                    SUIT_MASK, SWAP_BASE, TAKE, THROW_BASE, TWO_OF, cards_of)
+from quansu.games.tan.rules import (
+    _C0,
+    _C1,
+    _C2,
+    _C3,
+    _T0,
+    _T1,
+    _T2,
+    _T3,
+    BEATERS,
+    DEFEND_BASE,
+    DONE,
+    HAND_SIZE,
+    LOWER_TRUMPS,
+    RANKBIT,
+    RANKSET_CARDS,
+    SUIT_MASK,
+    SWAP_BASE,
+    TAKE,
+    THROW_BASE,
+    TWO_OF,
+    cards_of,
+)
 
 if TYPE_CHECKING:
     from quansu.games.tan.game import TanGame

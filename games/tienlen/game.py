@@ -11,13 +11,22 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from quansu.games.base import (Deal, DealError, Game, MoveInfo, MoveParseError, OptionError,
-                               OptionSpec, SearchTuning)
+from quansu.games.base import (
+    Deal,
+    DealError,
+    Game,
+    MoveInfo,
+    MoveParseError,
+    OptionError,
+    OptionSpec,
+    SearchTuning,
+)
 from quansu.games.cards import CardError, card_str, cards_of, format_cards, parse_cards
 from quansu.games.tienlen import rules as R
 from quansu.games.tienlen import view as _view
 from quansu.games.tienlen.heuristic import choose as _heuristic_choose
 from quansu.games.tienlen.sparring import choose as _sparring_choose
+
 # the state, re-exported: TienLenState and NUM_DEALT importable from here as before the split
 from quansu.games.tienlen.state import NUM_DEALT, TienLenState  # noqa: F401
 

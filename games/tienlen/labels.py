@@ -4,9 +4,15 @@ singles, pairs, triples, straights, bombs (tứ quý, đôi thông), then pass."
 
 from __future__ import annotations
 
-from quansu.games.labels import (SHEDDING_GROUPS, shedding_group, shedding_module_key,
-                                 shedding_module_label, shedding_module_variants_label,
-                                 shedding_variant_key, tienlen_card_key)
+from quansu.games.labels import (
+    SHEDDING_GROUPS,
+    shedding_group,
+    shedding_module_key,
+    shedding_module_label,
+    shedding_module_variants_label,
+    shedding_variant_key,
+    tienlen_card_key,
+)
 
 GROUPS = tuple(g for g in SHEDDING_GROUPS if g != "declare")
 GROUP_TERMS = {"bomb": ("bombs (four of a kind, consecutive pairs)",

@@ -29,8 +29,8 @@ from quansu.games.base import TERMINAL, Deal, IllegalMoveError, State
 from quansu.games.cards import cards_of, format_cards, shuffle
 from quansu.games.errors import Text
 from quansu.games.tienlen import rules as R
-from quansu.games.tienlen.rules import lowest_combination as _lowest_combination
 from quansu.games.tienlen.errors import shape_text
+from quansu.games.tienlen.rules import lowest_combination as _lowest_combination
 
 if TYPE_CHECKING:   # annotations only: the game module imports this one
     from quansu.games.tienlen.game import TienLenGame

@@ -10,8 +10,14 @@ import importlib
 from collections import OrderedDict
 
 from quansu.games.base import Game
-from quansu.models.encoders.base import (KINDS, MAX_SEATS, Encoder, EncoderError, EncoderSpec,
-                                  masks_to_bits)
+from quansu.models.encoders.base import (
+    KINDS,
+    MAX_SEATS,
+    Encoder,
+    EncoderError,
+    EncoderSpec,
+    masks_to_bits,
+)
 
 #: game name -> module holding its SPEC
 ENCODER_MODULES = {

@@ -39,10 +39,9 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing as mp
-import os
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -50,12 +49,18 @@ import torch
 
 from quansu.games import make
 from quansu.games.base import Game
-from quansu.models.encoders import encoder_for
 from quansu.models.canary import write_canary
+from quansu.models.encoders import encoder_for
 from quansu.models.evaluator import MODEL_FORMAT, ModelError, NetworkEvaluator, PolicyValueModel
 from quansu.models.training.arena import mean_ci, policy_match
-from quansu.models.training.data import (BOTS, Buffer, advantage_game, bot_move,
-                                          heuristic_policy, play_game)
+from quansu.models.training.data import (
+    BOTS,
+    Buffer,
+    advantage_game,
+    bot_move,
+    heuristic_policy,
+    play_game,
+)
 from quansu.models.training.net import PolicyValueNet, export_onnx
 from quansu.models.training.plot import Progress, line_plot_png
 from quansu.models.training.trainer import Trainer
@@ -553,7 +558,6 @@ _TEACHER_TEXT = {"network": "priors and leaf values from the network",
 def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
                size: int) -> None:
     """The model card: what was trained, how, on what, and how strong it measured."""
-    pv = summary["policy_vs_heuristic"]
     params = sum(p.numel() for p in net.parameters())
     advantage = summary.get("policy_targets") == "advantage"
     bot = summary.get("bot", "heuristic")
