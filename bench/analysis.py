@@ -66,7 +66,7 @@ def record_files(paths: list[str]) -> list[Path]:
 
 def analyze_once(engine, obj: dict, seed: int, max_worlds: int = 0, thresholds=None):
     """(decisions, summaries, wall s, cpu s) of one analysis of ``obj`` with ``seed``."""
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     req = Client.analyze_request(obj, seed=seed, thresholds=thresholds)
     req.max_worlds = max_worlds

@@ -12,7 +12,7 @@ replicas' gain: one more process and one more core), and **1 replica x 2 workers
 two cores in one server, its own pool: what replicas cost against the pool).  Each measurement
 sends the same ``--calls`` Suggest requests (Tiến lên 4-player views where the seat is to act,
 a fixed iteration budget and seed per call, hence the same searches everywhere) from
-``--clients`` concurrent clients, each a :class:`quansu.server.client.Client` given every
+``--clients`` concurrent clients, each a :class:`quansu.client.Client` given every
 replica (gRPC's ``round_robin``), connected before the clock starts: calls per second (wall
 time) and latency p50 / p99.  Rounds alternate the order of the set-ups; the figures are per
 round and their mean, and the ratios 2 replicas / 1 replica and 2 replicas / 1 replica x 2
@@ -83,7 +83,7 @@ def _group_cpu_s(groups: list[int]) -> float:
 def _requests(calls: int, iterations: int) -> list:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from quansu.server.client import Client
+    from quansu.client import Client
     from tests.test_service_util import view_to_act
 
     views = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(calls)]
@@ -93,7 +93,7 @@ def _requests(calls: int, iterations: int) -> list:
 def measure(targets: list[str], requests: list, clients: int) -> tuple[dict, list]:
     """The ``requests`` from ``clients`` threads, each a client of every target; the figures and
     the answers' ranked moves in request order."""
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     lat: list[float] = []
     answers: list = [None] * len(requests)
@@ -173,7 +173,7 @@ def part_kill(sup, requests: list, clients: int, sig: int = signal.SIGKILL,
     clients (``Client(retries=retries)``) send the requests over and over: the calls answered
     and failed, those answered from the kill until its replacement answers, and the seconds
     from the kill until then."""
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     stop = threading.Event()
     lock = threading.Lock()

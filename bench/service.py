@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 from google.protobuf import json_format  # noqa: E402
 
 from quansu.games import record as rec  # noqa: E402
-from quansu.server.client import Client  # noqa: E402
+from quansu.client import Client  # noqa: E402
 from quansu.server.engine import build_engine  # noqa: E402
 from tests.test_service_util import view_to_act  # noqa: E402
 
@@ -66,7 +66,7 @@ def free_port() -> int:
 def start_server(workers: int, http_port: int | None = None) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     http = ["--http-port", str(http_port)] if http_port is not None else []
-    proc = subprocess.Popen([sys.executable, "-m", "quansu.server.cmd_serve", "--host", "127.0.0.1",
+    proc = subprocess.Popen([sys.executable, "-m", "quansu.cli.serve", "--host", "127.0.0.1",
                              "--port", "0", "--workers", str(workers), "--queue", "64", "--uniform",
                              "--log-level", "WARNING", *http],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)

@@ -74,7 +74,7 @@ def pct(xs, q: float) -> float:
 
 def start_server(workers: int, queue: int) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "quansu.server.cmd_serve", "--host", "127.0.0.1",
+    proc = subprocess.Popen([sys.executable, "-m", "quansu.cli.serve", "--host", "127.0.0.1",
                              "--port", "0", "--workers", str(workers), "--queue", str(queue),
                              "--uniform", "--log-level", "ERROR"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)

@@ -3,7 +3,9 @@
 The one import package of the project.  Its subpackages live in the repository's top-level
 folders (``games/``, ``search/``, ``models/``, ``server/``, ``bench/``; ``proto/`` ships the API's
 ``.proto`` files as data) and are installed as ``quansu.games``, ``quansu.search``,
-``quansu.models``, ``quansu.server`` and ``quansu.bench`` (see ``pyproject.toml``).
+``quansu.models``, ``quansu.server`` and ``quansu.bench`` (see ``pyproject.toml``).  This folder
+itself holds the command line (``quansu.cli``), the Python client (``quansu.client``), the
+analysis report (``quansu.report``) and the charts (``quansu.plot``).
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ def _subpackages_of_a_checkout() -> list[str] | None:
     """Where this package's subpackages are when this file was imported from a checkout's
     ``quansu/`` folder (Python puts the current folder first on ``sys.path``, so ``python -m
     quansu`` or ``import quansu`` at the repository root finds that folder before the installed
-    package, and the folder holds no subpackages): the installed package's folder when a
-    regular install exists (``pip install .``: its compiled core, exactly what runs from any
-    other folder), else the repository root (an editable install, or none), where
-    ``pyproject.toml`` maps the top-level folders to them.  None when imported as installed."""
+    package, and the folder holds none of the top-level folders' subpackages): the installed
+    package's folder when a regular install exists (``pip install .``: its compiled core,
+    exactly what runs from any other folder), else this folder and the repository root (an
+    editable install, or none), where ``pyproject.toml`` maps the top-level folders to them.
+    None when imported as installed."""
     here = _os.path.dirname(_os.path.abspath(__file__))
     root = _os.path.dirname(here)
     if _os.path.isdir(_os.path.join(here, "server")) or not (

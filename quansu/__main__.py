@@ -1,5 +1,5 @@
 """``python -m quansu ...`` = ``quansu ...``."""
 
-from quansu.server.cli import main
+from quansu.cli import main
 
 raise SystemExit(main())

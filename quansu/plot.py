@@ -1,5 +1,5 @@
 """Every PNG chart quansu draws, with matplotlib: Analyze's cumulative loss per seat
-(``quansu analyze --plot``, :func:`server.report.write_plot`) and the training curves
+(``quansu analyze --plot``, :func:`quansu.report.write_plot`) and the training curves
 (``quansu train``, :mod:`models.training.plot`).
 
 matplotlib is optional, outside the serving path: the ``plot`` extra (``pip install

@@ -48,9 +48,10 @@ SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["QuansuService"].full_nam
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 
 #: Packages a server imports in full at start (:func:`preload_modules`), but for these prefixes:
-#: the training code (torch, never on the request path) and the command line.
+#: the training code (torch, never on the request path).  The command line (``quansu.cli``) is
+#: outside these packages.
 PRELOAD_PACKAGES = ("quansu.search", "quansu.models", "quansu.server")
-PRELOAD_SKIP = ("quansu.models.training", "quansu.server.cli", "quansu.server.cmd_")
+PRELOAD_SKIP = ("quansu.models.training",)
 
 #: Addresses that listen on every interface.
 ALL_INTERFACES = {"", "0.0.0.0", "::", "[::]", "*"}

@@ -197,7 +197,7 @@ def analyze_record(task: tuple) -> dict:
     (never raised: the run goes on), or ``error`` for any other exception."""
     from google.protobuf import json_format
 
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     obj, source, key, s = task
     settings = Settings(**dict(s, seats=tuple(s["seats"])))
@@ -455,11 +455,11 @@ def run_batch(items: Sequence[Item], settings: Settings, *, out_path: str | None
 
 
 def game_analysis(line: dict):
-    """A :class:`quansu.server.report.GameAnalysis` from an ``ok`` result line (for the summary
+    """A :class:`quansu.report.GameAnalysis` from an ``ok`` result line (for the summary
     table and the HTML report)."""
     from google.protobuf import json_format
 
-    from quansu.server.report import GameAnalysis
+    from quansu.report import GameAnalysis
     from quansu.server.v1 import service_pb2 as pb
 
     a = GameAnalysis(obj={}, source=line.get("source", ""), model=line.get("model", ""))
@@ -514,7 +514,7 @@ def ray_address(value: str, files: list[str]) -> str:
 
 
 def settings_of(args) -> Settings:
-    from quansu.server.i18n import lang_of
+    from quansu.cli.i18n import lang_of
 
     lang = lang_of(args)
     return Settings(seats=tuple(args.seat), good=args.good, inaccuracy=args.inaccuracy,
@@ -527,8 +527,8 @@ def run_cli(args, out=None, err=None) -> int:
     """``quansu analyze PATHS... --out RESULTS.jsonl | --ray [ADDRESS]`` (module doc)."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
-    from quansu.server.cmd_analyze import analysis_jobs, files_table
-    from quansu.server.i18n import lang_of, t
+    from quansu.cli.analyze import analysis_jobs, files_table
+    from quansu.cli.i18n import lang_of, t
 
     lang = lang_of(args)
     files = list(args.files)
@@ -579,7 +579,7 @@ def run_cli(args, out=None, err=None) -> int:
         for row in files_table(analyses, lang):
             print(row, file=out)
     if args.reports and ok:
-        from quansu.server.report import write_report
+        from quansu.report import write_report
 
         os.makedirs(args.reports, exist_ok=True)
         objs = {it.digest: it.obj for it in items}

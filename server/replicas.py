@@ -4,7 +4,7 @@ Each replica is a whole ``quansu serve`` (its own worker pool, health, HTTP gate
 when asked) in a process group of its own (in the supervisor's session), on its own ports:
 replica ``i`` listens on ``--port + i`` (``--http-port + i``, ``--metrics-port + i``); with
 ``--port 0`` each takes a free port at its first start and keeps it.  Clients spread their calls over the replicas with
-gRPC's ``round_robin`` (:class:`server.client.Client` given the list, or ``dns:///NAME:PORT``)
+gRPC's ``round_robin`` (:class:`quansu.client.Client` given the list, or ``dns:///NAME:PORT``)
 and send a call again after UNAVAILABLE (``Client(retries=N)``, gRPC's retry policy).
 
 The supervisor (:class:`Replicas`):
@@ -237,7 +237,7 @@ class Replicas:
 
     def _health(self, r: Replica) -> bool:
         """One health check of a ready replica (gRPC health, the whole server)."""
-        from quansu.server.client import Client
+        from quansu.client import Client
 
         try:
             with Client(self.targets()[r.index]) as c:
@@ -339,8 +339,8 @@ class Replicas:
 
 def serve_parser() -> argparse.ArgumentParser:
     """A parser of ``quansu serve``'s flags, for their defaults."""
-    from quansu.server.cmd_serve import add_arguments
-    from quansu.server.i18n import add_lang_argument
+    from quansu.cli.serve import add_arguments
+    from quansu.cli.i18n import add_lang_argument
 
     p = argparse.ArgumentParser(add_help=False)
     add_arguments(p)
@@ -349,7 +349,7 @@ def serve_parser() -> argparse.ArgumentParser:
 
 
 def serve_replicas(args: argparse.Namespace) -> int:
-    """``quansu serve --replicas N`` (server/cmd_serve.py): supervise N replicas until SIGTERM
+    """``quansu serve --replicas N`` (quansu/cli/serve.py): supervise N replicas until SIGTERM
     or SIGINT.  Exit 0 after a drain, 1 when a replica cannot start, 2 for bad settings."""
     try:
         sup = Replicas(args.replicas, child_argv(args, serve_parser()), host=args.host,

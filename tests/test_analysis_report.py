@@ -13,10 +13,11 @@ from html.parser import HTMLParser
 import pytest
 
 from quansu.games import record as rec
-from quansu.server import cli, cmd_analyze, cmd_play
+from quansu import cli
+from quansu.cli import analyze as cmd_analyze, play as cmd_play
 from quansu.server.engine import build_engine, mark_of
-from quansu.server import report
-from quansu.server.report import GameAnalysis, render_html, write_plot
+from quansu import report
+from quansu.report import GameAnalysis, render_html, write_plot
 from quansu.server.v1 import service_pb2 as pb
 
 TH = pb.Thresholds(good=0.05, inaccuracy=0.15, mistake=0.4)
@@ -205,7 +206,7 @@ def test_plot_is_a_labelled_png_drawn_with_matplotlib(tmp_path, lang):
     from matplotlib.font_manager import findfont
 
     from quansu import plot
-    from quansu.server.report import MARK_COLORS, MARK_MARKERS, text as report_text
+    from quansu.report import MARK_COLORS, MARK_MARKERS, text as report_text
 
     a = _analysis()
     path = tmp_path / "a.png"
@@ -350,7 +351,7 @@ def test_decisions_carry_interval_worlds_and_candidates():
     obj = _record()
     eng = build_engine(uniform=True)
     seat = obj["moves"][0]["seat"]
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     req = Client.analyze_request(obj, seats=[seat], iterations=10, seed=1)
     req.max_worlds = 24
@@ -381,7 +382,7 @@ def test_the_sparring_bots_move_is_always_a_candidate(monkeypatch):
     """With more legal moves than the search's candidates, the sparring bot's move (from the
     judged seat's information) is measured even when the search ranked it low."""
     from quansu.server import engine as engine_mod
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     obj = _record()
     eng = build_engine(uniform=True)
@@ -409,7 +410,7 @@ def test_every_legal_move_is_a_candidate_up_to_the_limit(monkeypatch):
     search ranked (its seed no longer decides which moves are measured); beyond, the search's
     first ``ANALYZE_CANDIDATES`` and the sparring bot's move."""
     from quansu.server import engine as engine_mod
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     obj = _record()
     eng = build_engine(uniform=True)
@@ -435,7 +436,7 @@ def test_every_legal_move_is_a_candidate_up_to_the_limit(monkeypatch):
 
 def test_default_worlds_come_from_the_game_unless_the_server_sets_them():
     from quansu.games.registry import game_classes
-    from quansu.server.cmd_analyze import analysis_jobs
+    from quansu.cli.analyze import analysis_jobs
     from quansu.server.engine import Limits
 
     eng = build_engine(uniform=True)
@@ -472,7 +473,7 @@ def test_save_an_unfinished_game_and_a_bad_path(tmp_path, capsys):
 
 
 def test_worker_processes_give_the_same_decisions():
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     obj = _record()
     obj["moves"] = obj["moves"][:10]

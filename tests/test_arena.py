@@ -12,7 +12,7 @@ import pytest
 from quansu import games
 from quansu.games.base import GameError
 from quansu.search.arena import _mean_ci, progress_bar, run_arena, summarize
-from quansu.server import cmd_arena
+from quansu.cli import arena as cmd_arena
 from tests.test_search_toygame import BeatGame
 
 

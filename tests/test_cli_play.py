@@ -10,7 +10,8 @@ import pytest
 from quansu import games
 from quansu.games import labels as L
 from quansu.games.cards import parse_card
-from quansu.server import cli, cmd_play
+from quansu import cli
+from quansu.cli import play as cmd_play
 
 
 def _args(game, *extra):
@@ -195,7 +196,7 @@ def test_hint_and_replay_in_vietnamese_name_the_moves(capsys):
     from pathlib import Path
 
     from quansu.games import record as rec
-    from quansu.server import cmd_hint, cmd_replay
+    from quansu.cli import hint as cmd_hint, replay as cmd_replay
 
     root = Path(__file__).resolve().parent.parent / "docs" / "examples"
     args = cli.build_parser("hint").parse_args(["hint", str(root / "phom.view.json"),

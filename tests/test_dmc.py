@@ -112,7 +112,7 @@ def test_an_actor_gives_the_same_samples_for_the_same_seed():
 
 
 def test_the_cli_trains_with_dmc(tmp_path, capsys):
-    from quansu.server.cmd_train import main
+    from quansu.cli.train import main
 
     out = tmp_path / "cli"
     rc = main(["--game", "tienlen", "--players", "2", "--algo", "dmc", "--workers", "1",

@@ -12,7 +12,7 @@ from quansu.games.cards import parse_cards
 from quansu.games.reasons import SHEDDING_TEXTS, language, say
 from quansu.games.registry import make
 from quansu.server.advice import Row, advice
-from quansu.server.cmd_hint import format_table
+from quansu.cli.hint import format_table
 from quansu.server.engine import FORCED_HINT_WORLDS, Limits, build_engine
 from quansu.server.v1 import service_pb2 as pb
 

@@ -18,8 +18,8 @@ from quansu.games.base import MoveInfo
 from quansu.games.cards import parse_card as convert_card
 from quansu.games.reasons import language, say
 from quansu.games.registry import game_classes
-from quansu.server import convert, i18n
-from quansu.server.cli import build_parser
+from quansu.cli import build_parser, i18n
+from quansu.server import convert
 from quansu.server.engine import build_engine
 from quansu.server.errors import RequestError
 from quansu.server.reasons import SEARCH_TEXTS, markdown_table, reason_table
@@ -219,13 +219,15 @@ def test_analyze_reasons_follow_the_request_language(engine):
 # -- the command line's messages ------------------------------------------------------------------
 
 SERVER = ROOT / "server"
+#: The command line: ``quansu/cli/`` (``__init__.py``: the parser, one module per subcommand,
+#: ``common.py``, ``i18n.py``: the texts).
+CLI = ROOT / "quansu" / "cli"
 
 
 def _keys_used() -> set[str]:
     """Every message key the commands name literally: t("key", ...)."""
     used = set()
-    for path in [SERVER / "cli.py", SERVER / "cmd_common.py", *SERVER.glob("cmd_*.py"),
-                 SERVER / "i18n.py"]:
+    for path in sorted(CLI.glob("*.py")):
         used |= set(re.findall(r'\bt\(\s*"([a-z_]+)"', path.read_text()))
         used |= set(re.findall(r"\bt\(\s*'([a-z_]+)'", path.read_text()))
     return used
@@ -250,27 +252,26 @@ def test_every_cli_message_exists_in_both_languages():
 
 
 def test_the_analysis_report_has_every_text_in_both_languages():
-    from quansu.server import report
+    from quansu import report
 
     for key, (en, vi) in report.TEXTS.items():
         assert en and vi, key
         assert i18n.fields_of(en) == i18n.fields_of(vi), key
-    source = (SERVER / "report.py").read_text()
+    source = (ROOT / "quansu" / "report.py").read_text()
     used = set(re.findall(r'\btext\(\s*"([a-z_]+)"', source))
     assert used and used <= set(report.TEXTS), used - set(report.TEXTS)
 
 
 def test_commands_print_no_untranslated_error():
-    for path in [SERVER / "cli.py", SERVER / "cmd_common.py", SERVER / "cmd_play.py",
-                 SERVER / "cmd_hint.py", SERVER / "cmd_serve.py", SERVER / "cmd_analyze.py",
-                 SERVER / "cmd_replay.py", SERVER / "cmd_view.py", SERVER / "cmd_arena.py",
-                 SERVER / "cmd_train.py"]:
+    for path in [CLI / "__init__.py", CLI / "common.py", CLI / "play.py", CLI / "hint.py",
+                 CLI / "serve.py", CLI / "analyze.py", CLI / "replay.py", CLI / "view.py",
+                 CLI / "arena.py", CLI / "train.py"]:
         text = path.read_text()
-        if path.name not in ("cmd_arena.py", "cmd_train.py"):   # developer tools: English
+        if path.name not in ("arena.py", "train.py"):   # developer tools: English
             assert not re.search(r'print\(f?"(error|\\ninterrupted|quansu (replay|view):)',
                                  text), path.name
         assert not re.search(r'raise GameError\(f?"', text), path.name
-        # a rules error is printed through its code (server.i18n.error_text), never as str()
+        # a rules error is printed through its code (quansu.cli.i18n.error_text), never as str()
         for m in re.finditer(r"except \(?[A-Za-z, ]*GameError[A-Za-z, ]*\)? as e:\n((?:\s+.*\n){1,4})",
                              text):
             block = m.group(1)
@@ -299,7 +300,7 @@ def test_lang_option_on_every_command(monkeypatch):
 
 
 def test_play_in_vietnamese():
-    from quansu.server import cmd_play
+    from quansu.cli import play as cmd_play
 
     args = build_parser("play").parse_args(["play", "--game", "tan", "--players", "2", "--seed",
                                             "5", "--bot", "heuristic", "--lang", "vi"])
@@ -321,7 +322,7 @@ def test_play_in_vietnamese():
 
 
 def test_play_errors_in_vietnamese(capsys):
-    from quansu.server import cmd_play
+    from quansu.cli import play as cmd_play
 
     args = build_parser("play").parse_args(["play", "--game", "tienlen", "--seat", "7",
                                             "--lang", "vi"])
@@ -330,7 +331,7 @@ def test_play_errors_in_vietnamese(capsys):
 
 
 def test_hint_in_vietnamese(capsys):
-    from quansu.server import cmd_hint
+    from quansu.cli import hint as cmd_hint
 
     path = str(ROOT / "docs" / "examples" / "tienlen.view.json")
     parse = build_parser("hint").parse_args
@@ -361,7 +362,7 @@ def test_hint_in_vietnamese(capsys):
 
 
 def test_analyze_in_vietnamese():
-    from quansu.server import cmd_analyze
+    from quansu.cli import analyze as cmd_analyze
 
     path = str(ROOT / "docs" / "examples" / "tan.record.json")
     args = build_parser("analyze").parse_args(["analyze", path, "--seat", "0", "--iterations",
@@ -414,6 +415,8 @@ def _error_table() -> dict:
 
 def _error_sources() -> list[Path]:
     return sorted((ROOT / "games").rglob("*.py")) + [SERVER / "errors.py", SERVER / "engine.py",
+                                                      SERVER / "checks.py", SERVER / "suggest.py",
+                                                      SERVER / "analysis.py",
                                                       SERVER / "convert.py", SERVER / "servicer.py",
                                                       SERVER / "gateway.py"]
 
@@ -719,7 +722,7 @@ def test_client_language_on_live_server(live):
 
 def test_cli_errors_of_the_rules_in_vietnamese(tmp_path, capsys):
     """replay, view, hint and play print the rules' errors in --lang."""
-    from quansu.server import cmd_hint, cmd_play, cmd_replay, cmd_view
+    from quansu.cli import hint as cmd_hint, play as cmd_play, replay as cmd_replay, view as cmd_view
 
     obj = json.loads((ROOT / "docs" / "examples" / "tienlen.record.json").read_text())
     obj["moves"][3]["move"] = "9H 9D"
@@ -751,7 +754,7 @@ def test_cli_errors_of_the_rules_in_vietnamese(tmp_path, capsys):
 
 
 def test_replay_in_vietnamese(capsys):
-    from quansu.server import cmd_replay
+    from quansu.cli import replay as cmd_replay
 
     path = str(ROOT / "docs" / "examples" / "phom.record.json")
     out = io.StringIO()

@@ -229,7 +229,7 @@ def test_every_teacher_gives_visit_targets(teacher):
     (["--game", "tienlen", "--players", "7"], "players"),
 ])
 def test_train_command_rejects_bad_arguments(argv, message, capsys):
-    from quansu.server.cmd_train import main
+    from quansu.cli.train import main
 
     assert main(argv) == 2
     assert message in capsys.readouterr().err
@@ -312,7 +312,7 @@ def test_tiny_sparring_training_run_records_the_bot(tmp_path):
 def test_train_command_takes_the_bot(monkeypatch):
     """``quansu train --bot sparring`` reaches the run's config; an unknown bot is refused."""
     from quansu.models.training import loop
-    from quansu.server import cmd_train
+    from quansu.cli import train as cmd_train
 
     seen = {}
     monkeypatch.setattr(loop, "train", lambda cfg: seen.setdefault("cfg", cfg))

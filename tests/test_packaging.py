@@ -71,26 +71,45 @@ def test_pyproject_lists_every_subpackage():
             if "__pycache__" in rel.parts:
                 continue
             expected.add("quansu." + ".".join(rel.parts))
+    # and the subpackages of the quansu/ folder itself (quansu.cli = quansu/cli/)
+    for init in (ROOT / "quansu").rglob("__init__.py"):
+        rel = init.parent.relative_to(ROOT)
+        if "__pycache__" not in rel.parts:
+            expected.add(".".join(rel.parts))
     missing = sorted(expected - listed)
     assert not missing, f"pyproject.toml [tool.setuptools] packages lacks {missing}"
     # and nothing listed is stale: each listed package is a folder of the tree
     for name in listed:
         parts = name.split(".")
-        folder = ROOT / dirs.get(".".join(parts[:2]), parts[1] if len(parts) > 1 else "quansu")
-        folder = folder.joinpath(*parts[2:])
+        if ".".join(parts[:2]) in dirs:
+            folder = (ROOT / dirs[".".join(parts[:2])]).joinpath(*parts[2:])
+        else:   # a subpackage of the quansu/ folder (package-dir "quansu" = "quansu")
+            folder = (ROOT / dirs.get("quansu", "quansu")).joinpath(*parts[1:])
         assert folder.is_dir(), f"pyproject.toml lists {name}, but {folder} does not exist"
     assert (ROOT / "quansu" / "__init__.py").is_file() and (ROOT / "quansu" / "__main__.py").is_file()
 
 
 def test_a_new_subpackage_would_be_caught(tmp_path):
     """The check above walks the folders: a subpackage added on disk is expected in the list."""
-    found = {p.parent.relative_to(ROOT).as_posix() for top in SUBPACKAGE_DIRS
+    found = {p.parent.relative_to(ROOT).as_posix() for top in (*SUBPACKAGE_DIRS, "quansu")
              for p in (ROOT / top).rglob("__init__.py") if "__pycache__" not in p.parts}
-    assert {"games/tienlen", "models/encoders", "server/v1"} <= found
+    assert {"games/tienlen", "models/encoders", "server/v1", "quansu/cli"} <= found
+
+
+def test_the_old_client_path_still_works():
+    """``quansu.server.client`` re-exports :mod:`quansu.client` (kept for one release)."""
+    import quansu.client as new
+    import quansu.server.client as old
+
+    public = [n for n in vars(new) if not n.startswith("_")
+              and getattr(vars(new)[n], "__module__", None) == new.__name__]
+    assert {"Client", "ServerBusy", "TargetError", "build_view", "normalize_target"} <= set(public)
+    for name in [*public, "DEFAULT_PORT", "RecordOrView"]:
+        assert getattr(old, name) is getattr(new, name), name
 
 
 def test_import_from_the_checkout_root_and_elsewhere(tmp_path):
-    code = "import quansu, quansu.games, quansu.server.client; print(quansu.games.__file__)"
+    code = "import quansu, quansu.games, quansu.client; print(quansu.games.__file__)"
     for cwd in (ROOT, tmp_path):
         r = _run([sys.executable, "-c", code], cwd=cwd, env=_clean_env())
         assert r.returncode == 0, r.stderr
@@ -107,7 +126,7 @@ def test_version_names_the_build(tmp_path, monkeypatch):
     """``quansu --version`` says which build is installed, from the extension files beside the
     core's sources (nothing imported)."""
     from quansu.search import compiled
-    from quansu.server.cli import version_line
+    from quansu.cli import version_line
 
     assert version_line() == _version_line()   # the editable install: pure Python
     monkeypatch.setattr(compiled, "_root", lambda: str(tmp_path))
@@ -143,7 +162,7 @@ def test_app_modules_change_nothing_for_the_client(app_dir):
 
     code = textwrap.dedent("""\
         import json
-        import quansu.server.client
+        import quansu.client
         from quansu.server.evaluators import EvaluatorSet
         print(json.dumps(EvaluatorSet().model_names()))
     """)
@@ -161,7 +180,7 @@ def test_app_modules_change_nothing_for_the_client(app_dir):
 
 def test_quansu_does_not_shadow_the_apps_modules(app_dir):
     code = textwrap.dedent(f"""\
-        import quansu.server.client, quansu.server.engine, quansu.models.evaluator
+        import quansu.client, quansu.server.engine, quansu.models.evaluator
         import {", ".join(SHADOW_NAMES)}
         for m in ({", ".join(SHADOW_NAMES)}):
             assert m.OWNER == "app", m
@@ -194,7 +213,7 @@ def test_app_modules_change_nothing_for_the_cli(app_dir):
 # -- item 1: proto-plus beside quansu -----------------------------------------------------------
 PROTO_PLUS_CHECK = textwrap.dedent("""\
     import proto
-    import quansu.server.client as qc
+    import quansu.client as qc
     from google.protobuf import json_format
     from quansu.server import convert
 
@@ -376,7 +395,7 @@ def test_python_dash_m_quansu_at_the_checkout_root_after_a_plain_install(install
     r = _run([str(installed.python), "-m", "quansu", "replay",
               str(EXAMPLES / "tienlen.record.json")], cwd=ROOT, env=installed.env)
     assert r.returncode == 0 and "game over after" in r.stdout, r.stderr
-    code = "import quansu.server.cli as m; print(m.__file__)"
+    code = "import quansu.cli as m; print(m.__file__)"
     r = _run([str(installed.python), "-c", code], cwd=ROOT, env=installed.env)
     assert r.returncode == 0, r.stderr
     assert Path(r.stdout.strip()).is_relative_to(installed.site), r.stdout

@@ -125,7 +125,7 @@ def test_view_gives_engine_observation(name, runs):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_replay_legal_lists_engine_moves(name, tmp_path):
-    from quansu.server import cmd_replay
+    from quansu.cli import replay as cmd_replay
 
     cls = games.game_classes()[name]
     for players in (cls.min_players, cls.max_players):
@@ -286,7 +286,7 @@ def test_view_with_wrong_number_of_draws_is_rejected(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_cli_on_example(name, tmp_path, capsys):
-    from quansu.server import cli
+    from quansu import cli
 
     path = os.path.join(EXAMPLES, f"{name}.record.json")
     assert cli.main(["replay", path, "--legal"]) == 0

@@ -488,7 +488,7 @@ def _cli(module, argv, tmp_path=None):
 def test_replay_command_table_and_json(tmp_path):
     import json
 
-    from quansu.server import cmd_replay
+    from quansu.cli import replay as cmd_replay
 
     r = finished_record(seed=6)
     path = tmp_path / "g.json"
@@ -514,7 +514,7 @@ def test_replay_command_table_and_json(tmp_path):
 def test_replay_command_rejects_bad_record(tmp_path):
     import json
 
-    from quansu.server import cmd_replay
+    from quansu.cli import replay as cmd_replay
 
     r = finished_record(seed=6)
     r["moves"][4]["seat"] = (r["moves"][4]["seat"] + 1) % 3
@@ -533,7 +533,7 @@ def test_replay_command_rejects_bad_record(tmp_path):
 
 
 def test_replay_command_unfinished_game(tmp_path):
-    from quansu.server import cmd_replay
+    from quansu.cli import replay as cmd_replay
 
     r = finished_record(seed=7)
     r["moves"] = r["moves"][:3]
@@ -545,7 +545,7 @@ def test_replay_command_unfinished_game(tmp_path):
 
 
 def test_view_command(tmp_path):
-    from quansu.server import cmd_view
+    from quansu.cli import view as cmd_view
 
     r = finished_record(seed=8)
     path = tmp_path / "g.json"

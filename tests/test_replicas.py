@@ -1,6 +1,6 @@
 """The service as replicas (issue 41, point 4): ``quansu serve --replicas N``
 (:mod:`server.replicas`) and the client that spreads its calls over them and sends a call
-again after UNAVAILABLE (:class:`server.client.Client`).
+again after UNAVAILABLE (:class:`quansu.client.Client`).
 
 Two real replicas (whole ``quansu serve`` processes, one worker each, the uniform evaluator)
 on 127.0.0.1.  A replica is killed (SIGKILL, as a crash) while 20 concurrent Suggest calls are
@@ -25,8 +25,8 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from quansu.server import cmd_serve
-from quansu.server.client import (Client, TargetError, balanced_target, service_config,
+from quansu.cli import serve as cmd_serve
+from quansu.client import (Client, TargetError, balanced_target, service_config,
                                   split_targets)
 from quansu.server.replicas import ReplicaError, Replicas, check_ports, child_argv, serve_parser
 from tests.test_service_util import view_to_act

@@ -5,7 +5,7 @@ real pool of stand-in workers; a refusal over gRPC (the ``grpc-retry-pushback-ms
 ``google.rpc.RetryInfo`` detail that agree) and over HTTP (429 with ``Retry-After`` and
 ``retry_after_ms``) from a real server with one worker and no queue, held busy by a search;
 ``Client(retries=N)`` waiting the server's delay and succeeding once the worker is free, and
-``retries=0`` raising :class:`server.client.ServerBusy` with the delay.  No assertion depends on
+``retries=0`` raising :class:`quansu.client.ServerBusy` with the delay.  No assertion depends on
 how fast the machine is: every refusal is made while the only worker is known to be busy (the
 pool says so), and every hold lasts seconds longer than the retries need to start.
 """
@@ -23,7 +23,7 @@ from google.rpc import code_pb2, error_details_pb2
 from grpc_status import rpc_status
 
 from quansu.server import errors, gateway
-from quansu.server.client import Client, ServerBusy
+from quansu.client import Client, ServerBusy
 from quansu.server.pool import RETRY_MAX_S, RETRY_MIN_S, SERVICE_TIME_INITIAL_S, drain_delay
 from tests.test_http_gateway import post
 from tests.test_service_hardening import _pool, _run, _wait_for

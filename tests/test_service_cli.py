@@ -10,7 +10,7 @@ import json
 import pytest
 
 from quansu.games import record as rec
-from quansu.server import cmd_analyze, cmd_hint, cmd_serve
+from quansu.cli import analyze as cmd_analyze, hint as cmd_hint, serve as cmd_serve
 from tests.test_service_util import long_record, running_server, view_to_act
 
 
@@ -160,7 +160,7 @@ def test_evaluator_choice_per_game(tmp_path, capsys):
 def test_shipped_models_are_served_by_name():
     from quansu.games.registry import game_names
     from quansu.models.evaluator import default_model_path
-    from quansu.server.client import Client
+    from quansu.client import Client
     from quansu.server.engine import build_engine
 
     shipped = [g for g in game_names() if default_model_path(g).is_file()]
@@ -192,7 +192,7 @@ def _quansu() -> str:
 
 def test_version(capsys):
     import quansu
-    from quansu.server import cli
+    from quansu import cli
 
     with pytest.raises(SystemExit) as ei:
         cli.main(["--version"])
@@ -203,7 +203,7 @@ def test_version(capsys):
 
 
 def test_server_address_without_a_port_goes_to_50051():
-    from quansu.server.client import DEFAULT_PORT, Client, TargetError, normalize_target
+    from quansu.client import DEFAULT_PORT, Client, TargetError, normalize_target
 
     assert DEFAULT_PORT == 50051
     for given, expected in [("localhost", "localhost:50051"), ("10.0.0.7", "10.0.0.7:50051"),
@@ -268,7 +268,7 @@ class _ClosedPipe(io.StringIO):
 
 
 def test_closed_pipe_exits_quietly(monkeypatch, capsys):
-    from quansu.server import cli
+    from quansu import cli
 
     record = str(EXAMPLES / "tienlen.record.json")
     monkeypatch.setattr("sys.stdout", _ClosedPipe())
@@ -372,7 +372,8 @@ def test_serve_start_line_and_exposure_warning():
 def test_install_hints_work_from_a_checkout_and_an_install(monkeypatch, capsys):
     from pathlib import Path
 
-    from quansu.server import cli, cmd_train
+    from quansu import cli
+    from quansu.cli import train as cmd_train
 
     assert cli.checkout_root() == ROOT  # the tests run on an editable install of this checkout
     here = cli.install_hint("train")
@@ -409,7 +410,7 @@ def _readme_commands() -> list[list[str]]:
 
 
 def test_readme_commands_parse():
-    from quansu.server import cli
+    from quansu import cli
 
     commands = _readme_commands()
     names = {argv[0] for argv in commands}
@@ -428,7 +429,7 @@ def test_readme_first_command_serves_the_web_page():
     it, and the page's address is beside it."""
     import re
 
-    from quansu.server import cli
+    from quansu import cli
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     first = re.search(r"```bash\n(.+?)\n```", text, flags=re.S).group(1)
@@ -451,7 +452,8 @@ def test_readme_arena_example_finishes_in_minutes():
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         return time.process_time() + kids.ru_utime + kids.ru_stime
 
-    from quansu.server import cli, cmd_arena
+    from quansu import cli
+    from quansu.cli import arena as cmd_arena
 
     arena = [argv for argv in _readme_commands() if argv[0] == "arena"]
     assert len(arena) == 1

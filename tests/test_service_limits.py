@@ -188,7 +188,7 @@ def test_tls():
 def test_sigterm_drains_in_flight_calls_and_exits_cleanly():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "quansu.server.cmd_serve", "--host", "127.0.0.1", "--port", "0",
+        [sys.executable, "-m", "quansu.cli.serve", "--host", "127.0.0.1", "--port", "0",
          "--workers", "1", "--uniform", "--drain", "10", "--log-level", "WARNING"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -10,7 +10,7 @@ import random
 from quansu.games import record as rec
 from quansu.games.registry import make
 from quansu.server.app import QuansuServer, ServerConfig
-from quansu.server.client import Client
+from quansu.client import Client
 from quansu.server import convert
 
 TLS_DIR = __import__("pathlib").Path(__file__).parent / "data" / "tls"

@@ -7,7 +7,8 @@ from __future__ import annotations
 import io
 import json
 
-from quansu.server import cli, cmd_hint
+from quansu import cli
+from quansu.cli import hint as cmd_hint
 from quansu.server.engine import build_engine, view_seed
 from quansu.server.v1 import service_pb2 as pb
 

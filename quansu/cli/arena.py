@@ -27,7 +27,7 @@ import os
 import sys
 
 from quansu.games import GameError, make
-from quansu.server.cmd_play import parse_options
+from quansu.cli.play import parse_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -107,7 +107,7 @@ def run(args, out=sys.stdout, err=sys.stderr) -> int:
                 json.dump({"game": result.game, "players": result.players, "seed": result.seed,
                            "games": index}, f, indent=1)
     except GameError as e:
-        from quansu.server.i18n import error_text, lang_of, t
+        from quansu.cli.i18n import error_text, lang_of, t
 
         print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=err)
         return 2
@@ -129,7 +129,7 @@ def run(args, out=sys.stdout, err=sys.stderr) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the subcommand on its own (``python -m quansu.server.cmd_arena ...``)."""
+    """Run the subcommand on its own (``python -m quansu.cli.arena ...``)."""
     parser = argparse.ArgumentParser(prog="quansu arena", description=__doc__.split("\n")[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))

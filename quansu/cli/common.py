@@ -44,7 +44,7 @@ def read_game_file(path: str) -> dict:
 def make_client(args):
     import os
 
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     token = args.token or os.environ.get("QUANSU_TOKEN") or None
     return Client(args.server, token=token, tls_ca=args.tls_ca, server_name=args.server_name,
@@ -53,12 +53,12 @@ def make_client(args):
 
 def report_error(e: BaseException, prefix: str = "", args=None) -> int:
     """Print an error for a person in the command's ``--lang`` (a rules or request error from
-    its code: :func:`server.i18n.error_text`; a server's field violations come in the language
+    its code: :func:`quansu.cli.i18n.error_text`; a server's field violations come in the language
     the command asked for); return the exit code (2: bad input, 1: other).  With the
     command's ``args``, an UNAVAILABLE server says why when it can tell (nothing listening, or
-    TLS on one side only: :func:`server.client.diagnose`).  A closed standard output
-    (:class:`BrokenPipeError`) is re-raised for :func:`server.cli.main`."""
-    from quansu.server.i18n import lang_of, t
+    TLS on one side only: :func:`quansu.client.diagnose`).  A closed standard output
+    (:class:`BrokenPipeError`) is re-raised for :func:`quansu.cli.main`."""
+    from quansu.cli.i18n import lang_of, t
 
     lang = lang_of(args)   # in --lang: the CLI's words, the rules' and the checks' errors (codes)
     if isinstance(e, BrokenPipeError):
@@ -72,7 +72,7 @@ def report_error(e: BaseException, prefix: str = "", args=None) -> int:
             print(t("error_status", lang, status=e.code().name, message=e.details()),
                   file=sys.stderr)
             if args is not None and getattr(args, "server", None):
-                from quansu.server.client import diagnose, normalize_target
+                from quansu.client import diagnose, normalize_target
 
                 why = diagnose(e, normalize_target(args.server), bool(args.tls_ca))
                 if why:
@@ -90,7 +90,7 @@ def report_error(e: BaseException, prefix: str = "", args=None) -> int:
     if isinstance(e, OSError):
         print(t("error", lang, message=e), file=sys.stderr)
         return 2
-    from quansu.server.client import TargetError
+    from quansu.client import TargetError
 
     if isinstance(e, TargetError):
         print(t("error_field", lang, field="--server", message=e), file=sys.stderr)

@@ -9,7 +9,7 @@ moves, ``moves`` to list them again, ``hint`` (quansu's advice and ranked moves 
 from your information only; ``hint details`` with the statistics), ``help``, ``quit``.
 Bad input is answered with a message and a new prompt, never a traceback.  The legal moves are
 listed in a player's order (:func:`moves_listing`: grouped by kind, low to high in the game's
-rank order).  Texts in ``--lang vi|en`` (default: the locale; :mod:`server.i18n`): in Vietnamese
+rank order).  Texts in ``--lang vi|en`` (default: the locale; :mod:`quansu.cli.i18n`): in Vietnamese
 the table is drawn from the game's zones (:func:`table_text`, the hand in the game's order with
 the cards written 3♠ 10♥), every move is named as a player says it (:func:`move_name`) and the
 hints' reasons come in Vietnamese.
@@ -25,7 +25,7 @@ import random
 import sys
 
 from quansu.games import GameError, make
-from quansu.server.i18n import error_text, lang_of, t, zone_name
+from quansu.cli.i18n import error_text, lang_of, t, zone_name
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -87,7 +87,7 @@ class _Bots:
         return game.parse_move(resp.chosen.text)
 
     def hint(self, state, details: bool = False) -> str:
-        from quansu.server.cmd_hint import format_table
+        from quansu.cli.hint import format_table
 
         # strength 0: a hint, measured like the service's (docs/api.md, "A hint is measured");
         # no seed: the view's own (the same position asked twice gets the same advice)

@@ -15,8 +15,8 @@ import sys
 
 from quansu import __version__
 from quansu.games.base import GameError
-from quansu.server.client import DEFAULT_PORT
-from quansu.server.i18n import add_lang_argument, error_text, lang_of, t
+from quansu.client import DEFAULT_PORT
+from quansu.cli.i18n import add_lang_argument, error_text, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

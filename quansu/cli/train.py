@@ -87,8 +87,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from quansu.games import GameError
-    from quansu.server.cli import install_hint
-    from quansu.server.cmd_play import parse_options
+    from quansu.cli import install_hint
+    from quansu.cli.play import parse_options
 
     try:
         import torch  # noqa: F401
@@ -129,7 +129,7 @@ def run(args) -> int:
                           compare_deals=args.compare_deals, progress=not args.no_progress)
         train(cfg)
     except GameError as e:
-        from quansu.server.i18n import error_text, lang_of, t
+        from quansu.cli.i18n import error_text, lang_of, t
 
         print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=sys.stderr)
         return 2
@@ -139,7 +139,7 @@ def run(args) -> int:
 def run_dmc(args) -> int:
     """``quansu train --algo dmc``: :func:`quansu.models.training.dmc.train_dmc`."""
     from quansu.games import GameError
-    from quansu.server.cmd_play import parse_options
+    from quansu.cli.play import parse_options
     from quansu.models.training.dmc import DMCConfig, train_dmc
     from quansu.server.ray_cluster import RayMissing, parse_address, require_ray
 
@@ -175,7 +175,7 @@ def run_dmc(args) -> int:
                         rounds=args.rounds, progress=not args.no_progress)
         train_dmc(cfg)
     except GameError as e:
-        from quansu.server.i18n import error_text, lang_of, t
+        from quansu.cli.i18n import error_text, lang_of, t
 
         print(t("error", lang_of(args), message=error_text(e, lang_of(args))), file=sys.stderr)
         return 2
@@ -186,7 +186,7 @@ def run_dmc(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m quansu.server.cmd_train ...`` = ``quansu train ...``."""
+    """``python -m quansu.cli.train ...`` = ``quansu train ...``."""
     p = argparse.ArgumentParser(prog="quansu train", description=__doc__.splitlines()[0])
     add_arguments(p)
     return run(p.parse_args(argv))

@@ -17,9 +17,9 @@ import sys
 
 from google.protobuf import json_format
 
-from quansu.server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
+from quansu.cli.common import (add_budget_arguments, add_connection_arguments, make_client,
                                read_game_file, report_error)
-from quansu.server.i18n import lang_of, stopped_name, t
+from quansu.cli.i18n import lang_of, stopped_name, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -114,7 +114,7 @@ def format_table(resp, lang: str = "en", details: bool = False) -> str:
 
 
 def run(args, out=sys.stdout) -> int:
-    from quansu.server.client import Client
+    from quansu.client import Client
 
     try:
         obj = view_object(args)

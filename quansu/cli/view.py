@@ -16,8 +16,8 @@ import sys
 
 from quansu.games import GameError
 from quansu.games import record as records
-from quansu.server.cmd_replay import read_input
-from quansu.server.i18n import error_text, lang_of, t
+from quansu.cli.replay import read_input
+from quansu.cli.i18n import error_text, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -28,10 +28,10 @@ from pathlib import Path
 
 from google.protobuf import json_format
 
-from quansu.server.cmd_common import (add_budget_arguments, add_connection_arguments, make_client,
+from quansu.cli.common import (add_budget_arguments, add_connection_arguments, make_client,
                                       read_game_file, report_error)
-from quansu.server.cmd_hint import move_name
-from quansu.server.i18n import lang_of, mark_name, t
+from quansu.cli.hint import move_name
+from quansu.cli.i18n import lang_of, mark_name, t
 
 MARK_ORDER = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear")
 
@@ -194,8 +194,8 @@ def run(args, out=sys.stdout) -> int:
         from quansu.server.batch import run_cli
 
         return run_cli(args, out)
-    from quansu.server.client import Client
-    from quansu.server.report import GameAnalysis, write_plot, write_report
+    from quansu.client import Client
+    from quansu.report import GameAnalysis, write_plot, write_report
 
     lang = lang_of(args)
     paths = getattr(args, "files", None) or [getattr(args, "file")]

@@ -1,6 +1,6 @@
 """The ``quansu`` command line.  Each subcommand lives in its own module and is imported only
 when used, so ``quansu play`` never loads grpc or onnxruntime.  Every subcommand takes ``--lang
-vi|en`` (default: the locale), the language of its texts (:mod:`server.i18n`)."""
+vi|en`` (default: the locale), the language of its texts (:mod:`quansu.cli.i18n`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from quansu import __version__
-from quansu.server.i18n import add_lang_argument, lang_of, t
+from quansu.cli.i18n import add_lang_argument, lang_of, t
 
 #: Exit status after a closed standard output (``quansu replay X | head -1``): 128 + SIGPIPE,
 #: what a shell reports for a program stopped by a closed pipe.
@@ -20,14 +20,14 @@ EXIT_BROKEN_PIPE = 141
 #: subcommand -> (module, one-line help).  The module defines ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("quansu.server.cmd_play", "play a terminal game against bots"),
-    "serve": ("quansu.server.cmd_serve", "start the gRPC service on the shipped models"),
-    "hint": ("quansu.server.cmd_hint", "ranked suggested moves for a seat's view (quansu-view/1 file)"),
-    "analyze": ("quansu.server.cmd_analyze", "judge every decision of a game record"),
-    "replay": ("quansu.server.cmd_replay", "referee: validate and print a game record"),
-    "view": ("quansu.server.cmd_view", "cut one seat's view out of a game record"),
-    "arena": ("quansu.server.cmd_arena", "play bots against each other on fixed deals"),
-    "train": ("quansu.server.cmd_train", "train a policy-value network (needs the [train] extra)"),
+    "play": ("quansu.cli.play", "play a terminal game against bots"),
+    "serve": ("quansu.cli.serve", "start the gRPC service on the shipped models"),
+    "hint": ("quansu.cli.hint", "ranked suggested moves for a seat's view (quansu-view/1 file)"),
+    "analyze": ("quansu.cli.analyze", "judge every decision of a game record"),
+    "replay": ("quansu.cli.replay", "referee: validate and print a game record"),
+    "view": ("quansu.cli.view", "cut one seat's view out of a game record"),
+    "arena": ("quansu.cli.arena", "play bots against each other on fixed deals"),
+    "train": ("quansu.cli.train", "train a policy-value network (needs the [train] extra)"),
 }
 
 

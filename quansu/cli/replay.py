@@ -26,7 +26,7 @@ JSON lines instead: one ``{"type": "game", ...}`` line, one
 ``{"type": "move", "index", "seat", "move"[, "to_act", "legal"]}`` line per move, then
 ``{"type": "end", "over", "moves", ...}``; an invalid record ends with ``{"type": "error", "error",
 "code"}`` (``code``: the error's stable code, games/errors.py; ``error`` in ``--lang``).  Every
-text is in ``--lang`` (server/i18n.py), the rules' errors included (their codes' tables).
+text is in ``--lang`` (quansu/cli/i18n.py), the rules' errors included (their codes' tables).
 
 Exit status: 0 valid record, 1 invalid record (the error, e.g. ``moves[17]: "9H" is not in seat 2's
 hand``, goes to stderr), 2 unreadable file.  ``-`` reads the record from standard input.
@@ -42,8 +42,8 @@ from quansu.games import GameError
 from quansu.games import record as records
 from quansu.games.cards import card_str
 from quansu.games.labels import cards_label
-from quansu.server.cmd_play import move_name
-from quansu.server.i18n import error_text, lang_of, t
+from quansu.cli.play import move_name
+from quansu.cli.i18n import error_text, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
