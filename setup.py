@@ -33,9 +33,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORE: dict = runpy.run_path(os.path.join(HERE, "search", "compiled.py"))["CORE"]
 
 #: Where Cython finds a module's declarations (its augmenting ``.pxd``: C fields of an extension
-#: type, e.g. games/tan/quansu.games.tan.game.pxd): beside the module's source, named by the
+#: type, e.g. games/tan/quansu.games.tan.state.pxd): beside the module's source, named by the
 #: module's full name (Cython looks the name up in its include path; the source tree has no
-#: ``quansu/games/...`` folders where it would look for ``game.pxd``).
+#: ``quansu/games/...`` folders where it would look for ``state.pxd``).
 PXD_DIRS = sorted({os.path.dirname(os.path.join(HERE, src)) for src in CORE.values()})
 
 #: Python semantics throughout: annotations are not C types, ints stay Python ints (no C type

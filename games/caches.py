@@ -55,7 +55,7 @@ CACHES: dict[str, CacheSpec] = {s.name: s for s in (
     CacheSpec("samloc_chance", 1 << 14, 220, "games/samloc/heuristic.py",
               "Sâm lốc estimated chances that a Sâm declaration succeeds, per hand and unseen "
               "cards (trimmed when full)"),
-    CacheSpec("samloc_combos", 1 << 16, 130, "games/samloc/game.py",
+    CacheSpec("samloc_combos", 1 << 16, 130, "games/samloc/state.py",
               "Sâm lốc combinations of the masks played, per rule set (trimmed when full)"),
     CacheSpec("samloc_sparring", 1 << 16, 440, "games/samloc/sparring.py",
               "the Sâm lốc sparring bot's two caches, each of this many entries: combination "
