@@ -38,7 +38,10 @@ def load_all() -> dict[str, type[Game]]:
     that cannot be imported."""
     from quansu import games
 
-    classes = game_classes()
+    try:
+        classes = game_classes()
+    except ImportError as e:    # a game's own module, imported by its class
+        raise ImportError(f"cannot import {e.name or 'a game module'}: {e}", name=e.name) from e
     for info in pkgutil.walk_packages(games.__path__, prefix="quansu.games.",
                                       onerror=_walk_error):
         try:
