@@ -38,9 +38,8 @@ class RayMissing(RuntimeError):
     """``--ray`` without the ``ray`` package."""
 
     def __init__(self) -> None:
-        from quansu.cli import install_hint
-
-        super().__init__(f"--ray needs Ray, which is not installed: {install_hint('ray')}")
+        super().__init__(f"--ray needs Ray, which is not installed: {INSTALL_HINT} (in a "
+                         f"checkout of the source: pip install -e '.[ray]')")
 
 
 def require_ray():
