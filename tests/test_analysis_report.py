@@ -381,20 +381,21 @@ def test_decisions_carry_interval_worlds_and_candidates():
 def test_the_sparring_bots_move_is_always_a_candidate(monkeypatch):
     """With more legal moves than the search's candidates, the sparring bot's move (from the
     judged seat's information) is measured even when the search ranked it low."""
-    from quansu.server import engine as engine_mod
+    from quansu.server import analysis as analysis_mod
     from quansu.client import Client
 
     obj = _record()
     eng = build_engine(uniform=True)
     seen = []
-    real = engine_mod.paired_evaluate
+    real = analysis_mod.paired_evaluate
 
     def spy(state, candidates, reference, **kw):
         seen.append((state.clone(), list(candidates), kw["seed"]))
         return real(state, candidates, reference, **kw)
 
-    monkeypatch.setattr(engine_mod, "paired_evaluate", spy)
-    monkeypatch.setattr(engine_mod, "ANALYZE_CANDIDATES", 1)   # the search proposes one move
+    # Analyze's decisions live in server/analysis.py: patched where they read them
+    monkeypatch.setattr(analysis_mod, "paired_evaluate", spy)
+    monkeypatch.setattr(analysis_mod, "ANALYZE_CANDIDATES", 1)   # the search proposes one move
     req = Client.analyze_request(obj, seats=[obj["moves"][0]["seat"]], iterations=4, seed=2)
     req.max_worlds = 4
     eng.analyze(req, lambda m: None)
@@ -409,23 +410,25 @@ def test_every_legal_move_is_a_candidate_up_to_the_limit(monkeypatch):
     """Up to ``ANALYZE_CANDIDATES + 1`` legal moves every one is screened, whatever the short
     search ranked (its seed no longer decides which moves are measured); beyond, the search's
     first ``ANALYZE_CANDIDATES`` and the sparring bot's move."""
+    from quansu.server import analysis as analysis_mod
     from quansu.server import engine as engine_mod
     from quansu.client import Client
 
     obj = _record()
     eng = build_engine(uniform=True)
     seen = []
-    real = engine_mod.paired_evaluate
+    real = analysis_mod.paired_evaluate
 
     def spy(state, candidates, reference, **kw):
         seen.append((len(state.legal_moves()), set(candidates), set(state.legal_moves())))
         return real(state, candidates, reference, **kw)
 
-    monkeypatch.setattr(engine_mod, "paired_evaluate", spy)
+    monkeypatch.setattr(analysis_mod, "paired_evaluate", spy)
     req = Client.analyze_request(obj, seats=[obj["moves"][0]["seat"]], iterations=4, seed=2)
     req.max_worlds = 4
     eng.analyze(req, lambda m: None)
-    limit = engine_mod.ANALYZE_CANDIDATES
+    limit = analysis_mod.ANALYZE_CANDIDATES
+    assert engine_mod.ANALYZE_CANDIDATES == limit           # still readable where it was
     assert any(17 < n <= limit + 1 for n, _, _ in seen)     # more than the first limit (16)
     for n, candidates, legal in seen:
         if n <= limit + 1:

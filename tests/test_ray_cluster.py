@@ -276,6 +276,27 @@ def test_strength_run_on_the_cluster_equals_the_local_run(cluster, tmp_path):
             == {s: b["payoff"] for s, b in here["bots"].items()})
 
 
+def test_analyze_decisions_on_the_cluster_equal_one_process(cluster):
+    """Analyze's parallel path takes an executor (``quansu.server.analysis.judge_in_parallel``):
+    with a ``RayExecutor`` the decisions of one game are judged as Ray tasks, with the answers
+    of one process."""
+    from quansu.server import convert, ray_cluster
+    from quansu.server.analysis import RayExecutor
+    from quansu.server.engine import build_engine
+    from quansu.server.v1 import service_pb2 as pb
+
+    obj = json.loads((EXAMPLES / "tan.record.json").read_text())
+    req = pb.AnalyzeRequest(record=convert.record_message(obj), budget=pb.Budget(iterations=20),
+                            seed=7, max_worlds=16)
+    eng = build_engine(uniform=True)
+    here, there = [], []
+    eng.analyze(req, here.append)
+    ray_cluster.connect(cluster.address)
+    eng.analyze(req, there.append, executor=RayExecutor())
+    assert sum(1 for m in there if m.WhichOneof("item") == "decision") > 1
+    assert [m.SerializeToString() for m in there] == [m.SerializeToString() for m in here]
+
+
 def test_a_lost_node_loses_no_game_and_judges_none_twice(cluster, tmp_path, local_six):
     """The second node is killed (every process of it, at once) as soon as it has returned
     its first game: the games it held are run again on the head, every game is written exactly
