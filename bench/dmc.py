@@ -6,6 +6,13 @@ two nodes.
   [--commit C] [--started ISO]``: the ``curve.json`` of a ``quansu train --algo dmc`` run
   (``RUN_DIR`` = its ``--out``) with the run's figures (decisions a second over the training
   time and per actor) and the machine summary.
+* ``python -m quansu.bench.dmc compare RUN_DIR/GAME.onnx [--deals 400] [--sparring-deals 100]
+  [--json PATH]``: the trained network's greedy policy and the shipped network's (no search
+  for either) on the same fixed deals (``random.Random(12345)``; every seat rotation): each
+  against three heuristic bots, each against three sparring bots (the first
+  ``--sparring-deals`` deals), and the trained one against three shipped ones.  Mean bets a
+  game of the tested seat with 95 % intervals over deals.  With ``--json`` an existing
+  results file (``record``'s) gets the figures under ``same_deals``.
 * ``python -m quansu.bench.dmc ray --minutes 3 [--json PATH]``: ``quansu train --algo dmc`` for
   ``--minutes`` with 2 actors on a local cluster of two nodes of one CPU each
   (:class:`quansu.server.ray_cluster.LocalCluster`), then the same run with 2 local pool
@@ -66,6 +73,49 @@ def ray_run(minutes: float, seed: int = 1) -> dict:
     return out
 
 
+COMPARE_SEED = 12345
+
+
+def compare(model_path: str, deals: int = 400, sparring_deals: int = 100,
+            seed: int = COMPARE_SEED) -> dict:
+    """See the module docstring (``compare``); ``[mean, low, high]`` per match."""
+    import random
+
+    from quansu.games import make
+    from quansu.models.evaluator import NetworkEvaluator, PolicyValueModel, load_model
+    from quansu.models.training.arena import mean_ci, policy_match
+    from quansu.models.training.data import bot_move
+
+    trained = PolicyValueModel(Path(model_path).read_bytes())
+    meta = trained.metadata
+    game = make(meta["quansu.game"], int(meta.get("quansu.players", 4)))
+    shipped = load_model(game)
+
+    def policy(model):
+        ev = NetworkEvaluator(game, model, cache_size=0)
+        return lambda s, r: ev.policy_move(s)
+
+    rng = random.Random(seed)
+    fixed = [game.random_deal(rng) for _ in range(deals)]
+    a, b = policy(trained), policy(shipped)
+
+    def match(x, y, ds):
+        m, lo, hi = mean_ci(policy_match(game, x, y, ds, random.Random(seed)))
+        return [round(m, 3), round(lo, 3), round(hi, 3)]
+
+    heur, spar = bot_move(game, "heuristic"), bot_move(game, "sparring")
+    few = fixed[:sparring_deals]
+    return {"game": game.name, "players": game.num_players, "model": model_path,
+            "deals": f"{deals} deals of random.Random({seed}), every seat rotation; sparring: "
+                     f"the first {len(few)} of them",
+            "format": "[mean, 95% low, 95% high] bets per game of the tested network's seat",
+            "trained_vs_heuristic": match(a, heur, fixed),
+            "shipped_vs_heuristic": match(b, heur, fixed),
+            "trained_vs_sparring": match(a, spar, few),
+            "shipped_vs_sparring": match(b, spar, few),
+            "trained_vs_shipped": match(a, b, fixed)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m quansu.bench.dmc",
                                  description=__doc__.split("\n")[0])
@@ -78,9 +128,24 @@ def main(argv: list[str] | None = None) -> int:
     y = sub.add_parser("ray", help="2 actors on a local two-node Ray cluster, then 2 local")
     y.add_argument("--minutes", type=float, default=3.0)
     y.add_argument("--json", metavar="PATH")
+    c = sub.add_parser("compare", help="the trained and the shipped network on the same deals")
+    c.add_argument("model", help="the trained network (RUN_DIR/GAME.onnx)")
+    c.add_argument("--deals", type=int, default=400)
+    c.add_argument("--sparring-deals", type=int, default=100)
+    c.add_argument("--json", metavar="PATH", help="a results file to add the figures to")
     args = ap.parse_args(argv)
     if args.what == "record":
         res = record(args.run_dir, args.commit, args.started)
+    elif args.what == "compare":
+        from quansu.bench.hint import commit
+
+        cmp = compare(args.model, args.deals, args.sparring_deals)
+        cmp.update(date=_now(), commit=commit(), command="python -m quansu.bench.dmc " +
+                   " ".join(argv if argv is not None else sys.argv[1:]))
+        res = {}
+        if args.json and Path(args.json).is_file():
+            res = json.loads(Path(args.json).read_text(encoding="utf-8"))
+        res["same_deals"] = cmp
     else:
         from quansu.bench.hint import commit, machine
 
