@@ -6,7 +6,7 @@ imported by the build and a C compiler works, ``pip install .`` also compiles th
 unchanged (pure-Python mode: the same ``.py`` files, no ``.pyx``); the wheel then holds both the
 ``.py`` files and the extensions, which Python imports in preference.  Otherwise the build says
 why in one line (``quansu: ...: installing the pure-Python build``) and installs pure Python.
-The two builds give identical results (tests/test_compiled_core.py).
+The two builds give identical results (tests/search/test_compiled_core.py).
 
 * ``pip install .``: the compiled core where a C compiler works (pyproject.toml's build
   requirements bring Cython into the isolated build); pure Python otherwise;

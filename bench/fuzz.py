@@ -18,7 +18,7 @@ distinct problem with the request that caused it, the status counts, and exits 1
 any.
 
 The mutations take their choices from a :class:`Chooser`: :class:`RandomChooser` here and in
-``bench/soak.py``, hypothesis's draws in ``tests/test_service_fuzz.py``.
+``bench/soak.py``, hypothesis's draws in ``tests/service/test_service_fuzz.py``.
 """
 
 from __future__ import annotations

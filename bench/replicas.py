@@ -84,7 +84,7 @@ def _requests(calls: int, iterations: int) -> list:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from quansu.client import Client
-    from tests.test_service_util import view_to_act
+    from tests.helpers.service import view_to_act
 
     views = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(calls)]
     return [Client.suggest_request(v, iterations=iterations, seed=i) for i, v in enumerate(views)]

@@ -49,7 +49,7 @@ from google.protobuf import json_format  # noqa: E402
 from quansu.games import record as rec  # noqa: E402
 from quansu.client import Client  # noqa: E402
 from quansu.server.engine import build_engine  # noqa: E402
-from tests.test_service_util import view_to_act  # noqa: E402
+from tests.helpers.service import view_to_act  # noqa: E402
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 for i, v in enumerate(views)]
     legal_reqs = [Client.legal_moves_request(rec.view_at(long, s % 4, 8))
                   for s, long in enumerate([rec.record_from_state(__import__(
-                      "tests.test_service_util", fromlist=["played_state"]).played_state(
+                      "tests.helpers.service", fromlist=["played_state"]).played_state(
                           "tienlen", 4, 100 + k)) for k in range(10)])
                   if len(long.get("moves", [])) >= 8]
 

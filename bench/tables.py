@@ -15,7 +15,7 @@ line naming the date, commit and command.  Change the JSON, then::
     python -m quansu.bench.tables            # rewrite every table in the docs
     python -m quansu.bench.tables --check    # exit 1, naming each table that differs
 
-tests/test_docs_tables.py runs the check.
+tests/project/test_docs_tables.py runs the check.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ all registered in :data:`TABLE` by :func:`register` when their module is importe
 may itself be a :class:`Text` or an error (rendered in the same language); cards and moves stay
 in the notation (docs/notation.md) in every language.
 
-``tests/test_i18n.py`` checks that every code has both languages with the same fields, that
+``tests/service/test_i18n.py`` checks that every code has both languages with the same fields, that
 every code the sources use is in the table, and that no rules error is raised without a code.
 """
 

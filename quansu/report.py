@@ -27,7 +27,7 @@ from quansu.games.cards import cards_of
 #: mark number (server.v1 Mark) -> short name
 MARKS = {1: "best", 2: "good", 3: "inaccuracy", 4: "mistake", 5: "blunder", 6: "unclear"}
 #: mark name -> colour (the charts, the table): yellow, orange and red for inaccuracy, mistake
-#: and blunder, apart in hue and in lightness (tests/test_analysis_report.py measures it)
+#: and blunder, apart in hue and in lightness (tests/service/test_analysis_report.py measures it)
 MARK_COLORS = {"best": "#2e7d32", "good": "#7cb342", "inaccuracy": "#fdd835",
                "mistake": "#f57c00", "blunder": "#b71c1c", "unclear": "#9e9e9e"}
 #: mark name -> marker shape of the PNG chart (matplotlib's): each mark its own shape too

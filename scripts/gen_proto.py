@@ -7,12 +7,12 @@ The protos are compiled with ``grpc_tools.protoc`` (the ``grpcio-tools`` package
 ``proto/`` as the include root, so the descriptors carry the file names ``quansu/v1/*.proto``
 (as gRPC reflection shows them).  The generated modules import one another as
 ``quansu.v1.X_pb2``; those imports are rewritten to package-relative ones so that the code lives
-in the ``server.v1`` package.  ``tests/test_service_proto.py`` runs :func:`generate` into a temporary
+in the ``server.v1`` package.  ``tests/service/test_service_proto.py`` runs :func:`generate` into a temporary
 folder and compares it with the checked-in files.
 
 The same run regenerates the Node client's TypeScript types (``clients/node/types``, ``npm run
 gen-types``) when ``npm`` is installed and the client's packages are (``npm ci`` in
-``clients/node``); otherwise it says how to.  ``tests/test_node_client.py`` checks those types.
+``clients/node``); otherwise it says how to.  ``tests/service/test_node_client.py`` checks those types.
 """
 
 from __future__ import annotations

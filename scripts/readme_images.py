@@ -1,6 +1,6 @@
 """Regenerate the README's pictures in docs/screenshots/.
 
-The web page's screenshots come from the browser tests (tests/test_web_browser.py, which save
+The web page's screenshots come from the browser tests (tests/service/test_web_browser.py, which save
 them where ``$QUANSU_SCREENSHOTS`` points): a whole game of each of the four games, one at a
 390 px phone width, and an analysis of the four seats.  The analysis plot comes from the CLI
 (``quansu analyze RECORD --plot``, the ``plot`` extra).  Needs the dev extra, Debian's
@@ -29,8 +29,8 @@ PLOT_WORLDS = 64
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, QUANSU_SCREENSHOTS=str(OUT))
-    tests = ["tests/test_web_browser.py::test_a_whole_game_of_each_game",
-             "tests/test_web_browser.py::test_an_analysis_shows_its_progress_and_cancel_stops_it"]
+    tests = ["tests/service/test_web_browser.py::test_a_whole_game_of_each_game",
+             "tests/service/test_web_browser.py::test_an_analysis_shows_its_progress_and_cancel_stops_it"]
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", *tests], cwd=ROOT,
                           env=env)
     if done.returncode:

@@ -4,7 +4,7 @@ The modules of :data:`CORE` (card-mask move generation, apply, determinize, the 
 policies, the search loop, the network's features and evaluator) are plain Python files.  ``pip install .`` compiles them with Cython
 when Cython (>= 3) and a C compiler are available (``setup.py``; the same files, unchanged, in
 Cython's pure-Python mode) and installs the pure-Python package otherwise; an editable install is
-always pure Python.  Both builds give identical results (tests/test_compiled_core.py).
+always pure Python.  Both builds give identical results (tests/search/test_compiled_core.py).
 
 ``python -m quansu.search.compiled`` prints :func:`describe`.  This module imports nothing of
 ours at import time (``setup.py`` reads :data:`CORE` from it before anything is installed).

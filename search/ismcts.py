@@ -149,7 +149,7 @@ def search(state: State, config: SearchConfig | None = None, evaluator: Evaluato
 #: A search pauses Python's automatic cyclic garbage collector while it runs (and resumes it
 #: when it returns, if it was on): the tree it grows is alive until the end, yet every few
 #: hundred new objects triggered a collection that walked it, about a tenth of a Tiến lên
-#: search's time.  The search itself makes no cyclic garbage (tests/test_search_ismcts.py checks every
+#: search's time.  The search itself makes no cyclic garbage (tests/search/test_search_ismcts.py checks every
 #: game); in case some code it calls does, it collects the youngest generation every this many
 #: iterations, so that such garbage stays bounded however long the search runs.
 GC_COLLECT_EVERY = 5_000

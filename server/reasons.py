@@ -26,7 +26,7 @@ The search's codes follow the one ranking rule of Suggest and Analyze (``docs/ap
 and every game's ``TEXTS`` (``games/<game>/reasons.py``), with the games that emit each code and
 its English and Vietnamese texts.  The Reason comment of ``proto/quansu/v1/service.proto`` and the
 table of docs/api.md ("Reason codes", written by :func:`markdown_table`) are checked against it
-(``tests/test_i18n.py``).
+(``tests/service/test_i18n.py``).
 """
 
 from __future__ import annotations

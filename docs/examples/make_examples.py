@@ -6,7 +6,7 @@ Each game is played at 4 players (or its largest count) with default options fro
 seat using the game's rule-based ``heuristic_move`` (random legal moves where a game has none).  The
 record is ``<game>.record.json``; ``<game>.view.json`` is seat 1's view at its first turn with a
 choice from halfway through the game on, so that ``quansu hint docs/examples/<game>.view.json`` works.
-tests/test_record_games.py checks that both load and replay.
+tests/games/test_record_games.py checks that both load and replay.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ the rules and of the service's checks: each has a code and parameters and its En
 Vietnamese texts in one table (:data:`games.errors.TABLE`: ``games/errors.py``,
 ``games/<game>/errors.py``, ``server/errors.py``), and :func:`error_text` renders one in the
 command's language (a server's field violations come in the ``language`` the command sent).
-``tests/test_i18n.py`` checks that every key has both languages with the same fields and that
+``tests/service/test_i18n.py`` checks that every key has both languages with the same fields and that
 every key the commands use exists, and the same of every error code.
 """
 

@@ -8,7 +8,7 @@
  * 
  * The one list of codes, with the games that emit them and both texts, is
  * server/reasons.py (reason_table) and the table "Reason codes" of docs/api.md; this list is
- * checked against it (tests/test_i18n.py).
+ * checked against it (tests/service/test_i18n.py).
  * The search's codes (the ranking rule of docs/api.md): "only_move", "best_value" (the top
  * move: the highest expected payoff among the measured moves; no other move has it),
  * "tied" (statistically as good as the top move: `group` 0), "most_visited" (the move the
@@ -37,7 +37,7 @@ export interface Reason {
  * 
  * The one list of codes, with the games that emit them and both texts, is
  * server/reasons.py (reason_table) and the table "Reason codes" of docs/api.md; this list is
- * checked against it (tests/test_i18n.py).
+ * checked against it (tests/service/test_i18n.py).
  * The search's codes (the ranking rule of docs/api.md): "only_move", "best_value" (the top
  * move: the highest expected payoff among the measured moves; no other move has it),
  * "tied" (statistically as good as the top move: `group` 0), "most_visited" (the move the

@@ -1,0 +1,166 @@
+"""The Deep Monte Carlo learner (models/training/dmc.py, issue 42; ``quansu train --algo dmc``):
+bounded by work (2-player Tiến lên, a network of 16 units, rounds of 2 games, curve points of
+2 deals): a short run writes a checkpoint, a curve and a model the served evaluator loads;
+``--resume`` continues the counters; an actor's samples depend on its seed only; on a local Ray,
+actors play the rounds and a killed actor is replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from quansu.games import make  # noqa: E402
+from quansu.models.encoders import encoder_for  # noqa: E402
+from quansu.models.evaluator import NetworkEvaluator, load_model  # noqa: E402
+from quansu.models.training.dmc import (DMCActor, DMCConfig, actor_games, net_from,  # noqa: E402
+                                         train_dmc, weights_of)
+from quansu.models.training.net import PolicyValueNet  # noqa: E402
+
+pytestmark = pytest.mark.train
+
+TINY = dict(game="tienlen", players=2, hidden=16, move_hidden=8, games_per_round=2,
+            batch_size=32, eval_deals=2, eval_first=50, minutes=5.0, progress=False)
+PARAMS = {"epsilon": 0.2, "bot_share": 0.5, "bot": "heuristic", "record_bot": True}
+
+
+def tiny_net(game):
+    enc = encoder_for(game)
+    torch.manual_seed(3)
+    return PolicyValueNet(enc.state_dim, enc.move_dim, 16, 8, value_scale=3.0)
+
+
+def test_a_short_run_checkpoints_and_resume_continues_the_counters(tmp_path):
+    out = tmp_path / "run"
+    logs = []
+    s1 = train_dmc(DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=2), log=logs.append)
+    assert (out / "checkpoint.pt").is_file() and (out / "tienlen.onnx").is_file()
+    assert s1["rounds"] == 2 and s1["decisions"] > 0 and s1["steps"] >= 1
+    curve = json.loads((out / "curve.json").read_text())
+    assert curve["points"][0]["decisions"] == 0 and curve["points"][-1]["final"]
+    for p in curve["points"]:
+        assert p["ci95"][0] <= p["mean"] <= p["ci95"][1]
+    ck = torch.load(out / "checkpoint.pt", weights_only=False)
+    assert ck["counters"]["decisions"] == s1["decisions"]
+    s2 = train_dmc(DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=4, resume=True),
+                   log=logs.append)
+    assert any(line.startswith("resumed from") for line in logs)
+    assert s2["rounds"] == 4 and s2["decisions"] > s1["decisions"]
+    assert s2["games"] == s1["games"] + 2 * TINY["games_per_round"]
+    assert s2["steps"] > s1["steps"] and s2["train_seconds"] >= s1["train_seconds"]
+    # the curve goes on: the first run's points, then the new ones
+    points = json.loads((out / "curve.json").read_text())["points"]
+    assert points[:len(s1["points"])] == s1["points"] and len(points) > len(s1["points"])
+    # a resume without a checkpoint is refused
+    with pytest.raises(ValueError, match="no checkpoint"):
+        train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "none"), workers=0, resume=True))
+
+
+def test_the_learned_onnx_loads_through_the_evaluator(tmp_path):
+    out = tmp_path / "run"
+    train_dmc(DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=1))
+    game = make("tienlen", 2)
+    model = load_model(game, out / "tienlen.onnx")
+    assert model.metadata["quansu.policy_targets"] == "dmc_q"
+    assert float(model.metadata["quansu.q_scale"]) == model.value_scale > 0
+    assert model.training()["algo"] == "dmc"
+    ev = NetworkEvaluator(game, model, cache_size=0)
+    import random
+
+    state = game.new_initial_state(random.Random(1))
+    (e,) = ev.evaluate([state])
+    assert len(e.priors) == len(state.legal_moves()) and abs(sum(e.priors) - 1) < 1e-5
+    assert len(e.values) == 2
+    assert ev.policy_move(state) in state.legal_moves()
+
+
+def test_the_shipped_models_folder_is_refused(tmp_path):
+    from quansu.models.evaluator import MODELS_DIR
+
+    with pytest.raises(ValueError, match="models/"):
+        train_dmc(DMCConfig(**TINY, out_dir=str(MODELS_DIR), workers=0, rounds=1))
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is present")
+def test_device_cuda_without_a_device_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="cuda"):
+        train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "c"), workers=0, rounds=1,
+                            device="cuda"))
+
+
+def test_an_actor_gives_the_same_samples_for_the_same_seed():
+    game = make("tienlen", 2)
+    net = tiny_net(game)
+    a = actor_games(game, net, 2, 11, PARAMS)
+    # through the weights snapshot a round sends, as a pool worker or a Ray actor rebuilds it
+    b = actor_games(game, net_from(dict(net.config), weights_of(net)), 2, 11, PARAMS)
+    c = actor_games(game, net, 2, 12, PARAMS)
+    assert a["decisions"] > 0 and a["net_calls"] > 0
+    for k in ("states", "moves", "q", "values"):
+        assert np.array_equal(a[k], b[k])
+    assert not (len(a["q"]) == len(c["q"]) and np.array_equal(a["states"], c["states"]))
+    # the targets: the acting seat's payoff, and the payoffs per relative seat (zero-sum)
+    assert np.allclose(a["q"], a["values"][:, 0])
+    assert np.allclose(a["values"][:, :2].sum(axis=1), 0.0, atol=1e-5)
+
+
+def test_the_cli_trains_with_dmc(tmp_path, capsys):
+    from quansu.cli.train import main
+
+    out = tmp_path / "cli"
+    rc = main(["--game", "tienlen", "--players", "2", "--algo", "dmc", "--workers", "1",
+               "--hidden", "16", "--games-per-round", "2", "--rounds", "2", "--curve-deals", "2",
+               "--curve-first", "50", "--out", str(out), "--no-progress"])
+    assert rc == 0, capsys.readouterr().err
+    assert (out / "tienlen.onnx").is_file() and (out / "checkpoint.pt").is_file()
+    doc = json.loads((out / "curve.json").read_text())
+    assert doc["summary"]["rounds"] == 2 and "--algo dmc" in doc["command"]
+    assert main(["--game", "tienlen", "--algo", "dmc", "--bot-share", "2"]) == 2
+
+
+# -- on a local Ray ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A one-node cluster of 2 CPUs started with ``ray start`` (LocalCluster), not a local
+    ``ray.init()``: Ray 2.60's local ``ray.init()`` writes ``~/.ray/auth_token``, after which
+    the drivers of later ``ray start`` clusters on the machine are refused
+    (tests/service/test_ray_cluster.py)."""
+    ray_cluster = pytest.importorskip("quansu.server.ray_cluster")
+    ray_cluster.require_ray()      # the dev extra installs it: a missing Ray fails here
+    with ray_cluster.LocalCluster((2,), object_store_mb=80) as c:
+        yield c
+
+
+def test_ray_actors_play_and_a_killed_actor_is_replaced(local_ray, tmp_path):
+    game = make("tienlen", 2)
+    net = tiny_net(game)
+    args = (dict(net.config), weights_of(net), 2, 11, PARAMS)
+    from quansu.server.ray_cluster import ActorSet
+
+    actors = ActorSet(DMCActor, 1, "tienlen", 2, {})
+    try:
+        (pid,) = actors.gather(actors.submit("pid", [()]))
+        assert pid != os.getpid()
+        os.kill(pid, signal.SIGKILL)        # the actor's process, started by this test
+        (res,) = actors.gather(actors.submit("play", [args]))
+        assert actors.replaced == 1
+        (pid2,) = actors.gather(actors.submit("pid", [()]))
+        assert pid2 != pid
+    finally:
+        actors.close()
+    # the replacement plays the same samples as a local actor with the same seed
+    local = actor_games(game, net, 2, 11, PARAMS)
+    for k in ("states", "moves", "q", "values"):
+        assert np.array_equal(res[k], local[k])
+    # a short run with its actors on Ray (--ray ADDRESS: the cluster this test started)
+    s = train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "ray"), workers=1,
+                            ray=local_ray.address, rounds=2))
+    assert s["rounds"] == 2 and s["decisions"] > 0 and s["actor_nodes"] == 1
