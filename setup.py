@@ -42,8 +42,13 @@ PXD_DIRS = sorted({os.path.dirname(os.path.join(HERE, src)) for src in CORE.valu
 #: is inferred either: ``for x in range(52): 1 << x`` would shift a C int and overflow past bit
 #: 31, as it did in games/phom/heuristic.py's tables), functions keep their signatures for
 #: introspection.
-DIRECTIVES = {"language_level": 3, "annotation_typing": False, "infer_types": False,
-              "binding": True, "embedsignature": True}
+DIRECTIVES = {
+    "language_level": 3,
+    "annotation_typing": False,
+    "infer_types": False,
+    "binding": True,
+    "embedsignature": True,
+}
 
 
 def _notice(why: str) -> None:
@@ -60,7 +65,7 @@ def _tell(line: str) -> None:
     try:
         with open("/dev/tty", "w", encoding="utf-8") as tty:
             tty.write(line + "\n")
-    except OSError:   # no terminal (CI, a service): standard error only (pip install -v)
+    except OSError:  # no terminal (CI, a service): standard error only (pip install -v)
         pass
 
 
@@ -79,32 +84,45 @@ class OptionalBuildExt(build_ext):
         try:
             from Cython.Build import cythonize
         except ImportError:
-            _notice("Cython is not installed in the build environment (an isolated build "
-                    "gets it from pyproject.toml; with --no-build-isolation: pip install "
-                    "'cython>=3' first)")
+            _notice(
+                "Cython is not installed in the build environment (an isolated build "
+                "gets it from pyproject.toml; with --no-build-isolation: pip install "
+                "'cython>=3' first)"
+            )
             self.extensions = []
             return
         try:
-            c_sources = {e.name: e.sources for e in cythonize(
-                self.extensions, compiler_directives=DIRECTIVES, quiet=True,
-                build_dir=os.path.join(self.build_temp, "cython"), include_path=PXD_DIRS)}
+            c_sources = {
+                e.name: e.sources
+                for e in cythonize(
+                    self.extensions,
+                    compiler_directives=DIRECTIVES,
+                    quiet=True,
+                    build_dir=os.path.join(self.build_temp, "cython"),
+                    include_path=PXD_DIRS,
+                )
+            }
             for ext in self.extensions:
                 ext.sources = c_sources[ext.name]
-            if not self.parallel:   # one compiler per core: the C files are large
+            if not self.parallel:  # one compiler per core: the C files are large
                 self.parallel = os.cpu_count() or 1
             self._todo, self._done = len(self.extensions), 0
-            _tell(f"quansu: compiling the search core ({self._todo} modules, Cython and the C "
-                  f"compiler on {self.parallel} cores): a few minutes, longer on a busy machine "
-                  "(pip shows only 'still running...'). The pure-Python build installs at once "
-                  "and answers the same, slower: QUANSU_PURE_PYTHON=1 pip install .")
+            _tell(
+                f"quansu: compiling the search core ({self._todo} modules, Cython and the C "
+                f"compiler on {self.parallel} cores): a few minutes, longer on a busy machine "
+                "(pip shows only 'still running...'). The pure-Python build installs at once "
+                "and answers the same, slower: QUANSU_PURE_PYTHON=1 pip install ."
+            )
             super().run()
         except Exception as e:  # noqa: BLE001 - any failure means: no compiled core
             cause = e.__cause__ if isinstance(e, _Failed) and e.__cause__ else e
             text = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
-            if len(text) > 100:   # a compiler's whole command line: its start is enough
+            if len(text) > 100:  # a compiler's whole command line: its start is enough
                 text = text[:97] + "..."
-            _notice(f"the compiled core did not build ({type(cause).__name__}"
-                    f"{': ' + text if text else ''})")
+            _notice(
+                f"the compiled core did not build ({type(cause).__name__}"
+                f"{': ' + text if text else ''})"
+            )
             for ext in self.extensions:
                 out = os.path.join(self.build_lib, self.get_ext_filename(ext.name))
                 if os.path.exists(out):
@@ -118,7 +136,7 @@ class OptionalBuildExt(build_ext):
             super().build_extension(ext)
         except Exception as e:  # noqa: BLE001
             raise _Failed(ext.name) from e
-        self._done += 1   # (the compiler threads only add; the count is for the eye)
+        self._done += 1  # (the compiler threads only add; the count is for the eye)
         _tell(f"quansu: compiled {self._done}/{self._todo}: {ext.name}")
 
 
@@ -130,8 +148,11 @@ def _extensions() -> list:
     if os.environ.get("QUANSU_PURE_PYTHON"):
         _notice("QUANSU_PURE_PYTHON is set")
         return []
-    return [Extension(name, [src]) for name, src in CORE.items()
-            if os.path.isfile(os.path.join(HERE, src))]
+    return [
+        Extension(name, [src])
+        for name, src in CORE.items()
+        if os.path.isfile(os.path.join(HERE, src))
+    ]
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -107,9 +107,13 @@ def stability(runs: list[list]) -> dict:
         for a, b in itertools.combinations(marks, 2):
             pairs += 1
             agree += a == b
-    return {"decisions": n, "same_mark": same, "same_mark_best_good_merged": same_band,
-            "pairwise_agreement": agree / pairs if pairs else 1.0,
-            "unclear_share": unclear / (n * len(per)) if n else 0.0}
+    return {
+        "decisions": n,
+        "same_mark": same,
+        "same_mark_best_good_merged": same_band,
+        "pairwise_agreement": agree / pairs if pairs else 1.0,
+        "unclear_share": unclear / (n * len(per)) if n else 0.0,
+    }
 
 
 def accuracy_spread(summaries_per_run: list[list]) -> list[float]:
@@ -140,9 +144,19 @@ def mark_accuracy_spread(runs: list[list]) -> list[float]:
 def decision_row(d) -> list:
     """One judged decision as a JSON row: index, seat, mark name, loss, loss_low, loss_high,
     loss_stderr (bets), worlds, stopped_by, best move, played move."""
-    return [d.index, d.seat, MARK_NAMES.get(d.mark, "?"), round(d.loss, 5), round(d.loss_low, 5),
-            round(d.loss_high, 5), round(d.loss_stderr, 5), d.worlds, d.stopped_by, d.best.text,
-            d.played.text]
+    return [
+        d.index,
+        d.seat,
+        MARK_NAMES.get(d.mark, "?"),
+        round(d.loss, 5),
+        round(d.loss_low, 5),
+        round(d.loss_high, 5),
+        round(d.loss_stderr, 5),
+        d.worlds,
+        d.stopped_by,
+        d.best.text,
+        d.played.text,
+    ]
 
 
 def crossing_share(runs: list[list], thresholds) -> float:
@@ -172,8 +186,9 @@ def hint_stability(engine, obj: dict, seeds: list[int], limit: int | None = None
         n += 1
         groups, tops = [], []
         for s in seeds:
-            resp = engine.suggest(pb.SuggestRequest(view=convert.record_message(view), top_k=64,
-                                                    seed=s))
+            resp = engine.suggest(
+                pb.SuggestRequest(view=convert.record_message(view), top_k=64, seed=s)
+            )
             tops.append(resp.moves[0].move.text)
             groups.append({m.move.text for m in resp.moves if m.group == 0} or {tops[-1]})
             group_sum += len(groups[-1])
@@ -183,8 +198,14 @@ def hint_stability(engine, obj: dict, seeds: list[int], limit: int | None = None
         strict += len(set(tops)) == 1
     # the size of the top group and the worlds measured, summed over the hints (every seed):
     # a shared top group says less when it holds more moves
-    return {"positions": n, "top_group_shared": stable, "same_top_move": strict,
-            "hints": hints, "top_group_sum": group_sum, "hint_worlds_sum": worlds_sum}
+    return {
+        "positions": n,
+        "top_group_shared": stable,
+        "same_top_move": strict,
+        "hints": hints,
+        "top_group_sum": group_sum,
+        "hint_worlds_sum": worlds_sum,
+    }
 
 
 def validity(engine, obj: dict, decisions: list, limit: int, seed: int = 0) -> Counter:
@@ -222,30 +243,48 @@ def validity(engine, obj: dict, decisions: list, limit: int, seed: int = 0) -> C
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m quansu.bench.analysis", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m quansu.bench.analysis", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("paths", nargs="+", help="record files or folders of them")
     ap.add_argument("--seeds", type=int, default=5, help="analyses per record (seeds 1..N)")
     ap.add_argument("--limit", type=int, default=8, help="records per run (first N)")
     ap.add_argument("--hints", action="store_true", help="also the stability of hints")
     ap.add_argument("--hint-seeds", type=int, default=5, help="seeds of --hints (1..N)")
-    ap.add_argument("--hints-only", action="store_true",
-                    help="only the stability of hints (no analysis; implies --hints)")
-    ap.add_argument("--hint-positions", type=int, default=None,
-                    help="at most this many positions per record for --hints")
-    ap.add_argument("--validity", type=int, default=0, metavar="N",
-                    help="validity on at most N decisions per record (0: skip)")
+    ap.add_argument(
+        "--hints-only",
+        action="store_true",
+        help="only the stability of hints (no analysis; implies --hints)",
+    )
+    ap.add_argument(
+        "--hint-positions",
+        type=int,
+        default=None,
+        help="at most this many positions per record for --hints",
+    )
+    ap.add_argument(
+        "--validity",
+        type=int,
+        default=0,
+        metavar="N",
+        help="validity on at most N decisions per record (0: skip)",
+    )
     ap.add_argument("--max-worlds", type=int, default=0, help="Analyze cap (0: server default)")
     ap.add_argument("--uniform", action="store_true", help="no networks")
     for name in ("good", "inaccuracy", "mistake"):
-        ap.add_argument(f"--{name}", type=float, default=0.0,
-                        help=f"Analyze's {name} threshold in bets (0: the game's default)")
+        ap.add_argument(
+            f"--{name}",
+            type=float,
+            default=0.0,
+            help=f"Analyze's {name} threshold in bets (0: the game's default)",
+        )
     ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
     args = ap.parse_args(argv)
     if args.seeds < 2:
         ap.error("--seeds: at least 2")
     if args.hints_only:
         args.hints = True
-    files = record_files(args.paths)[:args.limit]
+    files = record_files(args.paths)[: args.limit]
     if not files:
         print("error: no quansu-record/1 file found", file=sys.stderr)
         return 2
@@ -255,8 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for k, f in enumerate(files, 1):
         obj = rec.read_json(str(f))
-        row = {"file": str(f), "game": obj["game"], "players": obj["players"],
-               "moves": len(obj["moves"])}
+        row = {
+            "file": str(f),
+            "game": obj["game"],
+            "players": obj["players"],
+            "moves": len(obj["moves"]),
+        }
         if not args.hints_only:
             runs, sums, walls, cpus = [], [], [], []
             for s in seeds:
@@ -270,42 +313,54 @@ def main(argv: list[str] | None = None) -> int:
                 if v:
                     setattr(th, name, v)
             chosen = [d for run in runs for d in run if not d.forced]
-            row.update({
-                "wall_s": walls, "cpu_s": cpus,
-                "worlds_mean": sum(d.worlds for d in chosen) / max(1, len(chosen)),
-                "stopped_by": dict(Counter(d.stopped_by for d in chosen)),
-                "stability": stability(runs), "accuracy_spread": accuracy_spread(sums),
-                "mark_accuracy_spread": mark_accuracy_spread(runs),
-                "crossing_share": crossing_share(runs, th),
-                # every non-forced decision under every seed, for replaying marking rules
-                "decisions": [[decision_row(d) for d in run if not d.forced] for run in runs]})
+            row.update(
+                {
+                    "wall_s": walls,
+                    "cpu_s": cpus,
+                    "worlds_mean": sum(d.worlds for d in chosen) / max(1, len(chosen)),
+                    "stopped_by": dict(Counter(d.stopped_by for d in chosen)),
+                    "stability": stability(runs),
+                    "accuracy_spread": accuracy_spread(sums),
+                    "mark_accuracy_spread": mark_accuracy_spread(runs),
+                    "crossing_share": crossing_share(runs, th),
+                    # every non-forced decision under every seed, for replaying marking rules
+                    "decisions": [[decision_row(d) for d in run if not d.forced] for run in runs],
+                }
+            )
         if args.hints:
-            row["hints"] = hint_stability(engine, obj, list(range(1, args.hint_seeds + 1)),
-                                          args.hint_positions)
+            row["hints"] = hint_stability(
+                engine, obj, list(range(1, args.hint_seeds + 1)), args.hint_positions
+            )
         if args.validity and not args.hints_only:
             row["validity"] = dict(validity(engine, obj, runs[0], args.validity))
         rows.append(row)
         line = f"[{k}/{len(files)}] {f.name} {obj['game']}:"
         if not args.hints_only:
             st = row["stability"]
-            line += (f" {st['same_mark']}/{st['decisions']} decisions same mark, spread "
-                     f"{max(row['accuracy_spread'], default=0.0):.1f} pts, wall "
-                     f"{max(row['wall_s']):.1f} s, cpu {max(row['cpu_s']):.1f} s")
+            line += (
+                f" {st['same_mark']}/{st['decisions']} decisions same mark, spread "
+                f"{max(row['accuracy_spread'], default=0.0):.1f} pts, wall "
+                f"{max(row['wall_s']):.1f} s, cpu {max(row['cpu_s']):.1f} s"
+            )
         if args.hints:
             line += f", hints {row['hints']['top_group_shared']}/{row['hints']['positions']}"
         if "validity" in row:
             line += f", validity {row['validity']}"
         print(line, flush=True)
-        if args.json:   # after every record, so that a long run interrupted keeps what it did
-            Path(args.json).write_text(json.dumps({"args": vars(args), "rows": rows,
-                                                   "summary": summarize(rows)["summary"]},
-                                                  indent=1))
+        if args.json:  # after every record, so that a long run interrupted keeps what it did
+            Path(args.json).write_text(
+                json.dumps(
+                    {"args": vars(args), "rows": rows, "summary": summarize(rows)["summary"]},
+                    indent=1,
+                )
+            )
     report = summarize(rows)
     for line in report["lines"]:
         print(line)
     if args.json:
-        Path(args.json).write_text(json.dumps({"args": vars(args), "rows": rows,
-                                               "summary": report["summary"]}, indent=1))
+        Path(args.json).write_text(
+            json.dumps({"args": vars(args), "rows": rows, "summary": report["summary"]}, indent=1)
+        )
     return 0
 
 
@@ -319,7 +374,9 @@ def summarize(rows: list[dict]) -> dict:
             dec = sum(r["stability"]["decisions"] for r in ms)
             same = sum(r["stability"]["same_mark"] for r in ms)
             merged = sum(r["stability"]["same_mark_best_good_merged"] for r in ms)
-            pair = sum(r["stability"]["pairwise_agreement"] * r["stability"]["decisions"] for r in ms)
+            pair = sum(
+                r["stability"]["pairwise_agreement"] * r["stability"]["decisions"] for r in ms
+            )
             unclear = sum(r["stability"]["unclear_share"] * r["stability"]["decisions"] for r in ms)
             crossing = sum(r["crossing_share"] * r["stability"]["decisions"] for r in ms)
             spreads = [x for r in ms for x in r["accuracy_spread"]]
@@ -327,18 +384,25 @@ def summarize(rows: list[dict]) -> dict:
             walls = [x for r in ms for x in r["wall_s"]]
             cpus = [x for r in ms for x in r["cpu_s"]]
             worlds = sum(r["worlds_mean"] * r["stability"]["decisions"] for r in ms)
-            s.update({"decisions": dec, "same_mark": same / dec if dec else 1.0,
-                      "same_mark_best_good_merged": merged / dec if dec else 1.0,
-                      "pairwise_agreement": pair / dec if dec else 1.0,
-                      "unclear_share": unclear / dec if dec else 0.0,
-                      "crossing_share": crossing / dec if dec else 0.0,
-                      "worlds_mean": worlds / dec if dec else 0.0,
-                      "accuracy_spread_max": max(spreads, default=0.0),
-                      "accuracy_spread_mean": sum(spreads) / len(spreads) if spreads else 0.0,
-                      "mark_accuracy_spread_max": max(old, default=0.0),
-                      "mark_accuracy_spread_mean": sum(old) / len(old) if old else 0.0,
-                      "wall_s_mean": sum(walls) / len(walls), "wall_s_max": max(walls),
-                      "cpu_s_mean": sum(cpus) / len(cpus), "cpu_s_max": max(cpus)})
+            s.update(
+                {
+                    "decisions": dec,
+                    "same_mark": same / dec if dec else 1.0,
+                    "same_mark_best_good_merged": merged / dec if dec else 1.0,
+                    "pairwise_agreement": pair / dec if dec else 1.0,
+                    "unclear_share": unclear / dec if dec else 0.0,
+                    "crossing_share": crossing / dec if dec else 0.0,
+                    "worlds_mean": worlds / dec if dec else 0.0,
+                    "accuracy_spread_max": max(spreads, default=0.0),
+                    "accuracy_spread_mean": sum(spreads) / len(spreads) if spreads else 0.0,
+                    "mark_accuracy_spread_max": max(old, default=0.0),
+                    "mark_accuracy_spread_mean": sum(old) / len(old) if old else 0.0,
+                    "wall_s_mean": sum(walls) / len(walls),
+                    "wall_s_max": max(walls),
+                    "cpu_s_mean": sum(cpus) / len(cpus),
+                    "cpu_s_max": max(cpus),
+                }
+            )
             lines.append(
                 f"{game} ({len(ms)} records, {dec} non-forced decisions): same mark "
                 f"{s['same_mark']:.1%} (best/good merged {s['same_mark_best_good_merged']:.1%}, "
@@ -349,7 +413,8 @@ def summarize(rows: list[dict]) -> dict:
                 f"{s['mark_accuracy_spread_max']:.1f} / mean {s['mark_accuracy_spread_mean']:.1f}); "
                 f"time per game wall mean {s['wall_s_mean']:.1f} s max {s['wall_s_max']:.1f} s, "
                 f"cpu mean {s['cpu_s_mean']:.1f} s max {s['cpu_s_max']:.1f} s"
-                + (f" (target {TIME_TARGET_S[game]:.0f} s)" if game in TIME_TARGET_S else ""))
+                + (f" (target {TIME_TARGET_S[game]:.0f} s)" if game in TIME_TARGET_S else "")
+            )
         if any("hints" in r for r in rs):
             pos = sum(r["hints"]["positions"] for r in rs if "hints" in r)
             shared = sum(r["hints"]["top_group_shared"] for r in rs if "hints" in r)
@@ -358,15 +423,23 @@ def summarize(rows: list[dict]) -> dict:
             s["hint_top_group_shared"] = shared / pos if pos else 1.0
             s["hint_same_top_move"] = strict / pos if pos else 1.0
             nh = sum(r["hints"].get("hints", 0) for r in rs if "hints" in r)
-            s["hint_top_group_mean"] = (sum(r["hints"].get("top_group_sum", 0) for r in rs
-                                            if "hints" in r) / nh) if nh else 0.0
-            s["hint_worlds_mean"] = (sum(r["hints"].get("hint_worlds_sum", 0) for r in rs
-                                         if "hints" in r) / nh) if nh else 0.0
-            lines.append(f"{game} hints ({sum(1 for r in rs if 'hints' in r)} records): {pos} "
-                         f"positions, a move in every seed's top group "
-                         f"{s['hint_top_group_shared']:.1%}, same top move {s['hint_same_top_move']:.1%}, "
-                         f"top group {s['hint_top_group_mean']:.2f} moves, "
-                         f"{s['hint_worlds_mean']:.0f} worlds (means over the hints)")
+            s["hint_top_group_mean"] = (
+                (sum(r["hints"].get("top_group_sum", 0) for r in rs if "hints" in r) / nh)
+                if nh
+                else 0.0
+            )
+            s["hint_worlds_mean"] = (
+                (sum(r["hints"].get("hint_worlds_sum", 0) for r in rs if "hints" in r) / nh)
+                if nh
+                else 0.0
+            )
+            lines.append(
+                f"{game} hints ({sum(1 for r in rs if 'hints' in r)} records): {pos} "
+                f"positions, a move in every seed's top group "
+                f"{s['hint_top_group_shared']:.1%}, same top move {s['hint_same_top_move']:.1%}, "
+                f"top group {s['hint_top_group_mean']:.2f} moves, "
+                f"{s['hint_worlds_mean']:.0f} worlds (means over the hints)"
+            )
         if any("validity" in r for r in rs):
             c: Counter = Counter()
             for r in rs:

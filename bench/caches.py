@@ -51,7 +51,7 @@ def evaluator(entries: int) -> tuple[int, float]:
     def fill():
         start = len(ev._cache)
         for i in range(0, len(states), 64):
-            chunk = states[i:i + 64]
+            chunk = states[i : i + 64]
             ev.evaluate(chunk, [s.legal_moves() for s in chunk], rng)
         return len(ev._cache) - start
 
@@ -163,26 +163,31 @@ def _searched(game_name: str, cache, entries: int, keep: dict | None = None) -> 
 
 def tienlen_splits(entries: int) -> tuple[int, float]:
     from quansu.games.tienlen import heuristic as h
+
     return _searched("tienlen", h._SPLITS, entries, {0: 0})
 
 
 def tienlen_recipes(entries: int) -> tuple[int, float]:
     from quansu.games.tienlen import heuristic as h
+
     return _searched("tienlen", h._RECIPES, entries)
 
 
 def tienlen_plans(entries: int) -> tuple[int, float]:
     from quansu.games.tienlen import heuristic as h
+
     return _searched("tienlen", h._PLANS, entries)
 
 
 def samloc_windows(entries: int) -> tuple[int, float]:
     from quansu.games.samloc import heuristic as h
+
     return _searched("samloc", h._windows_cache, entries)
 
 
 def samloc_chance(entries: int) -> tuple[int, float]:
     from quansu.games.samloc import heuristic as h
+
     return _searched("samloc", h._sam_memo, entries)
 
 
@@ -208,8 +213,9 @@ def samloc_sparring(entries: int) -> tuple[int, float]:
             st.apply(sparring.choose(game, st, rng))
     n_opts = len(sparring._OPTS)
     per_opts = _deep_size(sparring._OPTS, set()) / max(1, n_opts)
-    counts = list({rules.rank_counts(sum(1 << c for c in rng.sample(range(52), 10)))
-                   for _ in range(entries)})
+    counts = list(
+        {rules.rank_counts(sum(1 << c for c in rng.sample(range(52), 10))) for _ in range(entries)}
+    )
     sparring._min_combos.cache_clear()
 
     def fill():
@@ -218,29 +224,40 @@ def samloc_sparring(entries: int) -> tuple[int, float]:
         return sparring._min_combos.cache_info().currsize
 
     n_min, per_min = _measure(fill)
-    print(f"samloc_sparring: options {n_opts} entries, {per_opts:.0f} B each; fewest "
-          f"combinations {n_min} entries, {per_min:.0f} B each", file=sys.stderr)
+    print(
+        f"samloc_sparring: options {n_opts} entries, {per_opts:.0f} B each; fewest "
+        f"combinations {n_min} entries, {per_min:.0f} B each",
+        file=sys.stderr,
+    )
     return min(n_opts, n_min), per_opts + per_min
 
 
 def phom_witnesses(entries: int) -> tuple[int, float]:
     from quansu.games.phom import view
+
     return _searched("phom", view._witness_cache, entries)
 
 
-MEASURES = {"evaluator": evaluator, "encoder_moves": encoder_moves,
-            "phom_deadwood": phom_deadwood, "samloc_plans": samloc_plans,
-            "samloc_windows": samloc_windows, "samloc_chance": samloc_chance,
-            "samloc_combos": samloc_combos, "samloc_sparring": samloc_sparring,
-            "tienlen_splits": tienlen_splits, "tienlen_recipes": tienlen_recipes,
-            "tienlen_plans": tienlen_plans, "phom_witnesses": phom_witnesses}
+MEASURES = {
+    "evaluator": evaluator,
+    "encoder_moves": encoder_moves,
+    "phom_deadwood": phom_deadwood,
+    "samloc_plans": samloc_plans,
+    "samloc_windows": samloc_windows,
+    "samloc_chance": samloc_chance,
+    "samloc_combos": samloc_combos,
+    "samloc_sparring": samloc_sparring,
+    "tienlen_splits": tienlen_splits,
+    "tienlen_recipes": tienlen_recipes,
+    "tienlen_plans": tienlen_plans,
+    "phom_witnesses": phom_witnesses,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--entries", type=int, default=20_000)
-    ap.add_argument("--only", choices=sorted(MEASURES), nargs="+",
-                    help="measure only these caches")
+    ap.add_argument("--only", choices=sorted(MEASURES), nargs="+", help="measure only these caches")
     args = ap.parse_args(argv)
     out = {}
     for name, fn in MEASURES.items():
@@ -248,10 +265,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         n, per = fn(args.entries)
         spec = CACHES[name]
-        out[name] = {"entries": n, "bytes_per_entry": round(per),
-                     "documented_bytes_per_entry": spec.bytes_per_entry,
-                     "size": cache_size(name),
-                     "full_mb": round(cache_size(name) * per / 1e6, 1)}
+        out[name] = {
+            "entries": n,
+            "bytes_per_entry": round(per),
+            "documented_bytes_per_entry": spec.bytes_per_entry,
+            "size": cache_size(name),
+            "full_mb": round(cache_size(name) * per / 1e6, 1),
+        }
         print(name, out[name], file=sys.stderr)
     print(json.dumps(out, indent=1))
     return 0

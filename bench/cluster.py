@@ -48,7 +48,9 @@ def _games_for_throughput(n_extra: int) -> list[str]:
     """The eight short games of docs/examples, then ``n_extra`` two-player Tấn games of
     tests/data/analysis."""
     files = sorted(str(p) for p in (ROOT / "docs" / "examples").glob("*.json"))
-    files += sorted(str(p) for p in (ROOT / "tests" / "data" / "analysis" / "tan").glob("*.json"))[:n_extra]
+    files += sorted(str(p) for p in (ROOT / "tests" / "data" / "analysis" / "tan").glob("*.json"))[
+        :n_extra
+    ]
     return files
 
 
@@ -56,7 +58,7 @@ def part_overhead(cluster, tasks: int, serial: int) -> dict:
     from quansu.server import ray_cluster as rc
 
     ray = rc.require_ray()
-    list(rc.map_unordered(rc.echo, list(range(50))))       # workers started
+    list(rc.map_unordered(rc.echo, list(range(50))))  # workers started
     t0 = time.perf_counter()
     got = sorted(r for _, r in rc.map_unordered(rc.echo, list(range(tasks))))
     pipelined = time.perf_counter() - t0
@@ -67,9 +69,13 @@ def part_overhead(cluster, tasks: int, serial: int) -> dict:
     for i in range(serial):
         assert ray.get(remote.remote(i)) == i
     one = time.perf_counter() - t0
-    return {"tasks": tasks, "ms_per_task_in_flight": round(1000 * pipelined / tasks, 3),
-            "tasks_per_s": round(tasks / pipelined, 1), "serial_tasks": serial,
-            "ms_round_trip_one_task": round(1000 * one / serial, 3)}
+    return {
+        "tasks": tasks,
+        "ms_per_task_in_flight": round(1000 * pipelined / tasks, 3),
+        "tasks_per_s": round(tasks / pipelined, 1),
+        "serial_tasks": serial,
+        "ms_round_trip_one_task": round(1000 * one / serial, 3),
+    }
 
 
 def _settings(worlds: int, iterations: int):
@@ -78,8 +84,7 @@ def _settings(worlds: int, iterations: int):
     return Settings(worlds=worlds, iterations=iterations, seed=11)
 
 
-def part_throughput(cluster, files: list[str], worlds: int, iterations: int,
-                    rounds: int) -> dict:
+def part_throughput(cluster, files: list[str], worlds: int, iterations: int, rounds: int) -> dict:
     from quansu.server import ray_cluster as rc
     from quansu.server.batch import local_pool, read_items, run_batch
 
@@ -94,7 +99,7 @@ def part_throughput(cluster, files: list[str], worlds: int, iterations: int,
             t0 = time.perf_counter()
             if how == "ray":
                 if not rc.require_ray().is_initialized():
-                    rc.connect(cluster.address)     # a cold run: the driver's start counts
+                    rc.connect(cluster.address)  # a cold run: the driver's start counts
                 res = run_batch(items, settings, out_path=out, executor="ray")
             else:
                 res = run_batch(items, settings, out_path=out, jobs=2, pool=pool)
@@ -104,11 +109,14 @@ def part_throughput(cluster, files: list[str], worlds: int, iterations: int,
             got = {"decisions": x["decisions"], "summaries": x["summaries"]}
             assert marks.setdefault(x["key"], got) == got, "different marks"
         timed.lines = res.lines
-        return {"wall_s": round(wall, 2), "games_per_s": round(len(items) / wall, 4),
-                "loadavg_1min_after": round(os.getloadavg()[0], 2),
-                "cpu_s_tasks": round(sum(x["cpu_seconds"] for x in res.lines), 2),
-                "processes": len({x["pid"] for x in res.lines}),
-                "nodes": len({x["node"] for x in res.lines}) if how == "ray" else None}
+        return {
+            "wall_s": round(wall, 2),
+            "games_per_s": round(len(items) / wall, 4),
+            "loadavg_1min_after": round(os.getloadavg()[0], 2),
+            "cpu_s_tasks": round(sum(x["cpu_seconds"] for x in res.lines), 2),
+            "processes": len({x["pid"] for x in res.lines}),
+            "nodes": len({x["node"] for x in res.lines}) if how == "ray" else None,
+        }
 
     for r in range(rounds):
         order = ("pool", "ray") if r % 2 == 0 else ("ray", "pool")
@@ -123,16 +131,20 @@ def part_throughput(cluster, files: list[str], worlds: int, iterations: int,
             else:
                 row["pool"] = timed("pool")
                 with local_pool(2) as pool:
-                    timed("pool", pool)          # the workers started and their engines built
+                    timed("pool", pool)  # the workers started and their engines built
                     row["pool_warm"] = timed("pool", pool)
         row["ray_over_pool"] = round(row["ray"]["games_per_s"] / row["pool"]["games_per_s"], 3)
-        row["ray_over_pool_warm"] = round(row["ray_warm"]["games_per_s"]
-                                          / row["pool_warm"]["games_per_s"], 3)
+        row["ray_over_pool_warm"] = round(
+            row["ray_warm"]["games_per_s"] / row["pool_warm"]["games_per_s"], 3
+        )
         rows.append(row)
-        print(f"throughput round {r + 1}: cold pool {row['pool']['wall_s']} s, ray "
-              f"{row['ray']['wall_s']} s, ratio {row['ray_over_pool']}; warm pool "
-              f"{row['pool_warm']['wall_s']} s, ray {row['ray_warm']['wall_s']} s, ratio "
-              f"{row['ray_over_pool_warm']}", file=sys.stderr)
+        print(
+            f"throughput round {r + 1}: cold pool {row['pool']['wall_s']} s, ray "
+            f"{row['ray']['wall_s']} s, ratio {row['ray_over_pool']}; warm pool "
+            f"{row['pool_warm']['wall_s']} s, ray {row['ray_warm']['wall_s']} s, ratio "
+            f"{row['ray_over_pool_warm']}",
+            file=sys.stderr,
+        )
     res_lines = timed.lines
     ratios = [x["ray_over_pool"] for x in rows]
     warm = [x["ray_over_pool_warm"] for x in rows]
@@ -140,15 +152,24 @@ def part_throughput(cluster, files: list[str], worlds: int, iterations: int,
     per_game: dict[str, list[float]] = {}
     for x in res_lines:
         per_game.setdefault(x["game"], []).append(x["cpu_seconds"])
-    return {"games": len(items), "files": [str(Path(f).relative_to(ROOT)) for f in files],
-            "worlds": worlds, "iterations": iterations, "cores": 2,
-            "pool": "2 local processes", "ray": "2 nodes x 1 CPU on this machine",
-            "rounds": rows, "ray_over_pool_mean": round(statistics.mean(ratios), 3),
-            "ray_over_pool_min": round(min(ratios), 3),
-            "ray_over_pool_warm_mean": round(statistics.mean(warm), 3),
-            "ray_over_pool_warm_min": round(min(warm), 3), "target": 0.9,
-            "cpu_s_per_game_by_game": {g: round(statistics.mean(v), 2)
-                                       for g, v in sorted(per_game.items())}}
+    return {
+        "games": len(items),
+        "files": [str(Path(f).relative_to(ROOT)) for f in files],
+        "worlds": worlds,
+        "iterations": iterations,
+        "cores": 2,
+        "pool": "2 local processes",
+        "ray": "2 nodes x 1 CPU on this machine",
+        "rounds": rows,
+        "ray_over_pool_mean": round(statistics.mean(ratios), 3),
+        "ray_over_pool_min": round(min(ratios), 3),
+        "ray_over_pool_warm_mean": round(statistics.mean(warm), 3),
+        "ray_over_pool_warm_min": round(min(warm), 3),
+        "target": 0.9,
+        "cpu_s_per_game_by_game": {
+            g: round(statistics.mean(v), 2) for g, v in sorted(per_game.items())
+        },
+    }
 
 
 def _positions(game_name: str, k: int, seed: int) -> list[dict]:
@@ -191,35 +212,47 @@ def part_capacity(positions: int, levels: list[int], seed: int) -> dict:
                 t0 = time.process_time()
                 engine.suggest(req)
                 secs.append(time.process_time() - t0)
-            row[str(level)] = {"mean": round(statistics.mean(secs), 4),
-                               "max": round(max(secs), 4)}
+            row[str(level)] = {"mean": round(statistics.mean(secs), 4), "max": round(max(secs), 4)}
             print(f"capacity {g} level {level}: {row[str(level)]}", file=sys.stderr)
         out["suggest_cpu_s"][g] = row
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m quansu.bench.cluster",
-                                 description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m quansu.bench.cluster", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("--parts", default=",".join(PARTS), help="comma-separated: " + ", ".join(PARTS))
     ap.add_argument("--tasks", type=int, default=2000, help="overhead: tasks in flight")
     ap.add_argument("--serial", type=int, default=200, help="overhead: one-at-a-time round trips")
-    ap.add_argument("--extra-games", type=int, default=4,
-                    help="throughput: Tấn games of tests/data/analysis after the 8 examples")
+    ap.add_argument(
+        "--extra-games",
+        type=int,
+        default=4,
+        help="throughput: Tấn games of tests/data/analysis after the 8 examples",
+    )
     ap.add_argument("--worlds", type=int, default=32, help="throughput: worlds per decision")
     ap.add_argument("--iterations", type=int, default=50, help="throughput: search iterations")
     ap.add_argument("--rounds", type=int, default=2, help="throughput: rounds (order alternates)")
     ap.add_argument("--positions", type=int, default=3, help="capacity: decisions per game")
     ap.add_argument("--levels", default="1,2,3,4,5", help="capacity: strength levels")
     ap.add_argument("--seed", type=int, default=3, help="capacity: the pick of decisions")
-    ap.add_argument("--own-sessions", action="store_true",
-                    help="start each Ray node in a session of its own (as the tests do): under "
-                         "autogroup scheduling each gets its own share of the CPUs")
-    ap.add_argument("--ray-niceness", action="store_true",
-                    help="leave Ray's workers at its own lower priority (niceness +15)")
-    ap.add_argument("--commit", default="",
-                    help="the commit to record (default: git of the current folder or of this "
-                         "file)")
+    ap.add_argument(
+        "--own-sessions",
+        action="store_true",
+        help="start each Ray node in a session of its own (as the tests do): under "
+        "autogroup scheduling each gets its own share of the CPUs",
+    )
+    ap.add_argument(
+        "--ray-niceness",
+        action="store_true",
+        help="leave Ray's workers at its own lower priority (niceness +15)",
+    )
+    ap.add_argument(
+        "--commit",
+        default="",
+        help="the commit to record (default: git of the current folder or of this file)",
+    )
     ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
     args = ap.parse_args(argv)
     parts = [p for p in args.parts.split(",") if p]
@@ -228,12 +261,15 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown part {bad[0]!r} (one of {', '.join(PARTS)})")
     from quansu.bench.hint import commit, machine
 
-    res: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-                 "nodes_in_own_sessions": args.own_sessions,
-                 "ray_worker_niceness": "Ray's default (+15)" if args.ray_niceness else "0",
-                 "commit": args.commit or commit(), "machine": machine(),
-                 "command": "python -m quansu.bench.cluster " + " ".join(
-                     argv if argv is not None else sys.argv[1:])}
+    res: dict = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "nodes_in_own_sessions": args.own_sessions,
+        "ray_worker_niceness": "Ray's default (+15)" if args.ray_niceness else "0",
+        "commit": args.commit or commit(),
+        "machine": machine(),
+        "command": "python -m quansu.bench.cluster "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
+    }
     if "overhead" in parts or "throughput" in parts:
         from quansu.server import ray_cluster as rc
 
@@ -251,11 +287,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"overhead: {res['overhead']}", file=sys.stderr)
             if "throughput" in parts:
                 res["throughput"] = part_throughput(
-                    cluster, _games_for_throughput(args.extra_games), args.worlds,
-                    args.iterations, args.rounds)
+                    cluster,
+                    _games_for_throughput(args.extra_games),
+                    args.worlds,
+                    args.iterations,
+                    args.rounds,
+                )
     if "capacity" in parts:
-        res["capacity"] = part_capacity(args.positions,
-                                        [int(x) for x in args.levels.split(",") if x], args.seed)
+        res["capacity"] = part_capacity(
+            args.positions, [int(x) for x in args.levels.split(",") if x], args.seed
+        )
     text = json.dumps(res, indent=1)
     print(text)
     if args.json:

@@ -41,15 +41,26 @@ def record(run_dir: str, commit: str = "", started: str = "") -> dict:
     doc = json.loads((Path(run_dir) / "curve.json").read_text(encoding="utf-8"))
     s = doc.get("summary", {})
     pts = doc["points"]
-    return {"date": _now(), "started": started, "commit": commit or git_commit(),
-            "command": doc["command"], "machine": machine(), "game": doc["game"],
-            "players": doc["players"], "opponent": doc["opponent"],
-            "eval_deals": doc["eval_deals"],
-            "decisions": s.get("decisions"), "train_seconds": s.get("train_seconds"),
-            "decisions_per_train_s": s.get("decisions_per_train_s"),
-            "actor_decisions_per_s": s.get("actor_decisions_per_s"),
-            "steps": s.get("steps"), "games": s.get("games"),
-            "points": pts, "summary": s, "run_machine": doc.get("machine")}
+    return {
+        "date": _now(),
+        "started": started,
+        "commit": commit or git_commit(),
+        "command": doc["command"],
+        "machine": machine(),
+        "game": doc["game"],
+        "players": doc["players"],
+        "opponent": doc["opponent"],
+        "eval_deals": doc["eval_deals"],
+        "decisions": s.get("decisions"),
+        "train_seconds": s.get("train_seconds"),
+        "decisions_per_train_s": s.get("decisions_per_train_s"),
+        "actor_decisions_per_s": s.get("actor_decisions_per_s"),
+        "steps": s.get("steps"),
+        "games": s.get("games"),
+        "points": pts,
+        "summary": s,
+        "run_machine": doc.get("machine"),
+    }
 
 
 def ray_run(minutes: float, seed: int = 1) -> dict:
@@ -57,27 +68,52 @@ def ray_run(minutes: float, seed: int = 1) -> dict:
     from quansu.server import ray_cluster as rc
 
     out: dict = {}
-    cfg = dict(game="tienlen", players=4, minutes=minutes, seed=seed, workers=2,
-               eval_deals=50, progress=False)
+    cfg = dict(
+        game="tienlen",
+        players=4,
+        minutes=minutes,
+        seed=seed,
+        workers=2,
+        eval_deals=50,
+        progress=False,
+    )
     with tempfile.TemporaryDirectory() as d:
         t0 = time.perf_counter()
         with rc.LocalCluster((1, 1), new_session=False, env={"RAY_worker_niceness": "0"}) as c:
             out["cluster_start_s"] = round(time.perf_counter() - t0, 1)
             s = train_dmc(DMCConfig(**cfg, ray=c.address, out_dir=f"{d}/ray"), log=lambda *_: None)
-        out["ray"] = {k: s[k] for k in ("decisions", "train_seconds", "decisions_per_train_s",
-                                        "actor_decisions_per_s", "actor_nodes", "steps",
-                                        "replaced_actors")}
+        out["ray"] = {
+            k: s[k]
+            for k in (
+                "decisions",
+                "train_seconds",
+                "decisions_per_train_s",
+                "actor_decisions_per_s",
+                "actor_nodes",
+                "steps",
+                "replaced_actors",
+            )
+        }
         s = train_dmc(DMCConfig(**cfg, out_dir=f"{d}/pool"), log=lambda *_: None)
-        out["pool"] = {k: s[k] for k in ("decisions", "train_seconds", "decisions_per_train_s",
-                                         "actor_decisions_per_s", "steps")}
+        out["pool"] = {
+            k: s[k]
+            for k in (
+                "decisions",
+                "train_seconds",
+                "decisions_per_train_s",
+                "actor_decisions_per_s",
+                "steps",
+            )
+        }
     return out
 
 
 COMPARE_SEED = 12345
 
 
-def compare(model_path: str, deals: int = 400, sparring_deals: int = 100,
-            seed: int = COMPARE_SEED) -> dict:
+def compare(
+    model_path: str, deals: int = 400, sparring_deals: int = 100, seed: int = COMPARE_SEED
+) -> dict:
     """See the module docstring (``compare``); ``[mean, low, high]`` per match."""
     import random
 
@@ -105,20 +141,25 @@ def compare(model_path: str, deals: int = 400, sparring_deals: int = 100,
 
     heur, spar = bot_move(game, "heuristic"), bot_move(game, "sparring")
     few = fixed[:sparring_deals]
-    return {"game": game.name, "players": game.num_players, "model": model_path,
-            "deals": f"{deals} deals of random.Random({seed}), every seat rotation; sparring: "
-                     f"the first {len(few)} of them",
-            "format": "[mean, 95% low, 95% high] bets per game of the tested network's seat",
-            "trained_vs_heuristic": match(a, heur, fixed),
-            "shipped_vs_heuristic": match(b, heur, fixed),
-            "trained_vs_sparring": match(a, spar, few),
-            "shipped_vs_sparring": match(b, spar, few),
-            "trained_vs_shipped": match(a, b, fixed)}
+    return {
+        "game": game.name,
+        "players": game.num_players,
+        "model": model_path,
+        "deals": f"{deals} deals of random.Random({seed}), every seat rotation; sparring: "
+        f"the first {len(few)} of them",
+        "format": "[mean, 95% low, 95% high] bets per game of the tested network's seat",
+        "trained_vs_heuristic": match(a, heur, fixed),
+        "shipped_vs_heuristic": match(b, heur, fixed),
+        "trained_vs_sparring": match(a, spar, few),
+        "shipped_vs_sparring": match(b, spar, few),
+        "trained_vs_shipped": match(a, b, fixed),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m quansu.bench.dmc",
-                                 description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m quansu.bench.dmc", description=__doc__.split("\n")[0]
+    )
     sub = ap.add_subparsers(dest="what", required=True)
     r = sub.add_parser("record", help="a finished run's curve with date, commit, machine")
     r.add_argument("run_dir")
@@ -140,8 +181,12 @@ def main(argv: list[str] | None = None) -> int:
         from quansu.bench.hint import commit
 
         cmp = compare(args.model, args.deals, args.sparring_deals)
-        cmp.update(date=_now(), commit=commit(), command="python -m quansu.bench.dmc " +
-                   " ".join(argv if argv is not None else sys.argv[1:]))
+        cmp.update(
+            date=_now(),
+            commit=commit(),
+            command="python -m quansu.bench.dmc "
+            + " ".join(argv if argv is not None else sys.argv[1:]),
+        )
         res = {}
         if args.json and Path(args.json).is_file():
             res = json.loads(Path(args.json).read_text(encoding="utf-8"))
@@ -149,10 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from quansu.bench.hint import commit, machine
 
-        res = {"date": _now(), "commit": commit(), "machine": machine(),
-               "command": "python -m quansu.bench.dmc " + " ".join(
-                   argv if argv is not None else sys.argv[1:]),
-               **ray_run(args.minutes)}
+        res = {
+            "date": _now(),
+            "commit": commit(),
+            "machine": machine(),
+            "command": "python -m quansu.bench.dmc "
+            + " ".join(argv if argv is not None else sys.argv[1:]),
+            **ray_run(args.minutes),
+        }
     text = json.dumps(res, indent=1, ensure_ascii=False)
     if args.json:
         Path(args.json).write_text(text + "\n", encoding="utf-8")

@@ -42,9 +42,14 @@ CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 def _rates(n_games: int, n_moves: int, elapsed: float) -> dict:
     """Games and moves played in ``elapsed`` seconds, as the benchmark's result row."""
-    return {"games": n_games, "moves": n_moves, "seconds": elapsed,
-            "games_per_s": n_games / elapsed, "moves_per_s": n_moves / elapsed,
-            "moves_per_game": n_moves / max(1, n_games)}
+    return {
+        "games": n_games,
+        "moves": n_moves,
+        "seconds": elapsed,
+        "games_per_s": n_games / elapsed,
+        "moves_per_s": n_moves / elapsed,
+        "moves_per_game": n_moves / max(1, n_games),
+    }
 
 
 def playouts(game, seconds: float, seed: int, clock=time.perf_counter) -> dict:
@@ -108,11 +113,13 @@ def primitives(game, seconds: float, seed: int, clock=time.perf_counter) -> dict
 
     return {
         "clone_us": timed(lambda: positions, lambda st: st.clone()),
-        "determinize_us": timed(lambda: positions,
-                                lambda st: st.determinize(st.current_player, rng)),
+        "determinize_us": timed(
+            lambda: positions, lambda st: st.determinize(st.current_player, rng)
+        ),
         "legal_moves_us": timed(
             lambda: [st.determinize((st.current_player + 1) % n, rng) for st in positions],
-            lambda d: d.legal_moves()),
+            lambda d: d.legal_moves(),
+        ),
     }
 
 
@@ -185,19 +192,33 @@ def _fmt(x: float) -> str:
 def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
     from quansu import games
 
-    p = argparse.ArgumentParser(prog="python -m quansu.bench.engine", description=__doc__.split("\n")[0])
-    p.add_argument("--game", action="append", default=None,
-                   help="a registered game (repeatable; default: every registered game)")
+    p = argparse.ArgumentParser(
+        prog="python -m quansu.bench.engine", description=__doc__.split("\n")[0]
+    )
+    p.add_argument(
+        "--game",
+        action="append",
+        default=None,
+        help="a registered game (repeatable; default: every registered game)",
+    )
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rule option (JSON value) for every game measured")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option (JSON value) for every game measured",
+    )
     p.add_argument("--no-peers", action="store_true", help="skip the RLCard peers")
     p.add_argument("--no-primitives", action="store_true", help="skip clone/determinize timing")
-    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
-                   help="wall: elapsed time; cpu: this process's CPU time (steadier on a busy "
-                        "machine)")
+    p.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="wall: elapsed time; cpu: this process's CPU time (steadier on a busy machine)",
+    )
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = p.parse_args(argv)
 
@@ -211,14 +232,27 @@ def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
     names = args.game or games.game_names()
     version = rlcard_available()
     clock = CLOCKS[args.clock]
-    results = {"python": platform.python_version(), "machine": platform.machine(),
-               "players": args.players, "seconds": args.seconds, "seed": args.seed,
-               "clock": args.clock,
-               "options": options, "games": {}, "peers": {}}
-    print(f"quansu engine benchmark: {args.players} players, {args.seconds:g} s ({args.clock} "
-          f"clock) per measurement, seed {args.seed}, Python {results['python']}", file=out)
-    print(f"{'game':10} {'games/s':>10} {'moves/s':>11} {'moves/game':>11} "
-          f"{'clone us':>9} {'determ. us':>11} {'legal us':>9}", file=out)
+    results = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "players": args.players,
+        "seconds": args.seconds,
+        "seed": args.seed,
+        "clock": args.clock,
+        "options": options,
+        "games": {},
+        "peers": {},
+    }
+    print(
+        f"quansu engine benchmark: {args.players} players, {args.seconds:g} s ({args.clock} "
+        f"clock) per measurement, seed {args.seed}, Python {results['python']}",
+        file=out,
+    )
+    print(
+        f"{'game':10} {'games/s':>10} {'moves/s':>11} {'moves/game':>11} "
+        f"{'clone us':>9} {'determ. us':>11} {'legal us':>9}",
+        file=out,
+    )
     for name in names:
         try:
             game = games.make(name, args.players, options)
@@ -229,10 +263,16 @@ def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
         if not args.no_primitives:
             r.update(primitives(game, max(0.2, args.seconds / 5), args.seed, clock))
         results["games"][name] = r
-        prim = ("" if args.no_primitives else
-                f" {r['clone_us']:>9.1f} {r['determinize_us']:>11.1f} {r['legal_moves_us']:>9.1f}")
-        print(f"{name:10} {_fmt(r['games_per_s']):>10} {_fmt(r['moves_per_s']):>11} "
-              f"{r['moves_per_game']:>11.1f}{prim}", file=out)
+        prim = (
+            ""
+            if args.no_primitives
+            else f" {r['clone_us']:>9.1f} {r['determinize_us']:>11.1f} {r['legal_moves_us']:>9.1f}"
+        )
+        print(
+            f"{name:10} {_fmt(r['games_per_s']):>10} {_fmt(r['moves_per_s']):>11} "
+            f"{r['moves_per_game']:>11.1f}{prim}",
+            file=out,
+        )
 
     peers = [(n, PEERS[n]) for n in names if n in PEERS and n in results["games"]]
     if peers and not args.no_peers:
@@ -244,16 +284,25 @@ def run(argv: list[str] | None = None, out=sys.stdout) -> dict:
                 env = rlcard_env_playouts(theirs, args.seconds, args.seed, clock)
                 core = rlcard_core_playouts(theirs, args.seconds, args.seed, clock)
                 mine = results["games"][ours]["moves_per_s"]
-                results["peers"][ours] = {"peer": theirs, "env": env, "core": core,
-                                          "ratio_env": mine / env["moves_per_s"],
-                                          "ratio_core": mine / core["moves_per_s"]}
+                results["peers"][ours] = {
+                    "peer": theirs,
+                    "env": env,
+                    "core": core,
+                    "ratio_env": mine / env["moves_per_s"],
+                    "ratio_core": mine / core["moves_per_s"],
+                }
                 for kind, r in (("env", env), ("core", core)):
-                    print(f"  {theirs + ' ' + kind:18} {_fmt(r['games_per_s']):>10} games/s "
-                          f"{_fmt(r['moves_per_s']):>10} moves/s {r['moves_per_game']:>7.1f} moves/game",
-                          file=out)
-                print(f"  {ours} moves/s vs RLCard {theirs}: "
-                      f"{mine / env['moves_per_s']:.1f}x the environment, "
-                      f"{mine / core['moves_per_s']:.1f}x the game core", file=out)
+                    print(
+                        f"  {theirs + ' ' + kind:18} {_fmt(r['games_per_s']):>10} games/s "
+                        f"{_fmt(r['moves_per_s']):>10} moves/s {r['moves_per_game']:>7.1f} moves/game",
+                        file=out,
+                    )
+                print(
+                    f"  {ours} moves/s vs RLCard {theirs}: "
+                    f"{mine / env['moves_per_s']:.1f}x the environment, "
+                    f"{mine / core['moves_per_s']:.1f}x the game core",
+                    file=out,
+                )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=2)

@@ -81,21 +81,108 @@ class RandomChooser(Chooser):
 
 # -- odd values of each type ----------------------------------------------------------------------
 
-INT32 = (0, 1, -1, 2, 3, 4, 5, 7, 13, 51, 52, 53, 100, 255, 1000, 2 ** 31 - 1, -2 ** 31)
-FLOATS = (0.0, -0.0, 0.5, 1.0, -1.0, 2.5, 999.0, 1000.0, 1000.5, 10000.0, 1e6, 1e15, 1e300,
-          -1e300, 5e-324, float(2 ** 53), math.nan, math.inf, -math.inf)
-TEXTS = ("", "pass", "draw", "take", "done", "u", "swap", "declare", "decline", "lay",
-         "3S", "2H 2D", "10H", "♠A", "3s", "ZZ", "eat 9H", "lay 3S 4S 5S", "send 0 6S",
-         "attack 5C", "defend 5C 7C", "throw 9D", "discard KH", "3S 4S 5S 6S 7S",
-         "quansu-view/1", "quansu-record/1", "quansu-view/9", "tienlen", "phom", "samloc", "tan",
-         "chess", "\x00", "ệ" * 80, "x" * 300, "3S " * 100, "\ud7ff" * 3, "-1", "NaN")
-CARD_TEXTS = ("3S", "3C", "AH", "2H", "KD", "TC", "10H", "1X", "", "♠A", "3s", "S3", "ZZZZ",
-              "x" * 40)
-OPTION_NAMES = ("first_game", "settlement_mode", "rank_payments", "cong_multiplier", "count_unit",
-                "instant_win_payment", "u_payment", "mom_payment", "eat_payments",
-                "previous_u_winner", "u_khan_payment", "sam_amount", "chop_quad", "thoi_two",
-                "previous_winner", "bao_mot_mode", "loss_amount", "direction", "trump_swap",
-                "no_such_rule", "x" * 80)
+INT32 = (0, 1, -1, 2, 3, 4, 5, 7, 13, 51, 52, 53, 100, 255, 1000, 2**31 - 1, -(2**31))
+FLOATS = (
+    0.0,
+    -0.0,
+    0.5,
+    1.0,
+    -1.0,
+    2.5,
+    999.0,
+    1000.0,
+    1000.5,
+    10000.0,
+    1e6,
+    1e15,
+    1e300,
+    -1e300,
+    5e-324,
+    float(2**53),
+    math.nan,
+    math.inf,
+    -math.inf,
+)
+TEXTS = (
+    "",
+    "pass",
+    "draw",
+    "take",
+    "done",
+    "u",
+    "swap",
+    "declare",
+    "decline",
+    "lay",
+    "3S",
+    "2H 2D",
+    "10H",
+    "♠A",
+    "3s",
+    "ZZ",
+    "eat 9H",
+    "lay 3S 4S 5S",
+    "send 0 6S",
+    "attack 5C",
+    "defend 5C 7C",
+    "throw 9D",
+    "discard KH",
+    "3S 4S 5S 6S 7S",
+    "quansu-view/1",
+    "quansu-record/1",
+    "quansu-view/9",
+    "tienlen",
+    "phom",
+    "samloc",
+    "tan",
+    "chess",
+    "\x00",
+    "ệ" * 80,
+    "x" * 300,
+    "3S " * 100,
+    "\ud7ff" * 3,
+    "-1",
+    "NaN",
+)
+CARD_TEXTS = (
+    "3S",
+    "3C",
+    "AH",
+    "2H",
+    "KD",
+    "TC",
+    "10H",
+    "1X",
+    "",
+    "♠A",
+    "3s",
+    "S3",
+    "ZZZZ",
+    "x" * 40,
+)
+OPTION_NAMES = (
+    "first_game",
+    "settlement_mode",
+    "rank_payments",
+    "cong_multiplier",
+    "count_unit",
+    "instant_win_payment",
+    "u_payment",
+    "mom_payment",
+    "eat_payments",
+    "previous_u_winner",
+    "u_khan_payment",
+    "sam_amount",
+    "chop_quad",
+    "thoi_two",
+    "previous_winner",
+    "bao_mot_mode",
+    "loss_amount",
+    "direction",
+    "trump_swap",
+    "no_such_rule",
+    "x" * 80,
+)
 
 
 def odd_int(ch: Chooser) -> int:
@@ -131,14 +218,37 @@ def odd_value(ch: Chooser, depth: int = 0) -> struct_pb2.Value:
 
 # -- mutations of a record or view message ----------------------------------------------------------
 
+
 def _mut_source(ch: Chooser, m) -> None:
     """One random change of a View or Record message, in place."""
     is_view = isinstance(m, records_pb2.View)
     n_moves = len(m.moves)
-    kinds = ["players", "game", "format", "option", "options_many", "card", "card_add",
-             "card_del", "hand_add", "hand_del", "count", "first", "trump", "stock", "move_del",
-             "move_dup", "move_swap", "move_text", "move_seat", "move_insert", "moves_repeat",
-             "moves_cut", "result_net", "result_transfer"]
+    kinds = [
+        "players",
+        "game",
+        "format",
+        "option",
+        "options_many",
+        "card",
+        "card_add",
+        "card_del",
+        "hand_add",
+        "hand_del",
+        "count",
+        "first",
+        "trump",
+        "stock",
+        "move_del",
+        "move_dup",
+        "move_swap",
+        "move_text",
+        "move_seat",
+        "move_insert",
+        "moves_repeat",
+        "moves_cut",
+        "result_net",
+        "result_transfer",
+    ]
     if is_view:
         kinds += ["seat", "seat_clear", "drawn"]
     kind = ch.pick(kinds)
@@ -201,8 +311,9 @@ def _mut_source(ch: Chooser, m) -> None:
         events = [records_pb2.Event() for _ in range(n_moves)]
         for e, src in zip(events, m.moves):
             e.CopyFrom(src)
-        events.insert(ch.integer(0, n_moves), records_pb2.Event(seat=ch.integer(-1, 4),
-                                                                 move=odd_text(ch)))
+        events.insert(
+            ch.integer(0, n_moves), records_pb2.Event(seat=ch.integer(-1, 4), move=odd_text(ch))
+        )
         del m.moves[:]
         m.moves.extend(events)
     elif kind == "moves_repeat" and n_moves:
@@ -214,7 +325,7 @@ def _mut_source(ch: Chooser, m) -> None:
         del m.moves[:]
         m.moves.extend(copies)
     elif kind == "moves_cut" and n_moves:
-        del m.moves[ch.integer(0, n_moves - 1):]
+        del m.moves[ch.integer(0, n_moves - 1) :]
     elif kind == "result_net":
         for _ in range(ch.pick((1, 4, 12))):
             m.result.net.append(odd_float(ch))
@@ -236,14 +347,15 @@ def _mut_request(ch: Chooser, req: Message) -> None:
         elif field in ("iterations", "milliseconds"):
             setattr(req.budget, field, odd_int(ch))
         elif field == "seed":
-            req.seed = ch.pick((0, 1, 2 ** 64 - 1, 12345))
+            req.seed = ch.pick((0, 1, 2**64 - 1, 12345))
         else:
             req.ClearField("view")
     elif isinstance(req, pb.AnalyzeRequest):
-        field = ch.pick(("seats", "iterations", "milliseconds", "threshold", "seed", "clear",
-                         "max_worlds"))
+        field = ch.pick(
+            ("seats", "iterations", "milliseconds", "threshold", "seed", "clear", "max_worlds")
+        )
         if field == "max_worlds":
-            req.max_worlds = ch.pick((-1, 1, 3, 4097, 2 ** 31 - 1, -2 ** 31))
+            req.max_worlds = ch.pick((-1, 1, 3, 4097, 2**31 - 1, -(2**31)))
         elif field == "seats":
             for _ in range(ch.pick((1, 2, 12))):
                 req.seats.append(odd_int(ch))
@@ -252,7 +364,7 @@ def _mut_request(ch: Chooser, req: Message) -> None:
         elif field == "threshold":
             setattr(req.thresholds, ch.pick(("good", "inaccuracy", "mistake")), odd_float(ch))
         elif field == "seed":
-            req.seed = ch.pick((0, 2 ** 64 - 1))
+            req.seed = ch.pick((0, 2**64 - 1))
         else:
             req.ClearField(req.WhichOneof("game") or "view")
     elif isinstance(req, pb.LegalMovesRequest) and ch.boolean():
@@ -290,8 +402,12 @@ def base_sources(seed: int = 0) -> list[tuple[str, Message]]:
                 if not state.is_terminal() and len(state.legal_moves()) > 1:
                     break
             if not state.is_terminal():
-                out.append(("view", convert.record_message(
-                    rec.view_from_state(state, state.current_player))))
+                out.append(
+                    (
+                        "view",
+                        convert.record_message(rec.view_from_state(state, state.current_player)),
+                    )
+                )
                 out.append(("record", convert.record_message(rec.record_from_state(state))))
             while not state.is_terminal():
                 state.apply(rng.choice(state.legal_moves()))
@@ -312,7 +428,7 @@ def request_for(method: str, kind: str, source: Message, ch: Chooser) -> Message
     req = pb.SuggestRequest(budget=budget, top_k=ch.integer(0, 6), seed=ch.integer(0, 9))
     if view is not None:
         req.view.CopyFrom(view)
-    else:   # a record's bytes where a view is expected
+    else:  # a record's bytes where a view is expected
         try:
             req.view.ParseFromString(source.SerializeToString())
         except DecodeError:
@@ -345,10 +461,10 @@ def byte_mutation(ch: Chooser, body: bytes) -> bytes:
     """A valid body cut short, with a byte flipped, or with garbage appended."""
     kind = ch.integer(0, 2)
     if kind == 0 and body:
-        return body[:ch.integer(0, len(body) - 1)]
+        return body[: ch.integer(0, len(body) - 1)]
     if kind == 1 and body:
         i = ch.integer(0, len(body) - 1)
-        return body[:i] + bytes([body[i] ^ (1 << ch.integer(0, 7))]) + body[i + 1:]
+        return body[:i] + bytes([body[i] ^ (1 << ch.integer(0, 7))]) + body[i + 1 :]
     return body + bytes(ch.integer(0, 255) for _ in range(ch.integer(1, 8)))
 
 
@@ -368,6 +484,7 @@ def malformed_case(ch: Chooser, sources) -> tuple[str, bytes]:
 
 # -- calling and judging ------------------------------------------------------------------------------
 
+
 def call(channel: grpc.Channel, method: str, body: bytes, timeout: float):
     """``(code, details, responses, rpc error)``: the responses as bytes."""
     streaming = METHODS[method][2]
@@ -381,7 +498,9 @@ def call(channel: grpc.Channel, method: str, body: bytes, timeout: float):
         return e.code(), e.details() or "", [], e
 
 
-def problems(method: str, code, details: str, responses: list[bytes], error, short: bool) -> list[str]:
+def problems(
+    method: str, code, details: str, responses: list[bytes], error, short: bool
+) -> list[str]:
     """What is wrong with an outcome (empty: a documented one)."""
     from quansu.server.errors import field_violations
     from quansu.server.servicer import non_finite_fields
@@ -418,8 +537,16 @@ def problems(method: str, code, details: str, responses: list[bytes], error, sho
     return [f"{code.name}: {details[:120]}"]
 
 
-def _stream(channel, requests: int, seed: int, sources, codes: Counter, found: dict,
-            lock: threading.Lock, done: list[int]) -> None:
+def _stream(
+    channel,
+    requests: int,
+    seed: int,
+    sources,
+    codes: Counter,
+    found: dict,
+    lock: threading.Lock,
+    done: list[int],
+) -> None:
     """Send ``requests`` fuzzed requests drawn from ``random.Random(seed)``, one at a time."""
     rng = random.Random(seed)
     ch = RandomChooser(rng)
@@ -438,8 +565,9 @@ def _stream(channel, requests: int, seed: int, sources, codes: Counter, found: d
                     found[key] = f"{p} <- {method} {base64.b64encode(body[:2000]).decode()}"
 
 
-def run(target: str, requests: int, seed: int, report_every: float = 30.0,
-        clients: int = 1) -> dict:
+def run(
+    target: str, requests: int, seed: int, report_every: float = 30.0, clients: int = 1
+) -> dict:
     """Send ``requests`` fuzzed requests to ``target`` from ``clients`` threads at once (the
     requests split evenly; client ``k`` draws from its own generator, seeded ``seed`` for the
     first and ``(seed, k)`` for the others, so a run is the same set of requests whatever the
@@ -455,9 +583,13 @@ def run(target: str, requests: int, seed: int, report_every: float = 30.0,
         for k in range(clients):
             n = requests // clients + (1 if k < requests % clients else 0)
             s = seed if k == 0 else seed * 1_000_003 + k
-            threads.append(threading.Thread(
-                target=_stream, args=(channel, n, s, sources, codes, found, lock, done),
-                daemon=True))
+            threads.append(
+                threading.Thread(
+                    target=_stream,
+                    args=(channel, n, s, sources, codes, found, lock, done),
+                    daemon=True,
+                )
+            )
         for t in threads:
             t.start()
         last = t0
@@ -466,10 +598,16 @@ def run(target: str, requests: int, seed: int, report_every: float = 30.0,
             if time.monotonic() - last > report_every:
                 last = time.monotonic()
                 with lock:
-                    print(f"{done[0]} requests, {dict(codes)}, {len(found)} problems",
-                          file=sys.stderr)
-    return {"requests": requests, "clients": clients,
-            "seconds": round(time.monotonic() - t0, 1), "codes": dict(codes), "problems": found}
+                    print(
+                        f"{done[0]} requests, {dict(codes)}, {len(found)} problems", file=sys.stderr
+                    )
+    return {
+        "requests": requests,
+        "clients": clients,
+        "seconds": round(time.monotonic() - t0, 1),
+        "codes": dict(codes),
+        "problems": found,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -478,8 +616,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--clients", type=int, default=1,
-                    help="requests in flight at once (threads, each with its own stream)")
+    ap.add_argument(
+        "--clients",
+        type=int,
+        default=1,
+        help="requests in flight at once (threads, each with its own stream)",
+    )
     args = ap.parse_args(argv)
     if args.clients < 1:
         ap.error("--clients: at least 1")
@@ -491,10 +633,24 @@ def main(argv: list[str] | None = None) -> int:
 
         # small budgets: the fuzz is about what reaches the engine, not about search time
         # (Analyze's paired evaluation too: 32 worlds a decision, not the games' 1,024-4,096)
-        limits = Limits(default_iterations=10, max_iterations=100, max_ms=50,
-                        max_analyze_decisions=10, default_worlds=32, max_worlds=64)
-        server = QuansuServer(ServerConfig(host="127.0.0.1", port=0, workers=args.workers,
-                                           queue_size=64, uniform=True, limits=limits))
+        limits = Limits(
+            default_iterations=10,
+            max_iterations=100,
+            max_ms=50,
+            max_analyze_decisions=10,
+            default_worlds=32,
+            max_worlds=64,
+        )
+        server = QuansuServer(
+            ServerConfig(
+                host="127.0.0.1",
+                port=0,
+                workers=args.workers,
+                queue_size=64,
+                uniform=True,
+                limits=limits,
+            )
+        )
         port = server.start()
         try:
             out = run(f"127.0.0.1:{port}", args.requests, args.seed, clients=args.clients)

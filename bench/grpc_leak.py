@@ -75,8 +75,10 @@ def _raw_health_handler():
         return servicer.Check(request, context)
 
     handler = grpc.unary_unary_rpc_method_handler(
-        check, request_deserializer=None,
-        response_serializer=health_pb2.HealthCheckResponse.SerializeToString)
+        check,
+        request_deserializer=None,
+        response_serializer=health_pb2.HealthCheckResponse.SerializeToString,
+    )
     return grpc.method_handlers_generic_handler("grpc.health.v1.Health", {"Check": handler})
 
 
@@ -111,8 +113,10 @@ def send_garbage(target: str, bodies: int, methods, timeout: float = 10.0) -> Co
     """Send ``bodies`` garbage bodies round robin over ``methods``; count the status codes."""
     codes: Counter = Counter()
     with grpc.insecure_channel(target) as ch:
-        calls = [(ch.unary_stream(m) if streaming else ch.unary_unary(m), streaming)
-                 for m, streaming in methods]
+        calls = [
+            (ch.unary_stream(m) if streaming else ch.unary_unary(m), streaming)
+            for m, streaming in methods
+        ]
         for i in range(bodies):
             call, streaming = calls[i % len(calls)]
             try:
@@ -130,8 +134,11 @@ def send_garbage(target: str, bodies: int, methods, timeout: float = 10.0) -> Co
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bodies", type=int, default=20_000)
-    ap.add_argument("--raw", action="store_true",
-                    help="register the health servicer with request_deserializer=None")
+    ap.add_argument(
+        "--raw",
+        action="store_true",
+        help="register the health servicer with request_deserializer=None",
+    )
     ap.add_argument("--server", choices=("bare", "quansu"), default="bare")
     ap.add_argument("--rest", type=float, default=3.0, help="seconds to wait before the last RSS")
     args = ap.parse_args(argv)
@@ -142,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         proc = ctx.Process(target=_bare_server, args=(args.raw, child), daemon=True)
         methods = QUANSU_METHODS[:1]
     else:
-        proc = ctx.Process(target=_quansu_server, args=(child,))   # it starts workers
+        proc = ctx.Process(target=_quansu_server, args=(child,))  # it starts workers
         methods = QUANSU_METHODS
     proc.start()
     if not parent.poll(300):
@@ -150,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("the server did not start")
     target = f"127.0.0.1:{parent.recv()}"
     try:
-        send_garbage(target, 200, methods)            # warm up: first calls allocate for good
+        send_garbage(target, 200, methods)  # warm up: first calls allocate for good
         before = rss_mb(proc.pid)
         t0 = time.monotonic()
         codes = send_garbage(target, args.bodies, methods)
@@ -161,13 +168,18 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         proc.kill()
         proc.join(10)
-    out = {"server": args.server if args.server == "quansu" else
-           ("bare-raw" if args.raw else "bare-stock"),
-           "bodies": args.bodies, "seconds": round(seconds, 1),
-           "rss_before_mb": round(before, 1), "rss_after_mb": round(after, 1),
-           "rss_rested_mb": round(rested, 1),
-           "growth_kb_per_body": round((rested - before) * 1024 / max(1, args.bodies), 2),
-           "codes": dict(codes)}
+    out = {
+        "server": args.server
+        if args.server == "quansu"
+        else ("bare-raw" if args.raw else "bare-stock"),
+        "bodies": args.bodies,
+        "seconds": round(seconds, 1),
+        "rss_before_mb": round(before, 1),
+        "rss_after_mb": round(after, 1),
+        "rss_rested_mb": round(rested, 1),
+        "growth_kb_per_body": round((rested - before) * 1024 / max(1, args.bodies), 2),
+        "codes": dict(codes),
+    }
     print(json.dumps(out))
     return 0
 

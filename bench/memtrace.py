@@ -31,8 +31,12 @@ from quansu.bench import fuzz, soak
 from quansu.bench.grpc_leak import rss_mb
 
 #: The worker's job kind of each method that reaches a worker, and the soak's weights.
-KINDS = {"Suggest": "suggest", "SuggestStream": "suggest_stream", "Analyze": "analyze",
-         "LegalMoves": "legal_moves"}
+KINDS = {
+    "Suggest": "suggest",
+    "SuggestStream": "suggest_stream",
+    "Analyze": "analyze",
+    "LegalMoves": "legal_moves",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,8 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     for body in soak.fill_requests(args.fill, args.seed):
         run("suggest", body)
-    out: dict = {"fill_s": round(time.monotonic() - t0, 1),
-                 "rss_after_fill_mb": round(rss_mb(os.getpid()), 1)}
+    out: dict = {
+        "fill_s": round(time.monotonic() - t0, 1),
+        "rss_after_fill_mb": round(rss_mb(os.getpid()), 1),
+    }
     requests = soak.valid_requests(args.seed)
     sources = fuzz.base_sources(args.seed + 1)
     names = list(KINDS)
@@ -83,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
             calls += 1
 
     tracemalloc.start(5)
-    try:   # tracing slows every allocation: never leave it on in the caller's process
+    try:  # tracing slows every allocation: never leave it on in the caller's process
 
         def run_then_snapshot(seconds: float):
             """Run the loop for ``seconds``; the snapshot then, and the figures at that point."""
@@ -92,8 +98,10 @@ def main(argv: list[str] | None = None) -> int:
                 one()
             gc.collect()
             return tracemalloc.take_snapshot(), {
-                "calls": calls, "rss_mb": round(rss_mb(os.getpid()), 1),
-                "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1)}
+                "calls": calls,
+                "rss_mb": round(rss_mb(os.getpid()), 1),
+                "traced_mb": round(tracemalloc.get_traced_memory()[0] / 1e6, 1),
+            }
 
         first, out["after_warmup"] = run_then_snapshot(args.warmup)
         second, out["end"] = run_then_snapshot(args.seconds)
@@ -101,9 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         tracemalloc.stop()
     out["largest_differences"] = [
-        {"mb": round(d.size_diff / 1e6, 2), "objects": d.count_diff,
-         "where": [f"{fr.filename}:{fr.lineno}" for fr in d.traceback][-3:]}
-        for d in second.compare_to(first, "traceback")[:args.top]]
+        {
+            "mb": round(d.size_diff / 1e6, 2),
+            "objects": d.count_diff,
+            "where": [f"{fr.filename}:{fr.lineno}" for fr in d.traceback][-3:],
+        }
+        for d in second.compare_to(first, "traceback")[: args.top]
+    ]
     text = json.dumps(out, indent=1)
     print(text)
     if args.json:

@@ -57,8 +57,13 @@ def _evaluator(game, model: str | None = None, **kwargs) -> NetworkEvaluator:
     return NetworkEvaluator(game, load_model(game, model), **kwargs)
 
 
-def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int = 5,
-          model: str | None = None) -> dict:
+def speed(
+    game,
+    n_positions: int = 300,
+    ms: float = 200.0,
+    search_positions: int = 5,
+    model: str | None = None,
+) -> dict:
     """Encoder µs per state, inference latency at batch 1 (one state's legal moves), and
     iterations/s of guided and uniform ISMCTS with ``ms`` per search."""
     enc = encoder_for(game)
@@ -82,8 +87,14 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
         enc.encode_moves(s, m)
     mv_us = (time.perf_counter() - t) / len(pos) * 1e6
     ev = _evaluator(game, model, cache_size=0)
-    rows = [(enc.encode_state(s, s.current_player)[None], enc.encode_moves(s, m),
-             np.zeros(len(m), dtype=np.int64)) for s, m in zip(pos, moves)]
+    rows = [
+        (
+            enc.encode_state(s, s.current_player)[None],
+            enc.encode_moves(s, m),
+            np.zeros(len(m), dtype=np.int64),
+        )
+        for s, m in zip(pos, moves)
+    ]
     for r in rows[:20]:
         ev.model.run(*r)
     lat = []
@@ -104,19 +115,30 @@ def speed(game, n_positions: int = 300, ms: float = 200.0, search_positions: int
     for s in spos:
         its["guided"].append(search(s, gcfg, cached, seed=1).iterations / (ms / 1000.0))
         its["uniform"].append(search(s, base, None, seed=1).iterations / (ms / 1000.0))
-    return {"encode_state_us": round(enc_us, 1), "encode_state_cold_us": round(enc_cold_us, 1),
-            "encode_moves_us": round(mv_us, 1),
-            "mean_legal_moves": round(sum(map(len, moves)) / len(moves), 1),
-            "onnx_batch1_us_median": round(statistics.median(lat), 1),
-            "evaluate_batch1_us_median": round(statistics.median(full), 1),
-            "guided_iterations_per_s": round(statistics.mean(its["guided"])),
-            "uniform_iterations_per_s": round(statistics.mean(its["uniform"])),
-            "search_ms": ms}
+    return {
+        "encode_state_us": round(enc_us, 1),
+        "encode_state_cold_us": round(enc_cold_us, 1),
+        "encode_moves_us": round(mv_us, 1),
+        "mean_legal_moves": round(sum(map(len, moves)) / len(moves), 1),
+        "onnx_batch1_us_median": round(statistics.median(lat), 1),
+        "evaluate_batch1_us_median": round(statistics.median(full), 1),
+        "guided_iterations_per_s": round(statistics.mean(its["guided"])),
+        "uniform_iterations_per_s": round(statistics.mean(its["uniform"])),
+        "search_ms": ms,
+    }
 
 
-def _bot(kind: str, game, ms: float, seed: int, leaf: str | None = None, batch: int | None = None,
-         model: str | None = None, prior_temperature: float | None = None,
-         prior_mix: float | None = None):
+def _bot(
+    kind: str,
+    game,
+    ms: float,
+    seed: int,
+    leaf: str | None = None,
+    batch: int | None = None,
+    model: str | None = None,
+    prior_temperature: float | None = None,
+    prior_mix: float | None = None,
+):
     if kind == "heuristic":
         return HeuristicBot(seed)
     base = SearchConfig(iterations=None, time_s=ms / 1000.0)
@@ -144,24 +166,63 @@ def _deal_task(task):
     pays = []
     secs = []
     for r in range(players):
-        bots = [_bot(test if s == r else baseline, game, ms, hash((seed, d, r, s)) & 0xFFFF, leaf,
-                     batch, model, temp, mix)
-                for s in range(players)]
+        bots = [
+            _bot(
+                test if s == r else baseline,
+                game,
+                ms,
+                hash((seed, d, r, s)) & 0xFFFF,
+                leaf,
+                batch,
+                model,
+                temp,
+                mix,
+            )
+            for s in range(players)
+        ]
         state, moves, sec = play_game(game, deal, bots)
         pays.append(state.returns()[r])
         secs.append(sec[r] / max(1, moves[r]))
     return d, sum(pays) / players, sum(secs) / players
 
 
-def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: int,
-          seed: int = 0, players: int = 4, options=None, progress=True,
-          leaf: str | None = None, batch: int | None = None, model: str | None = None,
-          prior_temperature: float | None = None, prior_mix: float | None = None) -> dict:
+def match(
+    name: str,
+    test: str,
+    baseline: str,
+    deals: int,
+    ms: float,
+    workers: int,
+    seed: int = 0,
+    players: int = 4,
+    options=None,
+    progress=True,
+    leaf: str | None = None,
+    batch: int | None = None,
+    model: str | None = None,
+    prior_temperature: float | None = None,
+    prior_mix: float | None = None,
+) -> dict:
     """One bot of kind ``test`` vs ``players - 1`` of ``baseline`` on ``deals`` deals x
     rotations.  Returns the tested bot's mean payoff with its 95 % interval."""
-    tasks = [(name, players, options or {}, test, baseline, ms, seed, d, leaf, batch, model,
-              prior_temperature, prior_mix)
-             for d in range(deals)]
+    tasks = [
+        (
+            name,
+            players,
+            options or {},
+            test,
+            baseline,
+            ms,
+            seed,
+            d,
+            leaf,
+            batch,
+            model,
+            prior_temperature,
+            prior_mix,
+        )
+        for d in range(deals)
+    ]
     t0 = time.monotonic()
     res = []
     ctx = mp.get_context("fork")
@@ -169,15 +230,18 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
         for r in pool.imap_unordered(_deal_task, tasks):
             res.append(r)
             if progress:
-                sys.stderr.write(f"\r{test} vs {baseline}: {len(res)}/{deals} deals "
-                                 f"{time.monotonic() - t0:6.0f}s")
+                sys.stderr.write(
+                    f"\r{test} vs {baseline}: {len(res)}/{deals} deals "
+                    f"{time.monotonic() - t0:6.0f}s"
+                )
                 sys.stderr.flush()
     if progress:
         sys.stderr.write("\n")
     res.sort()
     if "guided" in (test, baseline):  # what the guided bot ran with
-        cfg = guided_config(_evaluator(games.make(name, players, options or {}), model),
-                            SearchConfig(), leaf)
+        cfg = guided_config(
+            _evaluator(games.make(name, players, options or {}), model), SearchConfig(), leaf
+        )
         leaf, batch = cfg.leaf_value, batch or cfg.batch_size
         if prior_temperature is None:
             prior_temperature = cfg.prior_temperature
@@ -185,21 +249,32 @@ def match(name: str, test: str, baseline: str, deals: int, ms: float, workers: i
             prior_mix = cfg.prior_mix
     m, h = _mean_ci([r[1] for r in res])
     h = h or 0.0
-    return {"test": test, "baseline": baseline, "deals": deals, "games": deals * players,
-            "ms_per_move": ms if "guided" in (test, baseline) else None,
-            "guided_leaf_value": leaf if "guided" in (test, baseline) else None,
-            "guided_batch": batch if "guided" in (test, baseline) else None,
-            "payoff_mean": round(m, 4), "ci95": [round(m - h, 4), round(m + h, 4)],
-            "above_zero": m - h > 0, "test_s_per_move": round(statistics.mean(r[2] for r in res), 4),
-            "wall_s": round(time.monotonic() - t0, 1), "seed": seed,
-            "model": model or "shipped", "prior_temperature": prior_temperature,
-            "prior_mix": prior_mix}
+    return {
+        "test": test,
+        "baseline": baseline,
+        "deals": deals,
+        "games": deals * players,
+        "ms_per_move": ms if "guided" in (test, baseline) else None,
+        "guided_leaf_value": leaf if "guided" in (test, baseline) else None,
+        "guided_batch": batch if "guided" in (test, baseline) else None,
+        "payoff_mean": round(m, 4),
+        "ci95": [round(m - h, 4), round(m + h, 4)],
+        "above_zero": m - h > 0,
+        "test_s_per_move": round(statistics.mean(r[2] for r in res), 4),
+        "wall_s": round(time.monotonic() - t0, 1),
+        "seed": seed,
+        "model": model or "shipped",
+        "prior_temperature": prior_temperature,
+        "prior_mix": prior_mix,
+    }
 
 
 CARD_HEADER = "## Measured by bench/models.py"
 #: The strength matches in a results file and how a card names them, in card order.
-MATCH_LABELS = {"policy_vs_heuristic": "policy alone vs heuristic bot",
-                "guided_vs_uniform": "guided ISMCTS vs uniform ISMCTS"}
+MATCH_LABELS = {
+    "policy_vs_heuristic": "policy alone vs heuristic bot",
+    "guided_vs_uniform": "guided ISMCTS vs uniform ISMCTS",
+}
 
 
 def verdict_text(above_zero: bool) -> str:
@@ -215,27 +290,37 @@ def card_section(results: list[tuple[str, dict]]) -> str:
         lines.append("")
         sp = r.get("speed")
         if sp:
-            lines.append(f"- encoder {sp['encode_state_us']} µs per state + "
-                         f"{sp['encode_moves_us']} µs for its legal moves "
-                         f"(mean {sp['mean_legal_moves']} moves); onnxruntime batch 1 "
-                         f"{sp['onnx_batch1_us_median']} µs median, full evaluate "
-                         f"{sp['evaluate_batch1_us_median']} µs; ISMCTS iterations/s at "
-                         f"{sp['search_ms']:g} ms: guided {sp['guided_iterations_per_s']}, "
-                         f"uniform {sp['uniform_iterations_per_s']}.")
+            lines.append(
+                f"- encoder {sp['encode_state_us']} µs per state + "
+                f"{sp['encode_moves_us']} µs for its legal moves "
+                f"(mean {sp['mean_legal_moves']} moves); onnxruntime batch 1 "
+                f"{sp['onnx_batch1_us_median']} µs median, full evaluate "
+                f"{sp['evaluate_batch1_us_median']} µs; ISMCTS iterations/s at "
+                f"{sp['search_ms']:g} ms: guided {sp['guided_iterations_per_s']}, "
+                f"uniform {sp['uniform_iterations_per_s']}."
+            )
         for key, label in MATCH_LABELS.items():
             m = r.get(key)
             if m:
-                extra = (f", {m['ms_per_move']:g} ms per move, guided leaf values: "
-                         f"{m.get('guided_leaf_value') or 'evaluator'}, "
-                         f"{m.get('guided_batch') or 8} leaves per call"
-                         + (f", prior temperature {m['prior_temperature']:g}"
-                            if m.get("prior_temperature") not in (None, 1.0) else "")
-                         + (f", prior mix {m['prior_mix']:g}" if m.get("prior_mix") else "")
-                         if m.get("ms_per_move") else "")
+                extra = (
+                    f", {m['ms_per_move']:g} ms per move, guided leaf values: "
+                    f"{m.get('guided_leaf_value') or 'evaluator'}, "
+                    f"{m.get('guided_batch') or 8} leaves per call"
+                    + (
+                        f", prior temperature {m['prior_temperature']:g}"
+                        if m.get("prior_temperature") not in (None, 1.0)
+                        else ""
+                    )
+                    + (f", prior mix {m['prior_mix']:g}" if m.get("prior_mix") else "")
+                    if m.get("ms_per_move")
+                    else ""
+                )
                 verdict = verdict_text(m["above_zero"])
-                lines.append(f"- {label}: {m['payoff_mean']:+.3f} bets per game, 95% CI "
-                             f"[{m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f}] over {m['deals']} "
-                             f"deals x {r['players']} rotations{extra} ({verdict}).")
+                lines.append(
+                    f"- {label}: {m['payoff_mean']:+.3f} bets per game, 95% CI "
+                    f"[{m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f}] over {m['deals']} "
+                    f"deals x {r['players']} rotations{extra} ({verdict})."
+                )
         lines.append("")
     return "\n".join(lines)
 
@@ -254,7 +339,7 @@ def update_card(path: str, section: str) -> None:
 def append_to_card(path: str, results: list[tuple[str, dict]]) -> None:
     """Add bench results (``(command, results json)`` pairs) at the end of a model card's bench
     section, after the ones already there (the section is created when missing)."""
-    append_card_text(path, card_section(results)[len(CARD_HEADER):])
+    append_card_text(path, card_section(results)[len(CARD_HEADER) :])
 
 
 def append_card_text(path: str, body: str) -> None:
@@ -269,7 +354,9 @@ def append_card_text(path: str, body: str) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m quansu.bench.models", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m quansu.bench.models", description=__doc__.splitlines()[0]
+    )
     p.add_argument("--game", required=True)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--deals", type=int, default=20)
@@ -277,22 +364,45 @@ def main(argv=None) -> int:
     p.add_argument("--ms", type=float, default=200.0, help="search time per move, ms")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--only", choices=("speed", "guided", "policy"), action="append",
-                   help="run only these parts (repeatable)")
-    p.add_argument("--leaf", choices=("evaluator", "mix", "rollout"), default=None,
-                   help="leaf values of the guided search: the network's, its mean with a "
-                        "rollout, or a rollout alone (network priors only); rollouts use the "
-                        "game's playout (search_playout); default: the game's tuning.guided_leaf")
-    p.add_argument("--batch", type=int, default=None,
-                   help="leaves per evaluator call (guided; default: guided_config's)")
-    p.add_argument("--model", default=None,
-                   help="an .onnx model to measure instead of the shipped one (a candidate)")
-    p.add_argument("--prior-temperature", type=float, default=None,
-                   help="guided: the search's prior temperature (SearchConfig.prior_temperature: "
-                        "the softmax of the logits divided by it; default: guided_config's)")
-    p.add_argument("--prior-mix", type=float, default=None,
-                   help="guided: the share of a uniform prior mixed into the network's "
-                        "(SearchConfig.prior_mix, 0..1; default: guided_config's)")
+    p.add_argument(
+        "--only",
+        choices=("speed", "guided", "policy"),
+        action="append",
+        help="run only these parts (repeatable)",
+    )
+    p.add_argument(
+        "--leaf",
+        choices=("evaluator", "mix", "rollout"),
+        default=None,
+        help="leaf values of the guided search: the network's, its mean with a "
+        "rollout, or a rollout alone (network priors only); rollouts use the "
+        "game's playout (search_playout); default: the game's tuning.guided_leaf",
+    )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        help="leaves per evaluator call (guided; default: guided_config's)",
+    )
+    p.add_argument(
+        "--model",
+        default=None,
+        help="an .onnx model to measure instead of the shipped one (a candidate)",
+    )
+    p.add_argument(
+        "--prior-temperature",
+        type=float,
+        default=None,
+        help="guided: the search's prior temperature (SearchConfig.prior_temperature: "
+        "the softmax of the logits divided by it; default: guided_config's)",
+    )
+    p.add_argument(
+        "--prior-mix",
+        type=float,
+        default=None,
+        help="guided: the share of a uniform prior mixed into the network's "
+        "(SearchConfig.prior_mix, 0..1; default: guided_config's)",
+    )
     p.add_argument("--json", default="", help="write the results here")
     a = p.parse_args(argv)
     parts = a.only or ["speed", "guided", "policy"]
@@ -311,14 +421,34 @@ def main(argv=None) -> int:
         out["speed"] = speed(game, ms=a.ms, model=a.model)
         print(json.dumps(out["speed"]))
     if "policy" in parts:
-        out["policy_vs_heuristic"] = match(a.game, "policy", "heuristic", a.policy_deals, a.ms,
-                                           a.workers, a.seed, a.players, model=a.model)
+        out["policy_vs_heuristic"] = match(
+            a.game,
+            "policy",
+            "heuristic",
+            a.policy_deals,
+            a.ms,
+            a.workers,
+            a.seed,
+            a.players,
+            model=a.model,
+        )
         print(json.dumps(out["policy_vs_heuristic"]))
     if "guided" in parts:
-        out["guided_vs_uniform"] = match(a.game, "guided", "uniform", a.deals, a.ms, a.workers,
-                                         a.seed, a.players, leaf=a.leaf, batch=a.batch,
-                                         model=a.model, prior_temperature=a.prior_temperature,
-                                         prior_mix=a.prior_mix)
+        out["guided_vs_uniform"] = match(
+            a.game,
+            "guided",
+            "uniform",
+            a.deals,
+            a.ms,
+            a.workers,
+            a.seed,
+            a.players,
+            leaf=a.leaf,
+            batch=a.batch,
+            model=a.model,
+            prior_temperature=a.prior_temperature,
+            prior_mix=a.prior_mix,
+        )
         print(json.dumps(out["guided_vs_uniform"]))
     if a.json:
         with open(a.json, "w") as f:

@@ -47,8 +47,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 #: (name, replicas, workers per replica)
 PARTS = ("throughput", "kill", "drain")
-SETUPS = (("1 replica x 1 worker", 1, 1), ("2 replicas x 1 worker", 2, 1),
-          ("1 replica x 2 workers", 1, 2))
+SETUPS = (
+    ("1 replica x 1 worker", 1, 1),
+    ("2 replicas x 1 worker", 2, 1),
+    ("1 replica x 2 workers", 1, 2),
+)
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -75,7 +78,7 @@ def _group_cpu_s(groups: list[int]) -> float:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) in groups:          # pgrp; utime and stime follow at 11, 12
+        if int(fields[2]) in groups:  # pgrp; utime and stime follow at 11, 12
             total += int(fields[11]) + int(fields[12])
     return total / tick
 
@@ -105,7 +108,7 @@ def measure(targets: list[str], requests: list, clients: int) -> tuple[dict, lis
     def work(chunk):
         try:
             with Client(targets, timeout=300) as c:
-                c.describe_games()            # connected before the clock starts
+                c.describe_games()  # connected before the clock starts
                 for _ in targets:
                     c.describe_games()
                 barrier.wait()
@@ -130,9 +133,16 @@ def measure(targets: list[str], requests: list, clients: int) -> tuple[dict, lis
     wall = time.perf_counter() - t0
     if errors:
         raise errors[0]
-    return ({"wall_s": round(wall, 2), "calls_per_s": round(len(requests) / wall, 3),
-             "p50_ms": round(_pct(lat, 50), 1), "p99_ms": round(_pct(lat, 99), 1),
-             "loadavg_1min_after": round(os.getloadavg()[0], 2)}, answers)
+    return (
+        {
+            "wall_s": round(wall, 2),
+            "calls_per_s": round(len(requests) / wall, 3),
+            "p50_ms": round(_pct(lat, 50), 1),
+            "p99_ms": round(_pct(lat, 99), 1),
+            "loadavg_1min_after": round(os.getloadavg()[0], 2),
+        },
+        answers,
+    )
 
 
 def part_throughput(sups: dict, requests: list, clients: int, rounds_n: int) -> dict:
@@ -156,19 +166,26 @@ def part_throughput(sups: dict, requests: list, clients: int, rounds_n: int) -> 
             row[name] = figures
             print(f"round {k + 1} {name}: {figures}", file=sys.stderr)
         rounds.append(row)
-    mean = {name: round(statistics.mean(r[name]["calls_per_s"] for r in rounds), 3)
-            for name, _, _ in SETUPS}
+    mean = {
+        name: round(statistics.mean(r[name]["calls_per_s"] for r in rounds), 3)
+        for name, _, _ in SETUPS
+    }
     one, two, pool = (s[0] for s in SETUPS)
-    return {"rounds": rounds, "calls_per_s_mean": mean,
-            "ratio_2_replicas_over_1": round(mean[two] / mean[one], 3),
-            "ratio_2_replicas_over_1_per_round": [
-                round(r[two]["calls_per_s"] / r[one]["calls_per_s"], 3) for r in rounds],
-            "ratio_2_replicas_over_1_replica_2_workers": round(mean[two] / mean[pool], 3),
-            "answers_equal": True}
+    return {
+        "rounds": rounds,
+        "calls_per_s_mean": mean,
+        "ratio_2_replicas_over_1": round(mean[two] / mean[one], 3),
+        "ratio_2_replicas_over_1_per_round": [
+            round(r[two]["calls_per_s"] / r[one]["calls_per_s"], 3) for r in rounds
+        ],
+        "ratio_2_replicas_over_1_replica_2_workers": round(mean[two] / mean[pool], 3),
+        "answers_equal": True,
+    }
 
 
-def part_kill(sup, requests: list, clients: int, sig: int = signal.SIGKILL,
-              retries: int = 4, index: int = 0) -> dict:
+def part_kill(
+    sup, requests: list, clients: int, sig: int = signal.SIGKILL, retries: int = 4, index: int = 0
+) -> dict:
     """Replica ``index`` of two killed (``sig``: SIGKILL; SIGTERM drains it) while ``clients``
     clients (``Client(retries=retries)``) send the requests over and over: the calls answered
     and failed, those answered from the kill until its replacement answers, and the seconds
@@ -199,12 +216,12 @@ def part_kill(sup, requests: list, clients: int, sig: int = signal.SIGKILL,
     threads = [threading.Thread(target=work, args=(i,)) for i in range(clients)]
     for t in threads:
         t.start()
-    time.sleep(2.0)                          # both replicas busy
+    time.sleep(2.0)  # both replicas busy
     old = sup.kill(index, sig)
     killed.set()
     t0 = time.perf_counter()
     replaced = None
-    for _ in range(6000):                    # polls of 0.05 s
+    for _ in range(6000):  # polls of 0.05 s
         sup.check()
         r = sup.replicas[index]
         if r.pid != old and r.ready.is_set():
@@ -219,30 +236,47 @@ def part_kill(sup, requests: list, clients: int, sig: int = signal.SIGKILL,
     stop.set()
     for t in threads:
         t.join()
-    return {"replacement_answers_after_s": None if replaced is None else round(replaced, 1),
-            "restart_delay_s": sup.restart_delay, "replica": index, "calls_ok": counts["ok"],
-            "calls_ok_from_kill_to_replacement": counts["ok_after_kill"],
-            "calls_failed": counts["failed"], "errors": errors[:5],
-            "clients": clients, "client_retries": retries, "signal": signal.Signals(sig).name}
+    return {
+        "replacement_answers_after_s": None if replaced is None else round(replaced, 1),
+        "restart_delay_s": sup.restart_delay,
+        "replica": index,
+        "calls_ok": counts["ok"],
+        "calls_ok_from_kill_to_replacement": counts["ok_after_kill"],
+        "calls_failed": counts["failed"],
+        "errors": errors[:5],
+        "clients": clients,
+        "client_retries": retries,
+        "signal": signal.Signals(sig).name,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m quansu.bench.replicas",
-                                 description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m quansu.bench.replicas", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("--calls", type=int, default=48, help="Suggest calls per measurement")
     ap.add_argument("--iterations", type=int, default=200, help="search iterations per call")
     ap.add_argument("--clients", type=int, default=8, help="concurrent clients")
     ap.add_argument("--rounds", type=int, default=2, help="rounds (the order alternates)")
-    ap.add_argument("--models", action="store_true",
-                    help="the shipped networks instead of the uniform evaluator")
-    ap.add_argument("--own-sessions", action="store_true",
-                    help="each replica in a session of its own: under autogroup scheduling each "
-                         "gets its own share of a busy machine's CPUs (default: all in this "
-                         "process's session, as the one server's workers are)")
-    ap.add_argument("--parts", default="throughput",
-                    help="comma-separated: throughput (the three set-ups; the default), kill (a "
-                         "replica of two killed under load, the time until its replacement "
-                         "answers), drain (the same with SIGTERM and clients without retries)")
+    ap.add_argument(
+        "--models",
+        action="store_true",
+        help="the shipped networks instead of the uniform evaluator",
+    )
+    ap.add_argument(
+        "--own-sessions",
+        action="store_true",
+        help="each replica in a session of its own: under autogroup scheduling each "
+        "gets its own share of a busy machine's CPUs (default: all in this "
+        "process's session, as the one server's workers are)",
+    )
+    ap.add_argument(
+        "--parts",
+        default="throughput",
+        help="comma-separated: throughput (the three set-ups; the default), kill (a "
+        "replica of two killed under load, the time until its replacement "
+        "answers), drain (the same with SIGTERM and clients without retries)",
+    )
     ap.add_argument("--commit", default="", help="the commit to record (default: git's)")
     ap.add_argument("--json", metavar="PATH", help="write the figures as JSON")
     args = ap.parse_args(argv)
@@ -253,18 +287,25 @@ def main(argv: list[str] | None = None) -> int:
     from quansu.bench.hint import commit, machine
     from quansu.server.replicas import Replicas
 
-    res: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-                 "commit": args.commit or commit(), "machine": machine(),
-                 "command": "python -m quansu.bench.replicas " + " ".join(
-                     argv if argv is not None else sys.argv[1:]),
-                 "calls": args.calls, "iterations": args.iterations, "clients": args.clients,
-                 "evaluator": "shipped networks" if args.models else "uniform",
-                 "game": "tienlen, 4 players", "replicas_in_own_sessions": args.own_sessions,
-                 "sched_autogroup": _autogroup()}
+    res: dict = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "commit": args.commit or commit(),
+        "machine": machine(),
+        "command": "python -m quansu.bench.replicas "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
+        "calls": args.calls,
+        "iterations": args.iterations,
+        "clients": args.clients,
+        "evaluator": "shipped networks" if args.models else "uniform",
+        "game": "tienlen, 4 players",
+        "replicas_in_own_sessions": args.own_sessions,
+        "sched_autogroup": _autogroup(),
+    }
     requests = _requests(args.calls, args.iterations)
     # quansu serve's own drain notice (1 s): a drained replica serves while clients move off
     base = ["--queue", str(args.calls + 8), "--log-level", "warning", "--drain", "2"] + (
-        [] if args.models else ["--uniform"])
+        [] if args.models else ["--uniform"]
+    )
     parts = [x for x in args.parts.split(",") if x]
     if not parts or any(x not in PARTS for x in parts):
         ap.error(f"--parts: a comma-separated list of {', '.join(PARTS)}")
@@ -273,9 +314,15 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     try:
         for name, n, workers in setups:
-            sups[name] = Replicas(n, base + ["--workers", str(workers)], host="127.0.0.1",
-                                  port=0, out=sys.stderr, new_session=args.own_sessions)
-            sups[name].start(wait=True)       # one set-up at a time: starts do not compete
+            sups[name] = Replicas(
+                n,
+                base + ["--workers", str(workers)],
+                host="127.0.0.1",
+                port=0,
+                out=sys.stderr,
+                new_session=args.own_sessions,
+            )
+            sups[name].start(wait=True)  # one set-up at a time: starts do not compete
         res["start_s"] = round(time.perf_counter() - t0, 1)
         if "throughput" in parts:
             res.update(part_throughput(sups, requests, args.clients, args.rounds))
@@ -283,8 +330,9 @@ def main(argv: list[str] | None = None) -> int:
             res["kill"] = part_kill(sups[SETUPS[1][0]], requests, args.clients)
             print(f"kill: {res['kill']}", file=sys.stderr)
         if "drain" in parts:
-            res["drain"] = part_kill(sups[SETUPS[1][0]], requests, args.clients,
-                                     signal.SIGTERM, retries=0, index=1)
+            res["drain"] = part_kill(
+                sups[SETUPS[1][0]], requests, args.clients, signal.SIGTERM, retries=0, index=1
+            )
             print(f"drain: {res['drain']}", file=sys.stderr)
     finally:
         for sup in sups.values():

@@ -71,8 +71,9 @@ def opening(game, rng: random.Random):
             return state
 
 
-def bench_game(name: str, players: int, seconds: float, positions: int, seed: int,
-               playout: str = "random") -> dict:
+def bench_game(
+    name: str, players: int, seconds: float, positions: int, seed: int, playout: str = "random"
+) -> dict:
     game = games.make(name, min(players, games.game_classes()[name].max_players))
     rates, trees = [], []
     rng = random.Random(seed)
@@ -82,9 +83,14 @@ def bench_game(name: str, players: int, seconds: float, positions: int, seed: in
         res = search(state, cfg, seed=rng.getrandbits(32))
         rates.append(res.iterations / res.elapsed_s)
         trees.append(res.tree_size)
-    return {"game": name, "players": game.num_players, "playout": playout,
-            "iterations_per_s": sum(rates) / len(rates), "min_iterations_per_s": min(rates),
-            "tree_size": sum(trees) / len(trees)}
+    return {
+        "game": name,
+        "players": game.num_players,
+        "playout": playout,
+        "iterations_per_s": sum(rates) / len(rates),
+        "min_iterations_per_s": min(rates),
+        "tree_size": sum(trees) / len(trees),
+    }
 
 
 def stop_latency(name: str, players: int, trials: int, seed: int) -> dict:
@@ -145,14 +151,26 @@ def bench_openspiel(seconds: float, seed: int) -> dict | None:
         return total_it / total_s
 
     cpp_eval = pyspiel.RandomRolloutEvaluator(1, seed)
-    cpp = rate(lambda n: pyspiel.ISMCTSBot(seed, cpp_eval, 2.0, n, -1,
-                                           pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False),
-               100)
+    cpp = rate(
+        lambda n: pyspiel.ISMCTSBot(
+            seed, cpp_eval, 2.0, n, -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False
+        ),
+        100,
+    )
     py_eval = py_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
-    py = rate(lambda n: py_ismcts.ISMCTSBot(game, py_eval, 2.0, n,
-                                            random_state=np.random.RandomState(seed)), 20)
-    return {"game": "gin_rummy (OpenSpiel)", "players": 2, "cpp_iterations_per_s": cpp,
-            "python_iterations_per_s": py, "open_spiel_version": getattr(pyspiel, "__version__", "?")}
+    py = rate(
+        lambda n: py_ismcts.ISMCTSBot(
+            game, py_eval, 2.0, n, random_state=np.random.RandomState(seed)
+        ),
+        20,
+    )
+    return {
+        "game": "gin_rummy (OpenSpiel)",
+        "players": 2,
+        "cpp_iterations_per_s": cpp,
+        "python_iterations_per_s": py,
+        "open_spiel_version": getattr(pyspiel, "__version__", "?"),
+    }
 
 
 # -- the shipped configuration (--shipped) ----------------------------------------------------
@@ -214,7 +232,7 @@ def _suite(job: dict) -> dict:
     from quansu.server.evaluators import EvaluatorSet
 
     playout = job.get("search_playout")
-    if playout:   # the same playout policy in every version compared (see --own-playout)
+    if playout:  # the same playout policy in every version compared (see --own-playout)
         games.game_classes()[job["game"]].retune(playout=playout)
     states = [replay_record(r, check=False) for r in job["records"]]
     game = states[0].game
@@ -229,27 +247,44 @@ def _suite(job: dict) -> dict:
     for i, st in enumerate(states):
         w0, c0 = time.perf_counter(), time.process_time()
         res = search(st, cfg, ev, seed=i)
-        hints.append({"wall_ms": 1000 * (time.perf_counter() - w0),
-                      "cpu_ms": 1000 * (time.process_time() - c0),
-                      "iterations": res.iterations, "stopped": res.stopped})
+        hints.append(
+            {
+                "wall_ms": 1000 * (time.perf_counter() - w0),
+                "cpu_ms": 1000 * (time.process_time() - c0),
+                "iterations": res.iterations,
+                "stopped": res.stopped,
+            }
+        )
     suggest = {}
     for lv in levels:
         rows = []
         for i, st in enumerate(states):
             w0, c0 = time.perf_counter(), time.process_time()
             resp = engine.suggest_for_state(st, strength=lv, seed=i)
-            rows.append({"wall_ms": 1000 * (time.perf_counter() - w0),
-                         "cpu_ms": 1000 * (time.process_time() - c0),
-                         "iterations": resp.stats.iterations})
+            rows.append(
+                {
+                    "wall_ms": 1000 * (time.perf_counter() - w0),
+                    "cpu_ms": 1000 * (time.process_time() - c0),
+                    "iterations": resp.stats.iterations,
+                }
+            )
         suggest[str(lv)] = rows
     try:
         from quansu.search.compiled import describe
+
         core = describe()
-    except ImportError:   # a version before the compiled core
+    except ImportError:  # a version before the compiled core
         core = "core: pure Python"
-    return {"game": game.name, "players": game.num_players, "core": core,
-            "evaluator": getattr(ev, "name", type(ev).__name__), "leaf_value": cfg.leaf_value,
-            "playout": cfg.playout, "hints": hints, "suggest": suggest}
+    return {
+        "game": game.name,
+        "players": game.num_players,
+        "core": core,
+        "evaluator": getattr(ev, "name", type(ev).__name__),
+        "leaf_value": cfg.leaf_value,
+        "playout": cfg.playout,
+        "hints": hints,
+        "suggest": suggest,
+    }
 
 
 def _shim(checkout: Path, into: Path) -> Path:
@@ -268,14 +303,14 @@ def _export_rev(rev: str, into: Path) -> Path:
     """``git archive`` of ``rev`` (of the repository around this file) unpacked into ``into``."""
     repo = Path(__file__).resolve().parent.parent
     into.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(repo), "archive", rev], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(repo), "archive", rev], check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
 
 
-def _run_worker(job: dict, pythonpath: Path | None, tmp: Path,
-                python: str | None = None) -> dict:
+def _run_worker(job: dict, pythonpath: Path | None, tmp: Path, python: str | None = None) -> dict:
     """Run :func:`_suite` on ``job`` in a fresh interpreter (``python``, default this one):
     this file's code, with ``quansu`` from ``pythonpath`` (a :func:`_shim`) or, when None, the
     one that interpreter imports."""
@@ -284,12 +319,19 @@ def _run_worker(job: dict, pythonpath: Path | None, tmp: Path,
     job_file.write_text(json.dumps(job))
     env = dict(os.environ)
     if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath) + (os.pathsep + env["PYTHONPATH"]
-                                               if env.get("PYTHONPATH") else "")
-    code = ("import runpy, sys; sys.argv = ['bench-search-worker'] + sys.argv[1:]; "
-            f"runpy.run_path({str(Path(__file__).resolve())!r}, run_name='__main__')")
-    subprocess.run([python or sys.executable, "-c", code, "--worker", str(job_file),
-                    str(out_file)], env=env, cwd=str(tmp), check=True)
+        env["PYTHONPATH"] = str(pythonpath) + (
+            os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else ""
+        )
+    code = (
+        "import runpy, sys; sys.argv = ['bench-search-worker'] + sys.argv[1:]; "
+        f"runpy.run_path({str(Path(__file__).resolve())!r}, run_name='__main__')"
+    )
+    subprocess.run(
+        [python or sys.executable, "-c", code, "--worker", str(job_file), str(out_file)],
+        env=env,
+        cwd=str(tmp),
+        check=True,
+    )
     return json.loads(out_file.read_text())
 
 
@@ -299,14 +341,24 @@ def _best_of(runs: list[dict]) -> dict:
     hints = []
     for i, h in enumerate(first["hints"]):
         rows = [r["hints"][i] for r in runs]
-        hints.append({"wall_ms": min(x["wall_ms"] for x in rows),
-                      "cpu_ms": min(x["cpu_ms"] for x in rows),
-                      "iterations": h["iterations"], "stopped": h["stopped"]})
+        hints.append(
+            {
+                "wall_ms": min(x["wall_ms"] for x in rows),
+                "cpu_ms": min(x["cpu_ms"] for x in rows),
+                "iterations": h["iterations"],
+                "stopped": h["stopped"],
+            }
+        )
     suggest = {}
     for lv, rows0 in first["suggest"].items():
-        suggest[lv] = [{"wall_ms": min(r["suggest"][lv][i]["wall_ms"] for r in runs),
-                        "cpu_ms": min(r["suggest"][lv][i]["cpu_ms"] for r in runs),
-                        "iterations": rows0[i]["iterations"]} for i in range(len(rows0))]
+        suggest[lv] = [
+            {
+                "wall_ms": min(r["suggest"][lv][i]["wall_ms"] for r in runs),
+                "cpu_ms": min(r["suggest"][lv][i]["cpu_ms"] for r in runs),
+                "iterations": rows0[i]["iterations"],
+            }
+            for i in range(len(rows0))
+        ]
     return dict(first, hints=hints, suggest=suggest)
 
 
@@ -315,24 +367,43 @@ def _summary(run: dict) -> dict:
     its = sum(h["iterations"] for h in hints)
     wall = [h["wall_ms"] for h in hints]
     cpu = [h["cpu_ms"] for h in hints]
-    out = {"iterations_per_s_wall": 1000 * its / sum(wall),
-           "iterations_per_s_cpu": 1000 * its / max(sum(cpu), 1e-9),
-           "hint_p50_ms": _pct(wall, 50), "hint_p90_ms": _pct(wall, 90),
-           "hint_cpu_p50_ms": _pct(cpu, 50), "hint_cpu_p90_ms": _pct(cpu, 90),
-           "levels": {}}
+    out = {
+        "iterations_per_s_wall": 1000 * its / sum(wall),
+        "iterations_per_s_cpu": 1000 * its / max(sum(cpu), 1e-9),
+        "hint_p50_ms": _pct(wall, 50),
+        "hint_p90_ms": _pct(wall, 90),
+        "hint_cpu_p50_ms": _pct(cpu, 50),
+        "hint_cpu_p90_ms": _pct(cpu, 90),
+        "levels": {},
+    }
     for lv, rows in run["suggest"].items():
         w = [r["wall_ms"] for r in rows]
         c = [r["cpu_ms"] for r in rows]
-        out["levels"][lv] = {"p50_ms": _pct(w, 50), "p95_ms": _pct(w, 95), "max_ms": max(w),
-                             "cpu_p50_ms": _pct(c, 50), "cpu_p95_ms": _pct(c, 95),
-                             "cpu_max_ms": max(c),
-                             "iterations_mean": statistics.mean(r["iterations"] for r in rows)}
+        out["levels"][lv] = {
+            "p50_ms": _pct(w, 50),
+            "p95_ms": _pct(w, 95),
+            "max_ms": max(w),
+            "cpu_p50_ms": _pct(c, 50),
+            "cpu_p95_ms": _pct(c, 95),
+            "cpu_max_ms": max(c),
+            "iterations_mean": statistics.mean(r["iterations"] for r in rows),
+        }
     return out
 
 
-def bench_shipped(names: list[str], positions: int, iterations: int, levels: list[int],
-                  seed: int, uniform: bool, baseline: Path | None, rounds: int,
-                  log=print, own_playout: bool = False, python: str | None = None) -> list[dict]:
+def bench_shipped(
+    names: list[str],
+    positions: int,
+    iterations: int,
+    levels: list[int],
+    seed: int,
+    uniform: bool,
+    baseline: Path | None,
+    rounds: int,
+    log=print,
+    own_playout: bool = False,
+    python: str | None = None,
+) -> list[dict]:
     """The ``--shipped`` measurements (see the module doc); one row per game.  Both versions
     play out with this version's ``search_playout`` unless ``own_playout``."""
     rows = []
@@ -341,14 +412,23 @@ def bench_shipped(names: list[str], positions: int, iterations: int, levels: lis
         base_path = _shim(baseline, tmp / "baseline") if baseline is not None else None
         for name in names:
             records = real_positions(name, positions, seed)
-            job = {"game": name, "records": records, "iterations": iterations,
-                   "levels": levels, "uniform": uniform,
-                   "search_playout": None if own_playout
-                   else games.game_classes()[name].search_playout}
+            job = {
+                "game": name,
+                "records": records,
+                "iterations": iterations,
+                "levels": levels,
+                "uniform": uniform,
+                "search_playout": None
+                if own_playout
+                else games.game_classes()[name].search_playout,
+            }
             cur_runs, base_runs = [], []
             for k in range(rounds):
-                order = [("current", None), ("baseline", base_path)] if baseline is not None \
+                order = (
+                    [("current", None), ("baseline", base_path)]
+                    if baseline is not None
                     else [("current", None)]
+                )
                 if k % 2:
                     order.reverse()
                 for who, pp in order:
@@ -356,14 +436,23 @@ def bench_shipped(names: list[str], positions: int, iterations: int, levels: lis
                     wd.mkdir()
                     log(f"  {name}: {who} round {k + 1}/{rounds} ...", flush=True)
                     (cur_runs if who == "current" else base_runs).append(
-                        _run_worker(job, pp, wd, python if who == "current" else None))
+                        _run_worker(job, pp, wd, python if who == "current" else None)
+                    )
             cur = _best_of(cur_runs)
-            row = {"game": name, "players": cur["players"], "evaluator": cur["evaluator"],
-                   "core": cur["core"],
-                   "leaf_value": cur["leaf_value"], "playout": cur["playout"],
-                   "search_playout": job["search_playout"] or "own",
-                   "positions": positions, "iterations": iterations, "rounds": rounds,
-                   "current": _summary(cur), "current_raw": cur}
+            row = {
+                "game": name,
+                "players": cur["players"],
+                "evaluator": cur["evaluator"],
+                "core": cur["core"],
+                "leaf_value": cur["leaf_value"],
+                "playout": cur["playout"],
+                "search_playout": job["search_playout"] or "own",
+                "positions": positions,
+                "iterations": iterations,
+                "rounds": rounds,
+                "current": _summary(cur),
+                "current_raw": cur,
+            }
             if baseline is not None:
                 base = _best_of(base_runs)
                 row["baseline"] = _summary(base)
@@ -371,68 +460,104 @@ def bench_shipped(names: list[str], positions: int, iterations: int, levels: lis
                 row["baseline_raw"] = base
                 b, c = row["baseline"], row["current"]
                 row["ratio"] = {
-                    "iterations_per_s_wall": c["iterations_per_s_wall"] / b["iterations_per_s_wall"],
+                    "iterations_per_s_wall": c["iterations_per_s_wall"]
+                    / b["iterations_per_s_wall"],
                     "iterations_per_s_cpu": c["iterations_per_s_cpu"] / b["iterations_per_s_cpu"],
                     "hint_p50": b["hint_p50_ms"] / c["hint_p50_ms"],
                     "hint_p90": b["hint_p90_ms"] / c["hint_p90_ms"],
                     "hint_cpu_p50": b["hint_cpu_p50_ms"] / c["hint_cpu_p50_ms"],
-                    "levels_p50": {lv: b["levels"][lv]["p50_ms"] / c["levels"][lv]["p50_ms"]
-                                   for lv in c["levels"] if lv in b["levels"]}}
+                    "levels_p50": {
+                        lv: b["levels"][lv]["p50_ms"] / c["levels"][lv]["p50_ms"]
+                        for lv in c["levels"]
+                        if lv in b["levels"]
+                    },
+                }
             rows.append(row)
     return rows
 
 
 def print_shipped(rows: list[dict], out=None) -> list[tuple[str, bool]]:
     """Print the ``--shipped`` tables; return the issue's checks as (what, passed)."""
-    out = out or sys.stdout       # looked up at call time (a test may capture sys.stdout)
+    out = out or sys.stdout  # looked up at call time (a test may capture sys.stdout)
     p = lambda *a: print(*a, file=out)  # noqa: E731
-    p(f"{'game':8s} {'build':8s} {'evaluator':9s} {'it/s':>7s} {'it/s cpu':>8s} "
-      f"{'hint p50':>9s} {'p90':>7s} {'cpu p50':>8s} {'cpu p90':>8s}  (ms, 1 position = 1 search)")
+    p(
+        f"{'game':8s} {'build':8s} {'evaluator':9s} {'it/s':>7s} {'it/s cpu':>8s} "
+        f"{'hint p50':>9s} {'p90':>7s} {'cpu p50':>8s} {'cpu p90':>8s}  (ms, 1 position = 1 search)"
+    )
     for row in rows:
         for who in ("baseline", "current"):
             if who not in row:
                 continue
             s = row[who]
-            p(f"{row['game']:8s} {who:8s} {row['evaluator']:9s} {s['iterations_per_s_wall']:7.0f} "
-              f"{s['iterations_per_s_cpu']:8.0f} {s['hint_p50_ms']:9.1f} {s['hint_p90_ms']:7.1f} "
-              f"{s['hint_cpu_p50_ms']:8.1f} {s['hint_cpu_p90_ms']:8.1f}")
+            p(
+                f"{row['game']:8s} {who:8s} {row['evaluator']:9s} {s['iterations_per_s_wall']:7.0f} "
+                f"{s['iterations_per_s_cpu']:8.0f} {s['hint_p50_ms']:9.1f} {s['hint_p90_ms']:7.1f} "
+                f"{s['hint_cpu_p50_ms']:8.1f} {s['hint_cpu_p90_ms']:8.1f}"
+            )
         if "ratio" in row:
             r = row["ratio"]
-            p(f"{row['game']:8s} {'ratio':8s} {'':9s} {r['iterations_per_s_wall']:6.2f}x "
-              f"{r['iterations_per_s_cpu']:7.2f}x {r['hint_p50']:8.2f}x {r['hint_p90']:6.2f}x "
-              f"{r['hint_cpu_p50']:7.2f}x")
+            p(
+                f"{row['game']:8s} {'ratio':8s} {'':9s} {r['iterations_per_s_wall']:6.2f}x "
+                f"{r['iterations_per_s_cpu']:7.2f}x {r['hint_p50']:8.2f}x {r['hint_p90']:6.2f}x "
+                f"{r['hint_cpu_p50']:7.2f}x"
+            )
     p("")
-    p("Suggest latency per strength level, ms: p50 / p95 / max, wall clock and process CPU time "
-      "(mean iterations)")
+    p(
+        "Suggest latency per strength level, ms: p50 / p95 / max, wall clock and process CPU time "
+        "(mean iterations)"
+    )
     for row in rows:
         for who in ("baseline", "current"):
             if who not in row:
                 continue
             for clock, pre in (("wall", ""), ("cpu", "cpu_")):
-                cells = [f"L{lv} {v[pre + 'p50_ms']:.0f}/{v[pre + 'p95_ms']:.0f}/"
-                         f"{v[pre + 'max_ms']:.0f} ({v['iterations_mean']:.0f})"
-                         for lv, v in row[who]["levels"].items()]
+                cells = [
+                    f"L{lv} {v[pre + 'p50_ms']:.0f}/{v[pre + 'p95_ms']:.0f}/"
+                    f"{v[pre + 'max_ms']:.0f} ({v['iterations_mean']:.0f})"
+                    for lv, v in row[who]["levels"].items()
+                ]
                 p(f"{row['game']:8s} {who:8s} {clock:4s} " + "  ".join(cells))
         if "ratio" in row:
-            p(f"{row['game']:8s} {'ratio':8s} {'wall':4s} " + "  ".join(
-                f"L{lv} {x:.2f}x" for lv, x in row["ratio"]["levels_p50"].items()))
+            p(
+                f"{row['game']:8s} {'ratio':8s} {'wall':4s} "
+                + "  ".join(f"L{lv} {x:.2f}x" for lv, x in row["ratio"]["levels_p50"].items())
+            )
     # the targets are for an idle core: judged on CPU time, which other jobs do not inflate
     checks = []
     for row in rows:
         c = row["current"]
         limit = HINT_P50_MS.get(row["game"], HINT_P50_MS_ANY)
-        checks.append((f"{row['game']} hint p50 <= {limit:.0f} ms ({c['hint_cpu_p50_ms']:.0f}, "
-                       f"CPU time)", c["hint_cpu_p50_ms"] <= limit))
+        checks.append(
+            (
+                f"{row['game']} hint p50 <= {limit:.0f} ms ({c['hint_cpu_p50_ms']:.0f}, CPU time)",
+                c["hint_cpu_p50_ms"] <= limit,
+            )
+        )
         if "ratio" in row:
             x = row["ratio"]["iterations_per_s_cpu"]
-            checks.append((f"{row['game']} iterations/s >= {SPEEDUP_TARGET:.0f}x the baseline "
-                           f"({x:.2f}x, CPU time)", x >= SPEEDUP_TARGET))
+            checks.append(
+                (
+                    f"{row['game']} iterations/s >= {SPEEDUP_TARGET:.0f}x the baseline "
+                    f"({x:.2f}x, CPU time)",
+                    x >= SPEEDUP_TARGET,
+                )
+            )
         l3 = c["levels"].get("3")
         if row["game"] == "samloc" and l3 is not None:
-            checks.append((f"samloc level 3 p95 <= {SAMLOC_L3_P95_MS:.0f} ms "
-                           f"({l3['cpu_p95_ms']:.0f}, CPU time)", l3["cpu_p95_ms"] <= SAMLOC_L3_P95_MS))
-            checks.append((f"samloc level 3 max <= {SAMLOC_L3_MAX_MS:.0f} ms "
-                           f"({l3['cpu_max_ms']:.0f}, CPU time)", l3["cpu_max_ms"] <= SAMLOC_L3_MAX_MS))
+            checks.append(
+                (
+                    f"samloc level 3 p95 <= {SAMLOC_L3_P95_MS:.0f} ms "
+                    f"({l3['cpu_p95_ms']:.0f}, CPU time)",
+                    l3["cpu_p95_ms"] <= SAMLOC_L3_P95_MS,
+                )
+            )
+            checks.append(
+                (
+                    f"samloc level 3 max <= {SAMLOC_L3_MAX_MS:.0f} ms "
+                    f"({l3['cpu_max_ms']:.0f}, CPU time)",
+                    l3["cpu_max_ms"] <= SAMLOC_L3_MAX_MS,
+                )
+            )
     for what, ok in checks:
         p(f"{'PASS' if ok else 'MISS'}  {what}")
     return checks
@@ -450,19 +575,32 @@ def _shipped_main(args) -> int:
         elif args.baseline:
             baseline = Path(args.baseline).resolve()
             if not (baseline / "quansu" / "__init__.py").is_file():
-                print(f"--baseline {args.baseline}: not a quansu checkout (no quansu/__init__.py)",
-                      file=sys.stderr)
+                print(
+                    f"--baseline {args.baseline}: not a quansu checkout (no quansu/__init__.py)",
+                    file=sys.stderr,
+                )
                 return 2
-        rows = bench_shipped(names, args.hint_positions, args.iterations, levels, args.seed,
-                             args.uniform, baseline, args.rounds,
-                             log=lambda *a, **k: print(*a, file=sys.stderr, **k),
-                             own_playout=args.own_playout, python=args.python)
+        rows = bench_shipped(
+            names,
+            args.hint_positions,
+            args.iterations,
+            levels,
+            args.seed,
+            args.uniform,
+            baseline,
+            args.rounds,
+            log=lambda *a, **k: print(*a, file=sys.stderr, **k),
+            own_playout=args.own_playout,
+            python=args.python,
+        )
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     for row in rows:
-        print(f"{row['game']}: current {row['core']}"
-              + (f"; baseline {row['baseline_core']}" if "baseline_core" in row else ""))
+        print(
+            f"{row['game']}: current {row['core']}"
+            + (f"; baseline {row['baseline_core']}" if "baseline_core" in row else "")
+        )
     checks = print_shipped(rows)
     if args.json:
         if not args.raw:
@@ -470,8 +608,16 @@ def _shipped_main(args) -> int:
                 row.pop("current_raw", None)
                 row.pop("baseline_raw", None)
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"shipped": rows, "checks": dict(checks), "baseline": args.baseline_rev
-                       or args.baseline, "seed": args.seed}, f, indent=1)
+            json.dump(
+                {
+                    "shipped": rows,
+                    "checks": dict(checks),
+                    "baseline": args.baseline_rev or args.baseline,
+                    "seed": args.seed,
+                },
+                f,
+                indent=1,
+            )
     return 0
 
 
@@ -482,8 +628,12 @@ def _worker_main(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m quansu.bench.search", description=__doc__.split("\n")[0])
-    p.add_argument("--games", default=",".join(games.game_names()), help="comma separated game names")
+    p = argparse.ArgumentParser(
+        prog="python -m quansu.bench.search", description=__doc__.split("\n")[0]
+    )
+    p.add_argument(
+        "--games", default=",".join(games.game_names()), help="comma separated game names"
+    )
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seconds", type=float, default=3.0, help="search time per position")
     p.add_argument("--positions", type=int, default=3, help="opening positions per game")
@@ -493,26 +643,52 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-openspiel", action="store_true")
     p.add_argument("--json", default=None, metavar="PATH", help="also write the results as JSON")
     g = p.add_argument_group("the shipped configuration (--shipped)")
-    g.add_argument("--shipped", action="store_true",
-                   help="measure the service's search (network priors, the game's playout) on "
-                        "positions from real games: hint and Suggest latencies, iterations/s")
-    g.add_argument("--uniform", action="store_true", help="with --shipped: the network-free service")
+    g.add_argument(
+        "--shipped",
+        action="store_true",
+        help="measure the service's search (network priors, the game's playout) on "
+        "positions from real games: hint and Suggest latencies, iterations/s",
+    )
+    g.add_argument(
+        "--uniform", action="store_true", help="with --shipped: the network-free service"
+    )
     g.add_argument("--hint-positions", type=int, default=20, help="positions per game")
     g.add_argument("--iterations", type=int, default=1000, help="iterations of a hint")
-    g.add_argument("--levels", default="1,2,3,4,5", help="strength levels to time (comma separated)")
-    g.add_argument("--rounds", type=int, default=1,
-                   help="runs of every version per game, order alternating; best round per position")
-    g.add_argument("--baseline", default=None, metavar="PATH",
-                   help="a checkout of the version to compare with (e.g. a git worktree)")
-    g.add_argument("--baseline-rev", default=None, metavar="REV",
-                   help="a git revision to compare with (exported with git archive)")
+    g.add_argument(
+        "--levels", default="1,2,3,4,5", help="strength levels to time (comma separated)"
+    )
+    g.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="runs of every version per game, order alternating; best round per position",
+    )
+    g.add_argument(
+        "--baseline",
+        default=None,
+        metavar="PATH",
+        help="a checkout of the version to compare with (e.g. a git worktree)",
+    )
+    g.add_argument(
+        "--baseline-rev",
+        default=None,
+        metavar="REV",
+        help="a git revision to compare with (exported with git archive)",
+    )
     g.add_argument("--raw", action="store_true", help="with --json: every position's figures too")
-    g.add_argument("--python", default=None, metavar="PATH",
-                   help="the interpreter of the current side (default: this one), e.g. a venv "
-                        "with the compiled core, to compare it with --baseline .")
-    g.add_argument("--own-playout", action="store_true",
-                   help="the baseline plays out with its own search_playout (default: with this "
-                        "version's, so that both do the same work)")
+    g.add_argument(
+        "--python",
+        default=None,
+        metavar="PATH",
+        help="the interpreter of the current side (default: this one), e.g. a venv "
+        "with the compiled core, to compare it with --baseline .",
+    )
+    g.add_argument(
+        "--own-playout",
+        action="store_true",
+        help="the baseline plays out with its own search_playout (default: with this "
+        "version's, so that both do the same work)",
+    )
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["--worker"]:
@@ -523,17 +699,22 @@ def main(argv: list[str] | None = None) -> int:
 
     names = [g for g in args.games.split(",") if g]
     rows = []
-    print(f"{'game':22s} {'players':>7s} {'it/s':>9s} {'min it/s':>9s} {'tree':>9s} "
-          f"{'cancel ms':>9s} {'deadline+ms':>11s}")
+    print(
+        f"{'game':22s} {'players':>7s} {'it/s':>9s} {'min it/s':>9s} {'tree':>9s} "
+        f"{'cancel ms':>9s} {'deadline+ms':>11s}"
+    )
     for name in names:
         row = bench_game(name, args.players, args.seconds, args.positions, args.seed, args.playout)
         if args.latency_trials > 0:
             row.update(stop_latency(name, args.players, args.latency_trials, args.seed))
         rows.append(row)
-        print(f"{name:22s} {row['players']:7d} {row['iterations_per_s']:9.0f} "
-              f"{row['min_iterations_per_s']:9.0f} {row['tree_size']:9.0f} "
-              f"{row.get('cancel_latency_ms_max', float('nan')):9.1f} "
-              f"{row.get('deadline_overshoot_ms_max', float('nan')):11.1f}", flush=True)
+        print(
+            f"{name:22s} {row['players']:7d} {row['iterations_per_s']:9.0f} "
+            f"{row['min_iterations_per_s']:9.0f} {row['tree_size']:9.0f} "
+            f"{row.get('cancel_latency_ms_max', float('nan')):9.1f} "
+            f"{row.get('deadline_overshoot_ms_max', float('nan')):11.1f}",
+            flush=True,
+        )
     peer = None
     if args.no_openspiel:
         print("OpenSpiel peer skipped (--no-openspiel)")
@@ -549,14 +730,27 @@ def main(argv: list[str] | None = None) -> int:
         if row["game"] == "tienlen":
             checks.append(("tienlen >= 1500 it/s", row["iterations_per_s"] >= TIENLEN_TARGET))
         if peer is not None:
-            checks.append((f"{row['game']} >= OpenSpiel C++ gin_rummy",
-                           row["iterations_per_s"] >= peer["cpp_iterations_per_s"]))
+            checks.append(
+                (
+                    f"{row['game']} >= OpenSpiel C++ gin_rummy",
+                    row["iterations_per_s"] >= peer["cpp_iterations_per_s"],
+                )
+            )
     for what, ok in checks:
         print(f"{'PASS' if ok else 'MISS'}  {what}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"games": rows, "openspiel": peer, "checks": dict(checks),
-                       "seconds": args.seconds, "positions": args.positions}, f, indent=1)
+            json.dump(
+                {
+                    "games": rows,
+                    "openspiel": peer,
+                    "checks": dict(checks),
+                    "seconds": args.seconds,
+                    "positions": args.positions,
+                },
+                f,
+                indent=1,
+            )
     return 0
 
 

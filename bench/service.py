@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from google.protobuf import json_format  # noqa: E402
 
-from quansu.games import record as rec  # noqa: E402
 from quansu.client import Client  # noqa: E402
+from quansu.games import record as rec  # noqa: E402
 from quansu.server.engine import build_engine  # noqa: E402
 from tests.helpers.service import view_to_act  # noqa: E402
 
@@ -66,10 +66,29 @@ def free_port() -> int:
 def start_server(workers: int, http_port: int | None = None) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     http = ["--http-port", str(http_port)] if http_port is not None else []
-    proc = subprocess.Popen([sys.executable, "-m", "quansu.cli.serve", "--host", "127.0.0.1",
-                             "--port", "0", "--workers", str(workers), "--queue", "64", "--uniform",
-                             "--log-level", "WARNING", *http],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "quansu.cli.serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--workers",
+            str(workers),
+            "--queue",
+            "64",
+            "--uniform",
+            "--log-level",
+            "WARNING",
+            *http,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline()
     if "serving on" not in line:
         proc.kill()
@@ -122,11 +141,14 @@ def gateway_overhead(calls: int, iterations: int, views: int = 24) -> dict:
     """The same Suggest through gRPC and through the HTTP gateway, interleaved: latencies (ms)
     of each way, their p50s and the overhead (HTTP minus gRPC)."""
     vs = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(views)]
-    requests = [Client.suggest_request(vs[i % views], iterations=iterations, seed=i)
-                for i in range(calls)]
+    requests = [
+        Client.suggest_request(vs[i % views], iterations=iterations, seed=i) for i in range(calls)
+    ]
     # the JSON body of each request, made beforehand as the gRPC message is
-    bodies = [json.dumps(json_format.MessageToDict(r, preserving_proto_field_name=True)).encode()
-              for r in requests]
+    bodies = [
+        json.dumps(json_format.MessageToDict(r, preserving_proto_field_name=True)).encode()
+        for r in requests
+    ]
     headers = {"Content-Type": "application/json"}
     http_port = free_port()
     proc, target = start_server(1, http_port=http_port)
@@ -149,9 +171,11 @@ def gateway_overhead(calls: int, iterations: int, views: int = 24) -> dict:
             grpc_ms, http_ms = [], []
             for i, (r, b) in enumerate(zip(requests, bodies)):
                 box: dict = {}
-                ways = [("grpc", lambda r=r: box.__setitem__("grpc", c.stub.Suggest(r))),
-                        ("http", lambda b=b: box.__setitem__("http", via_http(b)))]
-                for name, fn in (ways if i % 2 == 0 else ways[::-1]):
+                ways = [
+                    ("grpc", lambda r=r: box.__setitem__("grpc", c.stub.Suggest(r))),
+                    ("http", lambda b=b: box.__setitem__("http", via_http(b))),
+                ]
+                for name, fn in ways if i % 2 == 0 else ways[::-1]:
                     (grpc_ms if name == "grpc" else http_ms).append(timed(fn))
                 same = [m.move.text for m in box["grpc"].moves]
                 if [m["move"]["text"] for m in box["http"].get("moves", [])] != same:
@@ -160,11 +184,16 @@ def gateway_overhead(calls: int, iterations: int, views: int = 24) -> dict:
         conn.close()
         stop_server(proc)
     diffs = [h - g for h, g in zip(http_ms, grpc_ms)]
-    return {"calls": calls, "iterations": iterations,
-            "grpc_p50_ms": pct(grpc_ms, 50), "http_p50_ms": pct(http_ms, 50),
-            "grpc_p90_ms": pct(grpc_ms, 90), "http_p90_ms": pct(http_ms, 90),
-            "overhead_p50_ms": pct(http_ms, 50) - pct(grpc_ms, 50),
-            "paired_overhead_p50_ms": pct(diffs, 50)}
+    return {
+        "calls": calls,
+        "iterations": iterations,
+        "grpc_p50_ms": pct(grpc_ms, 50),
+        "http_p50_ms": pct(http_ms, 50),
+        "grpc_p90_ms": pct(grpc_ms, 90),
+        "http_p90_ms": pct(http_ms, 90),
+        "overhead_p50_ms": pct(http_ms, 50) - pct(grpc_ms, 50),
+        "paired_overhead_p50_ms": pct(diffs, 50),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,47 +203,78 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--legal-calls", type=int, default=300)
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="concurrent rounds per worker count; the fastest is reported (a shared "
-                         "machine's other load only ever slows a round down)")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="concurrent rounds per worker count; the fastest is reported (a shared "
+        "machine's other load only ever slows a round down)",
+    )
     ap.add_argument("--json", help="also write the figures to this file")
-    ap.add_argument("--gateway", action="store_true",
-                    help="measure only the HTTP/JSON gateway's overhead over gRPC")
-    ap.add_argument("--gateway-calls", type=int, default=300,
-                    help="Suggest calls each way for --gateway")
-    ap.add_argument("--gateway-iterations", type=int, default=10,
-                    help="search iterations per call for --gateway (the same search both ways)")
+    ap.add_argument(
+        "--gateway",
+        action="store_true",
+        help="measure only the HTTP/JSON gateway's overhead over gRPC",
+    )
+    ap.add_argument(
+        "--gateway-calls", type=int, default=300, help="Suggest calls each way for --gateway"
+    )
+    ap.add_argument(
+        "--gateway-iterations",
+        type=int,
+        default=10,
+        help="search iterations per call for --gateway (the same search both ways)",
+    )
     args = ap.parse_args(argv)
 
     if args.gateway:
         g = gateway_overhead(args.gateway_calls, args.gateway_iterations)
-        print(f"Suggest ({g['iterations']} iterations) x {g['calls']} each way, interleaved: "
-              f"gRPC p50 {g['grpc_p50_ms']:.2f} ms (p90 {g['grpc_p90_ms']:.2f}), HTTP gateway "
-              f"p50 {g['http_p50_ms']:.2f} ms (p90 {g['http_p90_ms']:.2f}); overhead: p50 "
-              f"difference {g['overhead_p50_ms']:+.2f} ms, per-pair p50 "
-              f"{g['paired_overhead_p50_ms']:+.2f} ms (target <= 3 ms)")
+        print(
+            f"Suggest ({g['iterations']} iterations) x {g['calls']} each way, interleaved: "
+            f"gRPC p50 {g['grpc_p50_ms']:.2f} ms (p90 {g['grpc_p90_ms']:.2f}), HTTP gateway "
+            f"p50 {g['http_p50_ms']:.2f} ms (p90 {g['http_p90_ms']:.2f}); overhead: p50 "
+            f"difference {g['overhead_p50_ms']:+.2f} ms, per-pair p50 "
+            f"{g['paired_overhead_p50_ms']:+.2f} ms (target <= 3 ms)"
+        )
         if args.json:
             Path(args.json).write_text(json.dumps({"gateway": g}, indent=2))
         return 0
 
     views = [view_to_act("tienlen", 4, seed=s, moves=4) for s in range(args.calls)]
-    requests = [Client.suggest_request(v, iterations=args.iterations, seed=i)
-                for i, v in enumerate(views)]
-    legal_reqs = [Client.legal_moves_request(rec.view_at(long, s % 4, 8))
-                  for s, long in enumerate([rec.record_from_state(__import__(
-                      "tests.helpers.service", fromlist=["played_state"]).played_state(
-                          "tienlen", 4, 100 + k)) for k in range(10)])
-                  if len(long.get("moves", [])) >= 8]
+    requests = [
+        Client.suggest_request(v, iterations=args.iterations, seed=i) for i, v in enumerate(views)
+    ]
+    legal_reqs = [
+        Client.legal_moves_request(rec.view_at(long, s % 4, 8))
+        for s, long in enumerate(
+            [
+                rec.record_from_state(
+                    __import__("tests.helpers.service", fromlist=["played_state"]).played_state(
+                        "tienlen", 4, 100 + k
+                    )
+                )
+                for k in range(10)
+            ]
+        )
+        if len(long.get("moves", [])) >= 8
+    ]
 
     tiny = [Client.suggest_request(v, iterations=1, seed=i) for i, v in enumerate(views)]
     engine = build_engine(uniform=True)
     engine.suggest(requests[0])  # warm up
     inproc = [timed(lambda r=r: engine.suggest(r)) for r in requests]
     inproc_tiny = [min(timed(lambda r=r: engine.suggest(r)) for _ in range(3)) for r in tiny]
-    figures: dict = {"iterations": args.iterations, "calls": args.calls, "clients": args.clients,
-                     "in_process_ms_mean": statistics.mean(inproc), "workers": {}}
-    print(f"in process: Suggest {args.iterations} iterations: mean {statistics.mean(inproc):.1f} ms, "
-          f"p50 {pct(inproc, 50):.1f} ms")
+    figures: dict = {
+        "iterations": args.iterations,
+        "calls": args.calls,
+        "clients": args.clients,
+        "in_process_ms_mean": statistics.mean(inproc),
+        "workers": {},
+    }
+    print(
+        f"in process: Suggest {args.iterations} iterations: mean {statistics.mean(inproc):.1f} ms, "
+        f"p50 {pct(inproc, 50):.1f} ms"
+    )
 
     for w in args.workers:
         proc, target = start_server(w)
@@ -224,35 +284,50 @@ def main(argv: list[str] | None = None) -> int:
                 seq = [timed(lambda r=r: c.stub.Suggest(r)) for r in requests]
                 overhead = [a - b for a, b in zip(seq, inproc)]
                 # the overhead alone: 1-iteration searches, best of 3 each way
-                tiny_seq = [min(timed(lambda r=r: c.stub.Suggest(r)) for _ in range(3)) for r in tiny]
+                tiny_seq = [
+                    min(timed(lambda r=r: c.stub.Suggest(r)) for _ in range(3)) for r in tiny
+                ]
                 overhead_tiny = [a - b for a, b in zip(tiny_seq, inproc_tiny)]
-                legal = [timed(lambda r=r: c.stub.LegalMoves(r)) for r in legal_reqs
-                         for _ in range(max(1, args.legal_calls // max(1, len(legal_reqs))))]
+                legal = [
+                    timed(lambda r=r: c.stub.LegalMoves(r))
+                    for r in legal_reqs
+                    for _ in range(max(1, args.legal_calls // max(1, len(legal_reqs))))
+                ]
             rounds = [concurrent(target, requests, args.clients) for _ in range(args.repeat)]
             lat, wall = min(rounds, key=lambda r: r[1])  # the least disturbed round
         finally:
             stop_server(proc)
-        f = {"sequential_p50_ms": pct(seq, 50), "sequential_p99_ms": pct(seq, 99),
-             "sequential_calls_s": len(seq) / (sum(seq) / 1000.0),
-             "overhead_ms_mean": statistics.mean(overhead), "overhead_ms_p50": pct(overhead, 50),
-             "overhead_1_iteration_ms_p50": pct(overhead_tiny, 50),
-             "concurrent_p50_ms": pct(lat, 50), "concurrent_p99_ms": pct(lat, 99),
-             "concurrent_calls_s": len(lat) / wall,
-             "legal_p50_ms": pct(legal, 50), "legal_p99_ms": pct(legal, 99),
-             "legal_calls_s": len(legal) / (sum(legal) / 1000.0)}
+        f = {
+            "sequential_p50_ms": pct(seq, 50),
+            "sequential_p99_ms": pct(seq, 99),
+            "sequential_calls_s": len(seq) / (sum(seq) / 1000.0),
+            "overhead_ms_mean": statistics.mean(overhead),
+            "overhead_ms_p50": pct(overhead, 50),
+            "overhead_1_iteration_ms_p50": pct(overhead_tiny, 50),
+            "concurrent_p50_ms": pct(lat, 50),
+            "concurrent_p99_ms": pct(lat, 99),
+            "concurrent_calls_s": len(lat) / wall,
+            "legal_p50_ms": pct(legal, 50),
+            "legal_p99_ms": pct(legal, 99),
+            "legal_calls_s": len(legal) / (sum(legal) / 1000.0),
+        }
         figures["workers"][w] = f
-        print(f"{w} worker(s): sequential p50 {f['sequential_p50_ms']:.1f} ms, p99 "
-              f"{f['sequential_p99_ms']:.1f} ms, {f['sequential_calls_s']:.1f} calls/s; overhead "
-              f"mean {f['overhead_ms_mean']:.2f} ms (p50 {f['overhead_ms_p50']:.2f}; at 1 iteration "
-              f"p50 {f['overhead_1_iteration_ms_p50']:.2f}); "
-              f"{args.clients} clients: p50 {f['concurrent_p50_ms']:.1f} ms, p99 "
-              f"{f['concurrent_p99_ms']:.1f} ms, {f['concurrent_calls_s']:.1f} calls/s; "
-              f"LegalMoves p50 {f['legal_p50_ms']:.2f} ms, p99 {f['legal_p99_ms']:.2f} ms, "
-              f"{f['legal_calls_s']:.0f} calls/s")
+        print(
+            f"{w} worker(s): sequential p50 {f['sequential_p50_ms']:.1f} ms, p99 "
+            f"{f['sequential_p99_ms']:.1f} ms, {f['sequential_calls_s']:.1f} calls/s; overhead "
+            f"mean {f['overhead_ms_mean']:.2f} ms (p50 {f['overhead_ms_p50']:.2f}; at 1 iteration "
+            f"p50 {f['overhead_1_iteration_ms_p50']:.2f}); "
+            f"{args.clients} clients: p50 {f['concurrent_p50_ms']:.1f} ms, p99 "
+            f"{f['concurrent_p99_ms']:.1f} ms, {f['concurrent_calls_s']:.1f} calls/s; "
+            f"LegalMoves p50 {f['legal_p50_ms']:.2f} ms, p99 {f['legal_p99_ms']:.2f} ms, "
+            f"{f['legal_calls_s']:.0f} calls/s"
+        )
     ws = sorted(figures["workers"])
     if len(ws) > 1:
-        speedup = (figures["workers"][ws[-1]]["concurrent_calls_s"]
-                   / figures["workers"][ws[0]]["concurrent_calls_s"])
+        speedup = (
+            figures["workers"][ws[-1]]["concurrent_calls_s"]
+            / figures["workers"][ws[0]]["concurrent_calls_s"]
+        )
         figures["speedup"] = speedup
         print(f"speedup of {ws[-1]} workers over {ws[0]} ({args.clients} clients): {speedup:.2f}x")
     if args.json:

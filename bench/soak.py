@@ -74,10 +74,28 @@ def pct(xs, q: float) -> float:
 
 def start_server(workers: int, queue: int) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "quansu.cli.serve", "--host", "127.0.0.1",
-                             "--port", "0", "--workers", str(workers), "--queue", str(queue),
-                             "--uniform", "--log-level", "ERROR"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "quansu.cli.serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--workers",
+            str(workers),
+            "--queue",
+            str(queue),
+            "--uniform",
+            "--log-level",
+            "ERROR",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline()
     if "serving on" not in line:
         proc.kill()
@@ -111,7 +129,7 @@ def children(pid: int) -> list[int]:
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as f:
                 if b"spawn_main" not in f.read():
-                    continue        # multiprocessing's resource tracker, not a worker
+                    continue  # multiprocessing's resource tracker, not a worker
         except OSError:
             continue
         out.append(int(entry))
@@ -135,22 +153,31 @@ def cpu_seconds(pid: int) -> float | None:
 
 def sample_cpu(pid: int) -> dict:
     """CPU seconds so far of the server ``pid``, each of its workers, and this process."""
-    return {"server": cpu_seconds(pid),
-            "workers": {c: cpu_seconds(c) for c in children(pid)},
-            "client": cpu_seconds(os.getpid())}
+    return {
+        "server": cpu_seconds(pid),
+        "workers": {c: cpu_seconds(c) for c in children(pid)},
+        "client": cpu_seconds(os.getpid()),
+    }
 
 
 def cpu_split(first: dict, last: dict, elapsed: float) -> dict:
     """CPU seconds spent between two :func:`sample_cpu`: the server process, each worker (a
     worker that started meanwhile counts from 0; one that ended meanwhile is left out), the
     benchmark's client process, their total, and the machine's (elapsed x cores)."""
+
     def diff(a, b):
         return None if b is None else round(b - (a or 0.0), 1)
 
-    workers = {str(pid): diff(first["workers"].get(pid), sec)
-               for pid, sec in last["workers"].items() if sec is not None}
-    out = {"server": diff(first["server"], last["server"]), "workers": workers,
-           "client": diff(first["client"], last["client"])}
+    workers = {
+        str(pid): diff(first["workers"].get(pid), sec)
+        for pid, sec in last["workers"].items()
+        if sec is not None
+    }
+    out = {
+        "server": diff(first["server"], last["server"]),
+        "workers": workers,
+        "client": diff(first["client"], last["client"]),
+    }
     known = [v for v in (out["server"], out["client"], *workers.values()) if v is not None]
     out["total"] = round(sum(known), 1)
     out["machine"] = round(elapsed * (os.cpu_count() or 1), 1)
@@ -169,6 +196,7 @@ def sample_rss(pid: int) -> dict:
 
 # -- requests --------------------------------------------------------------------------------------
 
+
 def valid_requests(seed: int = 0) -> dict[str, list[bytes]]:
     """Valid request bodies per method, over every game."""
     from quansu.server.v1 import service_pb2 as pb
@@ -180,14 +208,21 @@ def valid_requests(seed: int = 0) -> dict[str, list[bytes]]:
     for i, v in enumerate(views):
         req = pb.SuggestRequest(view=v, budget=pb.Budget(iterations=100), seed=i)
         out["Suggest"].append(req.SerializeToString())
-        out["SuggestStream"].append(pb.SuggestStreamRequest(
-            request=pb.SuggestRequest(view=v, budget=pb.Budget(iterations=150)),
-            interval_ms=50).SerializeToString())
+        out["SuggestStream"].append(
+            pb.SuggestStreamRequest(
+                request=pb.SuggestRequest(view=v, budget=pb.Budget(iterations=150)), interval_ms=50
+            ).SerializeToString()
+        )
         out["LegalMoves"].append(pb.LegalMovesRequest(view=v).SerializeToString())
     for r in records:
-        out["Analyze"].append(pb.AnalyzeRequest(record=r, seats=[r.moves[0].seat],
-                                                budget=pb.Budget(iterations=20),
-                                                max_worlds=ANALYZE_WORLDS).SerializeToString())
+        out["Analyze"].append(
+            pb.AnalyzeRequest(
+                record=r,
+                seats=[r.moves[0].seat],
+                budget=pb.Budget(iterations=20),
+                max_worlds=ANALYZE_WORLDS,
+            ).SerializeToString()
+        )
         out["LegalMoves"].append(pb.LegalMovesRequest(record=r).SerializeToString())
     out["DescribeGames"].append(pb.DescribeGamesRequest().SerializeToString())
     return dict(out)
@@ -217,8 +252,11 @@ def fill_requests(per_game: int, seed: int = 0) -> list[bytes]:
                 if not state.is_terminal() and len(state.legal_moves()) > 1:
                     break
             view = convert.record_message(rec.view_from_state(state, state.current_player))
-            out.append(pb.SuggestRequest(view=view, budget=pb.Budget(iterations=FILL_ITERATIONS),
-                                         seed=i).SerializeToString())
+            out.append(
+                pb.SuggestRequest(
+                    view=view, budget=pb.Budget(iterations=FILL_ITERATIONS), seed=i
+                ).SerializeToString()
+            )
     return out
 
 
@@ -271,8 +309,14 @@ FALLBACK_BACKOFF_S = 0.05
 WORK = ("Suggest", "SuggestStream", "Analyze", "LegalMoves")
 
 #: The soak's mix of valid calls (weights).
-MIX = {"Suggest": 30, "SuggestStream": 10, "Analyze": 5, "LegalMoves": 30, "DescribeGames": 5,
-       "Health": 20}
+MIX = {
+    "Suggest": 30,
+    "SuggestStream": 10,
+    "Analyze": 5,
+    "LegalMoves": 30,
+    "DescribeGames": 5,
+    "Health": 20,
+}
 
 
 def method_path(name: str) -> str:
@@ -280,6 +324,7 @@ def method_path(name: str) -> str:
 
 
 # -- soak ------------------------------------------------------------------------------------------
+
 
 def soak(args) -> dict:
     proc, target = start_server(args.workers, args.queue)
@@ -342,15 +387,16 @@ def soak(args) -> dict:
                 if wait:
                     stop.wait(wait * rng.uniform(0.5, 1.5))
 
-    threads = [threading.Thread(target=client, args=(k,), daemon=True)
-               for k in range(args.clients)]
+    threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(args.clients)]
     filled = None
     if args.fill:
         rss_before = sample_rss(proc.pid)
         filled = fill(target, fill_requests(args.fill, args.seed), args.workers)
         rss_after = sample_rss(proc.pid)
-        filled["worker_rss_mb"] = {str(p): [round(rss_before["workers"].get(p, 0), 1), round(mb, 1)]
-                                   for p, mb in rss_after["workers"].items()}
+        filled["worker_rss_mb"] = {
+            str(p): [round(rss_before["workers"].get(p, 0), 1), round(mb, 1)]
+            for p, mb in rss_after["workers"].items()
+        }
     t_start = time.monotonic()
     cpu_start = sample_cpu(proc.pid)
     for t in threads:
@@ -372,36 +418,59 @@ def soak(args) -> dict:
     end = samples[-1][1]
     workers = {pid: (warm["workers"].get(pid), mb) for pid, mb in end["workers"].items()}
     return {
-        "phase": "soak", "clients": args.clients, "seconds": round(elapsed, 1), "fill": filled,
-        "workers": args.workers, "queue": args.queue, "malformed": args.malformed,
-        "calls": sum(codes.values()), "work_ok_per_s": round(ok_valid / elapsed, 1),
-        "refused": len(refusal_ms), "refusal_ms_p50": round(pct(refusal_ms, 50), 1),
+        "phase": "soak",
+        "clients": args.clients,
+        "seconds": round(elapsed, 1),
+        "fill": filled,
+        "workers": args.workers,
+        "queue": args.queue,
+        "malformed": args.malformed,
+        "calls": sum(codes.values()),
+        "work_ok_per_s": round(ok_valid / elapsed, 1),
+        "refused": len(refusal_ms),
+        "refusal_ms_p50": round(pct(refusal_ms, 50), 1),
         "refusal_ms_p99": round(pct(refusal_ms, 99), 1),
-        "backoff": ("server pushback x U(0.5, 1.5)" if args.backoff_ms == "server"
-                    else f"{args.backoff_ms:g} ms x U(0.5, 1.5)"),
+        "backoff": (
+            "server pushback x U(0.5, 1.5)"
+            if args.backoff_ms == "server"
+            else f"{args.backoff_ms:g} ms x U(0.5, 1.5)"
+        ),
         "pushback_ms_mean": round(statistics.fmean(pushback_ms), 1) if pushback_ms else None,
         "pushback_ms_p50": round(pct(pushback_ms, 50), 1) if pushback_ms else None,
         "pushback_ms_max": round(max(pushback_ms), 1) if pushback_ms else None,
         "refusals_without_pushback": no_pushback,
         "cpu_s": cpu_split(cpu_start, cpu_end, elapsed),
-        "latency_ms": {n: {"p50": round(pct(v, 50), 1), "p99": round(pct(v, 99), 1), "n": len(v)}
-                       for n, v in sorted(lat.items())},
+        "latency_ms": {
+            n: {"p50": round(pct(v, 50), 1), "p99": round(pct(v, 99), 1), "n": len(v)}
+            for n, v in sorted(lat.items())
+        },
         "codes": {f"{n} {c}": k for (n, c), k in sorted(codes.items())},
         "problems": dict(problems),
-        "server_rss_mb": {"start": round(samples[0][1]["server"], 1),
-                          "after_warmup": round(warm["server"], 1), "end": round(end["server"], 1),
-                          "growth_after_warmup_pct": round(100 * (end["server"] / warm["server"] - 1), 1)},
-        "worker_rss_mb": {str(pid): [None if a is None else round(a, 1), round(b, 1)]
-                          for pid, (a, b) in workers.items()},
+        "server_rss_mb": {
+            "start": round(samples[0][1]["server"], 1),
+            "after_warmup": round(warm["server"], 1),
+            "end": round(end["server"], 1),
+            "growth_after_warmup_pct": round(100 * (end["server"] / warm["server"] - 1), 1),
+        },
+        "worker_rss_mb": {
+            str(pid): [None if a is None else round(a, 1), round(b, 1)]
+            for pid, (a, b) in workers.items()
+        },
         # the RSS over time (about 20 points: seconds, server MB, workers' MB by pid), to see
         # whether growth after the warm-up is caches filling up to their bounds or a leak
-        "rss_series": [[round(t, 1), round(s["server"], 1),
-                        {str(p): round(mb, 1) for p, mb in s["workers"].items()}]
-                       for t, s in samples[::max(1, len(samples) // 20)]],
+        "rss_series": [
+            [
+                round(t, 1),
+                round(s["server"], 1),
+                {str(p): round(mb, 1) for p, mb in s["workers"].items()},
+            ]
+            for t, s in samples[:: max(1, len(samples) // 20)]
+        ],
     }
 
 
 # -- flood -----------------------------------------------------------------------------------------
+
 
 def big_invalid_requests(limit_bytes: int) -> list[tuple[str, bytes]]:
     from quansu.games.registry import make
@@ -494,14 +563,19 @@ def flood(args) -> dict:
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
     per = [args.flood // 2 + (args.flood % 2), args.flood // 2]
-    floods = [ctx.Process(target=_flood_process, args=(target, bad, n, args.seconds, results))
-              for n in per if n]
-    threads = [threading.Thread(target=prober, daemon=True),
-               threading.Thread(target=valid, daemon=True)]
+    floods = [
+        ctx.Process(target=_flood_process, args=(target, bad, n, args.seconds, results))
+        for n in per
+        if n
+    ]
+    threads = [
+        threading.Thread(target=prober, daemon=True),
+        threading.Thread(target=valid, daemon=True),
+    ]
     try:
         for f in floods:
             f.start()
-        time.sleep(3.0)          # the flooding processes start (imports) before measuring
+        time.sleep(3.0)  # the flooding processes start (imports) before measuring
         for t in threads:
             t.start()
         time.sleep(args.seconds - 3.0)
@@ -514,14 +588,23 @@ def flood(args) -> dict:
             f.join(30)
     finally:
         stop_server(proc)
-    return {"phase": "flood", "flood_clients": args.flood, "seconds": args.seconds,
-            "workers": args.workers, "invalid_bodies_bytes": [len(b) for _, b in bad],
-            "invalid_codes": dict(bad_codes), "health_ms_max": round(max(health_ms), 1),
-            "health_ms_p99": round(pct(health_ms, 99), 1), "health_checks": len(health_ms),
-            "health_codes": dict(health_codes), "valid_suggest_codes": dict(valid_codes)}
+    return {
+        "phase": "flood",
+        "flood_clients": args.flood,
+        "seconds": args.seconds,
+        "workers": args.workers,
+        "invalid_bodies_bytes": [len(b) for _, b in bad],
+        "invalid_codes": dict(bad_codes),
+        "health_ms_max": round(max(health_ms), 1),
+        "health_ms_p99": round(pct(health_ms, 99), 1),
+        "health_checks": len(health_ms),
+        "health_codes": dict(health_codes),
+        "valid_suggest_codes": dict(valid_codes),
+    }
 
 
 # -- deadline --------------------------------------------------------------------------------------
+
 
 def deadline(args) -> dict:
     from quansu.server.v1 import service_pb2 as pb
@@ -533,13 +616,17 @@ def deadline(args) -> dict:
     lat: list[float] = []
     try:
         with grpc.insecure_channel(target) as channel:
-            stub = channel.unary_unary(fuzz.SERVICE + "Suggest",
-                                       request_serializer=pb.SuggestRequest.SerializeToString,
-                                       response_deserializer=pb.SuggestResponse.FromString)
+            stub = channel.unary_unary(
+                fuzz.SERVICE + "Suggest",
+                request_serializer=pb.SuggestRequest.SerializeToString,
+                response_deserializer=pb.SuggestResponse.FromString,
+            )
             stub(pb.SuggestRequest(view=views[0], budget=pb.Budget(iterations=5)), timeout=30)
             for i in range(args.calls):
-                req = pb.SuggestRequest(view=views[i % len(views)],
-                                        budget=pb.Budget(iterations=50_000, milliseconds=60_000))
+                req = pb.SuggestRequest(
+                    view=views[i % len(views)],
+                    budget=pb.Budget(iterations=50_000, milliseconds=60_000),
+                )
                 t0 = time.perf_counter()
                 try:
                     resp = stub(req, timeout=args.deadline_ms / 1000)
@@ -550,13 +637,20 @@ def deadline(args) -> dict:
                 lat.append((time.perf_counter() - t0) * 1000)
     finally:
         stop_server(proc)
-    return {"phase": "deadline", "deadline_ms": args.deadline_ms, "calls": args.calls,
-            "codes": dict(codes), "ok_share": round(codes["OK"] / args.calls, 3),
-            "stopped_by": dict(stopped), "latency_ms_p50": round(pct(lat, 50), 1),
-            "latency_ms_max": round(max(lat), 1)}
+    return {
+        "phase": "deadline",
+        "deadline_ms": args.deadline_ms,
+        "calls": args.calls,
+        "codes": dict(codes),
+        "ok_share": round(codes["OK"] / args.calls, 3),
+        "stopped_by": dict(stopped),
+        "latency_ms_p50": round(pct(lat, 50), 1),
+        "latency_ms_max": round(max(lat), 1),
+    }
 
 
 # -- heal ------------------------------------------------------------------------------------------
+
 
 def heal(args) -> dict:
     from functools import partial
@@ -567,8 +661,9 @@ def heal(args) -> dict:
 
     out = {"phase": "heal", "workers": args.workers}
     for spares in (1, 0):
-        pool = WorkerPool(partial(start_worker_engine, Limits(), True, ()), workers=args.workers,
-                          spares=spares)
+        pool = WorkerPool(
+            partial(start_worker_engine, Limits(), True, ()), workers=args.workers, spares=spares
+        )
         times = []
         try:
             for k in range(args.kills):
@@ -583,8 +678,10 @@ def heal(args) -> dict:
                 times.append(time.monotonic() - t0)
         finally:
             pool.close()
-        out[f"spares_{spares}_replaced_s"] = {"max": round(max(times), 3),
-                                              "mean": round(statistics.mean(times), 3)}
+        out[f"spares_{spares}_replaced_s"] = {
+            "max": round(max(times), 3),
+            "mean": round(statistics.mean(times), 3),
+        }
     return out
 
 
@@ -609,16 +706,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--queue", type=int, default=None, help="default: 4 per worker")
     ap.add_argument("--malformed", type=float, default=0.1)
-    ap.add_argument("--backoff-ms", type=backoff_arg, default="server",
-                    help="how long a refused client waits before its next call, times a random "
-                         "factor in 0.5..1.5: 'server' (default): the server's retry pushback; "
-                         "a number: that many milliseconds (0: no wait)")
+    ap.add_argument(
+        "--backoff-ms",
+        type=backoff_arg,
+        default="server",
+        help="how long a refused client waits before its next call, times a random "
+        "factor in 0.5..1.5: 'server' (default): the server's retry pushback; "
+        "a number: that many milliseconds (0: no wait)",
+    )
     ap.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples")
     ap.add_argument("--warmup", type=float, default=30.0)
-    ap.add_argument("--fill", type=int, default=0,
-                    help="before the soak (not counted in it): this many Suggest calls at 1,000 "
-                         "iterations per game of FILL_GAMES, on as many different positions, "
-                         "--workers at a time, to fill the workers' caches")
+    ap.add_argument(
+        "--fill",
+        type=int,
+        default=0,
+        help="before the soak (not counted in it): this many Suggest calls at 1,000 "
+        "iterations per game of FILL_GAMES, on as many different positions, "
+        "--workers at a time, to fill the workers' caches",
+    )
     ap.add_argument("--flood", type=int, default=30)
     ap.add_argument("--deadline-ms", type=float, default=50.0)
     ap.add_argument("--calls", type=int, default=200)

@@ -32,17 +32,23 @@ def payoff_scale(name: str, players: int, deals: int, seed: int) -> dict:
         while not state.is_terminal():
             state.apply_unchecked(game.heuristic_move(state, rng))
         absolute.extend(abs(x) for x in state.returns())
-    return {"game": name, "players": players, "deals": deals,
-            "mean_abs": statistics.fmean(absolute),
-            "rms": statistics.fmean(x * x for x in absolute) ** 0.5,
-            "stake": type(game).stake}
+    return {
+        "game": name,
+        "players": players,
+        "deals": deals,
+        "mean_abs": statistics.fmean(absolute),
+        "rms": statistics.fmean(x * x for x in absolute) ** 0.5,
+        "stake": type(game).stake,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m quansu.bench.stake",
-                                 description=__doc__.split("\n")[0])
-    ap.add_argument("--games", default=",".join(sorted(games.game_classes())),
-                    help="comma-separated game names")
+    ap = argparse.ArgumentParser(
+        prog="python -m quansu.bench.stake", description=__doc__.split("\n")[0]
+    )
+    ap.add_argument(
+        "--games", default=",".join(sorted(games.game_classes())), help="comma-separated game names"
+    )
     ap.add_argument("--players", default="2,4", help="comma-separated player counts")
     ap.add_argument("--deals", type=int, default=300, help="games per game and player count")
     ap.add_argument("--seed", type=int, default=5)
@@ -59,8 +65,11 @@ def main(argv: list[str] | None = None) -> int:
             if not cls.min_players <= n <= cls.max_players:
                 continue
             r = payoff_scale(name, n, args.deals, args.seed)
-            print(f"{name:8} {n:7d} {r['mean_abs']:13.2f} {r['rms']:6.2f} {r['stake']:6.1f} "
-                  f"{r['stake'] / r['mean_abs']:6.2f}", flush=True)
+            print(
+                f"{name:8} {n:7d} {r['mean_abs']:13.2f} {r['rms']:6.2f} {r['stake']:6.1f} "
+                f"{r['stake'] / r['mean_abs']:6.2f}",
+                flush=True,
+            )
     return 0
 
 

@@ -49,8 +49,9 @@ def split_net_spec(spec: str) -> tuple[str | None, str] | None:
     if spec.startswith("net="):
         path, sep, inner = spec[4:].partition(":")
         if not path or not sep or not inner:
-            raise SystemExit(f"{spec!r}: expected net=PATH:<search bot>, e.g. "
-                             f"net=/tmp/new.onnx:level3")
+            raise SystemExit(
+                f"{spec!r}: expected net=PATH:<search bot>, e.g. net=/tmp/new.onnx:level3"
+            )
         return path, inner
     return None
 
@@ -78,7 +79,7 @@ def build_bot(spec: str, game, seed: int):
     inner = make_bot(inner_spec, seed=seed)
     if not isinstance(inner, ISMCTSBot):
         raise SystemExit(f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts..., improve)")
-    inner.config = guided_config(ev, inner.config)   # the same bot (a level's too), guided
+    inner.config = guided_config(ev, inner.config)  # the same bot (a level's too), guided
     inner.evaluator = ev
     inner.name = spec
     return inner
@@ -92,12 +93,20 @@ def _run_deal(task) -> list[dict]:
     deal = game.random_deal(random.Random(_seed_of(seed, "deal", d)))
     for r in range(n):
         seats = [specs[(s - r) % n] for s in range(n)]
-        bots = [build_bot(spec, game, _seed_of(seed, "bot", d, r, s))
-                for s, spec in enumerate(seats)]
+        bots = [
+            build_bot(spec, game, _seed_of(seed, "bot", d, r, s)) for s, spec in enumerate(seats)
+        ]
         state, moves, secs = play_game(game, deal, bots)
-        out.append({"deal": d, "rotation": r, "seats": seats,
-                    "payoffs": [float(x) for x in state.returns()], "moves": moves,
-                    "seconds": secs})
+        out.append(
+            {
+                "deal": d,
+                "rotation": r,
+                "seats": seats,
+                "payoffs": [float(x) for x in state.returns()],
+                "moves": moves,
+                "seconds": secs,
+            }
+        )
     return out
 
 
@@ -114,12 +123,16 @@ def _run(game, specs: list[str], deals: int, seed: int, map_fn=None) -> list[dic
     return _run_all(game, [specs], deals, seed, map_fn)[0]
 
 
-def _run_all(game, spec_lists: list[list[str]], deals: int, seed: int,
-             map_fn=None) -> list[list[dict]]:
+def _run_all(
+    game, spec_lists: list[list[str]], deals: int, seed: int, map_fn=None
+) -> list[list[dict]]:
     """:func:`_run` of each line-up of ``spec_lists``, their deals all handed to ``map_fn`` at
     once (so that both halves of a paired run share the cluster)."""
-    tasks = [(k, (game, list(specs), d, seed)) for k, specs in enumerate(spec_lists)
-             for d in range(deals)]
+    tasks = [
+        (k, (game, list(specs), d, seed))
+        for k, specs in enumerate(spec_lists)
+        for d in range(deals)
+    ]
     per_deal = map(_run_tagged, tasks) if map_fn is None else map_fn(_run_tagged, tasks)
     out: list[list[dict]] = [[] for _ in spec_lists]
     for k, games_ in per_deal:
@@ -154,8 +167,17 @@ def _ms_per_move(per_game: list[dict], spec: str) -> float:
     return 1000.0 * secs / moves if moves else 0.0
 
 
-def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int = 0,
-           players: int = 4, options: dict | None = None, map_fn=None) -> dict:
+def paired(
+    game_name: str,
+    a: str,
+    b: str,
+    opponent: str,
+    deals: int,
+    seed: int = 0,
+    players: int = 4,
+    options: dict | None = None,
+    map_fn=None,
+) -> dict:
     """Run both halves and pair them by deal.  ``a``/``b``/``opponent``: bot specs
     (:func:`quansu.search.bots.make_bot`); A and B must differ from the opponent's spec.
     ``map_fn``: see :func:`_run`."""
@@ -163,15 +185,32 @@ def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int 
         raise SystemExit("--a and --b must differ from --opponent (seats are told apart by spec)")
     game = games.make(game_name, players, options or {})
     t0 = time.monotonic()
-    ga, gb = _run_all(game, [[a] + [opponent] * (players - 1), [b] + [opponent] * (players - 1)],
-                      deals, seed, map_fn)
+    ga, gb = _run_all(
+        game,
+        [[a] + [opponent] * (players - 1), [b] + [opponent] * (players - 1)],
+        deals,
+        seed,
+        map_fn,
+    )
     pa, pb = _per_deal(ga, a), _per_deal(gb, b)
     ds = sorted(pa)
     diff = [pa[d] - pb[d] for d in ds]
-    out = {"game": game_name, "players": players, "options": options or {}, "a": a, "b": b,
-           "opponent": opponent, "deals": deals, "seed": seed, "elapsed_s": time.monotonic() - t0}
-    for key, xs in (("a_payoff", [pa[d] for d in ds]), ("b_payoff", [pb[d] for d in ds]),
-                    ("a_minus_b", diff)):
+    out = {
+        "game": game_name,
+        "players": players,
+        "options": options or {},
+        "a": a,
+        "b": b,
+        "opponent": opponent,
+        "deals": deals,
+        "seed": seed,
+        "elapsed_s": time.monotonic() - t0,
+    }
+    for key, xs in (
+        ("a_payoff", [pa[d] for d in ds]),
+        ("b_payoff", [pb[d] for d in ds]),
+        ("a_minus_b", diff),
+    ):
         m, ci = _mean_ci(xs)
         out[key] = m
         out[key + "_ci"] = ci
@@ -187,8 +226,14 @@ def paired(game_name: str, a: str, b: str, opponent: str, deals: int, seed: int 
     return out
 
 
-def head_to_head(game_name: str, specs: list[str], deals: int, seed: int = 0,
-                 options: dict | None = None, map_fn=None) -> dict:
+def head_to_head(
+    game_name: str,
+    specs: list[str],
+    deals: int,
+    seed: int = 0,
+    options: dict | None = None,
+    map_fn=None,
+) -> dict:
     """``specs[i]`` in seat ``(i + r) % n`` for every deal and rotation r (n = len(specs), the
     player count; the specs must differ); per spec its payoff in bets per game with the 95 %
     interval over deals (each deal's rotations averaged first) and its ms per move."""
@@ -197,8 +242,16 @@ def head_to_head(game_name: str, specs: list[str], deals: int, seed: int = 0,
     game = games.make(game_name, len(specs), options or {})
     t0 = time.monotonic()
     gl = _run(game, specs, deals, seed, map_fn)
-    out = {"game": game_name, "players": len(specs), "options": options or {}, "seats": specs,
-           "deals": deals, "seed": seed, "elapsed_s": time.monotonic() - t0, "bots": {}}
+    out = {
+        "game": game_name,
+        "players": len(specs),
+        "options": options or {},
+        "seats": specs,
+        "deals": deals,
+        "seed": seed,
+        "elapsed_s": time.monotonic() - t0,
+        "bots": {},
+    }
     for spec in specs:
         per = _per_deal(gl, spec)
         m, ci = _mean_ci([per[d] for d in sorted(per)])
@@ -207,38 +260,49 @@ def head_to_head(game_name: str, specs: list[str], deals: int, seed: int = 0,
 
 
 def h2h_text(res: dict) -> str:
-    lines = [f"{res['game']}, {res['players']} players, {res['deals']} deals x {res['players']} "
-             f"rotations, seed {res['seed']}, head to head ({res['elapsed_s']:.0f} s)"]
+    lines = [
+        f"{res['game']}, {res['players']} players, {res['deals']} deals x {res['players']} "
+        f"rotations, seed {res['seed']}, head to head ({res['elapsed_s']:.0f} s)"
+    ]
     for spec, b in res["bots"].items():
-        lines.append(f"  {spec}: {b['payoff']:+.3f} [{b['payoff'] - b['payoff_ci']:+.3f}, "
-                     f"{b['payoff'] + b['payoff_ci']:+.3f}] bets/game, {b['ms_per_move']:.1f} ms/move")
+        lines.append(
+            f"  {spec}: {b['payoff']:+.3f} [{b['payoff'] - b['payoff_ci']:+.3f}, "
+            f"{b['payoff'] + b['payoff_ci']:+.3f}] bets/game, {b['ms_per_move']:.1f} ms/move"
+        )
     return "\n".join(lines)
 
 
 def text(res: dict) -> str:
     def f(key):
         return f"{res[key]:+.3f} [{res[key] - res[key + '_ci']:+.3f}, {res[key] + res[key + '_ci']:+.3f}]"
-    return (f"{res['game']}, {res['players']} players, {res['deals']} deals x {res['players']} "
-            f"rotations, seed {res['seed']}, each against {res['players'] - 1} x {res['opponent']} "
-            f"({res['elapsed_s']:.0f} s)\n"
-            f"  A {res['a']}: {f('a_payoff')} bets/game, win {100 * res['a_win']:.1f} %, "
-            f"{res['a_ms_per_move']:.1f} ms/move\n"
-            f"  B {res['b']}: {f('b_payoff')} bets/game, win {100 * res['b_win']:.1f} %, "
-            f"{res['b_ms_per_move']:.1f} ms/move\n"
-            f"  A - B: {f('a_minus_b')}")
+
+    return (
+        f"{res['game']}, {res['players']} players, {res['deals']} deals x {res['players']} "
+        f"rotations, seed {res['seed']}, each against {res['players'] - 1} x {res['opponent']} "
+        f"({res['elapsed_s']:.0f} s)\n"
+        f"  A {res['a']}: {f('a_payoff')} bets/game, win {100 * res['a_win']:.1f} %, "
+        f"{res['a_ms_per_move']:.1f} ms/move\n"
+        f"  B {res['b']}: {f('b_payoff')} bets/game, win {100 * res['b_win']:.1f} %, "
+        f"{res['b_ms_per_move']:.1f} ms/move\n"
+        f"  A - B: {f('a_minus_b')}"
+    )
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m quansu.bench.strength",
-                                description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m quansu.bench.strength", description=__doc__.splitlines()[0]
+    )
     p.add_argument("--game", required=True)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--a", help="bot spec A (e.g. level3, net:level3, net=PATH.onnx:level3)")
     p.add_argument("--b", help="bot spec B (e.g. heuristic)")
     p.add_argument("--opponent", help="bot spec of the other seats")
-    p.add_argument("--seats", metavar="SPEC,SPEC[,...]",
-                   help="head to head instead: these bots at one table (one per seat, the player "
-                        "count), every rotation; replaces --a/--b/--opponent/--players")
+    p.add_argument(
+        "--seats",
+        metavar="SPEC,SPEC[,...]",
+        help="head to head instead: these bots at one table (one per seat, the player "
+        "count), every rotation; replaces --a/--b/--opponent/--players",
+    )
     p.add_argument("--deals", type=int, default=50)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
@@ -267,7 +331,9 @@ def main(argv=None) -> int:
             p.error("give --a, --b and --opponent (a paired run) or --seats (head to head)")
         res = paired(a.game, a.a, a.b, a.opponent, a.deals, a.seed, a.players, options, map_fn)
         shown = text(res)
-    res["command"] = "python -m quansu.bench.strength " + " ".join(argv if argv is not None else sys.argv[1:])
+    res["command"] = "python -m quansu.bench.strength " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
     print(shown)
     if a.json:
         with open(a.json, "w") as fh:

@@ -31,8 +31,9 @@ RESULTS = ROOT / "bench" / "results"
 #: The documents whose tables are rendered: every Markdown file of the repository outside
 #: tests' data, the virtual environments and node packages.
 SKIP_PARTS = {".git", "node_modules", "data", "venv", ".venv", "build", "shared"}
-REGION = re.compile(r"^<!-- table: (?P<name>[A-Za-z0-9_.-]+) -->\n(?P<body>.*?)^<!-- /table -->$",
-                    re.M | re.S)
+REGION = re.compile(
+    r"^<!-- table: (?P<name>[A-Za-z0-9_.-]+) -->\n(?P<body>.*?)^<!-- /table -->$", re.M | re.S
+)
 
 
 class TableError(ValueError):
@@ -41,8 +42,9 @@ class TableError(ValueError):
 
 def documents(root: Path = ROOT) -> list[Path]:
     """The Markdown files that may hold tables, in a fixed order."""
-    return sorted(p for p in root.rglob("*.md")
-                  if not SKIP_PARTS.intersection(p.relative_to(root).parts))
+    return sorted(
+        p for p in root.rglob("*.md") if not SKIP_PARTS.intersection(p.relative_to(root).parts)
+    )
 
 
 def _cell(value) -> str:
@@ -65,12 +67,12 @@ def render(name: str, results: Path = RESULTS) -> str:
     columns, rows = data["table"].get("columns"), data["table"].get("rows")
     if not columns or not isinstance(rows, list):
         raise TableError(f"{path}: table.columns and table.rows are required")
-    lines = ["| " + " | ".join(_cell(c) for c in columns) + " |",
-             "|" + "---|" * len(columns)]
+    lines = ["| " + " | ".join(_cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
     for i, row in enumerate(rows):
         if len(row) != len(columns):
-            raise TableError(f"{path}: table.rows[{i}] has {len(row)} cells, "
-                             f"{len(columns)} columns")
+            raise TableError(
+                f"{path}: table.rows[{i}] has {len(row)} cells, {len(columns)} columns"
+            )
         lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
     lines += ["", f"Measured {data['date']} at {data['commit']}: `{data['command']}`"]
     return "\n".join(lines) + "\n"
@@ -90,10 +92,14 @@ def regenerate(text: str, results: Path = RESULTS) -> tuple[str, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m quansu.bench.tables", description=__doc__.split(
-        "\n\n")[0])
-    p.add_argument("--check", action="store_true",
-                   help="change nothing; exit 1 when a table differs from its results file")
+    p = argparse.ArgumentParser(
+        prog="python -m quansu.bench.tables", description=__doc__.split("\n\n")[0]
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; exit 1 when a table differs from its results file",
+    )
     args = p.parse_args(argv)
     stale = []
     for doc in documents():

@@ -15,6 +15,19 @@ from quansu.games.base import (
 )
 from quansu.games.registry import game_classes, game_names, make
 
-__all__ = ["TERMINAL", "Deal", "DealError", "Game", "GameError", "IllegalMoveError", "MoveInfo",
-           "MoveParseError", "OptionError", "OptionSpec", "State", "game_classes", "game_names",
-           "make"]
+__all__ = [
+    "TERMINAL",
+    "Deal",
+    "DealError",
+    "Game",
+    "GameError",
+    "IllegalMoveError",
+    "MoveInfo",
+    "MoveParseError",
+    "OptionError",
+    "OptionSpec",
+    "State",
+    "game_classes",
+    "game_names",
+    "make",
+]

@@ -11,7 +11,7 @@ from __future__ import annotations
 compiled = False
 
 # C types named in annotations (unused uncompiled: ``from __future__ import annotations``)
-int = int          # noqa: A001 - Cython's names
+int = int  # noqa: A001 - Cython's names
 ulonglong = int
 longlong = int
 Py_ssize_t = int

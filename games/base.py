@@ -60,8 +60,9 @@ class DealError(GameError):
     """A deal that is impossible for the game (wrong counts, a card twice, ...)."""
 
 
-def check_view_hand(game: "Game", seat: Any, hand: Sequence[int], counts: Sequence[int],
-                    dealt: int) -> int:
+def check_view_hand(
+    game: "Game", seat: Any, hand: Sequence[int], counts: Sequence[int], dealt: int
+) -> int:
     """Check the seat, the dealt counts and the own hand given to ``deal_for_view`` of a game
     that deals ``dealt`` cards to every seat; return the hand as a card mask.  Raises
     :class:`DealError` naming the bad argument (``seat``, ``counts[s]``, ``hand[i]``, ``hand``)."""
@@ -94,10 +95,10 @@ NUMBER_LIMIT = 1e6
 
 def _shown(value: Any, limit: int = 64) -> str:
     """``repr(value)`` cut to ``limit`` characters (error texts quote little of the input)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 15:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
         return f"{float(value):g}"
     r = repr(value)
-    return r if len(r) <= limit else r[:limit - 3] + "..."
+    return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
 def _number(x: float) -> str:
@@ -125,7 +126,7 @@ class OptionSpec:
     maximum: float | None = None
 
     @property
-    def kind(self) -> builtins.type:   # (``type`` here is the field above)
+    def kind(self) -> builtins.type:  # (``type`` here is the field above)
         return self.type if self.type is not object else type(self.default)
 
     @property
@@ -146,11 +147,12 @@ class OptionSpec:
             if not lo <= x <= hi:
                 allowed = f"{_number(lo)}..{_number(hi)}"
                 if lo == 0 and x < 0:
-                    raise OptionError.of("option_negative", name=self.name,
-                                         value=_shown(x),
-                                         allowed=allowed)
-                raise OptionError.of("option_out_of_range", name=self.name, value=_shown(x),
-                                     allowed=allowed)
+                    raise OptionError.of(
+                        "option_negative", name=self.name, value=_shown(x), allowed=allowed
+                    )
+                raise OptionError.of(
+                    "option_out_of_range", name=self.name, value=_shown(x), allowed=allowed
+                )
 
     def _finite(self, x: Any) -> None:
         if isinstance(x, float) and not math.isfinite(x):
@@ -162,25 +164,25 @@ class OptionSpec:
         t = self.kind
         if t is bool:
             if not isinstance(value, bool):
-                raise OptionError.of("option_not_bool", name=self.name,
-                                     value=_shown(value))
+                raise OptionError.of("option_not_bool", name=self.name, value=_shown(value))
         elif t in (int, float):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise OptionError.of("option_not_number", name=self.name, value=_shown(value))
             self._finite(value)
             if t is int and value != int(value):
-                raise OptionError.of("option_not_whole", name=self.name,
-                                     value=_shown(value))
+                raise OptionError.of("option_not_whole", name=self.name, value=_shown(value))
             value = t(value)
         elif t is tuple:
             if not isinstance(value, (list, tuple)) or len(value) != len(self.default):
-                raise OptionError.of("option_list_length", name=self.name,
-                                     n_default=len(self.default),
-                                     value=_shown(value))
+                raise OptionError.of(
+                    "option_list_length",
+                    name=self.name,
+                    n_default=len(self.default),
+                    value=_shown(value),
+                )
             for v in value:
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise OptionError.of("option_not_numbers", name=self.name,
-                                         value=_shown(value))
+                    raise OptionError.of("option_not_numbers", name=self.name, value=_shown(value))
                 self._finite(v)
             value = tuple(value)
         elif t is str:
@@ -188,10 +190,11 @@ class OptionSpec:
                 raise OptionError.of("option_not_string", name=self.name, value=_shown(value))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise OptionError.of("option_not_a_choice", name=self.name, value=_shown(value),
-                                 allowed=allowed)
+            raise OptionError.of(
+                "option_not_a_choice", name=self.name, value=_shown(value), allowed=allowed
+            )
         if check_range or any(abs(x) > NUMBER_LIMIT for x in self._numbers(value)):
-            self.check_range(value)     # a huge number never reaches a game's own checks
+            self.check_range(value)  # a huge number never reaches a game's own checks
         return value
 
     def _numbers(self, value: Any) -> tuple:
@@ -200,8 +203,9 @@ class OptionSpec:
         return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
-def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None,
-                    check_ranges: bool = True) -> dict[str, Any]:
+def resolve_options(
+    specs: Sequence[OptionSpec], given: Mapping[str, Any] | None, check_ranges: bool = True
+) -> dict[str, Any]:
     """Defaults overridden by ``given``; unknown names or bad values raise :class:`OptionError`
     (``check_ranges``: numbers outside an option's range too)."""
     by_name = {s.name: s for s in specs}
@@ -282,8 +286,9 @@ class SeededOnUse:
         return value
 
 
-def policy_playout(state: "State", policy: Callable, rng: random.Random,
-                   stop: Callable[[], bool] | None = None) -> list[float] | None:
+def policy_playout(
+    state: "State", policy: Callable, rng: random.Random, stop: Callable[[], bool] | None = None
+) -> list[float] | None:
     """Play ``state`` (mutated in place) to the end with ``policy(state, rng)`` (a move of the
     seat to act) for every seat; its payoffs, or None as soon as ``stop()`` (asked after every
     move) says so."""
@@ -295,7 +300,7 @@ def policy_playout(state: "State", policy: Callable, rng: random.Random,
         return state.returns()
     while not is_terminal():
         apply(policy(state, rng))
-        if stop():                               # a rule-based move can take milliseconds
+        if stop():  # a rule-based move can take milliseconds
             return None
     return state.returns()
 
@@ -330,11 +335,16 @@ class SearchTuning:
 
 
 #: The Game attributes read from its :class:`SearchTuning` (attribute -> tuning field).
-TUNING_ATTRIBUTES = {"search_playout": "playout", "search_opponent_keys": "opponent_keys",
-                     "search_endgame_cards": "endgame_cards", "search_anchor": "anchor",
-                     "search_improve_worlds": "improve_worlds",
-                     "search_improve_candidates": "improve_candidates",
-                     "analysis_worlds": "analysis_worlds", "hint_worlds": "hint_worlds"}
+TUNING_ATTRIBUTES = {
+    "search_playout": "playout",
+    "search_opponent_keys": "opponent_keys",
+    "search_endgame_cards": "endgame_cards",
+    "search_anchor": "anchor",
+    "search_improve_worlds": "improve_worlds",
+    "search_improve_candidates": "improve_candidates",
+    "analysis_worlds": "analysis_worlds",
+    "hint_worlds": "hint_worlds",
+}
 
 
 class Game:
@@ -375,8 +385,9 @@ class Game:
         super().__init_subclass__(**kwargs)
         for name, field in TUNING_ATTRIBUTES.items():
             if name in cls.__dict__:
-                raise TypeError(f"{cls.__name__}.{name}: set it in the game's tuning "
-                                f"(SearchTuning.{field})")
+                raise TypeError(
+                    f"{cls.__name__}.{name}: set it in the game's tuning (SearchTuning.{field})"
+                )
         cls.retune()
 
     @classmethod
@@ -391,15 +402,19 @@ class Game:
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise GameError.of("players_not_integer", self.name, num_players=num_players)
         if not self.min_players <= num_players <= self.max_players:
-            raise GameError.of("players_not_supported", self.name,
-                               num_players=num_players,
-                               min_players=self.min_players,
-                               max_players=self.max_players)
+            raise GameError.of(
+                "players_not_supported",
+                self.name,
+                num_players=num_players,
+                min_players=self.min_players,
+                max_players=self.max_players,
+            )
         self.num_players = num_players
         # types and finite numbers first, then the game's own checks (whose messages are more
         # precise, e.g. a seat of this player count), then every option's range
-        self.options: dict[str, Any] = resolve_options(self.option_specs, options,
-                                                       check_ranges=False)
+        self.options: dict[str, Any] = resolve_options(
+            self.option_specs, options, check_ranges=False
+        )
         self.check_options()
         for spec in self.option_specs:
             spec.check_range(self.options[spec.name])
@@ -410,15 +425,25 @@ class Game:
 
     def options_diff(self) -> dict[str, Any]:
         """Only the options that differ from the defaults (as in a game record)."""
-        return {s.name: self.options[s.name] for s in self.option_specs
-                if self.options[s.name] != s.default}
+        return {
+            s.name: self.options[s.name]
+            for s in self.option_specs
+            if self.options[s.name] != s.default
+        }
 
     @classmethod
     def describe_options(cls) -> list[dict[str, Any]]:
         """Every option as data: name, default, description, allowed choices."""
-        return [{"name": s.name, "default": s.default, "description": s.description,
-                 "choices": list(s.choices) if s.choices else None,
-                 "range": list(s.bounds()) if s.numeric else None} for s in cls.option_specs]
+        return [
+            {
+                "name": s.name,
+                "default": s.default,
+                "description": s.description,
+                "choices": list(s.choices) if s.choices else None,
+                "range": list(s.bounds()) if s.numeric else None,
+            }
+            for s in cls.option_specs
+        ]
 
     def payoff_bound(self) -> float:
         """An upper bound on ``abs(returns()[s])`` in bets, used to scale values to [-1, 1]."""
@@ -450,9 +475,18 @@ class Game:
                 raise IllegalMoveError.wrap(e, f"moves[{i}]") from None
         return state
 
-    def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
-                      moves: Sequence[tuple[int, Move]], rng: random.Random, *, first: int = 0,
-                      drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+    def deal_for_view(
+        self,
+        seat: int,
+        hand: Sequence[int],
+        counts: Sequence[int],
+        moves: Sequence[tuple[int, Move]],
+        rng: random.Random,
+        *,
+        first: int = 0,
+        drawn: Sequence[int] = (),
+        trump: int | None = None,
+    ) -> Deal:
         """A full :class:`Deal` consistent with what ``seat`` knows, for replaying a seat's view.
 
         ``hand``: ``seat``'s cards as dealt; ``counts[s]``: how many cards seat s was dealt;
@@ -488,8 +522,9 @@ class Game:
         without one fall back to :meth:`heuristic_move`."""
         return self.heuristic_move(state, rng)
 
-    def heuristic_playout(self, state: "State", rng: random.Random,
-                          stop: Callable[[], bool] | None = None) -> list[float] | None:
+    def heuristic_playout(
+        self, state: "State", rng: random.Random, stop: Callable[[], bool] | None = None
+    ) -> list[float] | None:
         """Play ``state`` (mutated in place) to the end with :meth:`heuristic_move` for every
         seat and return its payoffs (``returns()``), or None as soon as ``stop()`` (asked after
         every move) says so.  The search's heuristic playouts (search/evaluator.py).  Games may
@@ -533,9 +568,13 @@ class Game:
         from quansu.games.labels import KIND_TERMS, default_label
 
         return SimpleNamespace(
-            label=lambda info, lang: default_label(info, KIND_TERMS, lang), GROUPS=(),
-            GROUP_TERMS={}, card_key=lambda card, trump=None: (rank_of(card), suit_of(card)),
-            move_group=lambda info: info.kind, move_key=lambda info, trump: (info.kind,))
+            label=lambda info, lang: default_label(info, KIND_TERMS, lang),
+            GROUPS=(),
+            GROUP_TERMS={},
+            card_key=lambda card, trump=None: (rank_of(card), suit_of(card)),
+            move_group=lambda info: info.kind,
+            move_key=lambda info, trump: (info.kind,),
+        )
 
     def move_label(self, move: Move, lang: str = "") -> str:
         """``move`` as a player says it, in ``lang`` (``"vi"``: Vietnamese; anything else:
@@ -576,8 +615,11 @@ class Game:
 
         def key(move):
             info = self.describe_move(move)
-            return (order.get(labels.move_group(info), len(order)), labels.move_key(info, trump),
-                    self.move_to_text(move))
+            return (
+                order.get(labels.move_group(info), len(order)),
+                labels.move_key(info, trump),
+                self.move_to_text(move),
+            )
 
         return sorted(moves, key=key)
 
@@ -735,4 +777,3 @@ class State:
 
     def __str__(self) -> str:
         return f"<{self.game.name} state, {len(self.history)} moves>"
-

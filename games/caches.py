@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 
@@ -39,39 +39,102 @@ class CacheSpec:
 
 
 #: Every sized cache: name -> spec.
-CACHES: dict[str, CacheSpec] = {s.name: s for s in (
-    CacheSpec("evaluator", 20_000, 2_200, "models/evaluator.py",
-              "network answers (priors, values) per information state, one cache for every "
-              "game and option set of the process (LRU)"),
-    CacheSpec("encoder_moves", 200_000, 250, "models/encoders/base.py",
-              "move descriptions of the encoders, all games and option sets together "
-              "(emptied when full)"),
-    CacheSpec("phom_deadwood", 1 << 16, 210, "games/phom/rules.py",
-              "Phỏm best meld arrangements per (hand, eaten cards) (LRU)"),
-    CacheSpec("samloc_plans", 200_000, 600, "games/samloc/heuristic.py",
-              "Sâm lốc cheapest hand splits per rank counts (trimmed when full)"),
-    CacheSpec("samloc_windows", 1 << 16, 250, "games/samloc/heuristic.py",
-              "Sâm lốc straight windows per held ranks (trimmed when full)"),
-    CacheSpec("samloc_chance", 1 << 14, 220, "games/samloc/heuristic.py",
-              "Sâm lốc estimated chances that a Sâm declaration succeeds, per hand and unseen "
-              "cards (trimmed when full)"),
-    CacheSpec("samloc_combos", 1 << 16, 130, "games/samloc/state.py",
-              "Sâm lốc combinations of the masks played, per rule set (trimmed when full)"),
-    CacheSpec("samloc_sparring", 1 << 16, 440, "games/samloc/sparring.py",
-              "the Sâm lốc sparring bot's two caches, each of this many entries: combination "
-              "options per rank counts (trimmed when full) and fewest combinations per rank "
-              "counts (LRU); the cost is of one entry of each"),
-    CacheSpec("tienlen_splits", 1 << 17, 121, "games/tienlen/heuristic.py",
-              "Tiến lên fewest-pieces splits per rank counts (the split's own memo: emptied "
-              "between two hands when full)", minimum=1),
-    CacheSpec("tienlen_recipes", 1 << 15, 274, "games/tienlen/heuristic.py",
-              "Tiến lên hand plans per rank counts (emptied when full)"),
-    CacheSpec("tienlen_plans", 1 << 14, 273, "games/tienlen/heuristic.py",
-              "Tiến lên hand plans per hand (emptied when full)"),
-    CacheSpec("phom_witnesses", 1 << 12, 330, "games/phom/view.py",
-              "Phỏm minimal card sets that explain an opponent's eaten cards (trimmed when "
-              "full)"),
-)}
+CACHES: dict[str, CacheSpec] = {
+    s.name: s
+    for s in (
+        CacheSpec(
+            "evaluator",
+            20_000,
+            2_200,
+            "models/evaluator.py",
+            "network answers (priors, values) per information state, one cache for every "
+            "game and option set of the process (LRU)",
+        ),
+        CacheSpec(
+            "encoder_moves",
+            200_000,
+            250,
+            "models/encoders/base.py",
+            "move descriptions of the encoders, all games and option sets together "
+            "(emptied when full)",
+        ),
+        CacheSpec(
+            "phom_deadwood",
+            1 << 16,
+            210,
+            "games/phom/rules.py",
+            "Phỏm best meld arrangements per (hand, eaten cards) (LRU)",
+        ),
+        CacheSpec(
+            "samloc_plans",
+            200_000,
+            600,
+            "games/samloc/heuristic.py",
+            "Sâm lốc cheapest hand splits per rank counts (trimmed when full)",
+        ),
+        CacheSpec(
+            "samloc_windows",
+            1 << 16,
+            250,
+            "games/samloc/heuristic.py",
+            "Sâm lốc straight windows per held ranks (trimmed when full)",
+        ),
+        CacheSpec(
+            "samloc_chance",
+            1 << 14,
+            220,
+            "games/samloc/heuristic.py",
+            "Sâm lốc estimated chances that a Sâm declaration succeeds, per hand and unseen "
+            "cards (trimmed when full)",
+        ),
+        CacheSpec(
+            "samloc_combos",
+            1 << 16,
+            130,
+            "games/samloc/state.py",
+            "Sâm lốc combinations of the masks played, per rule set (trimmed when full)",
+        ),
+        CacheSpec(
+            "samloc_sparring",
+            1 << 16,
+            440,
+            "games/samloc/sparring.py",
+            "the Sâm lốc sparring bot's two caches, each of this many entries: combination "
+            "options per rank counts (trimmed when full) and fewest combinations per rank "
+            "counts (LRU); the cost is of one entry of each",
+        ),
+        CacheSpec(
+            "tienlen_splits",
+            1 << 17,
+            121,
+            "games/tienlen/heuristic.py",
+            "Tiến lên fewest-pieces splits per rank counts (the split's own memo: emptied "
+            "between two hands when full)",
+            minimum=1,
+        ),
+        CacheSpec(
+            "tienlen_recipes",
+            1 << 15,
+            274,
+            "games/tienlen/heuristic.py",
+            "Tiến lên hand plans per rank counts (emptied when full)",
+        ),
+        CacheSpec(
+            "tienlen_plans",
+            1 << 14,
+            273,
+            "games/tienlen/heuristic.py",
+            "Tiến lên hand plans per hand (emptied when full)",
+        ),
+        CacheSpec(
+            "phom_witnesses",
+            1 << 12,
+            330,
+            "games/phom/view.py",
+            "Phỏm minimal card sets that explain an opponent's eaten cards (trimmed when full)",
+        ),
+    )
+}
 
 
 def _from_env(spec: CacheSpec) -> int:
@@ -81,11 +144,13 @@ def _from_env(spec: CacheSpec) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise ValueError(f"QUANSU_CACHE_{spec.name.upper()}={raw!r}: expected a whole number "
-                         f"of entries") from None
+        raise ValueError(
+            f"QUANSU_CACHE_{spec.name.upper()}={raw!r}: expected a whole number of entries"
+        ) from None
     if value < spec.minimum:
-        raise ValueError(f"QUANSU_CACHE_{spec.name.upper()}={value}: must be at least "
-                         f"{spec.minimum}")
+        raise ValueError(
+            f"QUANSU_CACHE_{spec.name.upper()}={value}: must be at least {spec.minimum}"
+        )
     return value
 
 

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 from quansu.games.errors import CodedError
@@ -35,9 +35,18 @@ FULL_DECK = (1 << NUM_CARDS) - 1
 CARD_BIT = tuple(1 << c for c in range(NUM_CARDS))
 
 _SUIT_ALIASES = {
-    "S": 0, "C": 1, "D": 2, "H": 3,
-    "♠": 0, "♣": 1, "♦": 2, "♥": 3,
-    "♤": 0, "♧": 1, "♢": 2, "♡": 3,
+    "S": 0,
+    "C": 1,
+    "D": 2,
+    "H": 3,
+    "♠": 0,
+    "♣": 1,
+    "♦": 2,
+    "♥": 3,
+    "♤": 0,
+    "♧": 1,
+    "♢": 2,
+    "♡": 3,
 }
 _RANK_ALIASES = {ch: i for i, ch in enumerate(RANKS)}
 _RANK_ALIASES["10"] = RANKS.index("T")
@@ -187,7 +196,7 @@ def _bit_length(n: int) -> int:
 
 
 if not cython.compiled:
-    _bit_length = int.bit_length   # noqa: F811  (uncompiled, the int method itself)
+    _bit_length = int.bit_length  # noqa: F811  (uncompiled, the int method itself)
 
 
 @cython.locals(i=cython.Py_ssize_t, j=cython.Py_ssize_t, n=cython.Py_ssize_t, k=cython.int)
@@ -210,4 +219,3 @@ def shuffle(items: list, rng: random.Random) -> None:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
         i -= 1
-

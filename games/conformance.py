@@ -94,10 +94,13 @@ def check_siblings(game: Game, state: State, rng: random.Random, worlds: int = 4
         for i in range(len(kids)):
             for j in range(i):
                 if (full[i] == full[j]) != (short[i] == short[j]):
-                    _fail(game, f"sibling_key({s}) {'merges' if short[i] == short[j] else 'splits'}"
-                                f" siblings after {game.move_to_text(move)!r} that "
-                                f"information_state_key({s}) "
-                                f"{'tells apart' if full[i] != full[j] else 'does not'}")
+                    _fail(
+                        game,
+                        f"sibling_key({s}) {'merges' if short[i] == short[j] else 'splits'}"
+                        f" siblings after {game.move_to_text(move)!r} that "
+                        f"information_state_key({s}) "
+                        f"{'tells apart' if full[i] != full[j] else 'does not'}",
+                    )
 
 
 def _illegal_candidate(game: Game, state: State, rng: random.Random):
@@ -161,12 +164,16 @@ def check_game(game: Game, games: int = 20, seed: int = 0, deep_every: int = 7) 
                 twin = state.clone()
                 twin_obs = [twin.observation(s) for s in range(n)]
                 twin.apply(rng.choice(legal))
-                if [state.observation(s) for s in range(n)] == [twin.observation(s) for s in range(n)]:
+                if [state.observation(s) for s in range(n)] == [
+                    twin.observation(s) for s in range(n)
+                ]:
                     _fail(game, "applying a move to a clone did not change the clone")
                 if [state.observation(s) for s in range(n)] != twin_obs:
                     _fail(game, "applying a move to a clone changed the original")
                 replayed = game.replay(state.deal, state.history)
-                if [replayed.observation(s) for s in range(n)] != [state.observation(s) for s in range(n)]:
+                if [replayed.observation(s) for s in range(n)] != [
+                    state.observation(s) for s in range(n)
+                ]:
                     _fail(game, "replaying the history gave another state")
             state.apply(rng.choice(legal))
             check_zones(game, state)
@@ -192,5 +199,8 @@ def check_game(game: Game, games: int = 20, seed: int = 0, deep_every: int = 7) 
         if replayed.returns() != ret:
             _fail(game, "replaying a finished game gave other payoffs")
         lengths.append(steps)
-    return {"games": games, "mean_length": sum(lengths) / max(1, len(lengths)),
-            "max_length": max(lengths, default=0)}
+    return {
+        "games": games,
+        "mean_length": sum(lengths) / max(1, len(lengths)),
+        "max_length": max(lengths, default=0),
+    }

@@ -144,123 +144,209 @@ def render(error: BaseException, lang: str = "en") -> str:
 
 def fields_of(template: str) -> set[str]:
     """The ``str.format`` field names of a template."""
-    return {name.split(".")[0].split("[")[0].split("!")[0]
-            for _, name, _, _ in string.Formatter().parse(template) if name}
+    return {
+        name.split(".")[0].split("[")[0].split("!")[0]
+        for _, name, _, _ in string.Formatter().parse(template)
+        if name
+    }
 
 
 #: The texts every game shares (options, cards, deals, records, views, games): code ->
 #: (English, Vietnamese).
-TEXTS: dict[str, tuple[str, str]] = register({
-    'bad_card_id': ('bad card id {c!r} (expected 0..51)', 'mã lá bài sai {c!r} (cần 0..51)'),
-    'bad_json': ('not valid JSON: {msg} at line {lineno}, column {colno}',
-                 'không phải JSON hợp lệ: {msg} ở dòng {lineno}, cột {colno}'),
-    'card_dealt_twice': ('card {card} dealt twice', 'lá {card} bị chia hai lần'),
-    'card_id_range': ('bad card id {card!r}: expected 0..51', 'mã lá bài sai {card!r}: cần 0..51'),
-    'card_named_twice': ('card {card} named twice in {text!r}',
-                         'lá {card} được ghi hai lần trong {text!r}'),
-    'card_not_string': ("bad card {text!r}: expected a string like '3S'",
-                        "lá bài sai {text!r}: cần chuỗi như '3S'"),
-    'card_too_short': ("bad card {text!r}: expected rank + suit, like '3S' or '10H'",
-                       "lá bài sai {text!r}: cần số + chất, như '3S' hay '10H'"),
-    'card_unknown_rank': ('bad card {text!r}: unknown rank {rank_txt!r} (use 2-9, T or 10, J, Q, '
-                          'K, A)',
-                          'lá bài sai {text!r}: không có số {rank_txt!r} (dùng 2-9, T hoặc 10, '
-                          'J, Q, K, A)'),
-    'card_unknown_suit': ('bad card {text!r}: unknown suit {suit_txt!r} (use S C D H or ♠ ♣ ♦ ♥)',
-                          'lá bài sai {text!r}: không có chất {suit_txt!r} (dùng S C D H hoặc ♠ '
-                          '♣ ♦ ♥)'),
-    'count_size': ('{c} cards, {title} deals {dealt}', '{c} lá, {title} chia {dealt} lá'),
-    'deal_extra_no_field': ('game-specific deal data ({keys}) has no field in {RECORD_FORMAT}',
-                            'dữ liệu chia bài riêng của trò chơi ({keys}) không có trường trong '
-                            '{RECORD_FORMAT}'),
-    'dealt_twice': ('{card} dealt twice', 'lá {card} bị chia hai lần'),
-    'dealt_twice_also_in': ('{card} dealt twice (also in {where})',
-                            'lá {card} bị chia hai lần (cũng có ở {where})'),
-    'drawn_count': ('{n_drawn} cards given, but seat {seat} draws {n_got} in these moves',
-                    'có {n_drawn} lá nhưng ghế {seat} bốc {n_got} lá trong các nước này'),
-    'drawn_differs': ('{card} given, but the replay hands seat {seat} {card2} at that draw',
-                      'ghi {card}, nhưng khi đi lại ghế {seat} bốc {card2} ở lượt bốc đó'),
-    'entries_for_players': ('{n_counts} entries for {n} players',
-                            '{n_counts} mục cho {n} người chơi'),
-    'expected_game_name': ('expected a game name, got {got}', 'cần tên một trò chơi, nhận {got}'),
-    'expected_integer': ('expected an integer, got {got}', 'cần một số nguyên, nhận {got}'),
-    'expected_list': ('expected a list, got {got}', 'cần một danh sách, nhận {got}'),
-    'expected_move_count': ('expected a move count 0..{n_moves}, got {got}',
-                            'cần số nước 0..{n_moves}, nhận {got}'),
-    'expected_move_text': ('expected move text, got {got}', 'cần chữ của nước đi, nhận {got}'),
-    'expected_number': ('expected a number, got {got}', 'cần một số, nhận {got}'),
-    'expected_object': ('expected an object, got {got}', 'cần một đối tượng, nhận {got}'),
-    'expected_seat': ('expected a seat 0..{n}, got {got}', 'cần một ghế 0..{n}, nhận {got}'),
-    'first_out_of_range': ('seat {first} is out of range 0..{n}',
-                           'ghế {first} ngoài khoảng 0..{n}'),
-    'format_expected': ('expected {expected}, got {got}', 'cần {expected}, nhận {got}'),
-    'format_expected_either': ('expected {record} or {view}, got {got}',
-                               'cần {record} hoặc {view}, nhận {got}'),
-    'game_unknown': ('unknown game {name!r}; known games: {known}',
-                     'không có trò chơi {name!r}; các trò chơi: {known}'),
-    'hand_size': ('{n_hand} cards, {title} deals {dealt}', '{n_hand} lá, {title} chia {dealt} lá'),
-    'hands_for_players': ('{n_hands_obj} hands for {n} players',
-                          '{n_hands_obj} tay bài cho {n} người chơi'),
-    'missing': ('missing', 'thiếu'),
-    'move_after_end': ('{move} by seat {seat} after the end of the game (it ended after {i} '
-                       'moves)',
-                       '{move} của ghế {seat} sau khi ván đã hết (hết sau {i} nước)'),
-    'move_not_legal': ('{move} by seat {seat} is not legal: {reason}',
-                       '{move} của ghế {seat} không hợp lệ: {reason}'),
-    'net_entries': ('{n_net} entries for {n} players', '{n_net} mục cho {n} người chơi'),
-    'option_list_length': ('option {name!r}: expected a list of {n_default} numbers, got {value}',
-                           'tùy chọn {name!r}: cần danh sách {n_default} số, nhận {value}'),
-    'option_negative': ('option {name!r}: must not be negative, got {value} (allowed {allowed})',
-                        'tùy chọn {name!r}: không được âm, nhận {value} (cho phép {allowed})'),
-    'option_not_a_choice': ('option {name!r}: {value} is not one of {allowed}',
-                            'tùy chọn {name!r}: {value} không thuộc {allowed}'),
-    'option_not_bool': ('option {name!r}: expected true or false, got {value}',
-                        'tùy chọn {name!r}: cần true hoặc false, nhận {value}'),
-    'option_not_finite': ('option {name!r}: expected a finite number, got {x!r}',
-                          'tùy chọn {name!r}: cần một số hữu hạn, nhận {x!r}'),
-    'option_not_number': ('option {name!r}: expected a number, got {value}',
-                          'tùy chọn {name!r}: cần một số, nhận {value}'),
-    'option_not_numbers': ('option {name!r}: expected numbers, got {value}',
-                           'tùy chọn {name!r}: cần các số, nhận {value}'),
-    'option_not_string': ('option {name!r}: expected a string, got {value}',
-                          'tùy chọn {name!r}: cần một chuỗi, nhận {value}'),
-    'option_not_whole': ('option {name!r}: expected a whole number, got {value}',
-                         'tùy chọn {name!r}: cần một số nguyên, nhận {value}'),
-    'option_out_of_range': ('option {name!r}: {value} is out of range {allowed}',
-                            'tùy chọn {name!r}: {value} ngoài khoảng {allowed}'),
-    'option_unknown': ('unknown option {value}; known options: {known}',
-                       'không có tùy chọn {value}; các tùy chọn: {known}'),
-    'out_of_range': ('{value} is out of range {lo}..{hi}', '{value} ngoài khoảng {lo}..{hi}'),
-    'out_of_turn': ('seat {seat} moved but seat {current_player} is to act',
-                    'ghế {seat} đi nhưng đang đến lượt ghế {current_player}'),
-    'players_not_integer': ('player count must be an integer, got {num_players!r}',
-                            'số người chơi phải là số nguyên, nhận {num_players!r}'),
-    'players_not_supported': ('{num_players} players is not supported (allowed '
-                              '{min_players}..{max_players})',
-                              'không chơi được với {num_players} người (cho phép '
-                              '{min_players}..{max_players})'),
-    'record_hand_missing': ("missing (a full record lists every seat's cards)",
-                            'thiếu (bản ghi cả ván liệt kê bài của mọi ghế)'),
-    'result_empty': ('expected "net" and/or "transfers"', 'cần "net" và/hoặc "transfers"'),
-    'result_game_not_over': ('given, but the game is not over after {n_moves} moves (seat '
-                             '{current_player} is to act)',
-                             'có kết quả nhưng ván chưa hết sau {n_moves} nước (đến lượt ghế '
-                             '{current_player})'),
-    'result_net_disagrees': ('{net} disagrees with the settlement, which gives {settlement}',
-                             '{net} không khớp với thanh toán, thanh toán ra {settlement}'),
-    'result_transfers_disagree': ('disagree with the settlement, which gives (payer->payee: '
-                                  'bets) {fmt}',
-                                  'không khớp với thanh toán, thanh toán ra (người trả->người '
-                                  'nhận: cược) {fmt}'),
-    'seat_not_a_seat': ('{seat!r} is not a seat 0..{n}', '{seat!r} không phải ghế 0..{n}'),
-    'trump_dealt_twice': ('{card} dealt twice (also in deal.hands[{seat}])',
-                          'lá {card} bị chia hai lần (cũng có ở deal.hands[{seat}])'),
-    'unknown_field': ('unknown field (allowed: {allowed})',
-                      'trường không có (cho phép: {allowed})'),
-    'view_hand_missing': ("missing (the view's own seat lists its cards)",
-                          'thiếu (ghế của phần nhìn liệt kê bài của mình)'),
-    'view_hides_cards': ('a view does not show the {kind} cards',
-                         'phần nhìn của một ghế không cho thấy bài {kind}'),
-    'view_other_hand': ("a view shows only the count of seat {s}'s hand",
-                        'phần nhìn chỉ cho thấy số lá trên tay ghế {s}'),
-})
+TEXTS: dict[str, tuple[str, str]] = register(
+    {
+        "bad_card_id": ("bad card id {c!r} (expected 0..51)", "mã lá bài sai {c!r} (cần 0..51)"),
+        "bad_json": (
+            "not valid JSON: {msg} at line {lineno}, column {colno}",
+            "không phải JSON hợp lệ: {msg} ở dòng {lineno}, cột {colno}",
+        ),
+        "card_dealt_twice": ("card {card} dealt twice", "lá {card} bị chia hai lần"),
+        "card_id_range": (
+            "bad card id {card!r}: expected 0..51",
+            "mã lá bài sai {card!r}: cần 0..51",
+        ),
+        "card_named_twice": (
+            "card {card} named twice in {text!r}",
+            "lá {card} được ghi hai lần trong {text!r}",
+        ),
+        "card_not_string": (
+            "bad card {text!r}: expected a string like '3S'",
+            "lá bài sai {text!r}: cần chuỗi như '3S'",
+        ),
+        "card_too_short": (
+            "bad card {text!r}: expected rank + suit, like '3S' or '10H'",
+            "lá bài sai {text!r}: cần số + chất, như '3S' hay '10H'",
+        ),
+        "card_unknown_rank": (
+            "bad card {text!r}: unknown rank {rank_txt!r} (use 2-9, T or 10, J, Q, K, A)",
+            "lá bài sai {text!r}: không có số {rank_txt!r} (dùng 2-9, T hoặc 10, J, Q, K, A)",
+        ),
+        "card_unknown_suit": (
+            "bad card {text!r}: unknown suit {suit_txt!r} (use S C D H or ♠ ♣ ♦ ♥)",
+            "lá bài sai {text!r}: không có chất {suit_txt!r} (dùng S C D H hoặc ♠ ♣ ♦ ♥)",
+        ),
+        "count_size": ("{c} cards, {title} deals {dealt}", "{c} lá, {title} chia {dealt} lá"),
+        "deal_extra_no_field": (
+            "game-specific deal data ({keys}) has no field in {RECORD_FORMAT}",
+            "dữ liệu chia bài riêng của trò chơi ({keys}) không có trường trong {RECORD_FORMAT}",
+        ),
+        "dealt_twice": ("{card} dealt twice", "lá {card} bị chia hai lần"),
+        "dealt_twice_also_in": (
+            "{card} dealt twice (also in {where})",
+            "lá {card} bị chia hai lần (cũng có ở {where})",
+        ),
+        "drawn_count": (
+            "{n_drawn} cards given, but seat {seat} draws {n_got} in these moves",
+            "có {n_drawn} lá nhưng ghế {seat} bốc {n_got} lá trong các nước này",
+        ),
+        "drawn_differs": (
+            "{card} given, but the replay hands seat {seat} {card2} at that draw",
+            "ghi {card}, nhưng khi đi lại ghế {seat} bốc {card2} ở lượt bốc đó",
+        ),
+        "entries_for_players": (
+            "{n_counts} entries for {n} players",
+            "{n_counts} mục cho {n} người chơi",
+        ),
+        "expected_game_name": (
+            "expected a game name, got {got}",
+            "cần tên một trò chơi, nhận {got}",
+        ),
+        "expected_integer": ("expected an integer, got {got}", "cần một số nguyên, nhận {got}"),
+        "expected_list": ("expected a list, got {got}", "cần một danh sách, nhận {got}"),
+        "expected_move_count": (
+            "expected a move count 0..{n_moves}, got {got}",
+            "cần số nước 0..{n_moves}, nhận {got}",
+        ),
+        "expected_move_text": ("expected move text, got {got}", "cần chữ của nước đi, nhận {got}"),
+        "expected_number": ("expected a number, got {got}", "cần một số, nhận {got}"),
+        "expected_object": ("expected an object, got {got}", "cần một đối tượng, nhận {got}"),
+        "expected_seat": ("expected a seat 0..{n}, got {got}", "cần một ghế 0..{n}, nhận {got}"),
+        "first_out_of_range": (
+            "seat {first} is out of range 0..{n}",
+            "ghế {first} ngoài khoảng 0..{n}",
+        ),
+        "format_expected": ("expected {expected}, got {got}", "cần {expected}, nhận {got}"),
+        "format_expected_either": (
+            "expected {record} or {view}, got {got}",
+            "cần {record} hoặc {view}, nhận {got}",
+        ),
+        "game_unknown": (
+            "unknown game {name!r}; known games: {known}",
+            "không có trò chơi {name!r}; các trò chơi: {known}",
+        ),
+        "hand_size": (
+            "{n_hand} cards, {title} deals {dealt}",
+            "{n_hand} lá, {title} chia {dealt} lá",
+        ),
+        "hands_for_players": (
+            "{n_hands_obj} hands for {n} players",
+            "{n_hands_obj} tay bài cho {n} người chơi",
+        ),
+        "missing": ("missing", "thiếu"),
+        "move_after_end": (
+            "{move} by seat {seat} after the end of the game (it ended after {i} moves)",
+            "{move} của ghế {seat} sau khi ván đã hết (hết sau {i} nước)",
+        ),
+        "move_not_legal": (
+            "{move} by seat {seat} is not legal: {reason}",
+            "{move} của ghế {seat} không hợp lệ: {reason}",
+        ),
+        "net_entries": ("{n_net} entries for {n} players", "{n_net} mục cho {n} người chơi"),
+        "option_list_length": (
+            "option {name!r}: expected a list of {n_default} numbers, got {value}",
+            "tùy chọn {name!r}: cần danh sách {n_default} số, nhận {value}",
+        ),
+        "option_negative": (
+            "option {name!r}: must not be negative, got {value} (allowed {allowed})",
+            "tùy chọn {name!r}: không được âm, nhận {value} (cho phép {allowed})",
+        ),
+        "option_not_a_choice": (
+            "option {name!r}: {value} is not one of {allowed}",
+            "tùy chọn {name!r}: {value} không thuộc {allowed}",
+        ),
+        "option_not_bool": (
+            "option {name!r}: expected true or false, got {value}",
+            "tùy chọn {name!r}: cần true hoặc false, nhận {value}",
+        ),
+        "option_not_finite": (
+            "option {name!r}: expected a finite number, got {x!r}",
+            "tùy chọn {name!r}: cần một số hữu hạn, nhận {x!r}",
+        ),
+        "option_not_number": (
+            "option {name!r}: expected a number, got {value}",
+            "tùy chọn {name!r}: cần một số, nhận {value}",
+        ),
+        "option_not_numbers": (
+            "option {name!r}: expected numbers, got {value}",
+            "tùy chọn {name!r}: cần các số, nhận {value}",
+        ),
+        "option_not_string": (
+            "option {name!r}: expected a string, got {value}",
+            "tùy chọn {name!r}: cần một chuỗi, nhận {value}",
+        ),
+        "option_not_whole": (
+            "option {name!r}: expected a whole number, got {value}",
+            "tùy chọn {name!r}: cần một số nguyên, nhận {value}",
+        ),
+        "option_out_of_range": (
+            "option {name!r}: {value} is out of range {allowed}",
+            "tùy chọn {name!r}: {value} ngoài khoảng {allowed}",
+        ),
+        "option_unknown": (
+            "unknown option {value}; known options: {known}",
+            "không có tùy chọn {value}; các tùy chọn: {known}",
+        ),
+        "out_of_range": ("{value} is out of range {lo}..{hi}", "{value} ngoài khoảng {lo}..{hi}"),
+        "out_of_turn": (
+            "seat {seat} moved but seat {current_player} is to act",
+            "ghế {seat} đi nhưng đang đến lượt ghế {current_player}",
+        ),
+        "players_not_integer": (
+            "player count must be an integer, got {num_players!r}",
+            "số người chơi phải là số nguyên, nhận {num_players!r}",
+        ),
+        "players_not_supported": (
+            "{num_players} players is not supported (allowed {min_players}..{max_players})",
+            "không chơi được với {num_players} người (cho phép {min_players}..{max_players})",
+        ),
+        "record_hand_missing": (
+            "missing (a full record lists every seat's cards)",
+            "thiếu (bản ghi cả ván liệt kê bài của mọi ghế)",
+        ),
+        "result_empty": ('expected "net" and/or "transfers"', 'cần "net" và/hoặc "transfers"'),
+        "result_game_not_over": (
+            "given, but the game is not over after {n_moves} moves (seat "
+            "{current_player} is to act)",
+            "có kết quả nhưng ván chưa hết sau {n_moves} nước (đến lượt ghế {current_player})",
+        ),
+        "result_net_disagrees": (
+            "{net} disagrees with the settlement, which gives {settlement}",
+            "{net} không khớp với thanh toán, thanh toán ra {settlement}",
+        ),
+        "result_transfers_disagree": (
+            "disagree with the settlement, which gives (payer->payee: bets) {fmt}",
+            "không khớp với thanh toán, thanh toán ra (người trả->người nhận: cược) {fmt}",
+        ),
+        "seat_not_a_seat": ("{seat!r} is not a seat 0..{n}", "{seat!r} không phải ghế 0..{n}"),
+        "trump_dealt_twice": (
+            "{card} dealt twice (also in deal.hands[{seat}])",
+            "lá {card} bị chia hai lần (cũng có ở deal.hands[{seat}])",
+        ),
+        "unknown_field": (
+            "unknown field (allowed: {allowed})",
+            "trường không có (cho phép: {allowed})",
+        ),
+        "view_hand_missing": (
+            "missing (the view's own seat lists its cards)",
+            "thiếu (ghế của phần nhìn liệt kê bài của mình)",
+        ),
+        "view_hides_cards": (
+            "a view does not show the {kind} cards",
+            "phần nhìn của một ghế không cho thấy bài {kind}",
+        ),
+        "view_other_hand": (
+            "a view shows only the count of seat {s}'s hand",
+            "phần nhìn chỉ cho thấy số lá trên tay ghế {s}",
+        ),
+    }
+)

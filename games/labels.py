@@ -99,12 +99,18 @@ GROUP_TERMS: dict[str, tuple[str, str]] = {
 }
 
 
-def default_label(info: MoveInfo, terms: dict[str, tuple[str, str]], lang: str,
-                  combo: str = "") -> str:
+def default_label(
+    info: MoveInfo, terms: dict[str, tuple[str, str]], lang: str, combo: str = ""
+) -> str:
     """``info`` named with ``terms`` (kind -> templates) in ``lang``."""
     kind = info.kind
-    params = {"cards": cards_label(info.cards), "combo": combo, "target": "", "meld": "",
-              "melds": " / ".join(cards_label(m) for m in info.melds)}
+    params = {
+        "cards": cards_label(info.cards),
+        "combo": combo,
+        "target": "",
+        "meld": "",
+        "melds": " / ".join(cards_label(m) for m in info.melds),
+    }
     if kind == "lay" and not info.melds:
         kind = "lay_nothing"
     if info.target is not None:
@@ -138,14 +144,25 @@ TWO_TERMS: dict[str, tuple[str, str]] = {
     "triple": ("three 2s", "ba heo"),
 }
 #: Number words of a pair sequence's length.
-NUMBERS: dict[int, tuple[str, str]] = {3: ("three", "ba"), 4: ("four", "bốn"), 5: ("five", "năm"),
-                                       6: ("six", "sáu")}
+NUMBERS: dict[int, tuple[str, str]] = {
+    3: ("three", "ba"),
+    4: ("four", "bốn"),
+    5: ("five", "năm"),
+    6: ("six", "sáu"),
+}
 
 #: The groups of a shedding game's moves, in a player's order.
 SHEDDING_GROUPS = ("declare", "single", "pair", "triple", "straight", "bomb", "pass")
-_COMBO_GROUP = {"single": "single", "pair": "pair", "triple": "triple", "straight": "straight",
-                "four_of_a_kind": "bomb", "quad": "bomb", "pair_sequence": "bomb",
-                "double_quad": "bomb"}
+_COMBO_GROUP = {
+    "single": "single",
+    "pair": "pair",
+    "triple": "triple",
+    "straight": "straight",
+    "four_of_a_kind": "bomb",
+    "quad": "bomb",
+    "pair_sequence": "bomb",
+    "double_quad": "bomb",
+}
 
 
 def combo_label(info: MoveInfo, lang: str) -> str:
@@ -240,16 +257,19 @@ def shedding_variant_key(info: MoveInfo):
     return ("play", info.combo or "", tuple(rank_of(c) for c in info.cards))
 
 
-def shedding_variants_label(info: MoveInfo, terms: dict[str, tuple[str, str]], lang: str,
-                            count: int, every: bool) -> str:
+def shedding_variants_label(
+    info: MoveInfo, terms: dict[str, tuple[str, str]], lang: str, count: int, every: bool
+) -> str:
     """A shedding game's row of suit variants ("straight 3-4-5-6-7, any suits", "đánh đôi 9
     bất kỳ chất", "pair 9♦ 9♥ (+2 in other suits)"), :func:`variants_label`."""
     play = fill(terms["play"], lang, combo=combo_label(info, lang), cards=ranks_label(info.cards))
-    return variants_label(play, shedding_label(info, terms, lang), len(info.cards), lang, count,
-                          every)
+    return variants_label(
+        play, shedding_label(info, terms, lang), len(info.cards), lang, count, every
+    )
 
 
 # -- card orders ------------------------------------------------------------------------------
+
 
 def tienlen_card_key(card: int, trump: int | None = None) -> tuple:
     """Tiến lên and Sâm order: 3 low … A, 2 high, then S C D H."""
@@ -264,6 +284,7 @@ def tan_card_key(card: int, trump: int | None = None) -> tuple:
 
 
 # -- the label module of a shedding game (Tiến lên, Sâm lốc): one set of functions ---------------
+
 
 def shedding_module_label(info: MoveInfo, lang: str) -> str:
     """A shedding game's ``label``: its kinds named with :data:`KIND_TERMS`."""

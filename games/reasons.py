@@ -34,8 +34,9 @@ Reason = tuple[str, tuple[int, ...], str, str]
 #: The languages of every text: English (the default) and Vietnamese.
 LANGUAGES = ("en", "vi")
 
-_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("quansu_reason_language",
-                                                                default="en")
+_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar(
+    "quansu_reason_language", default="en"
+)
 
 
 def current_language() -> str:
@@ -57,8 +58,14 @@ def language(lang: str | None) -> Iterator[str]:
         _LANGUAGE.reset(token)
 
 
-def say(texts: dict[str, tuple[str, str]], code: str, cards: Iterable[int] = (), combo: str = "",
-        /, **params) -> Reason:
+def say(
+    texts: dict[str, tuple[str, str]],
+    code: str,
+    cards: Iterable[int] = (),
+    combo: str = "",
+    /,
+    **params,
+) -> Reason:
     """The reason ``code`` with its text from ``texts`` (code -> (English, Vietnamese)) in the
     language in force; ``params`` fill the templates (a ``(en, vi)`` tuple is a word that differs
     by language; cards are written with :func:`cards_text` in both)."""
@@ -72,7 +79,10 @@ def say(texts: dict[str, tuple[str, str]], code: str, cards: Iterable[int] = (),
 SHEDDING_TEXTS: dict[str, tuple[str, str]] = {
     "finishes": ("plays the last cards", "đánh hết bài (về)"),
     "plays_bomb": ("plays the bomb {cards}", "đánh {bomb} {cards}"),
-    "breaks_bomb": ("at the cost of breaking up the {bomb} {cards}", "chấp nhận phá {bomb} {cards}"),
+    "breaks_bomb": (
+        "at the cost of breaking up the {bomb} {cards}",
+        "chấp nhận phá {bomb} {cards}",
+    ),
     "keeps_bomb": ("keeps the bomb {cards}", "giữ {bomb} {cards} để chặt"),
     "plays_two": ("spends a 2", "đánh heo {cards}"),
     "holds_twos": ("keeps {cards} for later", "giữ heo {cards} lại"),
@@ -138,13 +148,21 @@ def shedding_reasons(info, hand: list[int], bombs) -> list[Reason]:
     found = bombs(hand)
     after = bombs([c for c in hand if c not in cards]) if cards else found
     left = {bomb_shape(b) for b in after}
-    quad = info.combo in ("four_of_a_kind", "quad")      # Tiến lên's name, Sâm lốc's
+    quad = info.combo in ("four_of_a_kind", "quad")  # Tiến lên's name, Sâm lốc's
     if info.kind == "play":
         if len(cards) == len(hand):
             out.append(say(t, "finishes", info.cards, info.combo or ""))
         if quad or (info.combo == "pair_sequence" and len(cards) >= 6):
-            out.append(say(t, "plays_bomb", info.cards, info.combo,
-                           cards=cards_text(info.cards), bomb=bomb_name(info.cards)))
+            out.append(
+                say(
+                    t,
+                    "plays_bomb",
+                    info.cards,
+                    info.combo,
+                    cards=cards_text(info.cards),
+                    bomb=bomb_name(info.cards),
+                )
+            )
         else:
             for b in found:
                 if cards & set(b) and bomb_shape(b) not in left:
@@ -160,8 +178,9 @@ def shedding_reasons(info, hand: list[int], bombs) -> list[Reason]:
         if twos:
             out.append(say(t, "holds_twos", twos, cards=cards_text(twos)))
     if info.kind in ("play", "pass") and after and not any(r[0] == "plays_bomb" for r in out):
-        out.append(say(t, "keeps_bomb", after[0], cards=cards_text(after[0]),
-                       bomb=bomb_name(after[0])))
+        out.append(
+            say(t, "keeps_bomb", after[0], cards=cards_text(after[0]), bomb=bomb_name(after[0]))
+        )
     return out
 
 

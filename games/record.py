@@ -118,9 +118,13 @@ class View:
 # ---------------------------------------------------------------------------------------------
 # small helpers
 
+
 def _type_name(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, (str, int, float, bool)) \
-        or value is None else type(value).__name__
+    return (
+        json.dumps(value, ensure_ascii=False)
+        if isinstance(value, (str, int, float, bool)) or value is None
+        else type(value).__name__
+    )
 
 
 def _require_int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -147,7 +151,7 @@ def _check_keys(obj: Mapping, allowed: Sequence[str], where: str) -> None:
     for k in obj:
         if k not in allowed:
             prefix = f"{where}." if where else ""
-            raise RecordError.of("unknown_field", f"{prefix}{k}", allowed=', '.join(allowed))
+            raise RecordError.of("unknown_field", f"{prefix}{k}", allowed=", ".join(allowed))
 
 
 def _card(value: Any, field: str) -> int:
@@ -163,7 +167,7 @@ def _cards(value: Any, field: str) -> list[int]:
 
 def _num(x: float) -> int | float:
     """A number for JSON: integral floats become ints (``1.0`` -> ``1``)."""
-    if isinstance(x, float) and x.is_integer() and abs(x) < 2 ** 53:
+    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53:
         return int(x)
     return x
 
@@ -246,8 +250,11 @@ def _parse_result(game: Game, value: Any) -> dict | None:
             payer = _require_int(t.get("payer"), f"{field}.payer", 0, n - 1)
             payee = _require_int(t.get("payee"), f"{field}.payee", 0, n - 1)
             amount = t.get("amount")
-            if isinstance(amount, bool) or not isinstance(amount, (int, float)) \
-                    or not math.isfinite(amount):
+            if (
+                isinstance(amount, bool)
+                or not isinstance(amount, (int, float))
+                or not math.isfinite(amount)
+            ):
                 raise RecordError.of("expected_number", f"{field}.amount", got=_type_name(amount))
             parsed.append((payer, payee, float(amount)))
         transfers = parsed
@@ -260,12 +267,14 @@ def _check_format(obj: Any, expected: str) -> None:
     _require_dict(obj, "view" if expected == VIEW_FORMAT else "record")
     fmt = obj.get("format")
     if fmt != expected:
-        raise RecordError.of("format_expected", "format", expected=json.dumps(expected),
-                             got=_type_name(fmt))
+        raise RecordError.of(
+            "format_expected", "format", expected=json.dumps(expected), got=_type_name(fmt)
+        )
 
 
 # ---------------------------------------------------------------------------------------------
 # parsing
+
 
 def parse_record(obj: Any) -> Record:
     """Validate the shape of a ``quansu-record/1`` JSON object and parse it (nothing is played yet).
@@ -312,14 +321,16 @@ def parse_record(obj: Any) -> Record:
         trump = _card(trump, "deal.trump")
         if trump in where and where[trump] != "deal.stock":
             # the face-up card lies under the stock: an engine may list it in the stock as well
-            raise DealError.of("dealt_twice_also_in", "deal.trump", card=card_str(trump),
-                               where=where[trump])
+            raise DealError.of(
+                "dealt_twice_also_in", "deal.trump", card=card_str(trump), where=where[trump]
+            )
     first = deal_obj.get("first", 0)
     first = _require_int(first, "deal.first")
     if not 0 <= first < n:
         raise DealError.of("first_out_of_range", "deal.first", first=first, n=n - 1)
-    deal = Deal(hands=tuple(hands), first=first, stock=tuple(stock), set_aside=tuple(set_aside),
-                trump=trump)
+    deal = Deal(
+        hands=tuple(hands), first=first, stock=tuple(stock), set_aside=tuple(set_aside), trump=trump
+    )
     moves = _parse_moves(game, obj.get("moves"))
     result = _parse_result(game, obj.get("result"))
     return Record(game=game, deal=deal, moves=moves, result=result)
@@ -341,7 +352,7 @@ def parse_view(obj: Any) -> View:
     deal_obj = _require_dict(obj.get("deal"), "deal")
     for k in ("stock", "set_aside"):
         if k in deal_obj:
-            raise RecordError.of("view_hides_cards", f"deal.{k}", kind=k.replace('_', '-'))
+            raise RecordError.of("view_hides_cards", f"deal.{k}", kind=k.replace("_", "-"))
     _check_keys(deal_obj, _VIEW_DEAL_KEYS, "deal")
     hands_obj = _require_list(deal_obj.get("hands"), "deal.hands")
     if len(hands_obj) != n:
@@ -371,16 +382,24 @@ def parse_view(obj: Any) -> View:
     if trump is not None:
         trump = _card(trump, "deal.trump")
         if trump in hand:
-            raise DealError.of("trump_dealt_twice", "deal.trump", card=card_str(trump),
-                               seat=seat)
+            raise DealError.of("trump_dealt_twice", "deal.trump", card=card_str(trump), seat=seat)
     first = _require_int(deal_obj.get("first", 0), "deal.first")
     if not 0 <= first < n:
         raise DealError.of("first_out_of_range", "deal.first", first=first, n=n - 1)
     drawn = _cards(obj.get("drawn") or [], "drawn")
     moves = _parse_moves(game, obj.get("moves"))
     result = _parse_result(game, obj.get("result"))
-    return View(game=game, seat=seat, hand=tuple(hand), counts=tuple(counts), first=first,
-                trump=trump, drawn=tuple(drawn), moves=moves, result=result)
+    return View(
+        game=game,
+        seat=seat,
+        hand=tuple(hand),
+        counts=tuple(counts),
+        first=first,
+        trump=trump,
+        drawn=tuple(drawn),
+        moves=moves,
+        result=result,
+    )
 
 
 def parse_any(obj: Any) -> Record | View:
@@ -390,13 +409,18 @@ def parse_any(obj: Any) -> Record | View:
         return parse_view(obj)
     if obj.get("format") == RECORD_FORMAT:
         return parse_record(obj)
-    raise RecordError.of("format_expected_either", "format", record=json.dumps(RECORD_FORMAT),
-                         view=json.dumps(VIEW_FORMAT),
-                         got=_type_name(obj.get('format')))
+    raise RecordError.of(
+        "format_expected_either",
+        "format",
+        record=json.dumps(RECORD_FORMAT),
+        view=json.dumps(VIEW_FORMAT),
+        got=_type_name(obj.get("format")),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # writing
+
 
 def _moves_json(game: Game, moves: Sequence[tuple[int, Move]]) -> list[dict]:
     return [{"seat": s, "move": game.move_to_text(m)} for s, m in moves]
@@ -404,9 +428,12 @@ def _moves_json(game: Game, moves: Sequence[tuple[int, Move]]) -> list[dict]:
 
 def result_json(state: State) -> dict:
     """``{"net": [bets per seat], "transfers": [{"payer", "payee", "amount"}]}`` of a finished state."""
-    return {"net": [_num(float(x)) for x in state.returns()],
-            "transfers": [{"payer": p, "payee": q, "amount": _num(float(a))}
-                          for p, q, a in state.settlement()]}
+    return {
+        "net": [_num(float(x)) for x in state.returns()],
+        "transfers": [
+            {"payer": p, "payee": q, "amount": _num(float(a))} for p, q, a in state.settlement()
+        ],
+    }
 
 
 def _result_obj(result: dict | None) -> dict | None:
@@ -416,8 +443,9 @@ def _result_obj(result: dict | None) -> dict | None:
     if result.get("net") is not None:
         out["net"] = [_num(x) for x in result["net"]]
     if result.get("transfers"):
-        out["transfers"] = [{"payer": p, "payee": q, "amount": _num(a)}
-                            for p, q, a in result["transfers"]]
+        out["transfers"] = [
+            {"payer": p, "payee": q, "amount": _num(a)} for p, q, a in result["transfers"]
+        ]
     return out
 
 
@@ -441,16 +469,20 @@ def deal_json(deal: Deal) -> dict:
 def _check_deal_writable(deal: Deal) -> None:
     if deal.extra:
         keys = ", ".join(k for k, _ in deal.extra)
-        raise RecordError.of("deal_extra_no_field", "deal", keys=keys,
-                             RECORD_FORMAT=RECORD_FORMAT)
+        raise RecordError.of("deal_extra_no_field", "deal", keys=keys, RECORD_FORMAT=RECORD_FORMAT)
 
 
 def record_to_json(record: Record) -> dict:
     """The ``quansu-record/1`` JSON object of a :class:`Record` (canonical move text)."""
     _check_deal_writable(record.deal)
     game = record.game
-    out: dict[str, Any] = {"format": RECORD_FORMAT, "game": game.name, "players": game.num_players,
-                           "options": _options_json(game), "deal": deal_json(record.deal)}
+    out: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "game": game.name,
+        "players": game.num_players,
+        "options": _options_json(game),
+        "deal": deal_json(record.deal),
+    }
     if record.moves:
         out["moves"] = _moves_json(game, record.moves)
     if record.result is not None:
@@ -461,14 +493,22 @@ def record_to_json(record: Record) -> dict:
 def view_to_json(view: View) -> dict:
     """The ``quansu-view/1`` JSON object of a :class:`View`."""
     game = view.game
-    hands = [{"cards": [card_str(c) for c in view.hand]} if s == view.seat else {"count": k}
-             for s, k in enumerate(view.counts)]
+    hands = [
+        {"cards": [card_str(c) for c in view.hand]} if s == view.seat else {"count": k}
+        for s, k in enumerate(view.counts)
+    ]
     deal: dict[str, Any] = {"hands": hands}
     if view.trump is not None:
         deal["trump"] = card_str(view.trump)
     deal["first"] = view.first
-    out: dict[str, Any] = {"format": VIEW_FORMAT, "game": game.name, "players": game.num_players,
-                           "seat": view.seat, "options": _options_json(game), "deal": deal}
+    out: dict[str, Any] = {
+        "format": VIEW_FORMAT,
+        "game": game.name,
+        "players": game.num_players,
+        "seat": view.seat,
+        "options": _options_json(game),
+        "deal": deal,
+    }
     if view.drawn:
         out["drawn"] = [card_str(c) for c in view.drawn]
     if view.moves:
@@ -485,14 +525,18 @@ def record_from_state(state: State) -> dict:
     result = None
     if state.is_terminal():
         res = result_json(state)
-        result = {"net": [float(x) for x in res["net"]],
-                  "transfers": [(t["payer"], t["payee"], float(t["amount"])) for t in res["transfers"]]}
-    return record_to_json(Record(game=game, deal=state.deal, moves=tuple(state.history),
-                                 result=result))
+        result = {
+            "net": [float(x) for x in res["net"]],
+            "transfers": [(t["payer"], t["payee"], float(t["amount"])) for t in res["transfers"]],
+        }
+    return record_to_json(
+        Record(game=game, deal=state.deal, moves=tuple(state.history), result=result)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # replay
+
 
 class _DrawTracker:
     """Follows which stock cards enter each seat's hand, in order (the seat's ``drawn`` list).
@@ -543,10 +587,14 @@ class _DrawTracker:
             self._add(s, hand & ~self._hands[s] & self._stock)
 
 
-def _apply_moves(game: Game, state: State, moves: Sequence[tuple[int, Move]],
-                 on_step: Callable[[int, State, int, Move], None] | None = None,
-                 tracker: _DrawTracker | None = None,
-                 on_applied: Callable[[int, State, int, Move], None] | None = None) -> State:
+def _apply_moves(
+    game: Game,
+    state: State,
+    moves: Sequence[tuple[int, Move]],
+    on_step: Callable[[int, State, int, Move], None] | None = None,
+    tracker: _DrawTracker | None = None,
+    on_applied: Callable[[int, State, int, Move], None] | None = None,
+) -> State:
     """Apply ``moves`` to ``state`` one by one, naming the first impossible one.
 
     ``on_step(i, state, seat, move)`` is called before move ``i`` is applied (``state`` is the
@@ -555,9 +603,13 @@ def _apply_moves(game: Game, state: State, moves: Sequence[tuple[int, Move]],
         field = f"moves[{i}]"
         to_act = state.current_player
         if to_act == TERMINAL:
-            raise IllegalMoveError.of("move_after_end", field,
-                                      move=json.dumps(game.move_to_text(move), ensure_ascii=False),
-                                      seat=seat, i=i)
+            raise IllegalMoveError.of(
+                "move_after_end",
+                field,
+                move=json.dumps(game.move_to_text(move), ensure_ascii=False),
+                seat=seat,
+                i=i,
+            )
         if to_act != seat:
             raise IllegalMoveError(state.out_of_turn_reason(seat, move), path=field)
         if on_step is not None:
@@ -570,8 +622,13 @@ def _apply_moves(game: Game, state: State, moves: Sequence[tuple[int, Move]],
             text = game.move_to_text(move)
             if _mentions(game, move, text, str(e)):
                 raise IllegalMoveError.wrap(e, field) from None
-            raise IllegalMoveError.of("move_not_legal", field, move=json.dumps(text, ensure_ascii=False),
-                                      seat=seat, reason=e) from None
+            raise IllegalMoveError.of(
+                "move_not_legal",
+                field,
+                move=json.dumps(text, ensure_ascii=False),
+                seat=seat,
+                reason=e,
+            ) from None
         if tracker is not None:
             tracker.after(state)
         if on_applied is not None:
@@ -605,27 +662,36 @@ def check_result(state: State, result: dict | None, n_moves: int) -> None:
     if result is None:
         return
     if not state.is_terminal():
-        raise ResultError.of("result_game_not_over", "result", n_moves=n_moves,
-                             current_player=state.current_player)
+        raise ResultError.of(
+            "result_game_not_over", "result", n_moves=n_moves, current_player=state.current_player
+        )
     ret = [float(x) for x in state.returns()]
     net = result.get("net")
     if net is not None and any(abs(a - b) > RESULT_TOLERANCE for a, b in zip(net, ret)):
-        raise ResultError.of("result_net_disagrees", "result.net",
-                             net=[_num(x) for x in net],
-                             settlement=[_num(x) for x in ret])
+        raise ResultError.of(
+            "result_net_disagrees",
+            "result.net",
+            net=[_num(x) for x in net],
+            settlement=[_num(x) for x in ret],
+        )
     transfers = result.get("transfers")
     if transfers is not None:
+
         def key(ts):
             return sorted((p, q, round(a, 9)) for p, q, a in ts)
+
         mine = [(p, q, float(a)) for p, q, a in state.settlement()]
         if key(transfers) != key(mine):
             fmt = ", ".join(f"{p}->{q}: {_num(a)}" for p, q, a in mine) or "none"
             raise ResultError.of("result_transfers_disagree", "result.transfers", fmt=fmt)
 
 
-def replay_record(record: Record | Mapping, on_step: Callable[[int, State, int, Move], None] | None = None,
-                  check: bool = True,
-                  on_applied: Callable[[int, State, int, Move], None] | None = None) -> State:
+def replay_record(
+    record: Record | Mapping,
+    on_step: Callable[[int, State, int, Move], None] | None = None,
+    check: bool = True,
+    on_applied: Callable[[int, State, int, Move], None] | None = None,
+) -> State:
     """Play a record through the engine and return the final state (the referee).
 
     ``record``: a :class:`Record` or a JSON object.  ``on_step(i, state, seat, move)`` is called
@@ -663,8 +729,9 @@ def view_at(record: Record | Mapping, seat: int, at: int | None = None) -> dict:
     if at is None:
         at = len(rec.moves)
     if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(rec.moves):
-        raise RecordError.of("expected_move_count", "at", n_moves=len(rec.moves),
-                             got=_type_name(at))
+        raise RecordError.of(
+            "expected_move_count", "at", n_moves=len(rec.moves), got=_type_name(at)
+        )
     moves = rec.moves[:at]
     state = _initial_state(rec.game, rec.deal)
     tracker = _DrawTracker(state)
@@ -672,12 +739,21 @@ def view_at(record: Record | Mapping, seat: int, at: int | None = None) -> dict:
     result = None
     if state.is_terminal():
         res = result_json(state)
-        result = {"net": [float(x) for x in res["net"]],
-                  "transfers": [(t["payer"], t["payee"], float(t["amount"])) for t in res["transfers"]]}
-    view = View(game=rec.game, seat=seat, hand=tuple(rec.deal.hands[seat]),
-                counts=tuple(len(h) for h in rec.deal.hands), first=rec.deal.first,
-                trump=rec.deal.trump, drawn=tuple(tracker.drawn[seat]), moves=tuple(moves),
-                result=result)
+        result = {
+            "net": [float(x) for x in res["net"]],
+            "transfers": [(t["payer"], t["payee"], float(t["amount"])) for t in res["transfers"]],
+        }
+    view = View(
+        game=rec.game,
+        seat=seat,
+        hand=tuple(rec.deal.hands[seat]),
+        counts=tuple(len(h) for h in rec.deal.hands),
+        first=rec.deal.first,
+        trump=rec.deal.trump,
+        drawn=tuple(tracker.drawn[seat]),
+        moves=tuple(moves),
+        result=result,
+    )
     return view_to_json(view)
 
 
@@ -699,8 +775,9 @@ def replay_view(view: View | Mapping, rng: random.Random) -> State:
     v = view if isinstance(view, View) else parse_view(view)
     game = v.game
     try:
-        deal = game.deal_for_view(v.seat, v.hand, v.counts, v.moves, rng, first=v.first,
-                                  drawn=v.drawn, trump=v.trump)
+        deal = game.deal_for_view(
+            v.seat, v.hand, v.counts, v.moves, rng, first=v.first, drawn=v.drawn, trump=v.trump
+        )
     except DealError as e:
         if str(e).startswith(("deal", "drawn", "moves")):
             raise DealError.wrap(e) from None
@@ -712,10 +789,12 @@ def replay_view(view: View | Mapping, rng: random.Random) -> State:
     if list(got) != list(v.drawn):
         for i, (a, b) in enumerate(zip(got, v.drawn)):
             if a != b:
-                raise DealError.of("drawn_differs", f"drawn[{i}]", card=card_str(b),
-                                   seat=v.seat, card2=card_str(a))
-        raise DealError.of("drawn_count", "drawn", n_drawn=len(v.drawn), seat=v.seat,
-                           n_got=len(got))
+                raise DealError.of(
+                    "drawn_differs", f"drawn[{i}]", card=card_str(b), seat=v.seat, card2=card_str(a)
+                )
+        raise DealError.of(
+            "drawn_count", "drawn", n_drawn=len(v.drawn), seat=v.seat, n_got=len(got)
+        )
     # A view's result is not compared: the end of the game and its settlement can depend on cards
     # the seat never saw (an opponent's instant win at the deal, cards left in other hands), which
     # the rebuilt state holds at random.
@@ -740,6 +819,7 @@ def legal_move_texts(state: State) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # files
 
+
 def dumps(obj: Any, width: int = 100) -> str:
     """JSON text laid out for people: short values on one line, lists of cards on one line, one move
     (or hand) per line.  ``json.loads(dumps(x)) == x``."""
@@ -752,8 +832,10 @@ def dumps(obj: Any, width: int = 100) -> str:
             return compact
         pad = " " * (indent + 2)
         if isinstance(v, dict):
-            items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dump(x, indent + 2)}"
-                     for k, x in v.items()]
+            items = [
+                f"{pad}{json.dumps(k, ensure_ascii=False)}: {dump(x, indent + 2)}"
+                for k, x in v.items()
+            ]
             return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
         items = [pad + dump(x, indent + 2) for x in v]
         return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"

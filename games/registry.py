@@ -40,10 +40,9 @@ def load_all() -> dict[str, type[Game]]:
 
     try:
         classes = game_classes()
-    except ImportError as e:    # a game's own module, imported by its class
+    except ImportError as e:  # a game's own module, imported by its class
         raise ImportError(f"cannot import {e.name or 'a game module'}: {e}", name=e.name) from e
-    for info in pkgutil.walk_packages(games.__path__, prefix="quansu.games.",
-                                      onerror=_walk_error):
+    for info in pkgutil.walk_packages(games.__path__, prefix="quansu.games.", onerror=_walk_error):
         try:
             importlib.import_module(info.name)
         except ImportError as e:
@@ -66,5 +65,5 @@ def make(name: str, num_players: int = 4, options: Mapping[str, Any] | None = No
     classes = game_classes()
     cls = classes.get(name.lower() if isinstance(name, str) else name)
     if cls is None:
-        raise GameError.of("game_unknown", name=name, known=', '.join(classes))
+        raise GameError.of("game_unknown", name=name, known=", ".join(classes))
     return cls(num_players, options)

@@ -31,5 +31,12 @@ def default_evaluator(game, **kwargs) -> NetworkEvaluator:
     return NetworkEvaluator(game, load_model(game), **kwargs)
 
 
-__all__ = ["ModelError", "NetworkEvaluator", "PolicyValueModel", "default_evaluator",
-           "default_model_path", "has_model", "load_model"]
+__all__ = [
+    "ModelError",
+    "NetworkEvaluator",
+    "PolicyValueModel",
+    "default_evaluator",
+    "default_model_path",
+    "has_model",
+    "load_model",
+]

@@ -27,8 +27,9 @@ class PolicyBot(Bot):
         return legal[best]
 
 
-def guided_config(evaluator: NetworkEvaluator, base: SearchConfig | None = None,
-                  leaf: str | None = None) -> SearchConfig:
+def guided_config(
+    evaluator: NetworkEvaluator, base: SearchConfig | None = None, leaf: str | None = None
+) -> SearchConfig:
     """Search settings for network-guided ISMCTS: priors from the network (sharpened by the
     game's ``tuning.guided_prior_temperature``); leaf values ``leaf`` (default the game's
     ``tuning.guided_leaf``): the network's (batches of 8, PUCT value scale = the model's payoff
@@ -42,7 +43,11 @@ def guided_config(evaluator: NetworkEvaluator, base: SearchConfig | None = None,
     return base.replace(leaf_value=leaf, batch_size=8, value_scale=evaluator.model.value_scale)
 
 
-def guided_bot(evaluator: NetworkEvaluator, config: SearchConfig | None = None, seed: int = 0,
-               name: str = "guided") -> ISMCTSBot:
+def guided_bot(
+    evaluator: NetworkEvaluator,
+    config: SearchConfig | None = None,
+    seed: int = 0,
+    name: str = "guided",
+) -> ISMCTSBot:
     """ISMCTS guided by ``evaluator`` (see :func:`guided_config`)."""
     return ISMCTSBot(guided_config(evaluator, config), evaluator, seed, name=name)

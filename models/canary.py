@@ -49,10 +49,19 @@ def write_canary(path: Path, game: Game, run_fn, seed: int = 0) -> dict:
     """Write the canary file; ``run_fn(states, moves, move_state) -> (logits, values)``."""
     plies, st, mv, idx = canary_inputs(game, seed)
     logits, values = run_fn(st, mv, idx)
-    data = {"game": game.name, "players": game.num_players, "options": game.options,
-            "rules_version": game.rules_version, "seed": seed, "plies": plies,
-            "states": st.tolist(), "moves": mv.tolist(), "move_state": idx.tolist(),
-            "logits": np.asarray(logits).tolist(), "values": np.asarray(values).tolist()}
+    data = {
+        "game": game.name,
+        "players": game.num_players,
+        "options": game.options,
+        "rules_version": game.rules_version,
+        "seed": seed,
+        "plies": plies,
+        "states": st.tolist(),
+        "moves": mv.tolist(),
+        "move_state": idx.tolist(),
+        "logits": np.asarray(logits).tolist(),
+        "values": np.asarray(values).tolist(),
+    }
     Path(path).write_text(json.dumps(data), encoding="utf-8")
     return data
 

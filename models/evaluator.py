@@ -73,15 +73,18 @@ class PolicyValueModel:
             data = bytes(source)
             self.name = "<bytes>"
         try:
-            self.session = ort.InferenceSession(data, _session_options(threads),
-                                                providers=["CPUExecutionProvider"])
+            self.session = ort.InferenceSession(
+                data, _session_options(threads), providers=["CPUExecutionProvider"]
+            )
         except Exception as e:  # onnxruntime raises its own exception types
             raise ModelError(f"model {self.name}: cannot be loaded by onnxruntime: {e}") from None
         self.metadata: dict[str, str] = dict(self.session.get_modelmeta().custom_metadata_map)
         if self.metadata.get("quansu.format") != MODEL_FORMAT:
-            raise ModelError(f"model {self.name}: not a quansu policy-value model "
-                             f"(format {self.metadata.get('quansu.format')!r}, "
-                             f"expected {MODEL_FORMAT!r})")
+            raise ModelError(
+                f"model {self.name}: not a quansu policy-value model "
+                f"(format {self.metadata.get('quansu.format')!r}, "
+                f"expected {MODEL_FORMAT!r})"
+            )
         self.game = self.metadata["quansu.game"]
         self.encoder_version = int(self.metadata["quansu.encoder_version"])
         self.encoder_fingerprint = self.metadata["quansu.encoder_fingerprint"]
@@ -101,34 +104,43 @@ class PolicyValueModel:
     def check_encoder(self, encoder: Encoder) -> None:
         """Raise :class:`ModelError` unless this model was trained on ``encoder``'s layout."""
         if self.game != encoder.spec.game:
-            raise ModelError(f"model {self.name} is for game {self.game!r}, "
-                             f"not {encoder.spec.game!r}")
+            raise ModelError(
+                f"model {self.name} is for game {self.game!r}, not {encoder.spec.game!r}"
+            )
         if self.encoder_version != encoder.version:
             raise ModelError(
                 f"model {self.name} was trained with {self.game} encoder version "
                 f"{self.encoder_version}, but the code's encoder is version {encoder.version}; "
-                f"retrain it with `quansu train --game {self.game}`")
+                f"retrain it with `quansu train --game {self.game}`"
+            )
         if self.encoder_fingerprint != encoder.fingerprint():
             raise ModelError(
                 f"model {self.name}: encoder layout fingerprint {self.encoder_fingerprint} differs "
                 f"from the code's {encoder.fingerprint()} (same version {encoder.version}: the "
-                f"encoder changed without a version bump)")
+                f"encoder changed without a version bump)"
+            )
 
-    def run(self, states: np.ndarray, moves: np.ndarray,
-            move_state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def run(
+        self, states: np.ndarray, moves: np.ndarray, move_state: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``(logits[M], values[B, 4])`` for encoded rows (shapes in the module docstring)."""
         logits, values = self.session.run(
-            None, {"states": np.ascontiguousarray(states, dtype=np.float32),
-                   "moves": np.ascontiguousarray(moves, dtype=np.float32),
-                   "move_state": np.ascontiguousarray(move_state, dtype=np.int64)})
+            None,
+            {
+                "states": np.ascontiguousarray(states, dtype=np.float32),
+                "moves": np.ascontiguousarray(moves, dtype=np.float32),
+                "move_state": np.ascontiguousarray(move_state, dtype=np.int64),
+            },
+        )
         return logits, values
 
 
 _SESSIONS: dict = {}
 
 
-def load_model(game: Game, path: str | os.PathLike | None = None, *,
-               threads: int = 1) -> PolicyValueModel:
+def load_model(
+    game: Game, path: str | os.PathLike | None = None, *, threads: int = 1
+) -> PolicyValueModel:
     """Load and check the model for ``game`` (default: the shipped ``models/<game>.onnx``).
 
     Sessions are created once per process: the same file (path, size, mtime) and thread count
@@ -176,8 +188,9 @@ class NetworkEvaluator(Evaluator):
     sharpens them itself: ``SearchConfig.prior_temperature``.)
     """
 
-    def __init__(self, game: Game, model: PolicyValueModel | None = None, *,
-                 cache_size: int | None = None):
+    def __init__(
+        self, game: Game, model: PolicyValueModel | None = None, *, cache_size: int | None = None
+    ):
         self.game = game
         self.encoder = encoder_for(game)
         self.model = model if model is not None else load_model(game)
@@ -194,8 +207,15 @@ class NetworkEvaluator(Evaluator):
         self.calls = 0
         self.hits = 0
 
-    def evaluate(self, states: Sequence[State], moves: Sequence[Sequence] | None = None,
-                 rng=None, *, values: bool = True, stop=None) -> list[Evaluation]:
+    def evaluate(
+        self,
+        states: Sequence[State],
+        moves: Sequence[Sequence] | None = None,
+        rng=None,
+        *,
+        values: bool = True,
+        stop=None,
+    ) -> list[Evaluation]:
         """One :class:`~search.evaluator.Evaluation` per state (``moves[i]`` = the state's
         ``legal_moves()``, computed when ``moves`` is None).  ``rng`` and ``stop`` are unused:
         the network is deterministic and one call is short.  A priors-only call
@@ -225,7 +245,7 @@ class NetworkEvaluator(Evaluator):
             todo.append((i, st, seat, legal, key))
         if todo:
             enc = self.encoder
-            if len(todo) == 1:   # a search's priors: one state, no stacking (the same rows)
+            if len(todo) == 1:  # a search's priors: one state, no stacking (the same rows)
                 _, st, seat, mv, _ = todo[0]
                 srows = enc.encode_state(st, seat)[None, :]
                 mrows = enc.encode_moves(st, mv)
@@ -233,14 +253,15 @@ class NetworkEvaluator(Evaluator):
             else:
                 srows = np.stack([enc.encode_state(st, seat) for _, st, seat, _, _ in todo])
                 mrows = np.concatenate([enc.encode_moves(st, mv) for _, st, _, mv, _ in todo])
-                idx = np.concatenate([np.full(len(mv), j, dtype=np.int64)
-                                      for j, (_, _, _, mv, _) in enumerate(todo)])
+                idx = np.concatenate(
+                    [np.full(len(mv), j, dtype=np.int64) for j, (_, _, _, mv, _) in enumerate(todo)]
+                )
             logits, vals_rel = self.model.run(srows, mrows, idx)
             self.calls += 1
             pos = 0
             n = self.game.num_players
             for j, (i, st, seat, legal, key) in enumerate(todo):
-                lg = logits[pos:pos + len(legal)].astype(np.float64)
+                lg = logits[pos : pos + len(legal)].astype(np.float64)
                 pos += len(legal)
                 pri = softmax(lg).tolist()
                 rel = vals_rel[j]

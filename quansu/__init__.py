@@ -34,13 +34,13 @@ def _subpackages_of_a_checkout() -> list[str] | None:
     here = _os.path.dirname(_os.path.abspath(__file__))
     root = _os.path.dirname(here)
     if _os.path.isdir(_os.path.join(here, "server")) or not (
-            _os.path.isfile(_os.path.join(root, "pyproject.toml"))
-            and _os.path.isfile(_os.path.join(root, "server", "__init__.py"))):
+        _os.path.isfile(_os.path.join(root, "pyproject.toml"))
+        and _os.path.isfile(_os.path.join(root, "server", "__init__.py"))
+    ):
         return None
-    for dist in _metadata.distributions(name="quansu"):   # the checkout's own egg-info too
+    for dist in _metadata.distributions(name="quansu"):  # the checkout's own egg-info too
         installed = _os.path.abspath(str(dist.locate_file("quansu")))
-        if installed != here and _os.path.isfile(_os.path.join(installed, "server",
-                                                                "__init__.py")):
+        if installed != here and _os.path.isfile(_os.path.join(installed, "server", "__init__.py")):
             return [installed]
     return [here, root]
 

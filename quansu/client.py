@@ -31,18 +31,17 @@ import random
 import socket
 import ssl
 import time
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeAlias
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from quansu.server import convert
 from quansu.server.errors import retry_after_s as _retry_after_s
-from quansu.server.v1 import records_pb2
+from quansu.server.v1 import records_pb2, service_pb2_grpc
 from quansu.server.v1 import service_pb2 as pb
-from quansu.server.v1 import service_pb2_grpc
 
-RecordOrView = records_pb2.Record | records_pb2.View | Mapping[str, Any]
+RecordOrView: TypeAlias = records_pb2.Record | records_pb2.View | Mapping[str, Any]
 
 #: The port ``quansu serve`` listens on, and the one a target without a port goes to.
 DEFAULT_PORT = 50051
@@ -126,7 +125,7 @@ def normalize_target(target: str) -> str:
         end = t.find("]")
         if end < 0:
             raise TargetError(f"server address {target!r}: missing ']' after the IPv6 address")
-        host, rest = t[:end + 1], t[end + 1:]
+        host, rest = t[: end + 1], t[end + 1 :]
         if not rest:
             return f"{host}:{DEFAULT_PORT}"
         if not rest.startswith(":"):
@@ -158,8 +157,10 @@ def split_targets(target: str | Sequence[str]) -> list[str]:
             raise TargetError("server addresses: none given")
     out = [normalize_target(p) for p in parts]
     if len(out) > 1 and any(p.startswith(_SCHEMES) for p in out):
-        raise TargetError("server addresses: a scheme target (dns:, ipv4:, ...) must be the only "
-                          "one; list several servers as HOST:PORT")
+        raise TargetError(
+            "server addresses: a scheme target (dns:, ipv4:, ...) must be the only "
+            "one; list several servers as HOST:PORT"
+        )
     return out
 
 
@@ -171,7 +172,9 @@ def balanced_target(targets: Sequence[str]) -> str:
     v4: list[str] = []
     v6: list[str] = []
     for target in targets:
-        host, port = _host_port(target)
+        hp = _host_port(target)
+        assert hp is not None, f"{target!r} names a scheme; only host:port targets are balanced"
+        host, port = hp
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except OSError as e:
@@ -183,8 +186,10 @@ def balanced_target(targets: Sequence[str]) -> str:
         elif six:
             v6 += [f"[{a}]:{port}" for a in dict.fromkeys(six)]
     if v4 and v6:
-        raise TargetError("server addresses: some resolve to IPv4 only and some to IPv6 only; "
-                          "give one dns:///NAME:PORT for all of them")
+        raise TargetError(
+            "server addresses: some resolve to IPv4 only and some to IPv6 only; "
+            "give one dns:///NAME:PORT for all of them"
+        )
     return "ipv4:" + ",".join(v4) if v4 else "ipv6:" + ",".join(v6)
 
 
@@ -197,13 +202,18 @@ def service_config(retries: int, balanced: bool) -> dict:
     if balanced:
         config["loadBalancingConfig"] = [{"round_robin": {}}]
     if retries > 0:
-        config["methodConfig"] = [{
-            "name": [{"service": _SERVICE}],
-            "retryPolicy": {"maxAttempts": min(retries + 1, MAX_ATTEMPTS),
-                            "initialBackoff": "0.1s", "maxBackoff": "1s",
-                            "backoffMultiplier": 2,
-                            "retryableStatusCodes": ["UNAVAILABLE"]},
-        }]
+        config["methodConfig"] = [
+            {
+                "name": [{"service": _SERVICE}],
+                "retryPolicy": {
+                    "maxAttempts": min(retries + 1, MAX_ATTEMPTS),
+                    "initialBackoff": "0.1s",
+                    "maxBackoff": "1s",
+                    "backoffMultiplier": 2,
+                    "retryableStatusCodes": ["UNAVAILABLE"],
+                },
+            }
+        ]
     return config
 
 
@@ -245,7 +255,7 @@ def diagnose(error: grpc.RpcError, target: str, tls: bool) -> str | None:
     code = getattr(error, "code", None)
     if code is None or code() != grpc.StatusCode.UNAVAILABLE:
         return None
-    hp = None if "," in target else _host_port(target)     # several servers: no one to ask
+    hp = None if "," in target else _host_port(target)  # several servers: no one to ask
     if hp is None:
         return None
     host, port = hp
@@ -253,11 +263,15 @@ def diagnose(error: grpc.RpcError, target: str, tls: bool) -> str | None:
     if server_tls is None:
         return f"nothing answers at {target} (is `quansu serve` running there, on that port?)"
     if server_tls and not tls:
-        return (f"the server at {target} seems to use TLS and this client connected in "
-                f"plaintext; pass --tls-ca CERT.pem (the server's certificate or its CA)")
+        return (
+            f"the server at {target} seems to use TLS and this client connected in "
+            f"plaintext; pass --tls-ca CERT.pem (the server's certificate or its CA)"
+        )
     if tls and not server_tls:
-        return (f"the server at {target} seems to use plaintext and this client connected "
-                f"with TLS; drop --tls-ca (or start the server with --tls-cert/--tls-key)")
+        return (
+            f"the server at {target} seems to use plaintext and this client connected "
+            f"with TLS; drop --tls-ca (or start the server with --tls-cert/--tls-key)"
+        )
     return None
 
 
@@ -267,10 +281,19 @@ def _cards(cards: str | Sequence[str]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def build_view(game: str, players: int, seat: int, hand: str | Sequence[str], *,
-               moves: Iterable[tuple[int, str]] = (), counts: Sequence[int] | None = None,
-               options: Mapping[str, Any] | None = None, drawn: str | Sequence[str] = (),
-               first: int = 0, trump: str | None = None) -> records_pb2.View:
+def build_view(
+    game: str,
+    players: int,
+    seat: int,
+    hand: str | Sequence[str],
+    *,
+    moves: Iterable[tuple[int, str]] = (),
+    counts: Sequence[int] | None = None,
+    options: Mapping[str, Any] | None = None,
+    drawn: str | Sequence[str] = (),
+    first: int = 0,
+    trump: str | None = None,
+) -> records_pb2.View:
     """A ``quansu-view/1`` message from cards and moves in canonical text.
 
     ``hand``: the seat's cards as dealt (``"3S 4S 5H"`` or a list).  ``counts``: how many cards
@@ -281,8 +304,9 @@ def build_view(game: str, players: int, seat: int, hand: str | Sequence[str], *,
     """
     hand = _cards(hand)
     counts = list(counts) if counts is not None else [len(hand)] * players
-    view = records_pb2.View(format="quansu-view/1", game=game, players=players, seat=seat,
-                            drawn=_cards(drawn))
+    view = records_pb2.View(
+        format="quansu-view/1", game=game, players=players, seat=seat, drawn=_cards(drawn)
+    )
     view.options.update(dict(options or {}))
     for s in range(players):
         if s == seat:
@@ -344,22 +368,30 @@ class Client:
     is back.  Host names in a list are resolved once, here (:func:`balanced_target`).
     """
 
-    def __init__(self, target: str | Sequence[str], *, token: str | None = None,
-                 tls_ca: bytes | str | None = None,
-                 server_name: str | None = None, timeout: float | None = None,
-                 retries: int = 0, retry_rng: random.Random | int | None = None):
+    def __init__(
+        self,
+        target: str | Sequence[str],
+        *,
+        token: str | None = None,
+        tls_ca: bytes | str | None = None,
+        server_name: str | None = None,
+        timeout: float | None = None,
+        retries: int = 0,
+        retry_rng: random.Random | int | None = None,
+    ):
         targets = split_targets(target)
         if not isinstance(retries, int) or retries < 0:
             raise ValueError(f"retries: expected an integer >= 0, got {retries!r}")
         self.retries = retries
-        self.retry_rng = (retry_rng if isinstance(retry_rng, random.Random)
-                          else random.Random(retry_rng))
+        self.retry_rng = (
+            retry_rng if isinstance(retry_rng, random.Random) else random.Random(retry_rng)
+        )
         #: the servers as given (normalized); ``target``: the one gRPC target for all of them
         self.targets = targets
         target = targets[0] if len(targets) == 1 else balanced_target(targets)
         self.target = target
         self.tls = tls_ca is not None
-        options = [("grpc.enable_retries", 1)]
+        options: list[tuple[str, Any]] = [("grpc.enable_retries", 1)]
         config = service_config(retries, balanced=target.startswith(_BALANCED_SCHEMES))
         if config:
             options.append(("grpc.service_config", json.dumps(config)))
@@ -393,7 +425,10 @@ class Client:
         return diagnose(error, self.target, self.tls)
 
     def _kw(self, timeout: float | None) -> dict:
-        return {"timeout": timeout if timeout is not None else self.timeout, "metadata": self.metadata}
+        return {
+            "timeout": timeout if timeout is not None else self.timeout,
+            "metadata": self.metadata,
+        }
 
     # -- refusals and retries ------------------------------------------------------------------
     def retry_wait(self, retry_after_s: float | None, attempt: int) -> float:
@@ -402,11 +437,12 @@ class Client:
         the jitter factor."""
         base = retry_after_s
         if base is None:
-            base = min(RETRY_FALLBACK_MAX_S, RETRY_FALLBACK_S * 2 ** attempt)
+            base = min(RETRY_FALLBACK_MAX_S, RETRY_FALLBACK_S * 2**attempt)
         return base * self.retry_rng.uniform(*RETRY_JITTER)
 
-    def _next_try(self, error: grpc.RpcError, attempt: int,
-                  end: float | None) -> tuple[float, float | None]:
+    def _next_try(
+        self, error: grpc.RpcError, attempt: int, end: float | None
+    ) -> tuple[float, float | None]:
         """After refusal ``error`` of try ``attempt`` (0 first): ``(wait, timeout of the next
         try)``; raises :class:`ServerBusy` when no retry is left or none fits before ``end``."""
         busy = ServerBusy(error, _retry_after_s(error), attempt + 1)
@@ -444,12 +480,14 @@ class Client:
     def describe_games(self, *, timeout: float | None = None) -> pb.DescribeGamesResponse:
         return self._unary(self.stub.DescribeGames, pb.DescribeGamesRequest(), timeout)
 
-    def legal_moves(self, game: RecordOrView, *, language: str = "",
-                    timeout: float | None = None) -> pb.LegalMovesResponse:
+    def legal_moves(
+        self, game: RecordOrView, *, language: str = "", timeout: float | None = None
+    ) -> pb.LegalMovesResponse:
         """The seat to act and its legal moves; ``language`` ("vi", "en"): the language of an
         INVALID_ARGUMENT's description (why the record or view is refused)."""
-        return self._unary(self.stub.LegalMoves,
-                           self.legal_moves_request(game, language=language), timeout)
+        return self._unary(
+            self.stub.LegalMoves, self.legal_moves_request(game, language=language), timeout
+        )
 
     @staticmethod
     def legal_moves_request(game: RecordOrView, *, language: str = "") -> pb.LegalMovesRequest:
@@ -459,49 +497,107 @@ class Client:
         return pb.LegalMovesRequest(record=msg, language=language)
 
     @staticmethod
-    def suggest_request(view: RecordOrView, *, iterations: int = 0, milliseconds: int = 0,
-                        top_k: int = 0, strength: int = 0, seed: int | None = None,
-                        language: str = "") -> pb.SuggestRequest:
+    def suggest_request(
+        view: RecordOrView,
+        *,
+        iterations: int = 0,
+        milliseconds: int = 0,
+        top_k: int = 0,
+        strength: int = 0,
+        seed: int | None = None,
+        language: str = "",
+    ) -> pb.SuggestRequest:
         msg = as_message(view)
         if not isinstance(msg, records_pb2.View):
             raise TypeError("Suggest takes a seat's view (format quansu-view/1), not a full record")
-        req = pb.SuggestRequest(view=msg, budget=_budget(iterations, milliseconds), top_k=top_k,
-                                strength=strength, language=language)
+        req = pb.SuggestRequest(
+            view=msg,
+            budget=_budget(iterations, milliseconds),
+            top_k=top_k,
+            strength=strength,
+            language=language,
+        )
         if seed is not None:
             req.seed = seed
         return req
 
-    def suggest(self, view: RecordOrView, *, iterations: int = 0, milliseconds: int = 0,
-                top_k: int = 0, strength: int = 0, seed: int | None = None, language: str = "",
-                timeout: float | None = None) -> pb.SuggestResponse:
+    def suggest(
+        self,
+        view: RecordOrView,
+        *,
+        iterations: int = 0,
+        milliseconds: int = 0,
+        top_k: int = 0,
+        strength: int = 0,
+        seed: int | None = None,
+        language: str = "",
+        timeout: float | None = None,
+    ) -> pb.SuggestResponse:
         """Ranked moves for the view's seat (zero budget fields: the server's defaults).
         ``language`` ("vi", "en"; "": English): the reasons' ``text`` and an INVALID_ARGUMENT's
         description."""
-        req = self.suggest_request(view, iterations=iterations, milliseconds=milliseconds,
-                                   top_k=top_k, strength=strength, seed=seed, language=language)
+        req = self.suggest_request(
+            view,
+            iterations=iterations,
+            milliseconds=milliseconds,
+            top_k=top_k,
+            strength=strength,
+            seed=seed,
+            language=language,
+        )
         return self._unary(self.stub.Suggest, req, timeout)
 
-    def suggest_stream(self, view: RecordOrView, *, interval_ms: int = 0, iterations: int = 0,
-                       milliseconds: int = 0, top_k: int = 0, strength: int = 0,
-                       seed: int | None = None, language: str = "",
-                       timeout: float | None = None) -> Iterator[pb.SuggestResponse]:
+    def suggest_stream(
+        self,
+        view: RecordOrView,
+        *,
+        interval_ms: int = 0,
+        iterations: int = 0,
+        milliseconds: int = 0,
+        top_k: int = 0,
+        strength: int = 0,
+        seed: int | None = None,
+        language: str = "",
+        timeout: float | None = None,
+    ) -> Iterator[pb.SuggestResponse]:
         """Partial rankings every ``interval_ms`` and then the final one (``final``).  The
         returned iterator is also a call: ``.cancel()`` stops the search.  ``language`` as in
         :meth:`suggest`."""
-        req = self.suggest_request(view, iterations=iterations, milliseconds=milliseconds,
-                                   top_k=top_k, strength=strength, seed=seed, language=language)
-        return self._stream(self.stub.SuggestStream,
-                            pb.SuggestStreamRequest(request=req, interval_ms=interval_ms), timeout)
+        req = self.suggest_request(
+            view,
+            iterations=iterations,
+            milliseconds=milliseconds,
+            top_k=top_k,
+            strength=strength,
+            seed=seed,
+            language=language,
+        )
+        return self._stream(
+            self.stub.SuggestStream,
+            pb.SuggestStreamRequest(request=req, interval_ms=interval_ms),
+            timeout,
+        )
 
     @staticmethod
-    def analyze_request(game: RecordOrView, *, seats: Sequence[int] = (), iterations: int = 0,
-                        milliseconds: int = 0, thresholds: Mapping[str, float] | None = None,
-                        seed: int | None = None, language: str = "",
-                        max_worlds: int = 0) -> pb.AnalyzeRequest:
+    def analyze_request(
+        game: RecordOrView,
+        *,
+        seats: Sequence[int] = (),
+        iterations: int = 0,
+        milliseconds: int = 0,
+        thresholds: Mapping[str, float] | None = None,
+        seed: int | None = None,
+        language: str = "",
+        max_worlds: int = 0,
+    ) -> pb.AnalyzeRequest:
         msg = as_message(game)
-        req = pb.AnalyzeRequest(seats=list(seats), budget=_budget(iterations, milliseconds),
-                                thresholds=pb.Thresholds(**dict(thresholds or {})),
-                                language=language, max_worlds=max_worlds)
+        req = pb.AnalyzeRequest(
+            seats=list(seats),
+            budget=_budget(iterations, milliseconds),
+            thresholds=pb.Thresholds(**dict(thresholds or {})),
+            language=language,
+            max_worlds=max_worlds,
+        )
         if isinstance(msg, records_pb2.View):
             req.view.CopyFrom(msg)
         else:
@@ -510,23 +606,40 @@ class Client:
             req.seed = seed
         return req
 
-    def analyze(self, game: RecordOrView, *, seats: Sequence[int] = (), iterations: int = 0,
-                milliseconds: int = 0, thresholds: Mapping[str, float] | None = None,
-                seed: int | None = None, language: str = "", max_worlds: int = 0,
-                timeout: float | None = None) -> Iterator[pb.AnalyzeResponse]:
+    def analyze(
+        self,
+        game: RecordOrView,
+        *,
+        seats: Sequence[int] = (),
+        iterations: int = 0,
+        milliseconds: int = 0,
+        thresholds: Mapping[str, float] | None = None,
+        seed: int | None = None,
+        language: str = "",
+        max_worlds: int = 0,
+        timeout: float | None = None,
+    ) -> Iterator[pb.AnalyzeResponse]:
         """One message per judged decision, then one summary per seat.  ``language`` ("vi",
         "en"; "": English): the reasons' ``text`` in ``Decision.top`` and an
         INVALID_ARGUMENT's description.  ``max_worlds``: the cap of sampled worlds per decision
         (0: the server's default for the game)."""
-        req = self.analyze_request(game, seats=seats, iterations=iterations,
-                                   milliseconds=milliseconds, thresholds=thresholds, seed=seed,
-                                   language=language, max_worlds=max_worlds)
+        req = self.analyze_request(
+            game,
+            seats=seats,
+            iterations=iterations,
+            milliseconds=milliseconds,
+            thresholds=thresholds,
+            seed=seed,
+            language=language,
+            max_worlds=max_worlds,
+        )
         return self._stream(self.stub.Analyze, req, timeout)
 
     def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
         """``"SERVING"``, ``"NOT_SERVING"``, ... of the server (or one service)."""
-        resp = self.health_stub.Check(health_pb2.HealthCheckRequest(service=service),
-                                      timeout=timeout)
+        resp = self.health_stub.Check(
+            health_pb2.HealthCheckRequest(service=service), timeout=timeout
+        )
         return health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status)
 
 

@@ -56,11 +56,18 @@ def require():
 
 
 def _style() -> dict:
-    return {"font.family": "sans-serif", "font.sans-serif": [FONT],
-            "axes.titlesize": SIZES["title"], "axes.labelsize": SIZES["label"],
-            "xtick.labelsize": SIZES["tick"], "ytick.labelsize": SIZES["tick"],
-            "legend.fontsize": SIZES["legend"], "figure.titlesize": SIZES["title"],
-            "axes.spines.top": False, "axes.spines.right": False}
+    return {
+        "font.family": "sans-serif",
+        "font.sans-serif": [FONT],
+        "axes.titlesize": SIZES["title"],
+        "axes.labelsize": SIZES["label"],
+        "xtick.labelsize": SIZES["tick"],
+        "ytick.labelsize": SIZES["tick"],
+        "legend.fontsize": SIZES["legend"],
+        "figure.titlesize": SIZES["title"],
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+    }
 
 
 def _figure(width: float, height: float, dpi: int = 100):
@@ -99,9 +106,17 @@ class Marks:
     points: list[tuple[float, float]] = field(default_factory=list)
 
 
-def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: str,
-               marks: Sequence[Marks] = (), width: float = 10.0, height: float = 5.6,
-               integer_x: bool = True):
+def line_chart(
+    series: Sequence[Series],
+    *,
+    title: str,
+    x_label: str,
+    y_label: str,
+    marks: Sequence[Marks] = (),
+    width: float = 10.0,
+    height: float = 5.6,
+    integer_x: bool = True,
+):
     """A line chart (a matplotlib Figure on the Agg canvas): ``title``, the axes named
     ``x_label`` and ``y_label``, one line per series in :data:`SERIES_COLORS`, each group of
     ``marks`` as markers with its own colour and shape, and a legend of both beside the plot;
@@ -113,15 +128,29 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
         for i, s in enumerate(series):
             xs = [p[0] for p in s.points]
             ys = [p[1] for p in s.points]
-            ax.plot(xs, ys, color=SERIES_COLORS[i % len(SERIES_COLORS)], linewidth=2.2,
-                    label=s.name, zorder=2)
+            ax.plot(
+                xs,
+                ys,
+                color=SERIES_COLORS[i % len(SERIES_COLORS)],
+                linewidth=2.2,
+                label=s.name,
+                zorder=2,
+            )
         for m in marks:
             xs = [p[0] for p in m.points]
             ys = [p[1] for p in m.points]
-            ax.plot(xs, ys, linestyle="none", marker=m.marker, markersize=10,
-                    markerfacecolor="none" if m.hollow else m.color,
-                    markeredgecolor=m.color if m.hollow else "#222222",
-                    markeredgewidth=2.0 if m.hollow else 0.8, label=m.label, zorder=3)
+            ax.plot(
+                xs,
+                ys,
+                linestyle="none",
+                marker=m.marker,
+                markersize=10,
+                markerfacecolor="none" if m.hollow else m.color,
+                markeredgecolor=m.color if m.hollow else "#222222",
+                markeredgewidth=2.0 if m.hollow else 0.8,
+                label=m.label,
+                zorder=3,
+            )
         ax.set_title(title, fontweight="bold")
         ax.set_xlabel(x_label)
         ax.set_ylabel(y_label)
@@ -143,8 +172,14 @@ def line_chart_png(series: Sequence[Series], path: str, **kw):
     return fig
 
 
-def panels(series: dict[str, Sequence[float]], *, title: str = "", x_label: str = "",
-           width: float = 8.0, panel_height: float = 2.2):
+def panels(
+    series: dict[str, Sequence[float]],
+    *,
+    title: str = "",
+    x_label: str = "",
+    width: float = 8.0,
+    panel_height: float = 2.2,
+):
     """One panel per non-empty series (``name -> y values``, x = the index), stacked, each
     named by its series and scaled to its own values (the training curves, whose series are
     measured at different steps)."""
@@ -157,8 +192,13 @@ def panels(series: dict[str, Sequence[float]], *, title: str = "", x_label: str 
         axes = fig.subplots(max(1, len(names)), 1, squeeze=False)[:, 0]
         for i, (ax, name) in enumerate(zip(axes, names)):
             ys = list(series[name])
-            ax.plot(range(len(ys)), ys, color=SERIES_COLORS[i % len(SERIES_COLORS)],
-                    linewidth=2.0, marker="o" if len(ys) == 1 else None)
+            ax.plot(
+                range(len(ys)),
+                ys,
+                color=SERIES_COLORS[i % len(SERIES_COLORS)],
+                linewidth=2.0,
+                marker="o" if len(ys) == 1 else None,
+            )
             ax.set_title(name, loc="left", fontsize=SIZES["label"])
             ax.grid(True, color="#dddddd", linewidth=0.8)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -59,8 +59,14 @@ def generate(out_dir: Path) -> list[Path]:
     include = Path(grpc_tools.__file__).parent / "_proto"
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        args = ["grpc_tools.protoc", f"-I{PROTO_ROOT}", f"-I{include}", f"--python_out={tmp}",
-                f"--pyi_out={tmp}", f"--grpc_python_out={tmp}"]
+        args = [
+            "grpc_tools.protoc",
+            f"-I{PROTO_ROOT}",
+            f"-I{include}",
+            f"--python_out={tmp}",
+            f"--pyi_out={tmp}",
+            f"--grpc_python_out={tmp}",
+        ]
         args += [str(p.relative_to(PROTO_ROOT)) for p in proto_files()]
         rc = protoc.main(args)
         if rc != 0:
@@ -98,8 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         stale = stale_files()
         if stale:
-            print("stale generated code in server/v1: " + ", ".join(stale)
-                  + "\nrun: python scripts/gen_proto.py", file=sys.stderr)
+            print(
+                "stale generated code in server/v1: "
+                + ", ".join(stale)
+                + "\nrun: python scripts/gen_proto.py",
+                file=sys.stderr,
+            )
             return 1
         print("server/v1 is up to date")
         return 0
@@ -114,7 +124,9 @@ def gen_node_types() -> int:
     node = ROOT / "clients" / "node"
     npm = shutil.which("npm")
     if npm is None or not (node / "node_modules").is_dir():
-        print("clients/node/types not regenerated: run `npm ci && npm run gen-types` in clients/node")
+        print(
+            "clients/node/types not regenerated: run `npm ci && npm run gen-types` in clients/node"
+        )
         return 0
     done = subprocess.run([npm, "run", "--silent", "gen-types"], cwd=node)
     if done.returncode == 0:

@@ -29,16 +29,31 @@ PLOT_WORLDS = 64
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, QUANSU_SCREENSHOTS=str(OUT))
-    tests = ["tests/service/test_web_browser.py::test_a_whole_game_of_each_game",
-             "tests/service/test_web_browser.py::test_an_analysis_shows_its_progress_and_cancel_stops_it"]
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", *tests], cwd=ROOT,
-                          env=env)
+    tests = [
+        "tests/service/test_web_browser.py::test_a_whole_game_of_each_game",
+        "tests/service/test_web_browser.py::test_an_analysis_shows_its_progress_and_cancel_stops_it",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", *tests], cwd=ROOT, env=env
+    )
     if done.returncode:
         return done.returncode
     plot = OUT / "analysis-plot.png"
-    done = subprocess.run([sys.executable, "-m", "quansu", "analyze", str(PLOT_RECORD),
-                           "--worlds", str(PLOT_WORLDS), "--plot", str(plot)], cwd=ROOT,
-                          stdout=subprocess.DEVNULL)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "quansu",
+            "analyze",
+            str(PLOT_RECORD),
+            "--worlds",
+            str(PLOT_WORLDS),
+            "--plot",
+            str(plot),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
     if done.returncode:
         return done.returncode
     for p in sorted(OUT.glob("*.png")):

@@ -9,5 +9,15 @@ from quansu.search.evaluator import Evaluation, Evaluator, UniformEvaluator, pla
 from quansu.search.ismcts import SearchError, search
 from quansu.search.result import MoveStats, SearchResult
 
-__all__ = ["Evaluation", "Evaluator", "MoveStats", "SearchConfig", "SearchError", "SearchOptionError",
-           "SearchResult", "UniformEvaluator", "playout", "search"]
+__all__ = [
+    "Evaluation",
+    "Evaluator",
+    "MoveStats",
+    "SearchConfig",
+    "SearchError",
+    "SearchOptionError",
+    "SearchResult",
+    "UniformEvaluator",
+    "playout",
+    "search",
+]

@@ -74,24 +74,38 @@ class ArenaResult:
     per_game: list = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "players": self.players, "options": self.options,
-                "bots": list(self.bots), "deals": self.deals, "seed": self.seed,
-                "games": self.games, "elapsed_s": self.elapsed_s,
-                "stats": [s.to_dict() for s in self.stats], "per_game": self.per_game}
+        return {
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "bots": list(self.bots),
+            "deals": self.deals,
+            "seed": self.seed,
+            "games": self.games,
+            "elapsed_s": self.elapsed_s,
+            "stats": [s.to_dict() for s in self.stats],
+            "per_game": self.per_game,
+        }
 
     def table(self) -> str:
         """A plain-text table of the stats."""
+
         def ci(x):
             return "   n/a" if x is None else f"{x:6.3f}"
+
         w = max([12] + [len(s.bot) for s in self.stats])
-        lines = [f"{self.game}, {self.players} players, {self.deals} deals x {self.players} rotations "
-                 f"= {self.games} games, seed {self.seed}, {self.elapsed_s:.1f} s",
-                 f"{'bot':{w}s} {'seats':>5s} {'win %':>7s} {'+-':>6s} {'payoff':>8s} {'+-':>6s} "
-                 f"{'ms/move':>8s}"]
+        lines = [
+            f"{self.game}, {self.players} players, {self.deals} deals x {self.players} rotations "
+            f"= {self.games} games, seed {self.seed}, {self.elapsed_s:.1f} s",
+            f"{'bot':{w}s} {'seats':>5s} {'win %':>7s} {'+-':>6s} {'payoff':>8s} {'+-':>6s} "
+            f"{'ms/move':>8s}",
+        ]
         for s in self.stats:
             win_ci = "   n/a" if s.win_ci is None else f"{100 * s.win_ci:6.1f}"
-            lines.append(f"{s.bot:{w}s} {s.seats:5d} {100 * s.win:7.1f} {win_ci} {s.payoff:+8.3f} "
-                         f"{ci(s.payoff_ci)} {s.ms_per_move:8.1f}")
+            lines.append(
+                f"{s.bot:{w}s} {s.seats:5d} {100 * s.win:7.1f} {win_ci} {s.payoff:+8.3f} "
+                f"{ci(s.payoff_ci)} {s.ms_per_move:8.1f}"
+            )
         return "\n".join(lines)
 
 
@@ -114,7 +128,9 @@ def play_game(game: Game, deal, bots: Sequence, *, max_moves: int | None = None)
         move = bots[seat].choose(state, seat)
         secs[seat] += time.perf_counter() - t0
         if move not in state.legal_moves():
-            raise GameError(f"bot {bots[seat].name!r} in seat {seat} chose an illegal move {move!r}")
+            raise GameError(
+                f"bot {bots[seat].name!r} in seat {seat} chose an illegal move {move!r}"
+            )
         state.apply(move)
         moves[seat] += 1
         steps += 1
@@ -129,16 +145,25 @@ def _play_deal(task) -> dict:
     deal = game.random_deal(random.Random(_seed_of(seed, "deal", deal_index)))
     games = []
     for r in range(n):
-        seats = [bot_specs[(s - r) % n] for s in range(n)]          # bot i sits in seat (i + r) % n
-        bots = [make_bot(spec, seed=_seed_of(seed, "bot", deal_index, r, s))
-                for s, spec in enumerate(seats)]
+        seats = [bot_specs[(s - r) % n] for s in range(n)]  # bot i sits in seat (i + r) % n
+        bots = [
+            make_bot(spec, seed=_seed_of(seed, "bot", deal_index, r, s))
+            for s, spec in enumerate(seats)
+        ]
         state, moves, secs = play_game(game, deal, bots)
         kept = None
         if hook is not None:
             kept = hook(state, {"deal": deal_index, "rotation": r, "seats": seats})
-        games.append({"deal": deal_index, "rotation": r, "seats": seats,
-                      "payoffs": [float(x) for x in state.returns()], "moves": moves,
-                      "seconds": secs})
+        games.append(
+            {
+                "deal": deal_index,
+                "rotation": r,
+                "seats": seats,
+                "payoffs": [float(x) for x in state.returns()],
+                "moves": moves,
+                "seconds": secs,
+            }
+        )
         if kept is not None:
             games[-1]["hook"] = kept
     return {"deal": deal_index, "games": games}
@@ -179,15 +204,33 @@ def summarize(bot_specs: Sequence[str], deals: list[dict]) -> tuple[BotStats, ..
             per_deal_pay.append(sum(pays) / len(pays))
         w, wci = _mean_ci(per_deal_win)
         p, pci = _mean_ci(per_deal_pay)
-        out.append(BotStats(kind, list(bot_specs).count(kind), ngames, w, wci, p, pci,
-                            1000.0 * secs / moves if moves else 0.0))
+        out.append(
+            BotStats(
+                kind,
+                list(bot_specs).count(kind),
+                ngames,
+                w,
+                wci,
+                p,
+                pci,
+                1000.0 * secs / moves if moves else 0.0,
+            )
+        )
     return tuple(out)
 
 
-def run_arena(game: Game, bots: Sequence[str], deals: int, *, seed: int = 0,
-              workers: int | None = None, progress: Callable[[int, int, float], None] | None = None,
-              hook: GameHook | None = None, keep_games: bool = True,
-              map_fn: MapFn | None = None) -> ArenaResult:
+def run_arena(
+    game: Game,
+    bots: Sequence[str],
+    deals: int,
+    *,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: Callable[[int, int, float], None] | None = None,
+    hook: GameHook | None = None,
+    keep_games: bool = True,
+    map_fn: MapFn | None = None,
+) -> ArenaResult:
     """Play ``deals`` deals x ``players`` rotations of ``game`` and summarise.
 
     ``bots``: one spec per seat (see :func:`search.bots.make_bot`).  ``workers``: processes
@@ -205,7 +248,7 @@ def run_arena(game: Game, bots: Sequence[str], deals: int, *, seed: int = 0,
     if len(bots) != n:
         raise GameError(f"--bots: {len(bots)} bots for {n} players; give one bot per seat")
     for spec in bots:
-        make_bot(spec)          # validate every spec before starting
+        make_bot(spec)  # validate every spec before starting
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise GameError(f"--deals: expected a whole number >= 1, got {deals!r}")
     if workers is None:
@@ -236,8 +279,18 @@ def run_arena(game: Game, bots: Sequence[str], deals: int, *, seed: int = 0,
     results.sort(key=lambda r: r["deal"])
     stats = summarize(bots, results)
     per_game = [gm for r in results for gm in r["games"]] if keep_games else []
-    return ArenaResult(game.name, n, dict(game.options_diff()), bots, deals, seed, deals * n,
-                       time.monotonic() - t0, stats, per_game)
+    return ArenaResult(
+        game.name,
+        n,
+        dict(game.options_diff()),
+        bots,
+        deals,
+        seed,
+        deals * n,
+        time.monotonic() - t0,
+        stats,
+        per_game,
+    )
 
 
 def progress_bar(stream) -> Callable[[int, int, float], None]:
@@ -252,9 +305,12 @@ def progress_bar(stream) -> Callable[[int, int, float], None]:
         width = 30
         k = int(width * done / total)
         eta = elapsed / done * (total - done) if done else 0.0
-        stream.write(f"\r[{'#' * k}{'-' * (width - k)}] {done}/{total} deals  "
-                     f"{elapsed:6.1f} s  eta {eta:6.1f} s")
+        stream.write(
+            f"\r[{'#' * k}{'-' * (width - k)}] {done}/{total} deals  "
+            f"{elapsed:6.1f} s  eta {eta:6.1f} s"
+        )
         if done == total:
             stream.write("\n")
         stream.flush()
+
     return show

@@ -101,8 +101,15 @@ class ISMCTSBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, config: SearchConfig | None = None, evaluator: Evaluator | None = None,
-                 seed: int = 0, name: str | None = None, *, improve: ImproveConfig | None = None):
+    def __init__(
+        self,
+        config: SearchConfig | None = None,
+        evaluator: Evaluator | None = None,
+        seed: int = 0,
+        name: str | None = None,
+        *,
+        improve: ImproveConfig | None = None,
+    ):
         self.config = config or SearchConfig()
         self.evaluator = evaluator
         self.rng = random.Random(seed)
@@ -147,8 +154,14 @@ class PIMCBot(Bot):
 
     name = "pimc"
 
-    def __init__(self, worlds: int = 10, config: SearchConfig | None = None,
-                 evaluator: Evaluator | None = None, seed: int = 0, name: str | None = None):
+    def __init__(
+        self,
+        worlds: int = 10,
+        config: SearchConfig | None = None,
+        evaluator: Evaluator | None = None,
+        seed: int = 0,
+        name: str | None = None,
+    ):
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise SearchOptionError(f"pimc: worlds must be a whole number >= 1, got {worlds!r}")
         self.worlds = worlds
@@ -177,17 +190,31 @@ class PIMCBot(Bot):
         total = {m: 0.0 for m in legal}
         for _ in range(self.worlds):
             world = state.determinize(seat, self.rng)
-            res = search(world, wcfg, self.evaluator, seed=self.rng.getrandbits(63),
-                         assume_state_known=True)
+            res = search(
+                world, wcfg, self.evaluator, seed=self.rng.getrandbits(63), assume_state_known=True
+            )
             for ms in res.moves:
                 visits[ms.move] += ms.visits
                 total[ms.move] += ms.mean * ms.visits
-        self.last_values = {m: (visits[m], total[m] / visits[m] if visits[m] else 0.0) for m in legal}
+        self.last_values = {
+            m: (visits[m], total[m] / visits[m] if visits[m] else 0.0) for m in legal
+        }
         return max(legal, key=lambda m: (visits[m], total[m]))
 
 
-BOT_KINDS = ("random", "heuristic", "sparring", "ismcts", "pimc", "improve", "level1", "level2", "level3", "level4",
-             "level5")
+BOT_KINDS = (
+    "random",
+    "heuristic",
+    "sparring",
+    "ismcts",
+    "pimc",
+    "improve",
+    "level1",
+    "level2",
+    "level3",
+    "level4",
+    "level5",
+)
 
 
 def _parse_value(text: str) -> Any:
@@ -212,7 +239,9 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     parts = spec.strip().split(":")
     kind = parts[0].lower()
     if kind not in BOT_KINDS:
-        raise SearchOptionError(f"unknown bot {parts[0]!r} in {spec!r}; known bots: {', '.join(BOT_KINDS)}")
+        raise SearchOptionError(
+            f"unknown bot {parts[0]!r} in {spec!r}; known bots: {', '.join(BOT_KINDS)}"
+        )
     settings: dict[str, Any] = {}
     for p in parts[1:]:
         if "=" not in p:
@@ -241,8 +270,10 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
     if kind.startswith("level"):
         fixed = [k for k in settings if k in ("iterations", "time_s", "temperature")]
         if fixed:
-            raise SearchOptionError(f"bot {kind!r}: {fixed[0]!r} is set by the level; other search "
-                                    f"settings may be given (e.g. {kind}:playout=heuristic)")
+            raise SearchOptionError(
+                f"bot {kind!r}: {fixed[0]!r} is set by the level; other search "
+                f"settings may be given (e.g. {kind}:playout=heuristic)"
+            )
         base = from_dict(settings) if settings else None
         bot = level_bot(int(kind[5:]), seed=seed, evaluator=evaluator, base=base)
         bot.name = spec
@@ -251,19 +282,25 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
         worlds = settings.pop("worlds", 10)
         unknown = [k for k in settings if k not in FIELDS]
         if unknown:
-            raise SearchOptionError(f"unknown setting {unknown[0]!r} for pimc in {spec!r}; "
-                                    f"known: worlds, {', '.join(FIELDS)}")
+            raise SearchOptionError(
+                f"unknown setting {unknown[0]!r} for pimc in {spec!r}; "
+                f"known: worlds, {', '.join(FIELDS)}"
+            )
         return PIMCBot(worlds, from_dict(settings), evaluator, seed, name=spec)
     if kind == "improve":
-        own: dict[str, Any] = {k: settings.pop(k) for k in ("candidates", "worlds", "z", "base")
-                               if k in settings}
+        own: dict[str, Any] = {
+            k: settings.pop(k) for k in ("candidates", "worlds", "z", "base") if k in settings
+        }
         if "rollout" in settings:
             own["playout"] = settings.pop("rollout")
         unknown = [k for k in settings if k not in FIELDS]
         if unknown:
-            raise SearchOptionError(f"unknown setting {unknown[0]!r} for improve in {spec!r}; "
-                                    f"known: candidates, worlds, z, base, rollout, {', '.join(FIELDS)}")
+            raise SearchOptionError(
+                f"unknown setting {unknown[0]!r} for improve in {spec!r}; "
+                f"known: candidates, worlds, z, base, rollout, {', '.join(FIELDS)}"
+            )
         cfg = from_dict({"iterations": 200, **settings})
-        return ISMCTSBot(cfg, evaluator, seed, name=spec,
-                         improve=ImproveConfig(**{"worlds": 64, **own}))
+        return ISMCTSBot(
+            cfg, evaluator, seed, name=spec, improve=ImproveConfig(**{"worlds": 64, **own})
+        )
     return ISMCTSBot(from_dict(settings), evaluator, seed, name=spec)

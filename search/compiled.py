@@ -71,6 +71,7 @@ def _root() -> str:
     """The folder whose subfolders are ``games/``, ``search/``, ...: ``quansu/`` installed, the
     checkout in an editable install (both lay the core out as :data:`CORE`'s paths)."""
     import os
+
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -79,6 +80,7 @@ def compiled_files() -> int:
     this interpreter (its suffixes), which Python imports in preference to the ``.py`` file.
     Imports nothing: cheap enough for ``quansu --version``."""
     import os
+
     root = _root()
     n = 0
     for src in CORE.values():

@@ -114,13 +114,24 @@ class SearchConfig:
     temperature: float = 0.0
 
     def __post_init__(self) -> None:
-        def number(name: str, lo: float, hi: float = math.inf, *, integer: bool = False,
-                   optional: bool = False, open_lo: bool = False) -> None:
+        def number(
+            name: str,
+            lo: float,
+            hi: float = math.inf,
+            *,
+            integer: bool = False,
+            optional: bool = False,
+            open_lo: bool = False,
+        ) -> None:
             v = getattr(self, name)
             if v is None and optional:
                 return
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or \
-                    (integer and not isinstance(v, int)) or not math.isfinite(v):
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, (int, float))
+                or (integer and not isinstance(v, int))
+                or not math.isfinite(v)
+            ):
                 kind = "a whole number" if integer else "a finite number"
                 raise SearchOptionError(f"search option {name!r}: expected {kind}, got {v!r}")
             if v < lo or v > hi or (open_lo and v == lo):
@@ -133,7 +144,8 @@ class SearchConfig:
             v = getattr(self, name)
             if v not in allowed:
                 raise SearchOptionError(
-                    f"search option {name!r}: {v!r} is not one of {', '.join(allowed)}")
+                    f"search option {name!r}: {v!r} is not one of {', '.join(allowed)}"
+                )
 
         number("iterations", 1, integer=True, optional=True)
         number("time_s", 0, optional=True, open_lo=True)
@@ -177,5 +189,6 @@ def from_dict(values: Mapping[str, Any], base: SearchConfig | None = None) -> Se
     for name in values:
         if name not in FIELDS:
             raise SearchOptionError(
-                f"unknown search option {name!r}; known options: {', '.join(FIELDS)}")
+                f"unknown search option {name!r}; known options: {', '.join(FIELDS)}"
+            )
     return dataclasses.replace(base or SearchConfig(), **dict(values))

@@ -53,9 +53,15 @@ class Evaluator:
 
     name: str = "evaluator"
 
-    def evaluate(self, states: Sequence[State], moves: Sequence[Sequence[Move]],
-                 rng: random.Random, *, values: bool = True,
-                 stop: StopFn | None = None) -> list[Evaluation]:
+    def evaluate(
+        self,
+        states: Sequence[State],
+        moves: Sequence[Sequence[Move]],
+        rng: random.Random,
+        *,
+        values: bool = True,
+        stop: StopFn | None = None,
+    ) -> list[Evaluation]:
         """Evaluate a batch.
 
         ``states[i]``: a non-terminal state; ``moves[i]``: its ``legal_moves()`` (same order).
@@ -93,9 +99,14 @@ class MoveAverages:
                 e[0] += (values[seat] - e[0]) / e[1]
 
 
-def playout(state: State, rng: random.Random, policy: str = "random",
-            stop: StopFn | None = None, mast: MoveAverages | None = None,
-            epsilon: float = 0.1) -> list[float]:
+def playout(
+    state: State,
+    rng: random.Random,
+    policy: str = "random",
+    stop: StopFn | None = None,
+    mast: MoveAverages | None = None,
+    epsilon: float = 0.1,
+) -> list[float]:
     """Play ``state`` (mutated in place) to the end and return its payoffs per seat, in bets.
 
     ``policy``: ``"game"`` (the game's ``search_playout``: whichever of random and heuristic
@@ -158,7 +169,7 @@ def playout(state: State, rng: random.Random, policy: str = "random",
                 raise Aborted()
     if policy == "sparring":
         values = policy_playout(state, state.game.sparring_move, rng, stop)
-    else:   # the heuristic: the game's own loop (compiled in some games), the same moves
+    else:  # the heuristic: the game's own loop (compiled in some games), the same moves
         values = state.game.heuristic_playout(state, rng, stop)
     if values is None:
         raise Aborted()
@@ -177,12 +188,16 @@ class UniformEvaluator(Evaluator):
     def __init__(self, rollouts: int = 1, policy: str = "random"):
         if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
             from quansu.search.config import SearchOptionError
-            raise SearchOptionError(f"UniformEvaluator: rollouts must be a whole number >= 1, "
-                                    f"got {rollouts!r}")
+
+            raise SearchOptionError(
+                f"UniformEvaluator: rollouts must be a whole number >= 1, got {rollouts!r}"
+            )
         if policy not in ("game", "random", "heuristic"):
             from quansu.search.config import SearchOptionError
-            raise SearchOptionError(f"UniformEvaluator: policy {policy!r} is not game, random or "
-                                    f"heuristic")
+
+            raise SearchOptionError(
+                f"UniformEvaluator: policy {policy!r} is not game, random or heuristic"
+            )
         self.rollouts = rollouts
         self.policy = policy
 

@@ -66,20 +66,26 @@ class ImproveConfig:
         for name, lo in (("worlds", 0), ("candidates", 1), ("iterations", 0)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > 100000:
-                raise SearchOptionError(f"improve option {name!r}: expected a whole number in "
-                                        f"[{lo}, 100000], got {v!r}")
+                raise SearchOptionError(
+                    f"improve option {name!r}: expected a whole number in [{lo}, 100000], got {v!r}"
+                )
         if self.worlds == 1:
-            raise SearchOptionError("improve option 'worlds': 1 world gives no standard error; "
-                                    "use 0 (off) or at least 2")
+            raise SearchOptionError(
+                "improve option 'worlds': 1 world gives no standard error; "
+                "use 0 (off) or at least 2"
+            )
         z = self.z
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z <= 10:
             raise SearchOptionError(f"improve option 'z': expected a number in [0, 10], got {z!r}")
         if self.playout not in _PLAYOUTS:
-            raise SearchOptionError(f"improve option 'playout': expected one of "
-                                    f"{', '.join(_PLAYOUTS)}, got {self.playout!r}")
+            raise SearchOptionError(
+                f"improve option 'playout': expected one of "
+                f"{', '.join(_PLAYOUTS)}, got {self.playout!r}"
+            )
         if self.base not in _BASES:
-            raise SearchOptionError(f"improve option 'base': expected one of {', '.join(_BASES)}, "
-                                    f"got {self.base!r}")
+            raise SearchOptionError(
+                f"improve option 'base': expected one of {', '.join(_BASES)}, got {self.base!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -97,9 +103,16 @@ class Improvement:
         return self.move != self.reference
 
 
-def improve(state: State, result: SearchResult, config: ImproveConfig, *, seed: int,
-            deadline: float | None = None, stop: Callable[[], bool] | None = None,
-            clock: Callable[[], float] = time.monotonic) -> Improvement:
+def improve(
+    state: State,
+    result: SearchResult,
+    config: ImproveConfig,
+    *,
+    seed: int,
+    deadline: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Improvement:
     """The improved move for the seat to act in ``state`` (non-terminal, more than one legal
     move), given ``result``, a search of the same position from that seat's information.
     Deterministic in ``seed``.  ``deadline`` (absolute ``clock()`` time) and ``stop()`` cut the
@@ -110,13 +123,26 @@ def improve(state: State, result: SearchResult, config: ImproveConfig, *, seed: 
     base = game.sparring_move if config.base == "sparring" else game.heuristic_move
     reference = base(state, ref_rng)
     ranked = sorted(result.moves, key=lambda m: (-m.visits, -m.mean))
-    candidates = [m.move for m in ranked[:config.candidates]]
+    candidates = [m.move for m in ranked[: config.candidates]]
     if not config.worlds or candidates == [reference]:
         return Improvement(reference, reference, None)
-    pcfg = PairedConfig(min_worlds=config.worlds, max_worlds=config.worlds, batch=config.worlds,
-                        playout=config.playout, futility=0.0)
-    pr = paired_evaluate(state, candidates, reference, config=pcfg, seed=rng.getrandbits(63),
-                         deadline=deadline, stop=stop, clock=clock)
+    pcfg = PairedConfig(
+        min_worlds=config.worlds,
+        max_worlds=config.worlds,
+        batch=config.worlds,
+        playout=config.playout,
+        futility=0.0,
+    )
+    pr = paired_evaluate(
+        state,
+        candidates,
+        reference,
+        config=pcfg,
+        seed=rng.getrandbits(63),
+        deadline=deadline,
+        stop=stop,
+        clock=clock,
+    )
     top = pr.moves[0]
     if top.move != reference and pr.worlds >= 2 and top.diff - config.z * top.diff_stderr > 0:
         return Improvement(top.move, reference, pr)

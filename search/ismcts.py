@@ -43,10 +43,10 @@ from typing import Any, Callable
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
-if cython.compiled:   # C's sqrt, the same correctly rounded square root as math.sqrt
+if cython.compiled:  # C's sqrt, the same correctly rounded square root as math.sqrt
     from cython.cimports.libc.math import sqrt as _sqrt
 else:
     from math import sqrt as _sqrt
@@ -75,8 +75,19 @@ class _Node:
     node is first selected from.
     """
 
-    __slots__ = ("seat", "visits", "value_sum", "moves", "prior", "index", "n", "w", "w2", "avail",
-                 "kids")
+    __slots__ = (
+        "seat",
+        "visits",
+        "value_sum",
+        "moves",
+        "prior",
+        "index",
+        "n",
+        "w",
+        "w2",
+        "avail",
+        "kids",
+    )
 
     def __init__(self, seat: int):
         self.seat = seat
@@ -109,11 +120,19 @@ class _Node:
                 self.kids.append(None)
 
 
-def search(state: State, config: SearchConfig | None = None, evaluator: Evaluator | None = None,
-           *, seed: int = 0, rng: random.Random | None = None, deadline: float | None = None,
-           cancel: threading.Event | None = None, progress: ProgressFn | None = None,
-           clock: Callable[[], float] = time.monotonic,
-           assume_state_known: bool = False) -> SearchResult:
+def search(
+    state: State,
+    config: SearchConfig | None = None,
+    evaluator: Evaluator | None = None,
+    *,
+    seed: int = 0,
+    rng: random.Random | None = None,
+    deadline: float | None = None,
+    cancel: threading.Event | None = None,
+    progress: ProgressFn | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    assume_state_known: bool = False,
+) -> SearchResult:
     """Search ``state`` from the information of the seat to act; return statistics per root move.
 
     ``config``: settings and budget (default :class:`SearchConfig`).  ``evaluator``: priors and
@@ -131,7 +150,9 @@ def search(state: State, config: SearchConfig | None = None, evaluator: Evaluato
     if state.is_terminal():
         raise SearchError("cannot search a terminal state: the game is over")
     if cfg.iterations is None and cfg.time_s is None and deadline is None and cancel is None:
-        raise SearchError("search has no budget: set iterations, time_s, a deadline or a cancel event")
+        raise SearchError(
+            "search has no budget: set iterations, time_s, a deadline or a cancel event"
+        )
     legal = state.legal_moves()
     if len(legal) == 1:
         return forced_result(state, legal[0], clock)
@@ -139,8 +160,17 @@ def search(state: State, config: SearchConfig | None = None, evaluator: Evaluato
     if paused:  # see GC_COLLECT_EVERY
         gc.disable()
     try:
-        return _Search(state, cfg, evaluator or UniformEvaluator(), rng or random.Random(seed),
-                       deadline, cancel, progress, clock, assume_state_known).run()
+        return _Search(
+            state,
+            cfg,
+            evaluator or UniformEvaluator(),
+            rng or random.Random(seed),
+            deadline,
+            cancel,
+            progress,
+            clock,
+            assume_state_known,
+        ).run()
     finally:
         if paused:
             gc.enable()
@@ -159,11 +189,18 @@ def forced_result(state: State, move, clock: Callable[[], float] = time.monotoni
     """The result for a position with one legal move: no search, ``stopped == "forced"``,
     0 visits, mean 0.0 (unknown), prior 1.0, and the game's ``-payoff_bound()`` as the bound."""
     start = clock()
-    stats = MoveStats(move, 0, 0.0, 1.0, -float(state.game.payoff_bound()),
-                      ((state.current_player, move),))
-    return SearchResult(observer=state.current_player, moves=(stats,), iterations=0,
-                        determinizations=0, elapsed_s=clock() - start, tree_size=1,
-                        stopped="forced")
+    stats = MoveStats(
+        move, 0, 0.0, 1.0, -float(state.game.payoff_bound()), ((state.current_player, move),)
+    )
+    return SearchResult(
+        observer=state.current_player,
+        moves=(stats,),
+        iterations=0,
+        determinizations=0,
+        elapsed_s=clock() - start,
+        tree_size=1,
+        stopped="forced",
+    )
 
 
 class _Search:
@@ -181,12 +218,15 @@ class _Search:
         self.bound = float(self.game.payoff_bound())
         self.fixed_scale = cfg.value_scale
         self.scale = float(cfg.value_scale or self.bound)
-        self.sumsq = 0.0     # leaf payoffs seen (all seats), for the automatic value scale
+        self.sumsq = 0.0  # leaf payoffs seen (all seats), for the automatic value scale
         self.nvalues = 0
         self.mast = MoveAverages() if cfg.playout == "mast" else None
         self.start = clock()
-        ends = [t for t in (deadline, None if cfg.time_s is None else self.start + cfg.time_s)
-                if t is not None]
+        ends = [
+            t
+            for t in (deadline, None if cfg.time_s is None else self.start + cfg.time_s)
+            if t is not None
+        ]
         self.stop_at = min(ends) if ends else None
         self.deadline = deadline
         self.iterations = 0
@@ -202,11 +242,11 @@ class _Search:
         self.model = self.keys == "model"
         self.opponent_model = _opponent_policy(self.game, cfg.opponent_policy)
         self.opponent_move = self.opponent_model if self.model else None
-        self.pool = None      # the belief-weighted worlds (cfg.belief_worlds > 0)
+        self.pool = None  # the belief-weighted worlds (cfg.belief_worlds > 0)
         self.pool_next = 0
-        self.deep = 0         # iterations whose walk went through an existing node at depth >= 2
-        self.walked = 0       # existing nodes selected from below the root, summed over iterations
-        self.max_depth = 0    # deepest existing node selected from (root = 0)
+        self.deep = 0  # iterations whose walk went through an existing node at depth >= 2
+        self.walked = 0  # existing nodes selected from below the root, summed over iterations
+        self.max_depth = 0  # deepest existing node selected from (root = 0)
         ec = self.game.search_endgame_cards if cfg.endgame_cards is None else cfg.endgame_cards
         self.endgame = EndgameSolver(ec, cfg.endgame_nodes) if ec > 0 else None
 
@@ -215,7 +255,11 @@ class _Search:
         if self.cancel is not None and self.cancel.is_set():
             return "cancelled"
         if self.stop_at is not None and self.clock() >= self.stop_at:
-            return "deadline" if self.deadline is not None and self.stop_at == self.deadline else "time"
+            return (
+                "deadline"
+                if self.deadline is not None and self.stop_at == self.deadline
+                else "time"
+            )
         if self.cfg.iterations is not None and self.iterations >= self.cfg.iterations:
             return "iterations"
         return None
@@ -231,8 +275,14 @@ class _Search:
             return self.root_state.clone()
         if self.cfg.belief_worlds:
             if self.pool is None:
-                self.pool = belief_pool(self.root_state, self.observer, self.cfg.belief_worlds,
-                                        self.opponent_model, self.cfg.belief_epsilon, self.rng)
+                self.pool = belief_pool(
+                    self.root_state,
+                    self.observer,
+                    self.cfg.belief_worlds,
+                    self.opponent_model,
+                    self.cfg.belief_epsilon,
+                    self.rng,
+                )
             world = self.pool[self.pool_next % len(self.pool)]
             self.pool_next += 1
             return world.clone()
@@ -297,8 +347,7 @@ class _Search:
         psum = sum(prior)
         keep = (1.0 - a) / psum if psum > 0 else 0.0
         flat = 0.0 if psum > 0 else (1.0 - a) / len(prior)
-        return [p * keep + flat + (a if m == ref else 0.0)
-                for p, m in zip(prior, self.root_moves)]
+        return [p * keep + flat + (a if m == ref else 0.0) for p, m in zip(prior, self.root_moves)]
 
     def _shaped(self, priors) -> list:
         """Priors as PUCT uses them (``prior_temperature`` applied)."""
@@ -315,22 +364,54 @@ class _Search:
     def _check(self, evs, dets, legals, values: bool) -> None:
         name = getattr(self.evaluator, "name", type(self.evaluator).__name__)
         if len(evs) != len(dets):
-            raise SearchError(f"evaluator {name!r} answered {len(evs)} evaluations for {len(dets)} states")
+            raise SearchError(
+                f"evaluator {name!r} answered {len(evs)} evaluations for {len(dets)} states"
+            )
         n = self.game.num_players
         for ev, legal in zip(evs, legals):
             if len(ev.priors) != len(legal):
-                raise SearchError(f"evaluator {name!r} gave {len(ev.priors)} priors for {len(legal)} moves")
+                raise SearchError(
+                    f"evaluator {name!r} gave {len(ev.priors)} priors for {len(legal)} moves"
+                )
             if values and (ev.values is None or len(ev.values) != n):
-                raise SearchError(f"evaluator {name!r} gave values {ev.values!r}, expected {n} numbers")
+                raise SearchError(
+                    f"evaluator {name!r} gave values {ev.values!r}, expected {n} numbers"
+                )
 
-    @cython.locals(node=_Node, child=_Node, c=cython.double, scale=cython.double,
-                   psum=cython.double, flat=cython.double, use_flat=cython.bint,
-                   keep=cython.double, mix=cython.double, fpu=cython.double, best=cython.double,
-                   q=cython.double, pr=cython.double, sc=cython.double, wi=cython.double,
-                   ai=cython.double, i=cython.Py_ssize_t,
-                   bi=cython.Py_ssize_t, ni=cython.Py_ssize_t, obs=cython.int, p=cython.int,
-                   own=cython.bint, model=cython.bint, missing=cython.bint, n=list, w=list,
-                   prior=list, avail=list, ids=list, path=list, index=dict, kids=dict)
+    @cython.locals(
+        node=_Node,
+        child=_Node,
+        c=cython.double,
+        scale=cython.double,
+        psum=cython.double,
+        flat=cython.double,
+        use_flat=cython.bint,
+        keep=cython.double,
+        mix=cython.double,
+        fpu=cython.double,
+        best=cython.double,
+        q=cython.double,
+        pr=cython.double,
+        sc=cython.double,
+        wi=cython.double,
+        ai=cython.double,
+        i=cython.Py_ssize_t,
+        bi=cython.Py_ssize_t,
+        ni=cython.Py_ssize_t,
+        obs=cython.int,
+        p=cython.int,
+        own=cython.bint,
+        model=cython.bint,
+        missing=cython.bint,
+        n=list,
+        w=list,
+        prior=list,
+        avail=list,
+        ids=list,
+        path=list,
+        index=dict,
+        kids=dict,
+    )
     def _descend(self, det: State, vlb: float):
         """Walk one determinization down the tree.  Returns None when the walk ended in a
         terminal state (already backed up), else the leaf ``(node, det, legal, path)``.
@@ -488,7 +569,7 @@ class _Search:
     @cython.locals(node=_Node, v=cython.double, vl=cython.double, sq=cython.double)
     def _backup(self, path, values, vlb) -> None:
         if self.fixed_scale is None:
-            sq = 0.0   # the squares summed in order from 0.0, as sum() adds floats on 3.11
+            sq = 0.0  # the squares summed in order from 0.0, as sum() adds floats on 3.11
             for v in values:
                 sq += v * v
             self.sumsq += sq
@@ -545,15 +626,23 @@ class _Search:
             stats.append((MoveStats(m, n, mean, priors[i] / psum, lcb, self._line(i)), i))
         stats.sort(key=lambda t: (-t[0].visits, -t[0].mean, -t[0].prior, t[1]))
         walks = max(1, self.determinizations)
-        return SearchResult(observer=self.observer, moves=tuple(s for s, _ in stats),
-                            iterations=self.iterations, determinizations=self.determinizations,
-                            elapsed_s=self.clock() - self.start, tree_size=self.tree_size,
-                            stopped=self.stopped, max_depth=self.max_depth,
-                            deep_share=self.deep / walks, visits_below_root=self.walked)
+        return SearchResult(
+            observer=self.observer,
+            moves=tuple(s for s, _ in stats),
+            iterations=self.iterations,
+            determinizations=self.determinizations,
+            elapsed_s=self.clock() - self.start,
+            tree_size=self.tree_size,
+            stopped=self.stopped,
+            max_depth=self.max_depth,
+            deep_share=self.deep / walks,
+            visits_below_root=self.walked,
+        )
 
 
-def world_log_likelihood(world: State, observer: int, model, epsilon: float,
-                         rng: random.Random) -> float:
+def world_log_likelihood(
+    world: State, observer: int, model, epsilon: float, rng: random.Random
+) -> float:
     """Log-likelihood of the opponents' past moves in ``world`` (a determinization) under the
     opponent ``model`` (``move(state, rng)``), replaying its history from its deal.
 
@@ -585,8 +674,9 @@ def world_log_likelihood(world: State, observer: int, model, epsilon: float,
     return total
 
 
-def belief_pool(state: State, observer: int, k: int, model, epsilon: float,
-                rng: random.Random) -> list:
+def belief_pool(
+    state: State, observer: int, k: int, model, epsilon: float, rng: random.Random
+) -> list:
     """``k`` determinizations of ``state`` for ``observer``, resampled (systematic resampling)
     from ``k`` fresh ones with weights ``exp(beta * world_log_likelihood)``: worlds in which the
     opponents' past moves are likely under ``model`` come back more often.  ``beta`` (<= 1) is
@@ -617,6 +707,7 @@ def _tempered(logs: list, top: float, min_ess: float) -> list:
     sample size ``(sum w)^2 / sum w^2`` is at least ``min_ess`` (bisection), so that a model
     that is too sure of itself cannot collapse the worlds onto a few (the opponents are not
     the model)."""
+
     def weights(beta):
         return [math.exp(beta * (x - top)) if x > -math.inf else 0.0 for x in logs]
 
@@ -653,9 +744,11 @@ def _opponent_policy(game, name: str):
     """``move(state, rng)`` of the opponent model ``name`` for the seat to act in ``state``
     (reading only that seat's information in the determinization)."""
     if name == "random":
+
         def rand(state, rng):
             moves = state.legal_moves()
             return moves[int(rng.random() * len(moves))]
+
         return rand
     if name == "sparring":
         return getattr(game, "sparring_move", game.heuristic_move)

@@ -49,8 +49,11 @@ class Level:
         worlds = round(self.improve_share * game.search_improve_worlds)
         if worlds < 2:
             return None
-        return ImproveConfig(worlds=worlds, candidates=game.search_improve_candidates,
-                             iterations=self.improve_iterations)
+        return ImproveConfig(
+            worlds=worlds,
+            candidates=game.search_improve_candidates,
+            iterations=self.improve_iterations,
+        )
 
     def plan(self, game) -> tuple[int, int]:
         """``(search iterations, improvement worlds)`` of this level in ``game`` (worlds 0: no
@@ -61,10 +64,14 @@ class Level:
         return step.iterations or self.iterations, step.worlds
 
     def to_dict(self) -> dict:
-        return {"level": self.level, "iterations": self.iterations,
-                "temperature": self.temperature, "anchored": self.anchored,
-                "improve_share": self.improve_share,
-                "improve_iterations": self.improve_iterations}
+        return {
+            "level": self.level,
+            "iterations": self.iterations,
+            "temperature": self.temperature,
+            "anchored": self.anchored,
+            "improve_share": self.improve_share,
+            "improve_iterations": self.improve_iterations,
+        }
 
 
 LEVELS: dict[int, Level] = {
@@ -87,13 +94,15 @@ def level_config(level: int, base: SearchConfig | None = None) -> SearchConfig:
     iterations and temperature, no wall-time limit, and no root anchor at the levels without
     one (``Level.anchored``)."""
     lv = _level(level)
-    cfg = (base or SearchConfig()).replace(iterations=lv.iterations, time_s=None,
-                                           temperature=lv.temperature)
+    cfg = (base or SearchConfig()).replace(
+        iterations=lv.iterations, time_s=None, temperature=lv.temperature
+    )
     return cfg if lv.anchored else cfg.replace(anchor=0.0)
 
 
-def level_bot(level: int, seed: int = 0, evaluator: Evaluator | None = None,
-              base: SearchConfig | None = None) -> ISMCTSBot:
+def level_bot(
+    level: int, seed: int = 0, evaluator: Evaluator | None = None, base: SearchConfig | None = None
+) -> ISMCTSBot:
     """An ISMCTS bot playing at ``level`` (1 weakest .. 5 full strength), with the level's
     improvement step in games that ship it."""
     return LevelBot(_level(level), level_config(level, base), evaluator, seed)
@@ -103,8 +112,9 @@ class LevelBot(ISMCTSBot):
     """The bot of a strength level: its search, and in games that ship it the level's
     improvement step (:meth:`Level.step`)."""
 
-    def __init__(self, level: Level, config: SearchConfig, evaluator: Evaluator | None = None,
-                 seed: int = 0):
+    def __init__(
+        self, level: Level, config: SearchConfig, evaluator: Evaluator | None = None, seed: int = 0
+    ):
         super().__init__(config, evaluator, seed, name=f"level{level.level}")
         self.level = level
 

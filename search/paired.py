@@ -100,40 +100,50 @@ class PairedConfig:
         for name in ("min_worlds", "max_worlds", "batch"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 2:
-                raise SearchOptionError(f"paired option {name!r}: expected a whole number >= 2, "
-                                        f"got {v!r}")
+                raise SearchOptionError(
+                    f"paired option {name!r}: expected a whole number >= 2, got {v!r}"
+                )
         if self.min_worlds > self.max_worlds:
-            raise SearchOptionError(f"paired option 'min_worlds': {self.min_worlds} is above "
-                                    f"max_worlds {self.max_worlds}")
+            raise SearchOptionError(
+                f"paired option 'min_worlds': {self.min_worlds} is above "
+                f"max_worlds {self.max_worlds}"
+            )
         c = self.confidence
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.5 <= c < 1:
-            raise SearchOptionError(f"paired option 'confidence': expected a number in [0.5, 1), "
-                                    f"got {c!r}")
+            raise SearchOptionError(
+                f"paired option 'confidence': expected a number in [0.5, 1), got {c!r}"
+            )
         g = self.growth
         if isinstance(g, bool) or not isinstance(g, (int, float)) or not 1 <= g <= 16:
-            raise SearchOptionError(f"paired option 'growth': expected a number in [1, 16], "
-                                    f"got {g!r}")
+            raise SearchOptionError(
+                f"paired option 'growth': expected a number in [1, 16], got {g!r}"
+            )
         for name, lo in (("screen_keep", 0), ("screen_worlds", 2)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-                raise SearchOptionError(f"paired option {name!r}: expected a whole number >= {lo}, "
-                                        f"got {v!r}")
+                raise SearchOptionError(
+                    f"paired option {name!r}: expected a whole number >= {lo}, got {v!r}"
+                )
         f = self.futility
         if isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 <= f < 1:
-            raise SearchOptionError(f"paired option 'futility': expected a number in [0, 1), "
-                                    f"got {f!r}")
+            raise SearchOptionError(
+                f"paired option 'futility': expected a number in [0, 1), got {f!r}"
+            )
         p = self.precision
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p < math.inf:
-            raise SearchOptionError(f"paired option 'precision': expected a number >= 0 (bets), "
-                                    f"got {p!r}")
+            raise SearchOptionError(
+                f"paired option 'precision': expected a number >= 0 (bets), got {p!r}"
+            )
         for name in ("accuracy_scale", "accuracy_precision"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf:
-                raise SearchOptionError(f"paired option {name!r}: expected a number >= 0, "
-                                        f"got {v!r}")
+                raise SearchOptionError(
+                    f"paired option {name!r}: expected a number >= 0, got {v!r}"
+                )
         if self.playout not in _PLAYOUTS:
-            raise SearchOptionError(f"paired option 'playout': {self.playout!r} is not one of "
-                                    f"{', '.join(_PLAYOUTS)}")
+            raise SearchOptionError(
+                f"paired option 'playout': {self.playout!r} is not one of {', '.join(_PLAYOUTS)}"
+            )
 
 
 @dataclass(frozen=True)
@@ -206,8 +216,9 @@ class PairedResult:
         raise KeyError(move)
 
 
-def _play_world(state: State, observer: int, moves: Sequence[Move], seed: int, index: int,
-                policy: str, poll) -> list[float]:
+def _play_world(
+    state: State, observer: int, moves: Sequence[Move], seed: int, index: int, policy: str, poll
+) -> list[float]:
     """The observer's payoff after each of ``moves`` in world ``index`` (one determinization,
     one continuation seed shared by every move)."""
     rng = random.Random(world_seed(seed, index))
@@ -224,8 +235,9 @@ def _play_world(state: State, observer: int, moves: Sequence[Move], seed: int, i
     return out
 
 
-def world_payoffs(state: State, moves: Sequence[Move], seed: int, index: int,
-                  policy: str = "heuristic") -> list[float]:
+def world_payoffs(
+    state: State, moves: Sequence[Move], seed: int, index: int, policy: str = "heuristic"
+) -> list[float]:
     """The observer's (the seat to act's) payoff after each of ``moves`` in world ``index`` of an
     evaluation seeded ``seed``: the row :func:`paired_evaluate` plays there (benchmarks replay
     its stopping rules on these rows)."""
@@ -301,11 +313,18 @@ def world_seed(seed: int, index: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB) % (1 << 64)
 
 
-def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *,
-                    config: PairedConfig | None = None, seed: int = 0,
-                    bands: Sequence[float] = (), deadline: float | None = None,
-                    stop: StopFn | None = None,
-                    clock: Callable[[], float] = time.monotonic) -> PairedResult:
+def paired_evaluate(
+    state: State,
+    candidates: Sequence[Move],
+    reference: Move,
+    *,
+    config: PairedConfig | None = None,
+    seed: int = 0,
+    bands: Sequence[float] = (),
+    deadline: float | None = None,
+    stop: StopFn | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> PairedResult:
     """Evaluate ``candidates`` (legal moves of the seat to act in ``state``; ``reference`` is
     added when missing) on common sampled worlds from that seat's information; see the module
     text.  ``bands``: ascending loss thresholds in bets for the stopping rule (empty: stop at
@@ -323,13 +342,20 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
     moves: list[Move] = []
     for m in [reference, *candidates]:
         if m not in legal:
-            raise GameError(f"paired evaluation: {state.game.move_to_text(m)!r} is not legal for "
-                            f"seat {observer}")
+            raise GameError(
+                f"paired evaluation: {state.game.move_to_text(m)!r} is not legal for "
+                f"seat {observer}"
+            )
         if m not in moves:
             moves.append(m)
     bands = sorted(float(b) for b in bands)
-    poll = None if stop is None and deadline is None else (
-        lambda: (stop is not None and stop()) or (deadline is not None and clock() >= deadline))
+    poll = (
+        None
+        if stop is None and deadline is None
+        else (
+            lambda: (stop is not None and stop()) or (deadline is not None and clock() >= deadline)
+        )
+    )
     first = 0
     playouts = 0
     screened_out: tuple = ()
@@ -356,8 +382,8 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
         except Aborted:
             pass
         order = sorted(range(1, len(moves)), key=lambda j: (-sums[j], j))
-        keep = sorted(order[:cfg.screen_keep])
-        screened_out = tuple(moves[j] for j in sorted(order[cfg.screen_keep:]))
+        keep = sorted(order[: cfg.screen_keep])
+        screened_out = tuple(moves[j] for j in sorted(order[cfg.screen_keep :]))
         moves = [moves[0]] + [moves[j] for j in keep]
         first = cfg.screen_worlds
     k = len(moves) - 1
@@ -398,15 +424,17 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
                 stopped = why
                 break
             idx = [j for j in range(len(moves)) if active[j]]
-            row = _play_world(state, observer, [moves[j] for j in idx], seed, first + n,
-                              cfg.playout, poll)
+            row = _play_world(
+                state, observer, [moves[j] for j in idx], seed, first + n, cfg.playout, poll
+            )
             playouts += len(row)
             for j, v in zip(idx, row):
                 values[j].append(v)
             n += 1
             if n in look_at and cfg.race:
-                if n < cfg.max_worlds and _race_look(values, active, z,
-                                                     math.sqrt(n / cfg.max_worlds)):
+                if n < cfg.max_worlds and _race_look(
+                    values, active, z, math.sqrt(n / cfg.max_worlds)
+                ):
                     stopped = "ranked"
                     break
             elif n in look_at:
@@ -422,8 +450,9 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
                         d, se = _paired(values[j], values[0])
                         if d + z * se < lo:
                             active[j] = False
-                if n >= 2 * cfg.min_worlds and _futile(values, active, lo, hi, z, bands, n,
-                                                       cfg.max_worlds, cfg.futility):
+                if n >= 2 * cfg.min_worlds and _futile(
+                    values, active, lo, hi, z, bands, n, cfg.max_worlds, cfg.futility
+                ):
                     stopped = "futile"
                     break
     except Aborted:
@@ -448,16 +477,38 @@ def paired_evaluate(state: State, candidates: Sequence[Move], reference: Move, *
     # highest paired value first; the reference wins exact ties, then candidate order
     rows.sort(key=lambda r: (-r[4], r[0] != 0, r[0]))
     groups = _groups([values[r[0]] for r in rows], [r[4] for r in rows], z)
-    out = tuple(PairedMove(move=r[1], worlds=r[2], mean=r[3], value=r[4], diff=r[5],
-                           diff_stderr=r[6] if not math.isinf(r[6]) else cap,
-                           stderr=r[7] if not math.isinf(r[7]) else cap,
-                           group=g, dropped=r[8]) for r, g in zip(rows, groups))
+    out = tuple(
+        PairedMove(
+            move=r[1],
+            worlds=r[2],
+            mean=r[3],
+            value=r[4],
+            diff=r[5],
+            diff_stderr=r[6] if not math.isinf(r[6]) else cap,
+            stderr=r[7] if not math.isinf(r[7]) else cap,
+            group=g,
+            dropped=r[8],
+        )
+        for r, g in zip(rows, groups)
+    )
     top = out[0]
     loss = max(0.0, top.diff)
-    return PairedResult(observer=observer, reference=moves[0], moves=out, loss=loss,
-                        loss_low=lo, loss_high=max(hi, loss), loss_stderr=top.diff_stderr if top.move != moves[0] else 0.0,
-                        worlds=n, z=z, settled=settled, stopped=stopped, playouts=playouts,
-                        elapsed_s=clock() - start, screened_out=screened_out)
+    return PairedResult(
+        observer=observer,
+        reference=moves[0],
+        moves=out,
+        loss=loss,
+        loss_low=lo,
+        loss_high=max(hi, loss),
+        loss_stderr=top.diff_stderr if top.move != moves[0] else 0.0,
+        worlds=n,
+        z=z,
+        settled=settled,
+        stopped=stopped,
+        playouts=playouts,
+        elapsed_s=clock() - start,
+        screened_out=screened_out,
+    )
 
 
 def _race_look(values: list[list[float]], active: list[bool], z: float, shrink: float) -> bool:
@@ -485,16 +536,22 @@ def _race_look(values: list[list[float]], active: list[bool], z: float, shrink: 
     return settled
 
 
-def _futile(values, active, lo: float, hi: float, z: float, bands, n: int, cap: int,
-            limit: float) -> bool:
+def _futile(
+    values, active, lo: float, hi: float, z: float, bands, n: int, cap: int, limit: float
+) -> bool:
     """Whether the loss interval is unlikely (probability below ``limit``) to leave the band
     threshold nearest to the loss estimate by the cap: the estimate is taken to move like a
     normal variable with the variance the remaining worlds add, and the interval to shrink
     like ``1 / sqrt(worlds)``."""
     if limit <= 0 or n >= cap:
         return False
-    est = max(0.0, max((_paired(values[j], values[0])[0] for j in range(1, len(values))
-                        if active[j]), default=0.0))
+    est = max(
+        0.0,
+        max(
+            (_paired(values[j], values[0])[0] for j in range(1, len(values)) if active[j]),
+            default=0.0,
+        ),
+    )
     inside = [t for t in bands if lo < t < hi]
     if not inside:
         return False

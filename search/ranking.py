@@ -80,7 +80,7 @@ def rank(result: SearchResult, lcb_z: float = 1.96, tie_z: float = TIE_Z) -> lis
         return max(0.0, (m.mean - m.lcb) / lcb_z)
 
     measured = sorted((m for m in moves if m.visits >= floor), key=lambda m: (-m.mean, -m.visits))
-    rest = [m for m in moves if m.visits < floor]   # already by visits (the search's order)
+    rest = [m for m in moves if m.visits < floor]  # already by visits (the search's order)
     safest = max(measured, key=lambda m: m.lcb).move if measured else None
     out: list[RankedMove] = []
     group, leader = -1, None
@@ -95,6 +95,9 @@ def rank(result: SearchResult, lcb_z: float = 1.96, tie_z: float = TIE_Z) -> lis
         out.append(RankedMove(m, True, stderr(m), m.lcb, group, m.move == most, m.move == safest))
     for m in rest:
         se = stderr(m)
-        out.append(RankedMove(m, False, se, m.lcb if se is not None else None, group + 1,
-                              m.move == most, False))
+        out.append(
+            RankedMove(
+                m, False, se, m.lcb if se is not None else None, group + 1, m.move == most, False
+            )
+        )
     return out

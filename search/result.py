@@ -29,9 +29,14 @@ class MoveStats:
     line: tuple[tuple[int, Move], ...]
 
     def to_dict(self, game: Game) -> dict[str, Any]:
-        return {"move": game.move_to_text(self.move), "visits": self.visits,
-                "mean": self.mean, "prior": self.prior, "lcb": self.lcb,
-                "line": [[seat, game.move_to_text(m)] for seat, m in self.line]}
+        return {
+            "move": game.move_to_text(self.move),
+            "visits": self.visits,
+            "mean": self.mean,
+            "prior": self.prior,
+            "lcb": self.lcb,
+            "line": [[seat, game.move_to_text(m)] for seat, m in self.line],
+        }
 
 
 @dataclass(frozen=True)
@@ -89,9 +94,16 @@ class SearchResult:
 
     def to_dict(self, game: Game) -> dict[str, Any]:
         """JSON-ready form, moves in the game's canonical notation."""
-        return {"observer": self.observer, "iterations": self.iterations,
-                "determinizations": self.determinizations, "elapsed_s": self.elapsed_s,
-                "tree_size": self.tree_size, "stopped": self.stopped,
-                "max_depth": self.max_depth, "deep_share": self.deep_share,
-                "visits_below_root": self.visits_below_root,
-                "moves": [m.to_dict(game) for m in self.moves], **self.extra}
+        return {
+            "observer": self.observer,
+            "iterations": self.iterations,
+            "determinizations": self.determinizations,
+            "elapsed_s": self.elapsed_s,
+            "tree_size": self.tree_size,
+            "stopped": self.stopped,
+            "max_depth": self.max_depth,
+            "deep_share": self.deep_share,
+            "visits_below_root": self.visits_below_root,
+            "moves": [m.to_dict(game) for m in self.moves],
+            **self.extra,
+        }

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from quansu.games.base import Move, State
-from quansu.games.reasons import COST_CODES, current_language
 from quansu.games.labels import fill
+from quansu.games.reasons import COST_CODES, current_language
 from quansu.server.reasons import SEARCH_TEXTS
 from quansu.server.v1 import service_pb2 as pb
 
@@ -41,10 +41,14 @@ ADVICE_TEXTS: dict[str, tuple[str, str]] = {
     "cost": ("{why}, {cost}", "{why}, {cost}"),
     "lead": ("{head}; {d} bets better than {next}", "{head}; hơn {next} khoảng {d} cược"),
     "tied": ("{head}; about as good as {next}", "{head}; ngang với {next}"),
-    "forced": ("Forced move: {move} is your only legal move",
-               "Nước bắt buộc: {move} là nước đi duy nhất"),
-    "worth": ("{head}; your position is worth about {v} bets",
-              "{head}; thế bài của bạn đáng khoảng {v} cược"),
+    "forced": (
+        "Forced move: {move} is your only legal move",
+        "Nước bắt buộc: {move} là nước đi duy nhất",
+    ),
+    "worth": (
+        "{head}; your position is worth about {v} bets",
+        "{head}; thế bài của bạn đáng khoảng {v} cược",
+    ),
 }
 
 
@@ -74,13 +78,16 @@ def order_rest(rows: list[Row]) -> list[Row]:
 
 
 def _same_value(a: Row, b: Row) -> bool:
-    return (a.ranked == b.ranked and a.msg.group == b.msg.group
-            and math.isclose(a.msg.expected_payoff, b.msg.expected_payoff, rel_tol=1e-9,
-                             abs_tol=1e-9))
+    return (
+        a.ranked == b.ranked
+        and a.msg.group == b.msg.group
+        and math.isclose(a.msg.expected_payoff, b.msg.expected_payoff, rel_tol=1e-9, abs_tol=1e-9)
+    )
 
 
-def fold_variants(state: State, rows: list[Row], lang: str | None = None,
-                  fold: bool = True) -> list[Row]:
+def fold_variants(
+    state: State, rows: list[Row], lang: str | None = None, fold: bool = True
+) -> list[Row]:
     """``rows`` with each play's suit variants of the same value (same ``ranked``, ``group`` and
     ``expected_payoff``) folded into the first of them: its ``msg.variants`` lists the others
     (their moves, in the order ranked) and ``msg.label`` names the row, the play without its
@@ -141,14 +148,18 @@ def advice(rows: list[Row], *, forced: bool = False, lang: str | None = None) ->
         return ""
     lang = current_language() if lang is None else lang
     top = rows[0].msg
-    name = top.move.label or top.move.text          # the suits chosen for the player
+    name = top.move.label or top.move.text  # the suits chosen for the player
     if top.variants:
         name = fill(ADVICE_TEXTS["suits"], lang, move=name)
     if forced:
         head = fill(ADVICE_TEXTS["forced"], lang, move=name)
         if top.visits:
-            head = fill(ADVICE_TEXTS["worth"], lang, head=head,
-                        v=_number(top.expected_payoff, lang, sign=True))
+            head = fill(
+                ADVICE_TEXTS["worth"],
+                lang,
+                head=head,
+                v=_number(top.expected_payoff, lang, sign=True),
+            )
         return head + "."
     head = fill(ADVICE_TEXTS["best"], lang, move=name)
     why = _why(top, lang)
@@ -160,6 +171,11 @@ def advice(rows: list[Row], *, forced: bool = False, lang: str | None = None) ->
         if nxt.msg.group == top.group:
             head = fill(ADVICE_TEXTS["tied"], lang, head=head, next=other)
         else:
-            head = fill(ADVICE_TEXTS["lead"], lang, head=head, next=other,
-                        d=_number(top.expected_payoff - nxt.msg.expected_payoff, lang))
+            head = fill(
+                ADVICE_TEXTS["lead"],
+                lang,
+                head=head,
+                next=other,
+                d=_number(top.expected_payoff - nxt.msg.expected_payoff, lang),
+            )
     return head + "."

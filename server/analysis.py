@@ -25,16 +25,21 @@ from typing import Any, Callable, Iterator, Sequence
 from quansu.games import record as rec
 from quansu.games.base import State
 from quansu.games.reasons import language
-from quansu.search.paired import (PairedConfig, PairedResult, accuracy_of, band_of,
-                                  paired_evaluate)
+from quansu.search.paired import PairedConfig, PairedResult, accuracy_of, band_of, paired_evaluate
 from quansu.search.ranking import rank as rank_moves
 from quansu.search.result import SearchResult
 from quansu.server import convert
 from quansu.server.suggest import StopFn, fill
 from quansu.server.v1 import service_pb2 as pb
 
-MARK_NAMES = {pb.MARK_BEST: "best", pb.MARK_GOOD: "good", pb.MARK_INACCURACY: "inaccuracy",
-              pb.MARK_MISTAKE: "mistake", pb.MARK_BLUNDER: "blunder", pb.MARK_UNCLEAR: "unclear"}
+MARK_NAMES = {
+    pb.MARK_BEST: "best",
+    pb.MARK_GOOD: "good",
+    pb.MARK_INACCURACY: "inaccuracy",
+    pb.MARK_MISTAKE: "mistake",
+    pb.MARK_BLUNDER: "blunder",
+    pb.MARK_UNCLEAR: "unclear",
+}
 #: The marks of the four loss bands cut by the thresholds (the first band: best or good).
 BAND_MARKS = (pb.MARK_GOOD, pb.MARK_INACCURACY, pb.MARK_MISTAKE, pb.MARK_BLUNDER)
 #: Analyze: moves per decision the paired evaluation screens besides the played one and the
@@ -53,8 +58,9 @@ ANALYZE_SEARCH_SHARE = 0.3
 #: futility stop: a decision next to a threshold is the one that needs the worlds (its mark
 #: is the band of its estimate, :func:`mark_of`).  The screening is wide enough that the best
 #: move is rarely dropped, so a decision's loss does not change between seeds.
-ANALYZE_PAIRED = PairedConfig(min_worlds=32, growth=2.0, look_correction=True, screen_keep=4,
-                              screen_worlds=128, futility=0.0)
+ANALYZE_PAIRED = PairedConfig(
+    min_worlds=32, growth=2.0, look_correction=True, screen_keep=4, screen_worlds=128, futility=0.0
+)
 #: Analyze's ``precise`` stop, as a share of the good threshold: small enough that a decision
 #: next to a threshold goes on until its interval is on one side of it.
 ANALYZE_PRECISION = 0.2
@@ -113,9 +119,16 @@ def accuracy_scale(th: pb.Thresholds) -> float:
 class Analysis:
     """Analyze on :class:`server.engine.Engine` (module doc)."""
 
-    def analyze(self, request: pb.AnalyzeRequest, emit: Callable[[pb.AnalyzeResponse], None], *,
-                stop: StopFn | None = None, seconds_left: float | None = None,
-                jobs: int = 1, executor=None) -> None:
+    def analyze(
+        self,
+        request: pb.AnalyzeRequest,
+        emit: Callable[[pb.AnalyzeResponse], None],
+        *,
+        stop: StopFn | None = None,
+        seconds_left: float | None = None,
+        jobs: int = 1,
+        executor=None,
+    ) -> None:
         """Judge every decision of the requested seats; ``emit`` gets one message per decision
         (game order) and then one summary per seat.  Each decision with a choice: a search from
         the seat's information proposes candidates, which :func:`search.paired.paired_evaluate`
@@ -135,16 +148,35 @@ class Analysis:
         model = self.model_name(game.name)
         total = len(decisions)
         judged: dict[int, list[pb.Decision]] = {s: [] for s in seats}
-        if ((jobs > 1 or executor is not None) and seconds_left is None and total > 1
-                and self.build_args is not None):
-            for done, d in enumerate(self._judge_in_parallel(
-                    record, decisions, iterations, ms, seed, th, worlds, request.language, jobs,
-                    stop, executor)):
+        if (
+            (jobs > 1 or executor is not None)
+            and seconds_left is None
+            and total > 1
+            and self.build_args is not None
+        ):
+            for done, d in enumerate(
+                self._judge_in_parallel(
+                    record,
+                    decisions,
+                    iterations,
+                    ms,
+                    seed,
+                    th,
+                    worlds,
+                    request.language,
+                    jobs,
+                    stop,
+                    executor,
+                )
+            ):
                 if d is None:
                     return
                 judged[d.seat].append(d)
-                emit(pb.AnalyzeResponse(decision=d, done=done + 1, total=total, thresholds=th,
-                                        model=model))
+                emit(
+                    pb.AnalyzeResponse(
+                        decision=d, done=done + 1, total=total, thresholds=th, model=model
+                    )
+                )
             decisions = []
         for done, index in enumerate(decisions):
             if stop is not None and stop():
@@ -159,14 +191,26 @@ class Analysis:
             view = rec.view_at(record, seat, index)
             rng = random.Random(seed * 1_000_003 + index)
             state = rec.replay_view(view, rng)
-            with language(request.language):   # the reasons' texts (games.reasons)
-                d = self._decision(state, index, seat, played, iterations, ms, seed + index, stop,
-                                   left, th, worlds)
+            with language(request.language):  # the reasons' texts (games.reasons)
+                d = self._decision(
+                    state, index, seat, played, iterations, ms, seed + index, stop, left, th, worlds
+                )
             judged[seat].append(d)
-            emit(pb.AnalyzeResponse(decision=d, done=done + 1, total=total, thresholds=th, model=model))
+            emit(
+                pb.AnalyzeResponse(
+                    decision=d, done=done + 1, total=total, thresholds=th, model=model
+                )
+            )
         for seat in seats:
-            emit(pb.AnalyzeResponse(summary=self._summary(seat, judged[seat], final_state, full, th),
-                                    done=total, total=total, thresholds=th, model=model))
+            emit(
+                pb.AnalyzeResponse(
+                    summary=self._summary(seat, judged[seat], final_state, full, th),
+                    done=total,
+                    total=total,
+                    thresholds=th,
+                    model=model,
+                )
+            )
 
     def plan_analyze(self, request: pb.AnalyzeRequest, probe: bool = False) -> dict:
         """What an Analyze of ``request`` will judge, before it runs: ``decisions`` (its
@@ -181,40 +225,65 @@ class Analysis:
         choices = []
         for index in decisions:
             seat, played = record.moves[index]
-            state = rec.replay_view(rec.view_at(record, seat, index),
-                                    random.Random(seed * 1_000_003 + index))
+            state = rec.replay_view(
+                rec.view_at(record, seat, index), random.Random(seed * 1_000_003 + index)
+            )
             if len(state.legal_moves()) > 1:
                 choices.append((index, seat, played, state))
-        out = {"game": record.game.name, "players": record.game.num_players,
-               "decisions": len(decisions), "choices": len(choices), "worlds": worlds}
+        out = {
+            "game": record.game.name,
+            "players": record.game.num_players,
+            "decisions": len(decisions),
+            "choices": len(choices),
+            "worlds": worlds,
+        }
         if probe and choices:
             index, seat, played, state = choices[len(choices) // 2]
             start = time.monotonic()
             with language(request.language):
-                self._decision(state, index, seat, played, iterations, ms, seed + index, None,
-                               None, th, worlds)
+                self._decision(
+                    state, index, seat, played, iterations, ms, seed + index, None, None, th, worlds
+                )
             out["probe_seconds"] = time.monotonic() - start
         return out
 
-    def _judge_in_parallel(self, record, decisions, iterations, ms, seed, th, worlds, lang,
-                           jobs, stop, executor=None):
+    def _judge_in_parallel(
+        self, record, decisions, iterations, ms, seed, th, worlds, lang, jobs, stop, executor=None
+    ):
         """The Decisions of ``decisions`` (record indices) in order, judged on ``executor``, or
         by ``jobs`` local worker processes (:func:`local_executor`); None (and the rest
         cancelled) once ``stop()`` turns true."""
-        tasks = decision_tasks(record, decisions, iterations, ms, seed, th, worlds, lang,
-                               self.build_args)
+        tasks = decision_tasks(
+            record, decisions, iterations, ms, seed, th, worlds, lang, self.build_args
+        )
         if executor is not None:
             yield from judge_in_parallel(executor, tasks, stop)
             return
         with local_executor(min(jobs, len(tasks))) as pool:
             yield from judge_in_parallel(pool, tasks, stop)
 
-    def _decision(self, state: State, index: int, seat: int, played, iterations, ms, seed, stop,
-                  left, th, worlds: int = 512) -> pb.Decision:
+    def _decision(
+        self,
+        state: State,
+        index: int,
+        seat: int,
+        played,
+        iterations,
+        ms,
+        seed,
+        stop,
+        left,
+        th,
+        worlds: int = 512,
+    ) -> pb.Decision:
         game = state.game
         legal = state.legal_moves()
-        d = pb.Decision(index=index, seat=seat, played=convert.move_message(game, played),
-                        legal_moves=len(legal))
+        d = pb.Decision(
+            index=index,
+            seat=seat,
+            played=convert.move_message(game, played),
+            legal_moves=len(legal),
+        )
         if len(legal) == 1:
             d.forced = True
             d.best.CopyFrom(d.played)
@@ -223,8 +292,15 @@ class Analysis:
             return d
         start = time.monotonic()
         # unanchored: the sparring bot's move is measured anyway; the search proposes others
-        result = self._search(state, iterations, ms, seed, stop,
-                              None if left is None else ANALYZE_SEARCH_SHARE * left, anchor=0.0)
+        result = self._search(
+            state,
+            iterations,
+            ms,
+            seed,
+            stop,
+            None if left is None else ANALYZE_SEARCH_SHARE * left,
+            anchor=0.0,
+        )
         ranked = rank_moves(result, lcb_z=self._lcb_z(game))
         if len(legal) <= ANALYZE_CANDIDATES + 1:
             candidates = list(legal)
@@ -238,14 +314,24 @@ class Analysis:
         deadline = None
         if left is not None:
             deadline = start + left - (min(0.1, 0.1 * left) + 0.005)
-        cfg = dataclasses.replace(ANALYZE_PAIRED, max_worlds=worlds,
-                                  min_worlds=min(ANALYZE_PAIRED.min_worlds, worlds),
-                                  precision=ANALYZE_PRECISION * th.good,
-                                  accuracy_scale=accuracy_scale(th),
-                                  accuracy_precision=ANALYZE_ACCURACY_PRECISION)
-        pr = paired_evaluate(state, candidates, played, config=cfg, seed=seed,
-                             bands=analysis_bands(th), deadline=deadline,
-                             stop=stop)
+        cfg = dataclasses.replace(
+            ANALYZE_PAIRED,
+            max_worlds=worlds,
+            min_worlds=min(ANALYZE_PAIRED.min_worlds, worlds),
+            precision=ANALYZE_PRECISION * th.good,
+            accuracy_scale=accuracy_scale(th),
+            accuracy_precision=ANALYZE_ACCURACY_PRECISION,
+        )
+        pr = paired_evaluate(
+            state,
+            candidates,
+            played,
+            config=cfg,
+            seed=seed,
+            bands=analysis_bands(th),
+            deadline=deadline,
+            stop=stop,
+        )
         top = pr.top
         d.best.CopyFrom(convert.move_message(game, top.move))
         d.played_value = pr.move(played).value
@@ -260,8 +346,9 @@ class Analysis:
         d.top.extend(self._paired_suggestions(state, result, pr))
         return d
 
-    def _paired_suggestions(self, state: State, result: SearchResult,
-                            pr: PairedResult) -> list[pb.Suggestion]:
+    def _paired_suggestions(
+        self, state: State, result: SearchResult, pr: PairedResult
+    ) -> list[pb.Suggestion]:
         """The candidates of a paired evaluation as ranked Suggestions (visits = worlds):
         Analyze's ``top`` (each move its own row; ``tied`` names the top move)."""
         game = state.game
@@ -273,16 +360,18 @@ class Analysis:
         return out
 
     @staticmethod
-    def _summary(seat: int, decisions: list[pb.Decision], final_state: State, full: bool,
-                 th: pb.Thresholds) -> pb.SeatSummary:
+    def _summary(
+        seat: int, decisions: list[pb.Decision], final_state: State, full: bool, th: pb.Thresholds
+    ) -> pb.SeatSummary:
         out = pb.SeatSummary(seat=seat, decisions=len(decisions))
         chosen = [d for d in decisions if not d.forced]
         settled = [d for d in chosen if d.mark != pb.MARK_UNCLEAR]
         out.total_loss = sum(d.loss for d in decisions)
         out.average_loss = out.total_loss / len(chosen) if chosen else 0.0
         # the mean accuracy of the decisions with a choice, from their estimated losses
-        out.accuracy = (sum(decision_accuracy(d.loss, th) for d in chosen) / len(chosen)
-                        if chosen else 1.0)
+        out.accuracy = (
+            sum(decision_accuracy(d.loss, th) for d in chosen) / len(chosen) if chosen else 1.0
+        )
         for name in MARK_NAMES.values():
             out.marks[name] = 0
         for d in decisions:
@@ -296,8 +385,18 @@ class Analysis:
 
 # -- judging decisions in parallel: one function, any executor --------------------------------
 
-def decision_tasks(record, decisions: Sequence[int], iterations, ms, seed: int,
-                   th: pb.Thresholds, worlds: int, lang: str, build_args) -> list[tuple]:
+
+def decision_tasks(
+    record,
+    decisions: Sequence[int],
+    iterations,
+    ms,
+    seed: int,
+    th: pb.Thresholds,
+    worlds: int,
+    lang: str,
+    build_args,
+) -> list[tuple]:
     """One picklable task of :func:`judge_decision` per decision of ``record`` (indices
     ``decisions``), judged as :meth:`Analysis.analyze` does in one process; ``build_args``:
     :func:`server.engine.build_engine`'s arguments (``Engine.build_args``)."""
@@ -305,9 +404,21 @@ def decision_tasks(record, decisions: Sequence[int], iterations, ms, seed: int,
     tasks = []
     for index in decisions:
         seat, played = record.moves[index]
-        tasks.append((build_args, rec.view_at(record, seat, index), index, seat,
-                      game.move_to_text(played), iterations, ms, seed, th.SerializeToString(),
-                      worlds, lang))
+        tasks.append(
+            (
+                build_args,
+                rec.view_at(record, seat, index),
+                index,
+                seat,
+                game.move_to_text(played),
+                iterations,
+                ms,
+                seed,
+                th.SerializeToString(),
+                worlds,
+                lang,
+            )
+        )
     return tasks
 
 
@@ -328,20 +439,23 @@ def _engine_of(build_args):
 def judge_decision(task: tuple) -> bytes:
     """One decision of :func:`decision_tasks`, judged as :meth:`Analysis.analyze` does in one
     process (same seeds), as a serialized ``Decision``: the task every executor runs."""
-    (build_args, view, index, seat, played_text, iterations, ms, seed, th_bytes, worlds,
-     lang) = task
+    (build_args, view, index, seat, played_text, iterations, ms, seed, th_bytes, worlds, lang) = (
+        task
+    )
     engine = _engine_of(build_args)
     state = rec.replay_view(view, random.Random(seed * 1_000_003 + index))
     played = state.game.parse_move(played_text)
     th = pb.Thresholds.FromString(th_bytes)
     with language(lang):
-        d = engine._decision(state, index, seat, played, iterations, ms, seed + index, None, None,
-                             th, worlds)
+        d = engine._decision(
+            state, index, seat, played, iterations, ms, seed + index, None, None, th, worlds
+        )
     return d.SerializeToString()
 
 
-def judge_in_parallel(executor, tasks: Sequence[tuple],
-                      stop: StopFn | None = None) -> Iterator[pb.Decision | None]:
+def judge_in_parallel(
+    executor, tasks: Sequence[tuple], stop: StopFn | None = None
+) -> Iterator[pb.Decision | None]:
     """The Decisions of ``tasks`` (:func:`decision_tasks`) in order, each judged by
     :func:`judge_decision` on ``executor``: anything with ``submit(fn, task)`` returning a
     future with ``result(timeout)`` (raising ``concurrent.futures.TimeoutError`` while
@@ -368,7 +482,7 @@ def judge_in_parallel(executor, tasks: Sequence[tuple],
 def _worker_init() -> None:
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops the pool
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the pool
 
 
 def local_executor(workers: int):
@@ -377,8 +491,9 @@ def local_executor(workers: int):
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                               initializer=_worker_init)
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=mp.get_context("spawn"), initializer=_worker_init
+    )
 
 
 class RayExecutor:
@@ -391,8 +506,11 @@ class RayExecutor:
         from quansu.server.ray_cluster import require_ray
 
         self._ray = require_ray()
-        self._options = {"num_cpus": num_cpus, "max_retries": max_retries,
-                         "retry_exceptions": False}
+        self._options = {
+            "num_cpus": num_cpus,
+            "max_retries": max_retries,
+            "retry_exceptions": False,
+        }
         self._remote: dict = {}
 
     def submit(self, fn: Callable[..., Any], *args) -> "_RayFuture":

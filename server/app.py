@@ -38,8 +38,13 @@ from quansu.server import errors
 from quansu.server.engine import Engine, Limits, build_engine
 from quansu.server.logs import Calls
 from quansu.server.pool import WorkerPool
-from quansu.server.servicer import (QuansuServicer, raw_handlers, raw_health_handler,
-                                    raw_reflection_handler, track_workers)
+from quansu.server.servicer import (
+    QuansuServicer,
+    raw_handlers,
+    raw_health_handler,
+    raw_reflection_handler,
+    track_workers,
+)
 from quansu.server.v1 import service_pb2
 
 log = logging.getLogger("quansu.server")
@@ -150,17 +155,20 @@ def ready_check(engine: Engine) -> None:
             if state.is_terminal():
                 continue
             for lang in LANGUAGES:
-                resp = engine.suggest_for_state(state, strength=0, iterations=2, top_k=2, seed=0,
-                                                language=lang)
+                resp = engine.suggest_for_state(
+                    state, strength=0, iterations=2, top_k=2, seed=0, language=lang
+                )
                 if not resp.moves or not resp.chosen.text:
                     raise RuntimeError("the Suggest answered no move")
         except Exception as e:  # noqa: BLE001 - any failure here stops the start, named
-            raise RuntimeError(f"cannot start: ready check of game {name}: "
-                               f"{type(e).__name__}: {e}") from e
+            raise RuntimeError(
+                f"cannot start: ready check of game {name}: {type(e).__name__}: {e}"
+            ) from e
 
 
-def start_worker_engine(limits: Limits, uniform: bool, models: tuple,
-                        log_level: int | None = None) -> Engine:
+def start_worker_engine(
+    limits: Limits, uniform: bool, models: tuple, log_level: int | None = None
+) -> Engine:
     """What each worker process runs at start: import everything, load and try every model,
     answer one Suggest per game (:func:`ready_check`).  ``log_level``: log as the server does
     (JSON lines, :func:`server.logs.configure`)."""
@@ -180,9 +188,11 @@ def exposure_warning(host: str, token: str | None) -> str | None:
     there is nothing to warn about)."""
     if token or host.strip() not in ALL_INTERFACES:
         return None
-    return (f"serving on {host or 'every interface'} without --token: anyone who can reach "
-            f"this port can use the service; pass --token (or set $QUANSU_TOKEN), or listen "
-            f"on 127.0.0.1 with --host")
+    return (
+        f"serving on {host or 'every interface'} without --token: anyone who can reach "
+        f"this port can use the service; pass --token (or set $QUANSU_TOKEN), or listen "
+        f"on 127.0.0.1 with --host"
+    )
 
 
 @dataclass
@@ -223,10 +233,11 @@ class ServerConfig:
     log_level: int | None = None
 
 
-def _deny_handler(handler: grpc.RpcMethodHandler, message: str, rpc: str | None = None,
-                  calls: Calls | None = None) -> grpc.RpcMethodHandler:
+def _deny_handler(
+    handler: grpc.RpcMethodHandler, message: str, rpc: str | None = None, calls: Calls | None = None
+) -> grpc.RpcMethodHandler:
     def deny(request, context):
-        if calls is not None and rpc is not None:     # counted and logged as any call
+        if calls is not None and rpc is not None:  # counted and logged as any call
             call = calls.start(rpc, context)
             call.failed(errors.Unauthenticated(message))
             call.finish()
@@ -279,13 +290,22 @@ class QuansuServer:
     def __init__(self, config: ServerConfig):
         self.config = config
         preload_modules()
-        self.pool = WorkerPool(partial(start_worker_engine, config.limits, config.uniform,
-                                       tuple(sorted(config.models.items())), config.log_level),
-                               workers=config.workers, queue_size=config.queue_size,
-                               spares=config.spare_workers)
-        self.engine = Engine(config.limits, evaluators=None, model_names=self.pool.models,
-                             workers=self.pool.size)
-        self.metrics = None          # server.metrics.ServiceMetrics with metrics_port
+        self.pool = WorkerPool(
+            partial(
+                start_worker_engine,
+                config.limits,
+                config.uniform,
+                tuple(sorted(config.models.items())),
+                config.log_level,
+            ),
+            workers=config.workers,
+            queue_size=config.queue_size,
+            spares=config.spare_workers,
+        )
+        self.engine = Engine(
+            config.limits, evaluators=None, model_names=self.pool.models, workers=self.pool.size
+        )
+        self.metrics = None  # server.metrics.ServiceMetrics with metrics_port
         self.metrics_port: int | None = None
         if config.metrics_port is not None:
             from quansu.server.metrics import ServiceMetrics
@@ -294,18 +314,24 @@ class QuansuServer:
         self.calls = Calls(self.metrics)
         interceptors = [TokenInterceptor(config.token, self.calls)] if config.token else []
         threads = self.pool.size + self.pool.queue_size + 16
-        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads,
-                                                             thread_name_prefix="quansu-rpc"),
-                                  interceptors=interceptors,
-                                  options=[("grpc.so_reuseport", 0)])
+        self.server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="quansu-rpc"),
+            interceptors=interceptors,
+            options=[("grpc.so_reuseport", 0)],
+        )
         # every method receives its request's bytes and parses them itself (server/servicer.py)
         self.servicer = QuansuServicer(self.engine, self.pool, self.calls)
         self.server.add_generic_rpc_handlers((raw_handlers(self.servicer),))
         self.health = health.HealthServicer()
         self.server.add_generic_rpc_handlers((raw_health_handler(self.health),))
         if config.reflection:
-            self.server.add_generic_rpc_handlers((raw_reflection_handler(
-                (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)),))
+            self.server.add_generic_rpc_handlers(
+                (
+                    raw_reflection_handler(
+                        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)
+                    ),
+                )
+            )
         address = f"{config.host}:{config.port}"
         if config.tls_cert or config.tls_key:
             if not (config.tls_cert and config.tls_key):
@@ -323,22 +349,29 @@ class QuansuServer:
             raise OSError(f"cannot listen on {address}")
         self._stopped = threading.Event()
         self._notice_over = threading.Event()
-        self.http = None            # server.gateway.HttpServer, once started
+        self.http = None  # server.gateway.HttpServer, once started
         self.http_port: int | None = None
 
     def start(self) -> int:
         if self.metrics is not None:
             try:
-                self.metrics_port = self.metrics.serve(self.config.host, self.config.metrics_port,
-                                                       self.config.tls_cert, self.config.tls_key)
+                self.metrics_port = self.metrics.serve(
+                    self.config.host,
+                    self.config.metrics_port,
+                    self.config.tls_cert,
+                    self.config.tls_key,
+                )
             except BaseException:
                 self.pool.close()
                 raise
         self.server.start()
         # the workers answered their ready check (one Suggest per game) before the pool
         # started; NOT_SERVING while no worker is alive, SERVING again once one is
-        status = (health_pb2.HealthCheckResponse.SERVING if self.pool.stats().alive
-                  else health_pb2.HealthCheckResponse.NOT_SERVING)
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if self.pool.stats().alive
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
         for name in ("", SERVICE_NAME):
             self.health.set(name, status)
         track_workers(self.pool, self.health, ("", SERVICE_NAME), self._stopped.is_set)
@@ -350,11 +383,19 @@ class QuansuServer:
         """The HTTP/JSON gateway over the same servicer (so the same pool, limits and errors)."""
         from quansu.server.gateway import Gateway, HttpServer
 
-        gateway = Gateway(self.servicer, token=self.config.token,
-                          threads=self.pool.size + self.pool.queue_size + 16,
-                          health=lambda: not self._stopped.is_set() and self.pool.stats().alive > 0)
-        self.http = HttpServer(gateway, self.config.host, self.config.http_port,
-                               self.config.tls_cert, self.config.tls_key)
+        gateway = Gateway(
+            self.servicer,
+            token=self.config.token,
+            threads=self.pool.size + self.pool.queue_size + 16,
+            health=lambda: not self._stopped.is_set() and self.pool.stats().alive > 0,
+        )
+        self.http = HttpServer(
+            gateway,
+            self.config.host,
+            self.config.http_port,
+            self.config.tls_cert,
+            self.config.tls_key,
+        )
         try:
             self.http_port = self.http.start()
         except BaseException:
@@ -372,7 +413,7 @@ class QuansuServer:
         workers stop."""
         if self._stopped.is_set():
             return
-        self._stopped.set()          # the HTTP health answers NOT_SERVING from now on
+        self._stopped.set()  # the HTTP health answers NOT_SERVING from now on
         self.health.enter_graceful_shutdown()
         notice = self.config.drain_notice_s if notice is None else notice
         if notice > 0:
@@ -408,7 +449,7 @@ def serve(config: ServerConfig, ready=None) -> int:
     stop = threading.Event()
 
     def on_signal(signum, frame):
-        if stop.is_set():            # a second signal: end the drain notice now
+        if stop.is_set():  # a second signal: end the drain notice now
             server.end_notice()
             return
         log.info("signal %d: draining", signum)
@@ -419,11 +460,19 @@ def serve(config: ServerConfig, ready=None) -> int:
         if ready is not None:
             ready(port)
         if server.http_port is not None:
-            log.info("HTTP/JSON gateway and web page on %s://%s:%d/",
-                     "https" if config.tls_cert else "http", config.host, server.http_port)
+            log.info(
+                "HTTP/JSON gateway and web page on %s://%s:%d/",
+                "https" if config.tls_cert else "http",
+                config.host,
+                server.http_port,
+            )
         if server.metrics_port is not None:
-            log.info("Prometheus metrics on %s://%s:%d/metrics",
-                     "https" if config.tls_cert else "http", config.host, server.metrics_port)
+            log.info(
+                "Prometheus metrics on %s://%s:%d/metrics",
+                "https" if config.tls_cert else "http",
+                config.host,
+                server.metrics_port,
+            )
         while not stop.wait(0.5):
             pass
         server.stop()

@@ -132,13 +132,14 @@ def _file(path: str, in_folder: bool, skipped: Callable[[str], None]) -> Iterato
         yield Item(path, None, str(e), _digest(path)[:24])
         return
     if in_folder and not _game_kind(obj):
-        skipped(path)      # an arena's index.json and the like
+        skipped(path)  # an arena's index.json and the like
         return
     yield Item(path, obj, "", record_digest(obj))
 
 
-def read_items(paths: Sequence[str], *, stdin=None,
-               skipped: Callable[[str], None] = lambda p: None) -> Iterator[Item]:
+def read_items(
+    paths: Sequence[str], *, stdin=None, skipped: Callable[[str], None] = lambda p: None
+) -> Iterator[Item]:
     """The games named by ``paths``: files, folders (their ``*.json`` and ``*.jsonl``, sorted;
     files in a folder that are not records or views are passed to ``skipped``), glob patterns
     (``**`` for any depth) and ``-`` (a JSONL stream on ``stdin``).  A file that cannot be read
@@ -202,17 +203,23 @@ def analyze_record(task: tuple) -> dict:
     obj, source, key, s = task
     settings = Settings(**dict(s, seats=tuple(s["seats"])))
     started, cpu0 = time.monotonic(), time.process_time()
-    out: dict[str, Any] = {"format": RESULT_FORMAT, "key": key, "record": key.split(".")[0],
-                           "settings": key.split(".")[1], "source": source,
-                           "game": obj.get("game", "") if isinstance(obj, dict) else ""}
+    out: dict[str, Any] = {
+        "format": RESULT_FORMAT,
+        "key": key,
+        "record": key.split(".")[0],
+        "settings": key.split(".")[1],
+        "source": source,
+        "game": obj.get("game", "") if isinstance(obj, dict) else "",
+    }
     decisions: list = []
     summaries: list = []
     head: dict = {}
 
     def emit(msg) -> None:
         if not head:
-            head["thresholds"] = json_format.MessageToDict(msg.thresholds,
-                                                           preserving_proto_field_name=True)
+            head["thresholds"] = json_format.MessageToDict(
+                msg.thresholds, preserving_proto_field_name=True
+            )
             head["model"] = msg.model
         item = msg.WhichOneof("item")
         d = json_format.MessageToDict(getattr(msg, item), preserving_proto_field_name=True)
@@ -227,11 +234,19 @@ def analyze_record(task: tuple) -> dict:
         rules_errors = (RequestError, GameError, CodedError)
         try:
             req = Client.analyze_request(
-                obj, seats=settings.seats, iterations=settings.iterations,
+                obj,
+                seats=settings.seats,
+                iterations=settings.iterations,
                 milliseconds=settings.ms,
-                thresholds={"good": settings.good, "inaccuracy": settings.inaccuracy,
-                            "mistake": settings.mistake},
-                seed=settings.seed, language=settings.language, max_worlds=settings.worlds)
+                thresholds={
+                    "good": settings.good,
+                    "inaccuracy": settings.inaccuracy,
+                    "mistake": settings.mistake,
+                },
+                seed=settings.seed,
+                language=settings.language,
+                max_worlds=settings.worlds,
+            )
             which = req.WhichOneof("game") or "record"
         except (*rules_errors, TypeError, ValueError, KeyError, AttributeError) as e:
             # a game object the converters cannot read (wrong JSON types, unknown fields)
@@ -247,29 +262,37 @@ def analyze_record(task: tuple) -> dict:
         out.update(status="error", error=f"{type(e).__name__}: {e}")
     from quansu.server import ray_cluster
 
-    out.update(seconds=round(time.monotonic() - started, 4),
-               cpu_seconds=round(time.process_time() - cpu0, 4),
-               node=ray_cluster.node_id() if "ray" in sys.modules else "", pid=os.getpid())
+    out.update(
+        seconds=round(time.monotonic() - started, 4),
+        cpu_seconds=round(time.process_time() - cpu0, 4),
+        node=ray_cluster.node_id() if "ray" in sys.modules else "",
+        pid=os.getpid(),
+    )
     return out
 
 
 def _pool_init() -> None:
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops the pool
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the pool
 
 
 def local_pool(jobs: int) -> ProcessPoolExecutor:
     """The local pool of :func:`map_local`: ``jobs`` spawned worker processes."""
     import multiprocessing as mp
 
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
-                               initializer=_pool_init)
+    return ProcessPoolExecutor(
+        max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_pool_init
+    )
 
 
-def map_local(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
-              window: int | None = None,
-              pool: ProcessPoolExecutor | None = None) -> Iterator[tuple[int, Any]]:
+def map_local(
+    fn: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    jobs: int,
+    window: int | None = None,
+    pool: ProcessPoolExecutor | None = None,
+) -> Iterator[tuple[int, Any]]:
     """``(i, fn(tasks[i]))`` in the order they finish, on ``jobs`` local worker processes
     (spawned; each keeps its engine for the next task), or on ``pool`` (:func:`local_pool`,
     kept open by the caller); in this process when ``jobs`` is 1 and no pool is given."""
@@ -300,6 +323,7 @@ def map_local(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
 
 
 # -- the run ----------------------------------------------------------------------------------
+
 
 def read_results(path: str) -> dict[str, dict]:
     """The result lines of ``path`` by key (the last line of a key wins; a torn last line, as a
@@ -353,8 +377,10 @@ class Progress:
         eta = elapsed / ran * left if ran else 0.0
         width = 30
         k = int(width * self.done / self.total) if self.total else width
-        text = (f"[{'#' * k}{'-' * (width - k)}] {self.done}/{self.total} games, "
-                f"{self.failed} failed, {self.skipped} skipped  {elapsed:6.1f} s  eta {eta:6.1f} s")
+        text = (
+            f"[{'#' * k}{'-' * (width - k)}] {self.done}/{self.total} games, "
+            f"{self.failed} failed, {self.skipped} skipped  {elapsed:6.1f} s  eta {eta:6.1f} s"
+        )
         if self.tty:
             if line is not None and left and elapsed - self.last < 0.5:
                 return
@@ -370,10 +396,18 @@ class Progress:
         self.stream.flush()
 
 
-def run_batch(items: Sequence[Item], settings: Settings, *, out_path: str | None = None,
-              executor: str = "local", jobs: int = 1, address: str | None = None,
-              progress=None, on_result: Callable[[dict], None] | None = None,
-              pool: ProcessPoolExecutor | None = None) -> BatchResult:
+def run_batch(
+    items: Sequence[Item],
+    settings: Settings,
+    *,
+    out_path: str | None = None,
+    executor: str = "local",
+    jobs: int = 1,
+    address: str | None = None,
+    progress=None,
+    on_result: Callable[[dict], None] | None = None,
+    pool: ProcessPoolExecutor | None = None,
+) -> BatchResult:
     """Analyse ``items`` with ``settings`` (module doc): on ``jobs`` local processes
     (``executor="local"``) or as Ray tasks (``"ray"``: on the cluster at ``address``, already
     connected when it is None and Ray is initialised).  Results already in ``out_path`` under
@@ -407,7 +441,7 @@ def run_batch(items: Sequence[Item], settings: Settings, *, out_path: str | None
         with open(out_path, "rb") as f:
             f.seek(-1, os.SEEK_END)
             if f.read(1) != b"\n":
-                sink.write("\n")     # a killed run's torn last line stays a line of its own
+                sink.write("\n")  # a killed run's torn last line stays a line of its own
     s = dict(asdict(settings), seats=list(settings.seats))
 
     def accept(line: dict) -> None:
@@ -431,9 +465,22 @@ def run_batch(items: Sequence[Item], settings: Settings, *, out_path: str | None
         for kind, key, it in todo:
             if kind == "invalid":
                 d = key.split(".")
-                accept({"format": RESULT_FORMAT, "key": key, "record": d[0], "settings": d[1],
-                        "source": it.source, "game": "", "status": "invalid", "error": it.error,
-                        "seconds": 0.0, "cpu_seconds": 0.0, "node": "", "pid": os.getpid()})
+                accept(
+                    {
+                        "format": RESULT_FORMAT,
+                        "key": key,
+                        "record": d[0],
+                        "settings": d[1],
+                        "source": it.source,
+                        "game": "",
+                        "status": "invalid",
+                        "error": it.error,
+                        "seconds": 0.0,
+                        "cpu_seconds": 0.0,
+                        "node": "",
+                        "pid": os.getpid(),
+                    }
+                )
             else:
                 tasks.append((it.obj, it.source, key, s))
         if executor == "ray":
@@ -483,19 +530,25 @@ def report_name(line: dict) -> str:
 
 # -- the command ------------------------------------------------------------------------------
 
+
 def add_batch_arguments(p) -> None:
     """The batch options of ``quansu analyze`` (module doc)."""
-    p.add_argument("--out", metavar="RESULTS.jsonl",
-                   help="analyse the games as independent tasks, appending each game's result "
-                        "to this JSONL file as it finishes; a rerun skips the games whose "
-                        "result (same settings) is there")
+    p.add_argument(
+        "--out",
+        metavar="RESULTS.jsonl",
+        help="analyse the games as independent tasks, appending each game's result "
+        "to this JSONL file as it finishes; a rerun skips the games whose "
+        "result (same settings) is there",
+    )
     from quansu.server.ray_cluster import add_ray_argument
 
     add_ray_argument(p, "run the games")
-    p.add_argument("--reports", metavar="DIR",
-                   help="with --out or --ray: one HTML report per game in DIR")
-    p.add_argument("--quiet", action="store_true",
-                   help="with --out or --ray: no progress on standard error")
+    p.add_argument(
+        "--reports", metavar="DIR", help="with --out or --ray: one HTML report per game in DIR"
+    )
+    p.add_argument(
+        "--quiet", action="store_true", help="with --out or --ray: no progress on standard error"
+    )
 
 
 def ray_address(value: str, files: list[str]) -> str:
@@ -517,10 +570,18 @@ def settings_of(args) -> Settings:
     from quansu.cli.i18n import lang_of
 
     lang = lang_of(args)
-    return Settings(seats=tuple(args.seat), good=args.good, inaccuracy=args.inaccuracy,
-                    mistake=args.mistake, worlds=args.worlds or 0, iterations=args.iterations,
-                    ms=args.ms, seed=args.seed or 0, uniform=bool(args.uniform),
-                    language="" if lang == "en" else lang)
+    return Settings(
+        seats=tuple(args.seat),
+        good=args.good,
+        inaccuracy=args.inaccuracy,
+        mistake=args.mistake,
+        worlds=args.worlds or 0,
+        iterations=args.iterations,
+        ms=args.ms,
+        seed=args.seed or 0,
+        uniform=bool(args.uniform),
+        language="" if lang == "en" else lang,
+    )
 
 
 def run_cli(args, out=None, err=None) -> int:
@@ -534,8 +595,15 @@ def run_cli(args, out=None, err=None) -> int:
     files = list(args.files)
     for option in ("report", "plot", "server"):
         if getattr(args, option, None):
-            print(t("error", lang, message=f"--{option} does not go with --out or --ray "
-                                           f"(one report per game: --reports DIR)"), file=err)
+            print(
+                t(
+                    "error",
+                    lang,
+                    message=f"--{option} does not go with --out or --ray "
+                    f"(one report per game: --reports DIR)",
+                ),
+                file=err,
+            )
             return 2
     address = None
     if args.ray is not None:
@@ -545,14 +613,16 @@ def run_cli(args, out=None, err=None) -> int:
             print(t("error", lang, message=e), file=err)
             return 2
     try:
-        items = list(read_items(files, skipped=lambda f: print(
-            t("analyze_skipped", lang, file=f), file=err)))
+        items = list(
+            read_items(files, skipped=lambda f: print(t("analyze_skipped", lang, file=f), file=err))
+        )
     except OSError as e:
         print(t("error", lang, message=e), file=err)
         return 2
     if not items:
-        print(t("error", lang, message=t("analyze_no_files", lang, paths=" ".join(files))),
-              file=err)
+        print(
+            t("error", lang, message=t("analyze_no_files", lang, paths=" ".join(files))), file=err
+        )
         return 2
     if address is not None:
         from quansu.server import ray_cluster
@@ -563,10 +633,15 @@ def run_cli(args, out=None, err=None) -> int:
             print(t("error", lang, message=e), file=err)
             return 2
     try:
-        res = run_batch(items, settings_of(args), out_path=args.out,
-                        executor="ray" if address is not None else "local",
-                        jobs=analysis_jobs(args.jobs), address=address,
-                        progress=None if args.quiet else err)
+        res = run_batch(
+            items,
+            settings_of(args),
+            out_path=args.out,
+            executor="ray" if address is not None else "local",
+            jobs=analysis_jobs(args.jobs),
+            address=address,
+            progress=None if args.quiet else err,
+        )
     except OSError as e:
         print(t("error", lang, message=e), file=err)
         return 2
@@ -589,7 +664,10 @@ def run_cli(args, out=None, err=None) -> int:
                 write_report(a, os.path.join(args.reports, report_name(line)), lang)
         print(f"{len(ok)} reports written to {args.reports}", file=out)
     failed = sum(1 for line in res.lines if line.get("status") != "ok")
-    print(f"{len(res.lines)} games: {len(ok)} analysed, {failed} failed, {res.skipped} skipped "
-          f"(results of earlier runs), {res.elapsed_s:.1f} s"
-          + (f"; results in {args.out}" if args.out else ""), file=err)
+    print(
+        f"{len(res.lines)} games: {len(ok)} analysed, {failed} failed, {res.skipped} skipped "
+        f"(results of earlier runs), {res.elapsed_s:.1f} s"
+        + (f"; results in {args.out}" if args.out else ""),
+        file=err,
+    )
     return 2 if failed else 0

@@ -75,8 +75,9 @@ def check_language(value: str, field: str) -> str:
     """The language of a request's reason and error texts ("" is English); :class:`RequestError`
     naming ``field`` for any other value than :data:`games.reasons.LANGUAGES`."""
     if value and value not in LANGUAGES:
-        raise RequestError.of(field, "request.language", value=value[:16],
-                              languages=", ".join(LANGUAGES))
+        raise RequestError.of(
+            field, "request.language", value=value[:16], languages=", ".join(LANGUAGES)
+        )
     return value or "en"
 
 
@@ -98,9 +99,14 @@ def rules(prefix: str):
 def request_language(kind: str, payload: bytes) -> str:
     """The ``language`` of a serialized request when it is one of :data:`LANGUAGES` ("" when
     none, or when the request does not parse)."""
-    message = {"suggest": pb.SuggestRequest, "suggest_stream": pb.SuggestStreamRequest,
-               "analyze": pb.AnalyzeRequest, "analyze_plan": pb.AnalyzeRequest,
-               "analyze_probe": pb.AnalyzeRequest, "legal_moves": pb.LegalMovesRequest}.get(kind)
+    message = {
+        "suggest": pb.SuggestRequest,
+        "suggest_stream": pb.SuggestStreamRequest,
+        "analyze": pb.AnalyzeRequest,
+        "analyze_plan": pb.AnalyzeRequest,
+        "analyze_probe": pb.AnalyzeRequest,
+        "legal_moves": pb.LegalMovesRequest,
+    }.get(kind)
     if message is None:
         return ""
     try:
@@ -126,11 +132,13 @@ class Checks:
         if ms < 0:
             raise RequestError.of(f"{field}.milliseconds", "request.negative", value=ms)
         if it > lim.max_iterations:
-            raise RequestError.of(f"{field}.iterations", "request.over_maximum", value=it,
-                                  limit=lim.max_iterations)
+            raise RequestError.of(
+                f"{field}.iterations", "request.over_maximum", value=it, limit=lim.max_iterations
+            )
         if ms > lim.max_ms:
-            raise RequestError.of(f"{field}.milliseconds", "request.over_maximum", value=ms,
-                                  limit=lim.max_ms)
+            raise RequestError.of(
+                f"{field}.milliseconds", "request.over_maximum", value=ms, limit=lim.max_ms
+            )
         if it == 0 and ms == 0:
             it, ms = lim.default_iterations, lim.default_ms
         return (it or None), (ms or None)
@@ -144,8 +152,9 @@ class Checks:
             raise RequestError.of(f"{p}view", "request.view_missing")
         lim = self.limits
         if request.top_k < 0 or request.top_k > lim.max_top_k:
-            raise RequestError.of(f"{p}top_k", "request.out_of_range", value=request.top_k, lo=0,
-                                  hi=lim.max_top_k)
+            raise RequestError.of(
+                f"{p}top_k", "request.out_of_range", value=request.top_k, lo=0, hi=lim.max_top_k
+            )
         if not 0 <= request.strength <= 5:
             raise RequestError.of(f"{p}strength", "request.strength", value=request.strength)
         self._budget(request.budget, f"{p}budget")
@@ -166,8 +175,9 @@ class Checks:
     def precheck_analyze(self, request: pb.AnalyzeRequest) -> None:
         self._precheck_source(request)
         if len(request.seats) > convert.MAX_SEATS:
-            raise RequestError.of("seats", "request.too_many_seats", n=len(request.seats),
-                                  limit=convert.MAX_SEATS)
+            raise RequestError.of(
+                "seats", "request.too_many_seats", n=len(request.seats), limit=convert.MAX_SEATS
+            )
         for i, s in enumerate(request.seats):
             if s < 0:
                 raise RequestError.of(f"seats[{i}]", "request.seat_negative", seat=s)
@@ -193,8 +203,12 @@ class Checks:
         if state.is_terminal():
             raise RequestError.of(f"{p}view.moves", "request.game_over")
         if state.current_player != view.seat:
-            raise RequestError.of(f"{p}view.seat", "request.seat_not_to_act", seat=view.seat,
-                                  to_act=state.current_player)
+            raise RequestError.of(
+                f"{p}view.seat",
+                "request.seat_not_to_act",
+                seat=view.seat,
+                to_act=state.current_player,
+            )
         return view, state
 
     def check_suggest(self, request: pb.SuggestRequest) -> None:
@@ -217,9 +231,13 @@ class Checks:
         seats = list(request.seats)
         for i, s in enumerate(seats):
             if not 0 <= s < n:
-                raise RequestError.of(f"seats[{i}]", "request.seat_out_of_range", seat=s, last=n - 1)
+                raise RequestError.of(
+                    f"seats[{i}]", "request.seat_out_of_range", seat=s, last=n - 1
+                )
             if which == "view" and s != parsed.seat:
-                raise RequestError.of(f"seats[{i}]", "request.view_judges_own_seat", seat=parsed.seat)
+                raise RequestError.of(
+                    f"seats[{i}]", "request.view_judges_own_seat", seat=parsed.seat
+                )
             if s in seats[:i]:
                 raise RequestError.of(f"seats[{i}]", "request.seat_twice", seat=s)
         if not seats:
@@ -228,8 +246,12 @@ class Checks:
         th = self._thresholds(request, parsed.game)
         decisions = [i for i, (s, _) in enumerate(parsed.moves) if s in seats]
         if len(decisions) > self.limits.max_analyze_decisions:
-            raise RequestError.of("seats", "request.too_many_decisions", n=len(decisions),
-                                  limit=self.limits.max_analyze_decisions)
+            raise RequestError.of(
+                "seats",
+                "request.too_many_decisions",
+                n=len(decisions),
+                limit=self.limits.max_analyze_decisions,
+            )
         worlds = self._worlds(request.max_worlds, parsed.game)
         if which == "view":
             # The replayed state is one deal consistent with the view: as a record it gives the
@@ -247,7 +269,9 @@ class Checks:
         if given < 0:
             raise RequestError.of("max_worlds", "request.negative", value=given)
         if given > lim.max_worlds:
-            raise RequestError.of("max_worlds", "request.over_maximum", value=given, limit=lim.max_worlds)
+            raise RequestError.of(
+                "max_worlds", "request.over_maximum", value=given, limit=lim.max_worlds
+            )
         if given == 1:
             raise RequestError.of("max_worlds", "request.one_world")
         return given or self._default_worlds(game.analysis_worlds)
@@ -268,8 +292,13 @@ class Checks:
             if v:
                 setattr(th, name, v)
         if not th.good <= th.inaccuracy <= th.mistake:
-            raise RequestError.of("thresholds", "request.thresholds_order", good=th.good,
-                                  inaccuracy=th.inaccuracy, mistake=th.mistake)
+            raise RequestError.of(
+                "thresholds",
+                "request.thresholds_order",
+                good=th.good,
+                inaccuracy=th.inaccuracy,
+                mistake=th.mistake,
+            )
         return th
 
     def check_analyze(self, request: pb.AnalyzeRequest) -> None:

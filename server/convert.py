@@ -22,7 +22,8 @@ from quansu.games.cards import card_str
 from quansu.games.reasons import current_language
 from quansu.games.registry import game_classes, make
 from quansu.server.errors import RequestError, clip
-from quansu.server.v1 import records_pb2, service_pb2 as pb
+from quansu.server.v1 import records_pb2
+from quansu.server.v1 import service_pb2 as pb
 
 
 def message_json(msg: Message) -> dict:
@@ -33,8 +34,9 @@ def message_json(msg: Message) -> dict:
     try:
         return json_format.MessageToDict(msg, preserving_proto_field_name=True)
     except json_format.SerializeToJsonError as e:
-        raise rec.RecordError.of("request.option_not_finite", "options",
-                                 error=clip(str(e))) from None
+        raise rec.RecordError.of(
+            "request.option_not_finite", "options", error=clip(str(e))
+        ) from None
 
 
 # -- size limits (checked before a call is admitted) -------------------------------------------
@@ -99,8 +101,9 @@ def _value_limits(v: struct_pb2.Value, field: str, max_text: int, depth: int = 0
     elif kind in ("list_value", "struct_value"):
         if depth >= 2:
             raise RequestError.of(field, "request.option_too_deep")
-        items = (v.list_value.values if kind == "list_value"
-                 else list(v.struct_value.fields.values()))
+        items = (
+            v.list_value.values if kind == "list_value" else list(v.struct_value.fields.values())
+        )
         _count(items, field, MAX_OPTION_ITEMS, "items")
         for item in items:
             _value_limits(item, field, max_text, depth + 1)
@@ -116,8 +119,14 @@ def check_limits(msg: records_pb2.Record | records_pb2.View, field: str, max_tex
     _text(msg.game, f"{field}.game", max_text)
     limit = max_moves(msg.game, msg.players)
     if len(msg.moves) > limit:
-        raise RequestError.of(f"{field}.moves", "request.too_many_moves", n=len(msg.moves),
-                              limit=limit, game=clip(msg.game, 16), players=msg.players)
+        raise RequestError.of(
+            f"{field}.moves",
+            "request.too_many_moves",
+            n=len(msg.moves),
+            limit=limit,
+            game=clip(msg.game, 16),
+            players=msg.players,
+        )
     for i, ev in enumerate(msg.moves):
         if len(ev.move) > max_text:
             _text(ev.move, f"{field}.moves[{i}].move", max_text)
@@ -125,8 +134,12 @@ def check_limits(msg: records_pb2.Record | records_pb2.View, field: str, max_tex
     _count(opts, f"{field}.options", MAX_OPTIONS, "options")
     for name, value in opts.items():
         if len(name) > MAX_OPTION_NAME:
-            raise RequestError.of(f"{field}.options", "request.option_name_too_long", n=len(name),
-                                  limit=MAX_OPTION_NAME)
+            raise RequestError.of(
+                f"{field}.options",
+                "request.option_name_too_long",
+                n=len(name),
+                limit=MAX_OPTION_NAME,
+            )
         _value_limits(value, f"{field}.options.{name}", max_text)
     deal = msg.deal
     _count(deal.hands, f"{field}.deal.hands", MAX_SEATS, "hands")
@@ -154,15 +167,18 @@ def parse_json_message(obj: Any, message: Message, field: str = "") -> Message:
     try:
         return json_format.ParseDict(obj, message)
     except json_format.ParseError as e:
-        raise RequestError.of(field, "request.not_message", message=message.DESCRIPTOR.name,
-                              error=str(e)) from None
+        raise RequestError.of(
+            field, "request.not_message", message=message.DESCRIPTOR.name, error=str(e)
+        ) from None
 
 
 def record_message(obj: dict) -> records_pb2.Record | records_pb2.View:
     """A record or view JSON object as its message: by its ``format``, or, when that is not a
     known one, by its shape (a view has a ``seat``)."""
-    is_view = isinstance(obj, dict) and (obj.get("format") == rec.VIEW_FORMAT or (
-        obj.get("format") != rec.RECORD_FORMAT and "seat" in obj))
+    is_view = isinstance(obj, dict) and (
+        obj.get("format") == rec.VIEW_FORMAT
+        or (obj.get("format") != rec.RECORD_FORMAT and "seat" in obj)
+    )
     if is_view:
         return parse_json_message(obj, records_pb2.View(), "view")
     return parse_json_message(obj, records_pb2.Record(), "record")
@@ -202,6 +218,7 @@ def replay(parsed: rec.Record | rec.View, rng: random.Random) -> State:
 
 # -- moves -------------------------------------------------------------------------------------
 
+
 def cards_text(cards: Iterable[int]) -> list[str]:
     return [card_str(c) for c in cards]
 
@@ -218,9 +235,15 @@ def move_message(game: Game, move: Move, lang: str | None = None) -> pb.Move:
     lang = current_language() if lang is None else lang
     info = game.describe_move(move)
     group = game.move_group(move)
-    out = pb.Move(text=game.move_to_text(move), kind=info.kind, cards=cards_text(info.cards),
-                  combo=info.combo or "", label=game.move_label(move, lang), group=group,
-                  group_label=game.group_label(group, lang))
+    out = pb.Move(
+        text=game.move_to_text(move),
+        kind=info.kind,
+        cards=cards_text(info.cards),
+        combo=info.combo or "",
+        label=game.move_label(move, lang),
+        group=group,
+        group_label=game.group_label(group, lang),
+    )
     if info.target is not None:
         if info.kind == "send":
             out.target_meld = int(info.target)
@@ -253,6 +276,7 @@ def result_message(state: State) -> records_pb2.Result:
 
 
 # -- options -----------------------------------------------------------------------------------
+
 
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple):

@@ -26,28 +26,78 @@ from typing import Callable, Iterable
 from quansu.games.registry import game_classes
 from quansu.search.levels import LEVELS
 from quansu.server import convert
-from quansu.server.analysis import (ANALYZE_ACCURACY_PRECISION, ANALYZE_BEST_SHARE,
-                                    ANALYZE_CANDIDATES, ANALYZE_PAIRED, ANALYZE_PRECISION,
-                                    ANALYZE_SEARCH_SHARE, BAND_MARKS, MARK_NAMES, Analysis,
-                                    RayExecutor, accuracy_scale, analysis_bands,
-                                    decision_accuracy, judge_in_parallel, mark_of)
-from quansu.server.checks import (THRESHOLD_FRACTIONS, Checks, Limits, check_language,
-                                  default_thresholds, request_language, rules)
+from quansu.server.analysis import (
+    ANALYZE_ACCURACY_PRECISION,
+    ANALYZE_BEST_SHARE,
+    ANALYZE_CANDIDATES,
+    ANALYZE_PAIRED,
+    ANALYZE_PRECISION,
+    ANALYZE_SEARCH_SHARE,
+    BAND_MARKS,
+    MARK_NAMES,
+    Analysis,
+    RayExecutor,
+    accuracy_scale,
+    analysis_bands,
+    decision_accuracy,
+    judge_in_parallel,
+    mark_of,
+)
+from quansu.server.checks import (
+    THRESHOLD_FRACTIONS,
+    Checks,
+    Limits,
+    check_language,
+    default_thresholds,
+    request_language,
+    rules,
+)
 from quansu.server.errors import RequestError
 from quansu.server.evaluators import UNIFORM, EvaluatorSet
-from quansu.server.suggest import (FORCED_HINT_WORLDS, HINT_CANDIDATES, HINT_PAIRED,
-                                   HINT_PAIRED_SEED, HINT_SEARCH_SHARE, StopFn, Suggest,
-                                   deadline_margin, view_seed)
+from quansu.server.suggest import (
+    FORCED_HINT_WORLDS,
+    HINT_CANDIDATES,
+    HINT_PAIRED,
+    HINT_PAIRED_SEED,
+    HINT_SEARCH_SHARE,
+    StopFn,
+    Suggest,
+    deadline_margin,
+    view_seed,
+)
 from quansu.server.v1 import service_pb2 as pb
 
 __all__ = [
-    "API_VERSION", "Emit", "StopFn", "Engine", "build_engine", "Limits", "check_language",
-    "THRESHOLD_FRACTIONS", "default_thresholds", "view_seed", "deadline_margin",
-    "HINT_CANDIDATES", "HINT_PAIRED", "HINT_PAIRED_SEED", "FORCED_HINT_WORLDS",
-    "HINT_SEARCH_SHARE", "MARK_NAMES", "BAND_MARKS", "ANALYZE_CANDIDATES",
-    "ANALYZE_SEARCH_SHARE", "ANALYZE_PAIRED", "ANALYZE_PRECISION", "ANALYZE_ACCURACY_PRECISION",
-    "ANALYZE_BEST_SHARE", "mark_of", "analysis_bands", "decision_accuracy", "accuracy_scale",
-    "judge_in_parallel", "RayExecutor",
+    "API_VERSION",
+    "Emit",
+    "StopFn",
+    "Engine",
+    "build_engine",
+    "Limits",
+    "check_language",
+    "THRESHOLD_FRACTIONS",
+    "default_thresholds",
+    "view_seed",
+    "deadline_margin",
+    "HINT_CANDIDATES",
+    "HINT_PAIRED",
+    "HINT_PAIRED_SEED",
+    "FORCED_HINT_WORLDS",
+    "HINT_SEARCH_SHARE",
+    "MARK_NAMES",
+    "BAND_MARKS",
+    "ANALYZE_CANDIDATES",
+    "ANALYZE_SEARCH_SHARE",
+    "ANALYZE_PAIRED",
+    "ANALYZE_PRECISION",
+    "ANALYZE_ACCURACY_PRECISION",
+    "ANALYZE_BEST_SHARE",
+    "mark_of",
+    "analysis_bands",
+    "decision_accuracy",
+    "accuracy_scale",
+    "judge_in_parallel",
+    "RayExecutor",
 ]
 
 API_VERSION = "quansu.v1"
@@ -61,8 +111,13 @@ class Engine(Checks, Suggest, Analysis):
     DescribeGames.  The request checks, Suggest and Analyze are those of :class:`Checks`,
     :class:`Suggest` and :class:`Analysis` (module doc)."""
 
-    def __init__(self, limits: Limits | None = None, evaluators: EvaluatorSet | None = None,
-                 model_names: dict[str, str] | None = None, workers: int = 0):
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        evaluators: EvaluatorSet | None = None,
+        model_names: dict[str, str] | None = None,
+        workers: int = 0,
+    ):
         self.limits = limits or Limits()
         #: ``build_engine``'s arguments, for worker processes that need the same engine
         self.build_args = None
@@ -77,23 +132,30 @@ class Engine(Checks, Suggest, Analysis):
         return self._model_names.get(game_name, UNIFORM)
 
     # -- DescribeGames ------------------------------------------------------------------------
-    def describe_games(self, request: pb.DescribeGamesRequest | None = None) -> pb.DescribeGamesResponse:
+    def describe_games(
+        self, request: pb.DescribeGamesRequest | None = None
+    ) -> pb.DescribeGamesResponse:
         lim = self.limits
         out = pb.DescribeGamesResponse(api_version=API_VERSION)
         for name, cls in game_classes().items():
-            g = out.games.add(name=name, title=cls.title or name, min_players=cls.min_players,
-                              max_players=cls.max_players, model=self.model_name(name),
-                              rules_version=cls.rules_version,
-                              improve_worlds=cls.search_improve_worlds,
-                              improve_candidates=cls.search_improve_candidates,
-                              search_anchor=cls.search_anchor,
-                              analysis_worlds=self._default_worlds(cls.analysis_worlds),
-                              hint_worlds=self._hint_worlds(cls),
-                              search_playout=cls.search_playout,
-                              search_opponent_keys=cls.search_opponent_keys,
-                              search_endgame_cards=cls.search_endgame_cards,
-                              guided_leaf=cls.tuning.guided_leaf,
-                              guided_prior_temperature=cls.tuning.guided_prior_temperature)
+            g = out.games.add(
+                name=name,
+                title=cls.title or name,
+                min_players=cls.min_players,
+                max_players=cls.max_players,
+                model=self.model_name(name),
+                rules_version=cls.rules_version,
+                improve_worlds=cls.search_improve_worlds,
+                improve_candidates=cls.search_improve_candidates,
+                search_anchor=cls.search_anchor,
+                analysis_worlds=self._default_worlds(cls.analysis_worlds),
+                hint_worlds=self._hint_worlds(cls),
+                search_playout=cls.search_playout,
+                search_opponent_keys=cls.search_opponent_keys,
+                search_endgame_cards=cls.search_endgame_cards,
+                guided_leaf=cls.tuning.guided_leaf,
+                guided_prior_temperature=cls.tuning.guided_prior_temperature,
+            )
             g.options.extend(convert.option_message(s) for s in cls.option_specs)
             g.thresholds.CopyFrom(default_thresholds(cls))
         out.limits.default_budget.iterations = lim.default_iterations
@@ -105,10 +167,14 @@ class Engine(Checks, Suggest, Analysis):
         out.limits.workers = self.workers
         out.limits.max_request_bytes = lim.max_request_bytes
         for lv in LEVELS.values():
-            out.levels.add(level=lv.level, iterations=lv.iterations, temperature=lv.temperature,
-                           improve_share=lv.improve_share,
-                           improve_iterations=lv.improve_iterations if lv.improve_share else 0,
-                           anchored=lv.anchored)
+            out.levels.add(
+                level=lv.level,
+                iterations=lv.iterations,
+                temperature=lv.temperature,
+                improve_share=lv.improve_share,
+                improve_iterations=lv.improve_iterations if lv.improve_share else 0,
+                anchored=lv.anchored,
+            )
         return out
 
     # -- LegalMoves ---------------------------------------------------------------------------
@@ -135,8 +201,9 @@ class Engine(Checks, Suggest, Analysis):
         return out
 
     # -- worker entry -------------------------------------------------------------------------
-    def run_job(self, kind: str, payload: bytes, emit: Emit, stop: StopFn,
-                seconds_left: float | None) -> None:
+    def run_job(
+        self, kind: str, payload: bytes, emit: Emit, stop: StopFn, seconds_left: float | None
+    ) -> None:
         """Run one serialized request in a worker; serialized responses go to ``emit``.  The
         request is validated here, once (the server process ran only the cheap checks).  An
         error leaves with ``language`` set to the request's (its status is written in it:
@@ -149,8 +216,9 @@ class Engine(Checks, Suggest, Analysis):
                 e.language = lang
             raise
 
-    def _run_job(self, kind: str, payload: bytes, emit: Emit, stop: StopFn,
-                 seconds_left: float | None) -> None:
+    def _run_job(
+        self, kind: str, payload: bytes, emit: Emit, stop: StopFn, seconds_left: float | None
+    ) -> None:
         if kind == "legal_moves":
             emit(self.legal_moves(pb.LegalMovesRequest.FromString(payload)).SerializeToString())
         elif kind == "suggest":
@@ -159,14 +227,20 @@ class Engine(Checks, Suggest, Analysis):
         elif kind == "suggest_stream":
             req = pb.SuggestStreamRequest.FromString(payload)
             self.precheck_suggest_stream(req)
-            final = self.suggest(req.request, stop=stop, seconds_left=seconds_left,
-                                 emit=lambda m: emit(m.SerializeToString()),
-                                 interval_ms=req.interval_ms, prefix="request")
+            final = self.suggest(
+                req.request,
+                stop=stop,
+                seconds_left=seconds_left,
+                emit=lambda m: emit(m.SerializeToString()),
+                interval_ms=req.interval_ms,
+                prefix="request",
+            )
             emit(final.SerializeToString())
         elif kind == "analyze":
             req = pb.AnalyzeRequest.FromString(payload)
-            self.analyze(req, lambda m: emit(m.SerializeToString()), stop=stop,
-                         seconds_left=seconds_left)
+            self.analyze(
+                req, lambda m: emit(m.SerializeToString()), stop=stop, seconds_left=seconds_left
+            )
         elif kind in ("analyze_plan", "analyze_probe"):
             req = pb.AnalyzeRequest.FromString(payload)
             plan = self.plan_analyze(req, probe=kind == "analyze_probe")
@@ -175,8 +249,9 @@ class Engine(Checks, Suggest, Analysis):
             raise RequestError.of("", "request.unknown_job", kind=kind)
 
 
-def build_engine(limits: Limits | None = None, uniform: bool = False,
-                 models: Iterable[tuple[str, str]] = ()) -> Engine:
+def build_engine(
+    limits: Limits | None = None, uniform: bool = False, models: Iterable[tuple[str, str]] = ()
+) -> Engine:
     """An engine with its evaluators loaded (what each worker process runs)."""
     models = tuple(models)
     engine = Engine(limits, EvaluatorSet(uniform=uniform, paths=dict(models)))

@@ -60,113 +60,188 @@ log = logging.getLogger("quansu.server")
 
 #: The service's own error texts (its checks of a request's fields): code -> (English,
 #: Vietnamese), registered with the rules' texts (:data:`games.errors.TABLE`).
-TEXTS: dict[str, tuple[str, str]] = register({
-    "request.text_too_long": ("{n} characters, over the maximum of {limit}",
-                              "{n} ký tự, vượt mức tối đa {limit}"),
-    "request.too_many_cards": ("{n} cards, over the maximum of {limit}",
-                               "{n} lá, vượt mức tối đa {limit}"),
-    "request.too_many_items": ("{n} items, over the maximum of {limit}",
-                               "{n} phần tử, vượt mức tối đa {limit}"),
-    "request.too_many_options": ("{n} options, over the maximum of {limit}",
-                                 "{n} tùy chọn, vượt mức tối đa {limit}"),
-    "request.too_many_hands": ("{n} hands, over the maximum of {limit}",
-                               "{n} tay bài, vượt mức tối đa {limit}"),
-    "request.too_many_entries": ("{n} entries, over the maximum of {limit}",
-                                 "{n} mục, vượt mức tối đa {limit}"),
-    "request.too_many_transfers": ("{n} transfers, over the maximum of {limit}",
-                                   "{n} khoản thanh toán, vượt mức tối đa {limit}"),
-    "request.too_many_seats": ("{n} seats, over the maximum of {limit}",
-                               "{n} ghế, vượt mức tối đa {limit}"),
-    "request.not_finite": ("{value} is not a finite number", "{value} không phải số hữu hạn"),
-    "request.option_not_finite": ("not a finite number ({error})",
-                                  "không phải số hữu hạn ({error})"),
-    "request.option_too_deep": ("nested too deep for an option value",
-                                "lồng quá sâu đối với giá trị của một tùy chọn"),
-    "request.too_many_moves": ("{n} moves, over the most a game can have ({limit} for {game!r} "
-                               "with {players} players)",
-                               "{n} nước, nhiều hơn số nước tối đa của một ván ({limit} với "
-                               "{game!r} cho {players} người chơi)"),
-    "request.option_name_too_long": ("an option name of {n} characters, over the maximum of "
-                                     "{limit}",
-                                     "tên tùy chọn dài {n} ký tự, vượt mức tối đa {limit}"),
-    "request.not_object": ("expected a JSON object, got {type}",
-                           "cần một đối tượng JSON, nhận {type}"),
-    "request.not_message": ("not a valid {message}: {error}",
-                            "không phải {message} hợp lệ: {error}"),
-    "request.record_or_view": ("expected a record or a view",
-                               "cần một bản ghi cả ván hoặc phần nhìn của một ghế"),
-    "request.language": ("{value!r} is not a language; expected one of {languages} (or empty: en)",
-                         "{value!r} không phải ngôn ngữ; cần một trong {languages} (hoặc để "
-                         "trống: en)"),
-    "request.negative": ("{value} is negative", "{value} là số âm"),
-    "request.over_maximum": ("{value} is over the server's maximum of {limit}",
-                             "{value} vượt mức tối đa {limit} của máy chủ"),
-    "request.out_of_range": ("{value} is out of range {lo}..{hi}",
-                             "{value} ngoài khoảng {lo}..{hi}"),
-    "request.strength": ("{value} is out of range 1..5 (0: a hint)",
-                         "{value} ngoài khoảng 1..5 (0: gợi ý)"),
-    "request.view_missing": ("missing: Suggest takes a seat's view",
-                             "thiếu: Suggest cần phần nhìn của một ghế"),
-    "request.stream_request_missing": ("missing: the Suggest request to stream",
-                                       "thiếu: yêu cầu Suggest để gửi dần"),
-    "request.seat_negative": ("seat {seat} is negative", "ghế {seat} là số âm"),
-    "request.threshold": ("{value} must be a finite number >= 0",
-                          "{value} phải là số hữu hạn >= 0"),
-    "request.game_over": ("the game is over: there is no move to suggest",
-                          "ván đã hết: không còn nước nào để gợi ý"),
-    "request.seat_not_to_act": ("seat {seat} is not to act (seat {to_act} is)",
-                                "chưa đến lượt ghế {seat} (đang đến lượt ghế {to_act})"),
-    "request.seat_out_of_range": ("seat {seat} is out of range 0..{last}",
-                                  "ghế {seat} ngoài khoảng 0..{last}"),
-    "request.view_judges_own_seat": ("a view of seat {seat} can only judge seat {seat}'s "
-                                     "decisions",
-                                     "phần nhìn của ghế {seat} chỉ đánh giá được các nước của "
-                                     "ghế {seat}"),
-    "request.seat_twice": ("seat {seat} is named twice", "ghế {seat} được ghi hai lần"),
-    "request.too_many_decisions": ("{n} decisions to judge, over the server's maximum of {limit}",
-                                   "{n} quyết định cần đánh giá, vượt mức tối đa {limit} của máy "
-                                   "chủ"),
-    "request.one_world": ("1 world gives no interval: ask for 2 or more",
-                          "1 ván mẫu không cho ra khoảng tin cậy: hãy cần từ 2 trở lên"),
-    "request.thresholds_order": ("expected good <= inaccuracy <= mistake, got {good:g}, "
-                                 "{inaccuracy:g}, {mistake:g}",
-                                 "cần good <= inaccuracy <= mistake, nhận {good:g}, "
-                                 "{inaccuracy:g}, {mistake:g}"),
-    "request.body_too_large": ("{n} bytes, over the server's maximum of {limit} for a {message}",
-                               "{n} byte, vượt mức tối đa {limit} của máy chủ cho một {message}"),
-    "request.body_not_message": ("the body ({n} bytes) is not a valid {message}",
-                                 "nội dung ({n} byte) không phải {message} hợp lệ"),
-    "request.unknown_job": ("unknown job kind {kind!r}", "không có loại việc {kind!r}"),
-    # the HTTP gateway's own checks (server/gateway.py)
-    "request.json_body_too_large": ("{n} bytes, over the gateway's maximum of {limit} for a "
-                                    "JSON body",
-                                    "{n} byte, vượt mức tối đa {limit} của cổng HTTP cho một "
-                                    "thân JSON"),
-    "request.body_over_limit": ("over the gateway's maximum of {limit} bytes for a JSON body",
-                                "vượt mức tối đa {limit} byte của cổng HTTP cho một thân JSON"),
-    "request.not_utf8": ("the body is not UTF-8 text", "thân yêu cầu không phải văn bản UTF-8"),
-    "request.bad_json": ("not valid JSON: {error}", "không phải JSON hợp lệ: {error}"),
-    "request.not_json_object": ("expected a JSON object, got {type}",
-                                "cần một đối tượng JSON, nhận được {type}"),
-    "request.json_too_deep": ("nested deeper than {limit} levels", "lồng sâu quá {limit} tầng"),
-    "request.bad_message": ("not valid for a {message}: {error}",
-                            "không hợp lệ cho một {message}: {error}"),
-    "request.bad_timeout": ("{value} is not a timeout: digits then one of H M S m u n, e.g. 2S or "
-                            "500m", "{value} không phải thời hạn: chữ số rồi một trong H M S m u "
-                            "n, ví dụ 2S hay 500m"),
-    "request.not_integer": ("expected an integer, got {type}", "cần một số nguyên, nhận được {type}"),
-    "request.unknown_field": ("unknown field; expected {allowed}",
-                              "trường không biết; cần một trong {allowed}"),
-    "request.not_game_name": ("expected a game name, got {type}",
-                              "cần tên một trò chơi, nhận được {type}"),
-    "request.game_name_too_long": ("longer than {limit} characters", "dài quá {limit} ký tự"),
-    "request.options_not_object": ("expected an object, got {type}",
-                                   "cần một đối tượng, nhận được {type}"),
-    "request.option_nan": ("not a finite number", "không phải số hữu hạn"),
-    "request.missing_record": ("missing: the game record to cut the view from",
-                               "thiếu: biên bản ván để cắt góc nhìn"),
-    "request.missing_seat": ("missing: a seat 0..{last}", "thiếu: một ghế 0..{last}"),
-})
+TEXTS: dict[str, tuple[str, str]] = register(
+    {
+        "request.text_too_long": (
+            "{n} characters, over the maximum of {limit}",
+            "{n} ký tự, vượt mức tối đa {limit}",
+        ),
+        "request.too_many_cards": (
+            "{n} cards, over the maximum of {limit}",
+            "{n} lá, vượt mức tối đa {limit}",
+        ),
+        "request.too_many_items": (
+            "{n} items, over the maximum of {limit}",
+            "{n} phần tử, vượt mức tối đa {limit}",
+        ),
+        "request.too_many_options": (
+            "{n} options, over the maximum of {limit}",
+            "{n} tùy chọn, vượt mức tối đa {limit}",
+        ),
+        "request.too_many_hands": (
+            "{n} hands, over the maximum of {limit}",
+            "{n} tay bài, vượt mức tối đa {limit}",
+        ),
+        "request.too_many_entries": (
+            "{n} entries, over the maximum of {limit}",
+            "{n} mục, vượt mức tối đa {limit}",
+        ),
+        "request.too_many_transfers": (
+            "{n} transfers, over the maximum of {limit}",
+            "{n} khoản thanh toán, vượt mức tối đa {limit}",
+        ),
+        "request.too_many_seats": (
+            "{n} seats, over the maximum of {limit}",
+            "{n} ghế, vượt mức tối đa {limit}",
+        ),
+        "request.not_finite": ("{value} is not a finite number", "{value} không phải số hữu hạn"),
+        "request.option_not_finite": (
+            "not a finite number ({error})",
+            "không phải số hữu hạn ({error})",
+        ),
+        "request.option_too_deep": (
+            "nested too deep for an option value",
+            "lồng quá sâu đối với giá trị của một tùy chọn",
+        ),
+        "request.too_many_moves": (
+            "{n} moves, over the most a game can have ({limit} for {game!r} "
+            "with {players} players)",
+            "{n} nước, nhiều hơn số nước tối đa của một ván ({limit} với "
+            "{game!r} cho {players} người chơi)",
+        ),
+        "request.option_name_too_long": (
+            "an option name of {n} characters, over the maximum of {limit}",
+            "tên tùy chọn dài {n} ký tự, vượt mức tối đa {limit}",
+        ),
+        "request.not_object": (
+            "expected a JSON object, got {type}",
+            "cần một đối tượng JSON, nhận {type}",
+        ),
+        "request.not_message": (
+            "not a valid {message}: {error}",
+            "không phải {message} hợp lệ: {error}",
+        ),
+        "request.record_or_view": (
+            "expected a record or a view",
+            "cần một bản ghi cả ván hoặc phần nhìn của một ghế",
+        ),
+        "request.language": (
+            "{value!r} is not a language; expected one of {languages} (or empty: en)",
+            "{value!r} không phải ngôn ngữ; cần một trong {languages} (hoặc để trống: en)",
+        ),
+        "request.negative": ("{value} is negative", "{value} là số âm"),
+        "request.over_maximum": (
+            "{value} is over the server's maximum of {limit}",
+            "{value} vượt mức tối đa {limit} của máy chủ",
+        ),
+        "request.out_of_range": (
+            "{value} is out of range {lo}..{hi}",
+            "{value} ngoài khoảng {lo}..{hi}",
+        ),
+        "request.strength": (
+            "{value} is out of range 1..5 (0: a hint)",
+            "{value} ngoài khoảng 1..5 (0: gợi ý)",
+        ),
+        "request.view_missing": (
+            "missing: Suggest takes a seat's view",
+            "thiếu: Suggest cần phần nhìn của một ghế",
+        ),
+        "request.stream_request_missing": (
+            "missing: the Suggest request to stream",
+            "thiếu: yêu cầu Suggest để gửi dần",
+        ),
+        "request.seat_negative": ("seat {seat} is negative", "ghế {seat} là số âm"),
+        "request.threshold": (
+            "{value} must be a finite number >= 0",
+            "{value} phải là số hữu hạn >= 0",
+        ),
+        "request.game_over": (
+            "the game is over: there is no move to suggest",
+            "ván đã hết: không còn nước nào để gợi ý",
+        ),
+        "request.seat_not_to_act": (
+            "seat {seat} is not to act (seat {to_act} is)",
+            "chưa đến lượt ghế {seat} (đang đến lượt ghế {to_act})",
+        ),
+        "request.seat_out_of_range": (
+            "seat {seat} is out of range 0..{last}",
+            "ghế {seat} ngoài khoảng 0..{last}",
+        ),
+        "request.view_judges_own_seat": (
+            "a view of seat {seat} can only judge seat {seat}'s decisions",
+            "phần nhìn của ghế {seat} chỉ đánh giá được các nước của ghế {seat}",
+        ),
+        "request.seat_twice": ("seat {seat} is named twice", "ghế {seat} được ghi hai lần"),
+        "request.too_many_decisions": (
+            "{n} decisions to judge, over the server's maximum of {limit}",
+            "{n} quyết định cần đánh giá, vượt mức tối đa {limit} của máy chủ",
+        ),
+        "request.one_world": (
+            "1 world gives no interval: ask for 2 or more",
+            "1 ván mẫu không cho ra khoảng tin cậy: hãy cần từ 2 trở lên",
+        ),
+        "request.thresholds_order": (
+            "expected good <= inaccuracy <= mistake, got {good:g}, {inaccuracy:g}, {mistake:g}",
+            "cần good <= inaccuracy <= mistake, nhận {good:g}, {inaccuracy:g}, {mistake:g}",
+        ),
+        "request.body_too_large": (
+            "{n} bytes, over the server's maximum of {limit} for a {message}",
+            "{n} byte, vượt mức tối đa {limit} của máy chủ cho một {message}",
+        ),
+        "request.body_not_message": (
+            "the body ({n} bytes) is not a valid {message}",
+            "nội dung ({n} byte) không phải {message} hợp lệ",
+        ),
+        "request.unknown_job": ("unknown job kind {kind!r}", "không có loại việc {kind!r}"),
+        # the HTTP gateway's own checks (server/gateway.py)
+        "request.json_body_too_large": (
+            "{n} bytes, over the gateway's maximum of {limit} for a JSON body",
+            "{n} byte, vượt mức tối đa {limit} của cổng HTTP cho một thân JSON",
+        ),
+        "request.body_over_limit": (
+            "over the gateway's maximum of {limit} bytes for a JSON body",
+            "vượt mức tối đa {limit} byte của cổng HTTP cho một thân JSON",
+        ),
+        "request.not_utf8": ("the body is not UTF-8 text", "thân yêu cầu không phải văn bản UTF-8"),
+        "request.bad_json": ("not valid JSON: {error}", "không phải JSON hợp lệ: {error}"),
+        "request.not_json_object": (
+            "expected a JSON object, got {type}",
+            "cần một đối tượng JSON, nhận được {type}",
+        ),
+        "request.json_too_deep": ("nested deeper than {limit} levels", "lồng sâu quá {limit} tầng"),
+        "request.bad_message": (
+            "not valid for a {message}: {error}",
+            "không hợp lệ cho một {message}: {error}",
+        ),
+        "request.bad_timeout": (
+            "{value} is not a timeout: digits then one of H M S m u n, e.g. 2S or 500m",
+            "{value} không phải thời hạn: chữ số rồi một trong H M S m u n, ví dụ 2S hay 500m",
+        ),
+        "request.not_integer": (
+            "expected an integer, got {type}",
+            "cần một số nguyên, nhận được {type}",
+        ),
+        "request.unknown_field": (
+            "unknown field; expected {allowed}",
+            "trường không biết; cần một trong {allowed}",
+        ),
+        "request.not_game_name": (
+            "expected a game name, got {type}",
+            "cần tên một trò chơi, nhận được {type}",
+        ),
+        "request.game_name_too_long": ("longer than {limit} characters", "dài quá {limit} ký tự"),
+        "request.options_not_object": (
+            "expected an object, got {type}",
+            "cần một đối tượng, nhận được {type}",
+        ),
+        "request.option_nan": ("not a finite number", "không phải số hữu hạn"),
+        "request.missing_record": (
+            "missing: the game record to cut the view from",
+            "thiếu: biên bản ván để cắt góc nhìn",
+        ),
+        "request.missing_seat": ("missing: a seat 0..{last}", "thiếu: một ghế 0..{last}"),
+    }
+)
 
 
 class ServiceError(Exception):
@@ -221,8 +296,7 @@ class Busy(ServiceError):
 
     def __init__(self, message: str, retry_after_s: float | None = None):
         super().__init__(message)
-        if retry_after_s is not None and not (math.isfinite(retry_after_s)
-                                              and retry_after_s >= 0):
+        if retry_after_s is not None and not (math.isfinite(retry_after_s) and retry_after_s >= 0):
             retry_after_s = None
         self.retry_after_s = retry_after_s
 
@@ -231,8 +305,9 @@ class Unauthenticated(ServiceError):
     code = grpc.StatusCode.UNAUTHENTICATED
 
 
-def check_token(got: str, expected: bytes | None, carrier: str = "metadata",
-                header: str = "authorization") -> None:
+def check_token(
+    got: str, expected: bytes | None, carrier: str = "metadata", header: str = "authorization"
+) -> None:
     """Refuse a call whose ``header`` value ``got`` is not ``Bearer <token>`` (``expected``:
     ``b"Bearer <token>"``; None: no token required), compared in constant time: raises
     :class:`Unauthenticated` saying whether the value was missing or wrong.  ``carrier``:
@@ -242,8 +317,11 @@ def check_token(got: str, expected: bytes | None, carrier: str = "metadata",
         return
     if hmac.compare_digest(got.encode("utf-8", "replace"), expected):
         return
-    raise Unauthenticated(f"missing {carrier} '{header}: Bearer <token>'" if not got
-                          else f"the token in '{header}' is not valid")
+    raise Unauthenticated(
+        f"missing {carrier} '{header}: Bearer <token>'"
+        if not got
+        else f"the token in '{header}' is not valid"
+    )
 
 
 class Unavailable(ServiceError):
@@ -280,10 +358,12 @@ def as_request_error(exc: BaseException, prefix: str) -> RequestError:
     msg = str(exc)
     m = _FIELD_RE.match(msg)
     if m and (m.group(1) == field or field.startswith(m.group(1) + ".")):
-        msg = msg[m.end():]
+        msg = msg[m.end() :]
         if isinstance(exc, CodedError) and exc.path and exc.path[0] == m.group(1):
-            return RequestError(join_field(prefix, field), type(exc)(
-                exc.text if exc.text is not None else exc.plain, path=exc.path[1:]))
+            return RequestError(
+                join_field(prefix, field),
+                type(exc)(exc.text if exc.text is not None else exc.plain, path=exc.path[1:]),
+            )
     elif isinstance(exc, CodedError):
         return RequestError(join_field(prefix, field), exc)
     return RequestError(join_field(prefix, field), msg)
@@ -352,21 +432,22 @@ _QUOTED_RE = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 
 def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` cut to ``limit`` characters (the cut marked with ``...``)."""
-    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+    return text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
 
 
 def clip_message(message: str) -> str:
     """An error text with every quoted run of input, and every other run without spaces, cut to
     :data:`QUOTE_LIMIT` characters (quotes kept), and the whole cut to :data:`MESSAGE_LIMIT`."""
+
     def short(m: re.Match) -> str:
         q = m.group(0)
         if len(q) <= QUOTE_LIMIT + 2:
             return q
-        return q[0] + q[1:QUOTE_LIMIT - 2] + "..." + q[0]
+        return q[0] + q[1 : QUOTE_LIMIT - 2] + "..." + q[0]
 
     message = _QUOTED_RE.sub(short, message)
     # an unquoted run of input (a huge number, a long token) is cut too
-    message = _LONG_RUN_RE.sub(lambda m: m.group(0)[:QUOTE_LIMIT - 3] + "...", message)
+    message = _LONG_RUN_RE.sub(lambda m: m.group(0)[: QUOTE_LIMIT - 3] + "...", message)
     return clip(message, MESSAGE_LIMIT)
 
 
@@ -460,12 +541,14 @@ def to_rpc_status(exc: BaseException, prefix: str = "", lang: str = "") -> statu
     if isinstance(exc, ServiceError):
         return status_pb2.Status(code=exc.code.value[0], message=str(exc))
     INTERNAL_LOG.exception(f"internal error ({type(exc).__name__})", exc)
-    return status_pb2.Status(code=code_pb2.INTERNAL,
-                             message=f"internal error ({type(exc).__name__}); see the server log")
+    return status_pb2.Status(
+        code=code_pb2.INTERNAL, message=f"internal error ({type(exc).__name__}); see the server log"
+    )
 
 
-class _GrpcStatus(collections.namedtuple("_GrpcStatus", ("code", "details", "trailing_metadata")),
-                  grpc.Status):
+class _GrpcStatus(
+    collections.namedtuple("_GrpcStatus", ("code", "details", "trailing_metadata")), grpc.Status
+):
     """A ``grpc.Status`` (what ``context.abort_with_status`` takes)."""
 
 
@@ -487,11 +570,13 @@ def busy_status(message: str, retry_after_s: float) -> status_pb2.Status:
     clipped like every error text (:func:`clip_message`)."""
     ms = retry_delay_ms(retry_after_s)
     info = error_details_pb2.RetryInfo(
-        retry_delay=duration_pb2.Duration(seconds=ms // 1000, nanos=(ms % 1000) * 1_000_000))
+        retry_delay=duration_pb2.Duration(seconds=ms // 1000, nanos=(ms % 1000) * 1_000_000)
+    )
     packed = any_pb2.Any()
     packed.Pack(info)
-    return status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=clip_message(message),
-                             details=[packed])
+    return status_pb2.Status(
+        code=code_pb2.RESOURCE_EXHAUSTED, message=clip_message(message), details=[packed]
+    )
 
 
 def retry_delay_s(status: status_pb2.Status) -> float | None:
@@ -514,8 +599,11 @@ def to_grpc_status(status: status_pb2.Status) -> grpc.Status:
     delay = retry_delay_s(status)
     if delay is None:
         return out
-    return _GrpcStatus(out.code, out.details, tuple(out.trailing_metadata)
-                       + ((RETRY_PUSHBACK_KEY, str(retry_delay_ms(delay))),))
+    return _GrpcStatus(
+        out.code,
+        out.details,
+        tuple(out.trailing_metadata) + ((RETRY_PUSHBACK_KEY, str(retry_delay_ms(delay))),),
+    )
 
 
 def abort(context: grpc.ServicerContext, exc: BaseException, prefix: str = "") -> Any:
@@ -534,7 +622,7 @@ def retry_after_s(err: grpc.RpcError) -> float | None:
             try:
                 ms = int(value)
             except (TypeError, ValueError):
-                return None         # gRFC A6: a pushback that is not a number means "do not retry"
+                return None  # gRFC A6: a pushback that is not a number means "do not retry"
             return ms / 1000.0 if ms >= 0 else None
     for key, value in items:
         if key == DETAILS_KEY:

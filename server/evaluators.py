@@ -43,7 +43,9 @@ class EvaluatorSet:
         names = list(game_classes())
         for name in paths:
             if name not in names:
-                raise GameError(f"--model {name}=...: unknown game; known games: {', '.join(names)}")
+                raise GameError(
+                    f"--model {name}=...: unknown game; known games: {', '.join(names)}"
+                )
         self._entries: dict[str, _Entry] = {}
         # (game, players, options) -> its evaluator, least recently used first; at most
         # MAX_NETWORKS (their cached answers share one bounded cache: models/evaluator.py)

@@ -59,18 +59,25 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from quansu.server import convert, errors
-from quansu.server.v1 import records_pb2, service_pb2 as pb
+from quansu.server.v1 import records_pb2
+from quansu.server.v1 import service_pb2 as pb
 
 log = logging.getLogger("quansu.server")
 
 #: The page's files (``server/web/``), served at ``/`` and ``/<name>``.
 WEB_DIR = Path(__file__).with_name("web")
 #: The content type of each kind of page file; other files are not served.
-WEB_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-             ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+WEB_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
 #: Sent with every page file: the page may load and call nothing but this server.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 NDJSON = "application/x-ndjson"
 JSON_TYPE = "application/json"
@@ -106,6 +113,7 @@ MAX_JSON_DEPTH = 32
 
 
 # -- the call context the servicer sees ------------------------------------------------------
+
 
 class CallAborted(Exception):
     """The servicer ended the call with ``status`` (a ``google.rpc.Status``)."""
@@ -173,8 +181,11 @@ class HttpCallContext(grpc.ServicerContext):
                 except Exception:  # noqa: BLE001 - an unreadable detail: keep code and message
                     break
                 raise CallAborted(rich)
-        raise CallAborted(status_pb2.Status(code=status.code.value[0],
-                                            message=getattr(status, "details", "") or ""))
+        raise CallAborted(
+            status_pb2.Status(
+                code=status.code.value[0], message=getattr(status, "details", "") or ""
+            )
+        )
 
     def set_code(self, code) -> None:
         self._code = code
@@ -228,6 +239,7 @@ class HttpCallContext(grpc.ServicerContext):
 
 # -- statuses as HTTP answers ------------------------------------------------------------------
 
+
 def status_of(exc: BaseException, lang: str = "") -> status_pb2.Status:
     """The ``google.rpc.Status`` of an exception raised while serving an HTTP call; an
     INVALID_ARGUMENT's description in ``lang`` ("vi"; else English)."""
@@ -255,8 +267,9 @@ def error_json(status: status_pb2.Status) -> dict:
         if d.Is(error_details_pb2.BadRequest.DESCRIPTOR):
             br = error_details_pb2.BadRequest()
             d.Unpack(br)
-            violations += [{"field": v.field, "description": v.description}
-                           for v in br.field_violations]
+            violations += [
+                {"field": v.field, "description": v.description} for v in br.field_violations
+            ]
         try:
             details.append(json_format.MessageToDict(d, preserving_proto_field_name=True))
         except (json_format.SerializeToJsonError, TypeError, KeyError):
@@ -284,8 +297,9 @@ def error_response(status: status_pb2.Status) -> Response:
         headers["WWW-Authenticate"] = 'Bearer realm="quansu"'
     if status.code in (code_pb2.RESOURCE_EXHAUSTED, code_pb2.UNAVAILABLE):
         headers["Retry-After"] = str(retry_after_header(status))
-    return Response(_dumps(body), status_code=body["error"]["code"], media_type=JSON_TYPE,
-                    headers=headers)
+    return Response(
+        _dumps(body), status_code=body["error"]["code"], media_type=JSON_TYPE, headers=headers
+    )
 
 
 def retry_after_header(status: status_pb2.Status) -> int:
@@ -353,8 +367,9 @@ def _depth(obj: Any, limit: int) -> int:
 def parse_json_body(body: bytes, max_bytes: int) -> dict:
     """A request body as a JSON object; :class:`errors.RequestError` naming ``request``."""
     if len(body) > max_bytes:
-        raise errors.RequestError.of("request", "request.json_body_too_large", n=len(body),
-                                     limit=max_bytes)
+        raise errors.RequestError.of(
+            "request", "request.json_body_too_large", n=len(body), limit=max_bytes
+        )
     if not body.strip():
         return {}
     try:
@@ -362,11 +377,13 @@ def parse_json_body(body: bytes, max_bytes: int) -> dict:
     except UnicodeDecodeError:
         raise errors.RequestError.of("request", "request.not_utf8") from None
     except json.JSONDecodeError as e:
-        raise errors.RequestError.of("request", "request.bad_json",
-                                     error=f"{e.msg} at line {e.lineno}, column {e.colno}") from None
+        raise errors.RequestError.of(
+            "request", "request.bad_json", error=f"{e.msg} at line {e.lineno}, column {e.colno}"
+        ) from None
     except (RecursionError, ValueError) as e:
-        raise errors.RequestError.of("request", "request.bad_json",
-                                     error=errors.clip(str(e))) from None
+        raise errors.RequestError.of(
+            "request", "request.bad_json", error=errors.clip(str(e))
+        ) from None
     if not isinstance(obj, dict):
         raise errors.RequestError.of("request", "request.not_json_object", type=_json_type(obj))
     if _depth(obj, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
@@ -379,8 +396,13 @@ def _no_constant(name: str):
 
 
 def _json_type(v: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-            type(None): "null"}.get(type(v), "a number")
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+    }.get(type(v), "a number")
 
 
 def json_message(obj: dict, message_type: type[Message]) -> Message:
@@ -390,13 +412,19 @@ def json_message(obj: dict, message_type: type[Message]) -> Message:
         return json_format.ParseDict(obj, message_type())
     except json_format.ParseError as e:
         text = str(e)
-        raise errors.RequestError.of(parse_error_field(text), "request.bad_message",
-                                     message=message_type.DESCRIPTOR.name,
-                                     error=text.splitlines()[0]) from None
+        raise errors.RequestError.of(
+            parse_error_field(text),
+            "request.bad_message",
+            message=message_type.DESCRIPTOR.name,
+            error=text.splitlines()[0],
+        ) from None
     except (RecursionError, ValueError, TypeError, AttributeError) as e:
-        raise errors.RequestError.of("request", "request.bad_message",
-                                     message=message_type.DESCRIPTOR.name,
-                                     error=errors.clip(str(e))) from None
+        raise errors.RequestError.of(
+            "request",
+            "request.bad_message",
+            message=message_type.DESCRIPTOR.name,
+            error=errors.clip(str(e)),
+        ) from None
 
 
 def parse_timeout(value: str | None) -> float | None:
@@ -405,19 +433,24 @@ def parse_timeout(value: str | None) -> float | None:
         return None
     m = _TIMEOUT_RE.match(value)
     if not m:
-        raise errors.RequestError.of("grpc-timeout", "request.bad_timeout",
-                                     value=repr(errors.clip(value)))
+        raise errors.RequestError.of(
+            "grpc-timeout", "request.bad_timeout", value=repr(errors.clip(value))
+        )
     return int(m.group(1)) * _TIMEOUT_UNITS[m.group(2)]
 
 
 # -- the web page's helpers --------------------------------------------------------------------
 
+
 def _int_field(obj: dict, name: str, default: int | None, lo: int, hi: int) -> int | None:
     v = obj.get(name, default)
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or (
-            isinstance(v, float) and not v.is_integer()):
+    if (
+        isinstance(v, bool)
+        or not isinstance(v, (int, float))
+        or (isinstance(v, float) and not v.is_integer())
+    ):
         raise errors.RequestError.of(name, "request.not_integer", type=_json_type(v))
     v = int(v)
     if not lo <= v <= hi:
@@ -428,8 +461,9 @@ def _int_field(obj: dict, name: str, default: int | None, lo: int, hi: int) -> i
 def _check_keys(obj: dict, allowed: tuple[str, ...]) -> None:
     for k in obj:
         if k not in allowed:
-            raise errors.RequestError.of(errors.clip(str(k)), "request.unknown_field",
-                                         allowed=", ".join(allowed))
+            raise errors.RequestError.of(
+                errors.clip(str(k)), "request.unknown_field", allowed=", ".join(allowed)
+            )
 
 
 def new_game(obj: dict) -> dict:
@@ -448,11 +482,13 @@ def new_game(obj: dict) -> dict:
     players = _int_field(obj, "players", 4, 1, convert.MAX_SEATS)
     options = obj.get("options") or {}
     if not isinstance(options, dict):
-        raise errors.RequestError.of("options", "request.options_not_object",
-                                     type=_json_type(options))
+        raise errors.RequestError.of(
+            "options", "request.options_not_object", type=_json_type(options)
+        )
     if len(options) > convert.MAX_OPTIONS:
-        raise errors.RequestError.of("options", "request.too_many_options", n=len(options),
-                                     limit=convert.MAX_OPTIONS)
+        raise errors.RequestError.of(
+            "options", "request.too_many_options", n=len(options), limit=convert.MAX_OPTIONS
+        )
     for k, v in options.items():
         if isinstance(v, float) and not math.isfinite(v):
             raise errors.RequestError.of(f"options.{k}", "request.option_nan")
@@ -483,9 +519,12 @@ WEB_LANGUAGES = ("en", "vi")
 def _language(obj: dict) -> str:
     lang = obj.get("language") or "en"
     if lang not in WEB_LANGUAGES:
-        raise errors.RequestError.of("language", "request.language",
-                                     value=errors.clip(str(lang)),
-                                     languages=", ".join(WEB_LANGUAGES))
+        raise errors.RequestError.of(
+            "language",
+            "request.language",
+            value=errors.clip(str(lang)),
+            languages=", ".join(WEB_LANGUAGES),
+        )
     return lang
 
 
@@ -502,8 +541,12 @@ def _mask_list(mask: int) -> list[int]:
 
 def _move_json(game, seat: int, move, lang: str) -> dict:
     """A played move as the page shows it: the notation, the words a player says, its group."""
-    return {"seat": seat, "text": game.move_to_text(move), "label": game.move_label(move, lang),
-            "group": game.move_group(move)}
+    return {
+        "seat": seat,
+        "text": game.move_to_text(move),
+        "label": game.move_label(move, lang),
+        "group": game.move_group(move),
+    }
 
 
 def _trick_board(state, lang: str, top: int, owner: int, passed: int) -> dict:
@@ -512,19 +555,21 @@ def _trick_board(state, lang: str, top: int, owner: int, passed: int) -> dict:
     from quansu.games.cards import card_str
 
     game = state.game
-    board: dict = {"kind": "trick", "to_beat": None,
-                   "passed": [s for s in range(game.num_players) if passed >> s & 1]}
+    board: dict = {
+        "kind": "trick",
+        "to_beat": None,
+        "passed": [s for s in range(game.num_players) if passed >> s & 1],
+    }
     if top and owner >= 0:
         cards = _mask_list(top)
         beat = {"seat": owner, "cards": _cards(game, cards, None), "text": "", "label": ""}
-        for s, m in reversed(state.history):      # the play that put these cards on top
+        for s, m in reversed(state.history):  # the play that put these cards on top
             info = game.describe_move(m)
             if s == owner and sorted(info.cards) == cards:
                 beat.update(text=game.move_to_text(m), label=game.move_label(m, lang))
                 break
         else:
-            beat.update(text=" ".join(card_str(c) for c in cards),
-                        label=" ".join(beat["cards"]))
+            beat.update(text=" ".join(card_str(c) for c in cards), label=" ".join(beat["cards"]))
         board["to_beat"] = beat
     return board
 
@@ -540,12 +585,18 @@ def _tan_board(state, lang: str) -> dict:
     phase = {SETUP: "swap", OVER: "over"}.get(state.phase, "bout")
     pairs: list[dict] = []
     if phase == "bout" and state.table:
-        for s, m in state.history[state.bout_start:]:
+        for s, m in state.history[state.bout_start :]:
             info = game.describe_move(m)
             if info.kind in ("attack", "throw"):
-                pairs.append({"attack": card_str(info.cards[0]), "seat": s,
-                              "throw_in": info.kind == "throw" or bool(pairs), "defence": None,
-                              "defended_by": None})
+                pairs.append(
+                    {
+                        "attack": card_str(info.cards[0]),
+                        "seat": s,
+                        "throw_in": info.kind == "throw" or bool(pairs),
+                        "defence": None,
+                        "defended_by": None,
+                    }
+                )
             elif info.kind == "defend":
                 target = card_str(info.target)
                 for p in pairs:
@@ -555,13 +606,17 @@ def _tan_board(state, lang: str) -> dict:
     # the trump card: the face-up card while it lies under the stock (a swap changes it),
     # else the one dealt face up
     trump = state.faceup if state.faceup >= 0 else state.trump_card()
-    return {"kind": "bout", "phase": phase,
-            "attacker": state.attacker if phase != "over" else -1,
-            "defender": state.defender if phase == "bout" else -1,
-            "pairs": pairs,
-            "uncovered": card_str(state.uncovered) if state.uncovered >= 0 else None,
-            "trump": card_str(trump), "trump_suit": SUIT_SYMBOLS[state.trump],
-            "trump_under_stock": state.faceup >= 0}
+    return {
+        "kind": "bout",
+        "phase": phase,
+        "attacker": state.attacker if phase != "over" else -1,
+        "defender": state.defender if phase == "bout" else -1,
+        "pairs": pairs,
+        "uncovered": card_str(state.uncovered) if state.uncovered >= 0 else None,
+        "trump": card_str(trump),
+        "trump_suit": SUIT_SYMBOLS[state.trump],
+        "trump_under_stock": state.faceup >= 0,
+    }
 
 
 def _discard_board(state, lang: str) -> dict:
@@ -576,8 +631,12 @@ def _discard_board(state, lang: str) -> dict:
         seat, move = history[-1]
         info = game.describe_move(move)
         if info.kind == "discard" and info.cards:
-            board["last"] = {"seat": seat, "card": card_str(info.cards[0]),
-                             "text": game.move_to_text(move), "label": game.move_label(move, lang)}
+            board["last"] = {
+                "seat": seat,
+                "card": card_str(info.cards[0]),
+                "text": game.move_to_text(move),
+                "label": game.move_label(move, lang),
+            }
     return board
 
 
@@ -590,8 +649,9 @@ def _board(state, lang: str) -> dict:
         return _trick_board(state, lang, state.top, state.owner, state.passed)
     if name == "samloc":
         top = state.top
-        board = _trick_board(state, lang, top[1] if top else 0, top[0] if top else -1,
-                             state.passed_mask())
+        board = _trick_board(
+            state, lang, top[1] if top else 0, top[0] if top else -1, state.passed_mask()
+        )
         board["declaring"] = state.in_declarations
         board["declarer"] = state.declarer
         return board
@@ -660,13 +720,19 @@ def _seat_view(obj: dict, max_text: int, lang: str) -> dict:
         "to_act": -1 if state.is_terminal() else state.current_player,
         "terminal": state.is_terminal(),
         "hand": _cards(game, _mask_list(known.get(f"hand{seat}", 0)), trump),
-        "zones": [{"name": name, "count": sizes[name],
-                   "cards": _cards(game, _mask_list(known.get(name, 0)), trump)}
-                  for name in sizes],
+        "zones": [
+            {
+                "name": name,
+                "count": sizes[name],
+                "cards": _cards(game, _mask_list(known.get(name, 0)), trump),
+            }
+            for name in sizes
+        ],
         "history": [_move_json(game, s, m, lang) for s, m in state.history],
         "board": board,
-        "trump": board["trump"] if board and "trump" in board else (
-            None if trump is None else _mask_cards(1 << trump)[0]),
+        "trump": board["trump"]
+        if board and "trump" in board
+        else (None if trump is None else _mask_cards(1 << trump)[0]),
         "stake": float(game.stake),
         "text": state.render(seat),
     }
@@ -692,7 +758,7 @@ class _Call:
         try:
             self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
             return True
-        except RuntimeError:       # the loop is closed: nobody will read it
+        except RuntimeError:  # the loop is closed: nobody will read it
             return False
 
 
@@ -704,8 +770,13 @@ class Gateway:
     the service can serve (``GET /v1/health``).
     """
 
-    def __init__(self, servicer, token: str | None = None, threads: int = 32,
-                 health: Callable[[], bool] | None = None):
+    def __init__(
+        self,
+        servicer,
+        token: str | None = None,
+        threads: int = 32,
+        health: Callable[[], bool] | None = None,
+    ):
         self.servicer = servicer
         self.limits = servicer.engine.limits
         self.token = token
@@ -714,34 +785,56 @@ class Gateway:
         self.draining = False
         self.threads = max(1, threads)
         self._slots = threading.BoundedSemaphore(self.threads)
-        self._executor = ThreadPoolExecutor(max_workers=self.threads,
-                                            thread_name_prefix="quansu-http")
+        self._executor = ThreadPoolExecutor(
+            max_workers=self.threads, thread_name_prefix="quansu-http"
+        )
         self.max_body = self.limits.max_request_bytes * JSON_BODY_FACTOR
         # wall seconds of one judged decision, by (game, players, worlds, iterations, ms)
         self._probe_seconds: dict[tuple, float] = {}
         self._probe_lock = threading.Lock()
         # read once: the page keeps working if the installed files go away under the server
-        self.web_files = {p.name: (p.read_bytes(), WEB_TYPES[p.suffix])
-                          for p in sorted(WEB_DIR.glob("*"))
-                          if p.is_file() and p.suffix in WEB_TYPES}
+        self.web_files = {
+            p.name: (p.read_bytes(), WEB_TYPES[p.suffix])
+            for p in sorted(WEB_DIR.glob("*"))
+            if p.is_file() and p.suffix in WEB_TYPES
+        }
         rpc = self._rpc
         routes = [
-            Route("/v1/suggest", partial(rpc, method="Suggest", message_type=pb.SuggestRequest),
-                  methods=["POST"]),
-            Route("/v1/suggest-stream", partial(rpc, method="SuggestStream",
-                                                message_type=pb.SuggestStreamRequest, stream=True),
-                  methods=["POST"]),
-            Route("/v1/analyze", partial(rpc, method="Analyze", message_type=pb.AnalyzeRequest,
-                                         stream=True), methods=["POST"]),
-            Route("/v1/legal-moves", partial(rpc, method="LegalMoves",
-                                             message_type=pb.LegalMovesRequest), methods=["POST"]),
-            Route("/v1/games", partial(rpc, method="DescribeGames",
-                                       message_type=pb.DescribeGamesRequest, body=False),
-                  methods=["GET"]),
+            Route(
+                "/v1/suggest",
+                partial(rpc, method="Suggest", message_type=pb.SuggestRequest),
+                methods=["POST"],
+            ),
+            Route(
+                "/v1/suggest-stream",
+                partial(
+                    rpc, method="SuggestStream", message_type=pb.SuggestStreamRequest, stream=True
+                ),
+                methods=["POST"],
+            ),
+            Route(
+                "/v1/analyze",
+                partial(rpc, method="Analyze", message_type=pb.AnalyzeRequest, stream=True),
+                methods=["POST"],
+            ),
+            Route(
+                "/v1/legal-moves",
+                partial(rpc, method="LegalMoves", message_type=pb.LegalMovesRequest),
+                methods=["POST"],
+            ),
+            Route(
+                "/v1/games",
+                partial(
+                    rpc, method="DescribeGames", message_type=pb.DescribeGamesRequest, body=False
+                ),
+                methods=["GET"],
+            ),
             Route("/v1/web/new-game", partial(self._helper, fn=new_game), methods=["POST"]),
-            Route("/v1/web/view", partial(self._helper, fn=partial(seat_view,
-                                                                   max_text=self.limits.max_text)),
-                  methods=["POST"]),
+            Route(
+                "/v1/web/view",
+                partial(self._helper, fn=partial(seat_view, max_text=self.limits.max_text)),
+                methods=["POST"],
+            ),
             Route("/v1/web/estimate", partial(self._helper, fn=self.estimate), methods=["POST"]),
             Route("/v1/health", self._health, methods=["GET"]),
             Route("/", self._page, methods=["GET", "HEAD"]),
@@ -775,7 +868,13 @@ class Gateway:
 
         plan = job("analyze_plan")
         budget = request.budget
-        key = (plan["game"], plan["players"], plan["worlds"], budget.iterations, budget.milliseconds)
+        key = (
+            plan["game"],
+            plan["players"],
+            plan["worlds"],
+            budget.iterations,
+            budget.milliseconds,
+        )
         per_decision = self._probe_seconds.get(key)
         basis = "measured"
         if per_decision is None and plan["choices"]:
@@ -783,14 +882,22 @@ class Gateway:
             with self._probe_lock:
                 self._probe_seconds[key] = per_decision
             basis = "probe"
-        return {"decisions": plan["decisions"], "choices": plan["choices"],
-                "worlds": plan["worlds"], "basis": basis,
-                "seconds": round((per_decision or 0.0) * plan["choices"], 1)}
+        return {
+            "decisions": plan["decisions"],
+            "choices": plan["choices"],
+            "worlds": plan["worlds"],
+            "basis": basis,
+            "seconds": round((per_decision or 0.0) * plan["choices"], 1),
+        }
 
     # -- checks ------------------------------------------------------------------------------
     def _check_token(self, request: Request) -> None:
-        errors.check_token(request.headers.get("authorization", ""), self._expected,
-                           carrier="header", header="Authorization")
+        errors.check_token(
+            request.headers.get("authorization", ""),
+            self._expected,
+            carrier="header",
+            header="Authorization",
+        )
 
     def _check_open(self) -> None:
         if self.draining:
@@ -799,33 +906,46 @@ class Gateway:
     async def _read(self, request: Request) -> bytes:
         length = request.headers.get("content-length")
         if length and length.isdigit() and int(length) > self.max_body:
-            raise errors.RequestError.of("request", "request.json_body_too_large", n=int(length),
-                                         limit=self.max_body)
+            raise errors.RequestError.of(
+                "request", "request.json_body_too_large", n=int(length), limit=self.max_body
+            )
         chunks, size = [], 0
         async for chunk in request.stream():
             size += len(chunk)
             if size > self.max_body:
-                raise errors.RequestError.of("request", "request.body_over_limit",
-                                             limit=self.max_body)
+                raise errors.RequestError.of(
+                    "request", "request.body_over_limit", limit=self.max_body
+                )
             chunks.append(chunk)
         return b"".join(chunks)
 
     def _context(self, request: Request, seconds: float | None) -> HttpCallContext:
-        meta = tuple((k.lower(), v) for k, v in request.headers.items()
-                     if k.lower() not in ("authorization", "cookie"))
+        meta = tuple(
+            (k.lower(), v)
+            for k, v in request.headers.items()
+            if k.lower() not in ("authorization", "cookie")
+        )
         client = request.client
         peer = f"http:{client.host}:{client.port}" if client else "http:unknown"
         return HttpCallContext(seconds, meta, peer)
 
     # -- running a call in a thread ----------------------------------------------------------
-    def _start(self, call: _Call, ctx: HttpCallContext, work: Callable[[], Any],
-               stream: bool, lang: str = "") -> None:
+    def _start(
+        self,
+        call: _Call,
+        ctx: HttpCallContext,
+        work: Callable[[], Any],
+        stream: bool,
+        lang: str = "",
+    ) -> None:
         """Run ``work`` (the servicer's method) in a thread; its answers go to ``call.queue``
         as ``("item", bytes)``, then ``_END`` or ``("error", Status)``."""
         if not self._slots.acquire(blocking=False):
             retry_delay = getattr(self.servicer.pool, "retry_delay", None)
-            raise errors.Busy(f"all {self.threads} HTTP call threads are busy; retry later",
-                              retry_after_s=retry_delay() if retry_delay is not None else None)
+            raise errors.Busy(
+                f"all {self.threads} HTTP call threads are busy; retry later",
+                retry_after_s=retry_delay() if retry_delay is not None else None,
+            )
 
         def run() -> None:
             try:
@@ -878,8 +998,14 @@ class Gateway:
                     t.cancel()
 
     # -- routes ------------------------------------------------------------------------------
-    async def _rpc(self, request: Request, method: str, message_type: type[Message],
-                   stream: bool = False, body: bool = True) -> Response:
+    async def _rpc(
+        self,
+        request: Request,
+        method: str,
+        message_type: type[Message],
+        stream: bool = False,
+        body: bool = True,
+    ) -> Response:
         obj = None
         try:
             self._check_token(request)
@@ -896,9 +1022,10 @@ class Gateway:
         except Exception as e:  # noqa: BLE001
             return error_response(status_of(e, error_language(request, obj)))
         first = await self._until(request, call, ctx)
-        if first is None:                                     # the client went away
-            return error_response(status_pb2.Status(code=code_pb2.CANCELLED,
-                                                     message="the client went away"))
+        if first is None:  # the client went away
+            return error_response(
+                status_pb2.Status(code=code_pb2.CANCELLED, message="the client went away")
+            )
         if first is not _END and first[0] == "error":
             return error_response(first[1])
         if not stream:
@@ -918,9 +1045,11 @@ class Gateway:
             finally:
                 ctx.cancel()
 
-        return StreamingResponse(lines(), media_type=NDJSON,
-                                 headers={"Cache-Control": "no-store",
-                                          "X-Content-Type-Options": "nosniff"})
+        return StreamingResponse(
+            lines(),
+            media_type=NDJSON,
+            headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
+        )
 
     async def _helper(self, request: Request, fn: Callable[[dict], dict]) -> Response:
         obj = None
@@ -930,38 +1059,61 @@ class Gateway:
             obj = parse_json_body(await self._read(request), self.max_body)
             ctx = self._context(request, None)
             call = _Call(asyncio.get_running_loop())
-            self._start(call, ctx, lambda: _Answer(fn(obj)), False,
-                        lang=error_language(request, obj))
+            self._start(
+                call, ctx, lambda: _Answer(fn(obj)), False, lang=error_language(request, obj)
+            )
         except Exception as e:  # noqa: BLE001
             return error_response(status_of(e, error_language(request, obj)))
         item = await self._until(request, call, ctx)
         if item is None:
-            return error_response(status_pb2.Status(code=code_pb2.CANCELLED,
-                                                     message="the client went away"))
+            return error_response(
+                status_pb2.Status(code=code_pb2.CANCELLED, message="the client went away")
+            )
         if item is _END or item[0] == "error":
-            return error_response(item[1] if item is not _END else status_pb2.Status(
-                code=code_pb2.INTERNAL, message="no answer"))
+            return error_response(
+                item[1]
+                if item is not _END
+                else status_pb2.Status(code=code_pb2.INTERNAL, message="no answer")
+            )
         return Response(item[1], media_type=JSON_TYPE)
 
     async def _health(self, request: Request) -> Response:
         ok = not self.draining and (self.health is None or self.health())
-        return Response(_dumps({"status": "SERVING" if ok else "NOT_SERVING"}),
-                        status_code=200 if ok else 503, media_type=JSON_TYPE,
-                        headers={"Cache-Control": "no-store"})
+        return Response(
+            _dumps({"status": "SERVING" if ok else "NOT_SERVING"}),
+            status_code=200 if ok else 503,
+            media_type=JSON_TYPE,
+            headers={"Cache-Control": "no-store"},
+        )
 
     async def _page(self, request: Request) -> Response:
         name = request.path_params.get("name", "index.html")
         page = self.web_files.get(name)
         if page is None:
-            return Response(_dumps({"error": {"code": 404, "status": "NOT_FOUND",
-                                              "message": f"no page file {errors.clip(name)!r}"}}),
-                            status_code=404, media_type=JSON_TYPE)
+            return Response(
+                _dumps(
+                    {
+                        "error": {
+                            "code": 404,
+                            "status": "NOT_FOUND",
+                            "message": f"no page file {errors.clip(name)!r}",
+                        }
+                    }
+                ),
+                status_code=404,
+                media_type=JSON_TYPE,
+            )
         content, media_type = page
-        return Response(b"" if request.method == "HEAD" else content, media_type=media_type,
-                        headers={"Content-Security-Policy": CSP,
-                                 "X-Content-Type-Options": "nosniff",
-                                 "Referrer-Policy": "no-referrer",
-                                 "Cache-Control": "no-cache"})
+        return Response(
+            b"" if request.method == "HEAD" else content,
+            media_type=media_type,
+            headers={
+                "Content-Security-Policy": CSP,
+                "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer",
+                "Cache-Control": "no-cache",
+            },
+        )
 
 
 async def _disconnected(request: Request) -> None:
@@ -974,14 +1126,16 @@ async def _disconnected(request: Request) -> None:
 
 # -- serving -----------------------------------------------------------------------------------
 
+
 def bind_tcp(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host:port`` (``::`` takes IPv4 too).  Made with the protocol
     number, as asyncio's own are: asyncio turns Nagle's algorithm off only on sockets whose
     ``proto`` is TCP, and a response written in two parts (headers, then body) would otherwise
     wait for the client's delayed ACK, 40 ms on every call of a kept-alive connection."""
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP,
-                                   flags=socket.AI_PASSIVE)
+        infos = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP, flags=socket.AI_PASSIVE
+        )
         family, type_, proto, _, address = infos[0]
         sock = socket.socket(family, type_, proto)
         try:
@@ -1002,15 +1156,29 @@ class HttpServer:
     port; ``stop(grace)`` refuses new calls, gives the calls in flight ``grace`` seconds, then
     ends the others (their searches are cancelled)."""
 
-    def __init__(self, gateway: Gateway, host: str, port: int, tls_cert: str | None = None,
-                 tls_key: str | None = None):
+    def __init__(
+        self,
+        gateway: Gateway,
+        host: str,
+        port: int,
+        tls_cert: str | None = None,
+        tls_key: str | None = None,
+    ):
         import uvicorn
 
         self.gateway = gateway
-        self.config = uvicorn.Config(gateway.app, host=host.strip("[]") or "0.0.0.0", port=port,
-                                     lifespan="off", log_config=None, access_log=False,
-                                     server_header=False, ssl_certfile=tls_cert,
-                                     ssl_keyfile=tls_key, timeout_graceful_shutdown=10)
+        self.config = uvicorn.Config(
+            gateway.app,
+            host=host.strip("[]") or "0.0.0.0",
+            port=port,
+            lifespan="off",
+            log_config=None,
+            access_log=False,
+            server_header=False,
+            ssl_certfile=tls_cert,
+            ssl_keyfile=tls_key,
+            timeout_graceful_shutdown=10,
+        )
         self.server = uvicorn.Server(self.config)
         self.tls = bool(tls_cert)
         self._thread: threading.Thread | None = None
@@ -1034,8 +1202,10 @@ class HttpServer:
         while not self.server.started:
             if not self._thread.is_alive() or time.monotonic() > end:
                 self.gateway.close()
-                raise OSError(f"the HTTP gateway did not start on port {self.port}"
-                              + (f": {self._error}" if self._error else ""))
+                raise OSError(
+                    f"the HTTP gateway did not start on port {self.port}"
+                    + (f": {self._error}" if self._error else "")
+                )
             time.sleep(0.01)
         return self.port
 

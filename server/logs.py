@@ -49,8 +49,9 @@ def parse_level(text: str) -> int:
     other value."""
     name = str(text).strip().lower()
     if name not in LEVELS:
-        raise ValueError(f"unknown log level {str(text)[:32]!r}; expected one of "
-                         f"{', '.join(LEVELS)}")
+        raise ValueError(
+            f"unknown log level {str(text)[:32]!r}; expected one of {', '.join(LEVELS)}"
+        )
     return getattr(logging, name.upper())
 
 
@@ -61,9 +62,12 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-        out: dict[str, Any] = {"ts": f"{ts}.{int(record.msecs):03d}Z",
-                               "level": record.levelname, "logger": record.name,
-                               "msg": record.getMessage()}
+        out: dict[str, Any] = {
+            "ts": f"{ts}.{int(record.msecs):03d}Z",
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
         fields = getattr(record, "fields", None)
         if isinstance(fields, dict):
             for k, v in fields.items():
@@ -167,7 +171,7 @@ class Call:
         from quansu.server.errors import to_rpc_status
 
         lang = self.language if self.language in ("en", "vi") else ""
-        status = to_rpc_status(exc, lang=lang)   # an INVALID_ARGUMENT in the request's language
+        status = to_rpc_status(exc, lang=lang)  # an INVALID_ARGUMENT in the request's language
         self.code = status.code
         self.message = status.message
         return status
@@ -218,8 +222,9 @@ class Call:
             if self.message:
                 out["message"] = self.message
             if self.request_msg is not None:
-                out["request"] = json_format.MessageToDict(self.request_msg,
-                                                           preserving_proto_field_name=True)
+                out["request"] = json_format.MessageToDict(
+                    self.request_msg, preserving_proto_field_name=True
+                )
         return out
 
 

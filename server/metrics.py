@@ -40,8 +40,23 @@ from prometheus_client.exposition import generate_latest, start_http_server
 from quansu.games.caches import memory_budget_mb
 
 #: Latency buckets (seconds): from a LegalMoves to a long Analyze.
-LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
-                   120.0, 300.0)
+LATENCY_BUCKETS = (
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
+    30.0,
+    60.0,
+    120.0,
+    300.0,
+)
 #: Iterations-per-second buckets.
 RATE_BUCKETS = (50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000)
 
@@ -54,54 +69,85 @@ class PoolCollector:
         self.pool = pool
 
     def describe(self):
-        return []          # collected at scrape time only
+        return []  # collected at scrape time only
 
     def collect(self):
         st = self.pool.stats(rss=True)
-        gauges = (("quansu_queue_depth", "Calls waiting for a worker", st.waiting),
-                  ("quansu_queue_capacity", "The most calls that may wait for a worker",
-                   self.pool.queue_size),
-                  ("quansu_workers", "Worker slots", st.workers),
-                  ("quansu_workers_live", "Workers alive (busy or idle)", st.alive),
-                  ("quansu_workers_busy", "Workers running a call", st.busy),
-                  ("quansu_workers_spare", "Ready spare workers", st.spares))
+        gauges = (
+            ("quansu_queue_depth", "Calls waiting for a worker", st.waiting),
+            (
+                "quansu_queue_capacity",
+                "The most calls that may wait for a worker",
+                self.pool.queue_size,
+            ),
+            ("quansu_workers", "Worker slots", st.workers),
+            ("quansu_workers_live", "Workers alive (busy or idle)", st.alive),
+            ("quansu_workers_busy", "Workers running a call", st.busy),
+            ("quansu_workers_spare", "Ready spare workers", st.spares),
+        )
         for name, doc, value in gauges:
             yield GaugeMetricFamily(name, doc, value=value)
-        yield CounterMetricFamily("quansu_worker_deaths", "Workers found dead or killed",
-                                  value=st.deaths)
-        yield CounterMetricFamily("quansu_worker_restarts", "Workers put in a dead one's place",
-                                  value=st.restarts)
-        rss = GaugeMetricFamily("quansu_worker_rss_bytes", "Resident memory of each live worker",
-                                labels=["worker"])
+        yield CounterMetricFamily(
+            "quansu_worker_deaths", "Workers found dead or killed", value=st.deaths
+        )
+        yield CounterMetricFamily(
+            "quansu_worker_restarts", "Workers put in a dead one's place", value=st.restarts
+        )
+        rss = GaugeMetricFamily(
+            "quansu_worker_rss_bytes", "Resident memory of each live worker", labels=["worker"]
+        )
         for i, mb in enumerate(st.worker_rss_mb):
             rss.add_metric([str(i)], mb * 1024.0 * 1024.0)
         yield rss
-        yield GaugeMetricFamily("quansu_worker_cache_budget_bytes",
-                                "The most memory a worker's bounded caches take together when "
-                                "full (their sizes)", value=memory_budget_mb() * 1e6)
+        yield GaugeMetricFamily(
+            "quansu_worker_cache_budget_bytes",
+            "The most memory a worker's bounded caches take together when full (their sizes)",
+            value=memory_budget_mb() * 1e6,
+        )
 
 
 class ServiceMetrics:
     """The server's metrics (module docstring).  ``pool``: the worker pool whose figures are
     read at each scrape (None: none); ``models``: game name -> the model it serves."""
 
-    def __init__(self, pool=None, models: dict[str, str] | None = None,
-                 registry: CollectorRegistry | None = None, process: bool = True):
+    def __init__(
+        self,
+        pool=None,
+        models: dict[str, str] | None = None,
+        registry: CollectorRegistry | None = None,
+        process: bool = True,
+    ):
         r = self.registry = registry or CollectorRegistry()
         labels = ["rpc", "game", "code"]
-        self.requests = Counter("quansu_requests", "Calls ended, by RPC, game and status code",
-                                labels, registry=r)
-        self.errors = Counter("quansu_errors", "Calls ended with a status other than OK",
-                              labels, registry=r)
-        self.latency = Histogram("quansu_request_duration_seconds", "Call duration in the servicer",
-                                 ["rpc", "game"], buckets=LATENCY_BUCKETS, registry=r)
-        self.iterations = Counter("quansu_search_iterations", "Search iterations of the answers",
-                                  ["rpc", "game"], registry=r)
-        self.rate = Histogram("quansu_search_iterations_per_second",
-                              "Iterations per second of each answered search", ["game"],
-                              buckets=RATE_BUCKETS, registry=r)
-        self.decisions = Counter("quansu_analyze_decisions", "Decisions Analyze judged", ["game"],
-                                 registry=r)
+        self.requests = Counter(
+            "quansu_requests", "Calls ended, by RPC, game and status code", labels, registry=r
+        )
+        self.errors = Counter(
+            "quansu_errors", "Calls ended with a status other than OK", labels, registry=r
+        )
+        self.latency = Histogram(
+            "quansu_request_duration_seconds",
+            "Call duration in the servicer",
+            ["rpc", "game"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.iterations = Counter(
+            "quansu_search_iterations",
+            "Search iterations of the answers",
+            ["rpc", "game"],
+            registry=r,
+        )
+        self.rate = Histogram(
+            "quansu_search_iterations_per_second",
+            "Iterations per second of each answered search",
+            ["game"],
+            buckets=RATE_BUCKETS,
+            registry=r,
+        )
+        self.decisions = Counter(
+            "quansu_analyze_decisions", "Decisions Analyze judged", ["game"], registry=r
+        )
         self.model = Info("quansu_model", "The evaluator loaded per game", ["game"], registry=r)
         for game, model in sorted((models or {}).items()):
             self.model.labels(game=game).info({"model": model})
@@ -132,14 +178,16 @@ class ServiceMetrics:
         return generate_latest(self.registry).decode()
 
     # -- the HTTP endpoint --------------------------------------------------------------------
-    def serve(self, host: str, port: int, tls_cert: str | None = None,
-              tls_key: str | None = None) -> int:
+    def serve(
+        self, host: str, port: int, tls_cert: str | None = None, tls_key: str | None = None
+    ) -> int:
         """Serve the metrics at ``http(s)://host:port/metrics`` (any path answers them) in a
         thread; returns the bound port (``port`` 0: any free one)."""
         host = host.strip("[]") or "0.0.0.0"
         try:
-            self._http, self._thread = start_http_server(port, addr=host, registry=self.registry,
-                                                         certfile=tls_cert, keyfile=tls_key)
+            self._http, self._thread = start_http_server(
+                port, addr=host, registry=self.registry, certfile=tls_cert, keyfile=tls_key
+            )
         except OSError as e:
             raise OSError(f"cannot listen on {host}:{port} (metrics): {e.strerror or e}") from None
         self.port = self._http.server_port

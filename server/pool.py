@@ -92,7 +92,7 @@ def _worker_main(conn, cancel, engine_factory: Callable[[], Any]) -> None:
     """Worker process: build the engine, report ready, then run jobs until told to stop."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when workers stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when workers stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     from quansu.server.errors import to_rpc_status
 
@@ -175,13 +175,17 @@ class _Worker:
         self.index = index
         self.cancel = ctx.Value("i", 0, lock=False)
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=_worker_main, args=(child, self.cancel, engine_factory),
-                                name=f"quansu-worker-{index}", daemon=True)
+        self.proc = ctx.Process(
+            target=_worker_main,
+            args=(child, self.cancel, engine_factory),
+            name=f"quansu-worker-{index}",
+            daemon=True,
+        )
         _start_without_main(self.proc)
         child.close()
         self.models: dict[str, str] = {}
         self.dead = False
-        self._kill_lock = threading.Lock()   # kill() may run in the watcher and in close() at once
+        self._kill_lock = threading.Lock()  # kill() may run in the watcher and in close() at once
 
     def wait_ready(self, timeout: float) -> None:
         if not self.conn.poll(timeout):
@@ -190,8 +194,10 @@ class _Worker:
             tag, info = self.conn.recv()
         except (EOFError, OSError):
             self.proc.join(timeout=5)
-            raise RuntimeError(f"worker {self.index} exited while starting "
-                               f"(exit code {self.proc.exitcode}); see its error above") from None
+            raise RuntimeError(
+                f"worker {self.index} exited while starting "
+                f"(exit code {self.proc.exitcode}); see its error above"
+            ) from None
         if tag != "ready":
             raise RuntimeError(f"worker {self.index} failed to start: {info}")
         self.models = info
@@ -249,9 +255,15 @@ class WorkerPool:
     memory).
     """
 
-    def __init__(self, engine_factory: Callable[[], Any], workers: int | None = None,
-                 queue_size: int | None = None, start_timeout_s: float = 60.0,
-                 stop_grace_s: float = 2.0, spares: int = 0):
+    def __init__(
+        self,
+        engine_factory: Callable[[], Any],
+        workers: int | None = None,
+        queue_size: int | None = None,
+        start_timeout_s: float = 60.0,
+        stop_grace_s: float = 2.0,
+        spares: int = 0,
+    ):
         self.size = max(1, workers or os.cpu_count() or 1)
         self.queue_size = self.size * 4 if queue_size is None else max(0, queue_size)
         self.stop_grace_s = stop_grace_s
@@ -264,18 +276,19 @@ class WorkerPool:
         self._restarts = 0
         self._deaths = 0
         self._service_time = SERVICE_TIME_INITIAL_S
-        self._refused_w = 0.0          # decayed counts of refusals and admissions (pressure)
+        self._refused_w = 0.0  # decayed counts of refusals and admissions (pressure)
         self._admitted_w = 0.0
         self._counted_at = time.monotonic()
         self._closed = False
         self._start_timeout = start_timeout_s
         self._listeners: list[Callable[[int], None]] = []
-        self._stopping: dict[_Worker, float] = {}   # workers of ended calls -> kill time
-        self._starting = 0                          # processes being started in the background
+        self._stopping: dict[_Worker, float] = {}  # workers of ended calls -> kill time
+        self._starting = 0  # processes being started in the background
         self._next_index = self.size
         workers_ = [_Worker(self._ctx, engine_factory, i) for i in range(self.size)]
-        spares_ = [_Worker(self._ctx, engine_factory, self.size + i)
-                   for i in range(self.spare_target)]
+        spares_ = [
+            _Worker(self._ctx, engine_factory, self.size + i) for i in range(self.spare_target)
+        ]
         try:
             for w in workers_ + spares_:
                 w.wait_ready(start_timeout_s)
@@ -284,24 +297,31 @@ class WorkerPool:
                 w.kill()
             raise
         self._next_index += self.spare_target
-        self._workers: list[_Worker | None] = list(workers_)   # slot -> its worker
+        self._workers: list[_Worker | None] = list(workers_)  # slot -> its worker
         self._spares: list[_Worker] = spares_
         self._free = list(workers_)
         self.models = dict(workers_[0].models)
         self._alive = self.size
         self._wake_r, self._wake_w = self._ctx.Pipe(duplex=False)
-        self._watcher = threading.Thread(target=self._watch, name="quansu-pool-watcher",
-                                         daemon=True)
+        self._watcher = threading.Thread(
+            target=self._watch, name="quansu-pool-watcher", daemon=True
+        )
         self._watcher.start()
 
     # -- observation ---------------------------------------------------------------------------
     def stats(self, rss: bool = False) -> PoolStats:
         """The pool's counters (``rss``: also read every worker's resident memory)."""
         with self._lock:
-            out = PoolStats(self.size, sum(1 for w in self._workers if w is not None)
-                            - len(self._free), self._waiting(), self._restarts,
-                            self._deaths, self._alive, len(self._spares),
-                            service_time_s=self._service_time)
+            out = PoolStats(
+                self.size,
+                sum(1 for w in self._workers if w is not None) - len(self._free),
+                self._waiting(),
+                self._restarts,
+                self._deaths,
+                self._alive,
+                len(self._spares),
+                service_time_s=self._service_time,
+            )
             pids = [w.proc.pid for w in self._workers if w is not None and not w.dead]
         if rss:
             out.worker_rss_mb = tuple(x for x in (_rss_mb(p) for p in pids) if x is not None)
@@ -355,8 +375,9 @@ class WorkerPool:
         with self._lock:
             self._service_time += SERVICE_TIME_WEIGHT * (max(0.0, seconds) - self._service_time)
 
-    def acquire(self, seconds_left: float | None, is_active: Callable[[], bool],
-                short: bool = False) -> _Worker:
+    def acquire(
+        self, seconds_left: float | None, is_active: Callable[[], bool], short: bool = False
+    ) -> _Worker:
         """A free worker.  Calls wait first come, first served (``short`` ones before the
         others) while they are active and before their deadline; with ``queue_size`` calls
         already waiting, :class:`Busy`."""
@@ -371,9 +392,12 @@ class WorkerPool:
             if waiting >= self.queue_size:
                 self._count(True)
                 delay = drain_delay(self._service_time, waiting, self.size, self._pressure())
-                raise Busy(f"all {self.size} search workers are busy and {waiting} "
-                           f"calls are waiting (queue size {self.queue_size}); retry in "
-                           f"{delay:.2f} s", retry_after_s=delay)
+                raise Busy(
+                    f"all {self.size} search workers are busy and {waiting} "
+                    f"calls are waiting (queue size {self.queue_size}); retry in "
+                    f"{delay:.2f} s",
+                    retry_after_s=delay,
+                )
             self._count(False)
             waiter = _Waiter()
             queue = self._short_waiters if short else self._waiters
@@ -426,8 +450,9 @@ class WorkerPool:
             pass
 
     # -- running -------------------------------------------------------------------------------
-    def run(self, kind: str, payload: bytes, seconds_left: float | None,
-            is_active: Callable[[], bool]) -> Iterator[bytes]:
+    def run(
+        self, kind: str, payload: bytes, seconds_left: float | None, is_active: Callable[[], bool]
+    ) -> Iterator[bytes]:
         """Run one job and yield its serialized messages.
 
         ``seconds_left``: the call's time left (None: no deadline).  ``is_active``: whether the
@@ -449,7 +474,7 @@ class WorkerPool:
             while True:
                 try:
                     ready = worker.conn.poll(POLL_S)
-                except (EOFError, OSError):      # the pipe closed under the call (pool closing)
+                except (EOFError, OSError):  # the pipe closed under the call (pool closing)
                     raise Unavailable("a search worker died during the call; retry") from None
                 if ready:
                     try:
@@ -507,7 +532,7 @@ class WorkerPool:
             try:
                 ready = set(mpc.wait(objs, timeout=timeout))
             except (OSError, ValueError):
-                ready = set()       # a connection closed under us: look again
+                ready = set()  # a connection closed under us: look again
             if self._wake_r in ready:
                 try:
                     while self._wake_r.poll():
@@ -524,7 +549,7 @@ class WorkerPool:
     def _check_stopping(self, stopping: dict[_Worker, float], ready: set) -> None:
         now = time.monotonic()
         for w, kill_at in stopping.items():
-            outcome = None               # "free" | "dead"
+            outcome = None  # "free" | "dead"
             if w.conn in ready or w.proc.sentinel in ready:
                 try:
                     while w.conn.poll():
@@ -537,8 +562,11 @@ class WorkerPool:
                 if outcome is None and not w.proc.is_alive():
                     outcome = "dead"
             if outcome is None and now >= kill_at:
-                log.warning("search worker %d did not stop within %g s of a cancel: killing it",
-                            w.index, self.stop_grace_s)
+                log.warning(
+                    "search worker %d did not stop within %g s of a cancel: killing it",
+                    w.index,
+                    self.stop_grace_s,
+                )
                 outcome = "dead"
             if outcome is None:
                 continue
@@ -561,7 +589,7 @@ class WorkerPool:
                     self._free.remove(w)
                     spare = False
                 else:
-                    continue             # taken by a call meanwhile: the call will see it
+                    continue  # taken by a call meanwhile: the call will see it
             if spare:
                 log.warning("spare search worker %d died (exit code %s)", w.index, w.proc.exitcode)
                 w.kill()
@@ -634,7 +662,7 @@ class WorkerPool:
                 break
             except Exception as e:
                 if self._closed:
-                    continue            # the pool closed meanwhile: the loop ends above
+                    continue  # the pool closed meanwhile: the loop ends above
                 log.error("could not start a search worker (%s); trying again in %g s", e, delay)
                 time.sleep(delay)
                 delay = min(30.0, delay * 2)

@@ -38,8 +38,10 @@ class RayMissing(RuntimeError):
     """``--ray`` without the ``ray`` package."""
 
     def __init__(self) -> None:
-        super().__init__(f"--ray needs Ray, which is not installed: {INSTALL_HINT} (in a "
-                         f"checkout of the source: pip install -e '.[ray]')")
+        super().__init__(
+            f"--ray needs Ray, which is not installed: {INSTALL_HINT} (in a "
+            f"checkout of the source: pip install -e '.[ray]')"
+        )
 
 
 def require_ray():
@@ -69,8 +71,11 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> None:
     ray = require_ray()
     if ray.is_initialized():
         return
-    kw: dict[str, Any] = {"log_to_driver": False, "logging_level": "WARNING",
-                          "configure_logging": True}
+    kw: dict[str, Any] = {
+        "log_to_driver": False,
+        "logging_level": "WARNING",
+        "configure_logging": True,
+    }
     if address:
         token_auth_if_token_available()
         ray.init(address=address, **kw)
@@ -89,11 +94,13 @@ def token_auth_if_token_available() -> bool:
     calls Ray's own rule (the one ``ray start`` uses) before joining; an explicit
     ``RAY_AUTH_MODE`` is left as it is."""
     from ray._private.authentication import authentication_token_setup as auth
+
     return auth.maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
 
 
-ADDRESS_HELP = ("auto (the running cluster), HOST:PORT or ray://HOST:PORT; without an "
-                "address: a local Ray")
+ADDRESS_HELP = (
+    "auto (the running cluster), HOST:PORT or ray://HOST:PORT; without an address: a local Ray"
+)
 
 
 def parse_address(value: str) -> str:
@@ -108,9 +115,14 @@ def parse_address(value: str) -> str:
 
 def add_ray_argument(p, what: str) -> None:
     """``--ray [ADDRESS]`` of a command (``args.ray``: None without it)."""
-    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help=f"{what} as tasks on a Ray cluster: {ADDRESS_HELP} (needs "
-                        f"{INSTALL_HINT})")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help=f"{what} as tasks on a Ray cluster: {ADDRESS_HELP} (needs {INSTALL_HINT})",
+    )
 
 
 def mapper(address: str | None):
@@ -123,6 +135,7 @@ def mapper(address: str | None):
         connect(address or None)
         for _, res in map_unordered(fn, list(tasks)):
             yield res
+
     return map_fn
 
 
@@ -161,8 +174,14 @@ def where(seconds: float = 0.0) -> tuple[str, int]:
     return node_id(), os.getpid()
 
 
-def map_unordered(fn: Callable[[Any], Any], tasks: Sequence[Any], *, max_retries: int = 3,
-                  num_cpus: float = 1, window: int | None = None) -> Iterator[tuple[int, Any]]:
+def map_unordered(
+    fn: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    *,
+    max_retries: int = 3,
+    num_cpus: float = 1,
+    window: int | None = None,
+) -> Iterator[tuple[int, Any]]:
     """``(i, fn(tasks[i]))`` for every task, in the order they finish, each run as a Ray task
     of ``num_cpus`` CPUs on the connected cluster (:func:`connect` first).  ``fn`` must be a
     module-level function of an installed module (every node imports it), its tasks and
@@ -171,8 +190,7 @@ def map_unordered(fn: Callable[[Any], Any], tasks: Sequence[Any], *, max_retries
     raised here).  At most ``window`` tasks are submitted at once (default: 4 per CPU of the
     cluster, at least 8), so that a long stream does not sit in the object store."""
     ray = require_ray()
-    remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries,
-                        retry_exceptions=False)(fn)
+    remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries, retry_exceptions=False)(fn)
     if window is None:
         window = max(8, 4 * cluster_cpus())
     pending: dict[Any, int] = {}
@@ -256,6 +274,7 @@ class ActorSet:
 
 # -- a real cluster of several nodes on this machine ----------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -302,9 +321,15 @@ class LocalCluster:
     context manager; ``address`` is the head's ``HOST:PORT``.  ``env``: extra environment
     variables of every node (``RAY_*`` settings)."""
 
-    def __init__(self, cpus: Sequence[int] = (1, 1), *, object_store_mb: int = 80,
-                 env: dict[str, str] | None = None, start_timeout_s: float = 120.0,
-                 new_session: bool = True) -> None:
+    def __init__(
+        self,
+        cpus: Sequence[int] = (1, 1),
+        *,
+        object_store_mb: int = 80,
+        env: dict[str, str] | None = None,
+        start_timeout_s: float = 120.0,
+        new_session: bool = True,
+    ) -> None:
         self.cpus = list(cpus)
         self.new_session = new_session
         self.object_store_mb = object_store_mb
@@ -329,30 +354,58 @@ class LocalCluster:
     def _start_node(self, k: int) -> None:
         d = tempfile.mkdtemp(prefix=f"quansu-ray{k}-")
         self.dirs.append(d)
-        cmd = [ray_executable(), "start", "--block", "--num-cpus", str(self.cpus[k]),
-               "--node-ip-address", "127.0.0.1", "--temp-dir", d,
-               "--object-store-memory", str(self.object_store_mb * 1024 * 1024),
-               "--disable-usage-stats",
-               "--node-manager-port", str(free_port()),
-               "--object-manager-port", str(free_port()),
-               "--dashboard-agent-listen-port", str(free_port()),
-               "--dashboard-agent-grpc-port", str(free_port()),
-               "--runtime-env-agent-port", str(free_port()),
-               "--metrics-export-port", str(free_port())]
+        cmd = [
+            ray_executable(),
+            "start",
+            "--block",
+            "--num-cpus",
+            str(self.cpus[k]),
+            "--node-ip-address",
+            "127.0.0.1",
+            "--temp-dir",
+            d,
+            "--object-store-memory",
+            str(self.object_store_mb * 1024 * 1024),
+            "--disable-usage-stats",
+            "--node-manager-port",
+            str(free_port()),
+            "--object-manager-port",
+            str(free_port()),
+            "--dashboard-agent-listen-port",
+            str(free_port()),
+            "--dashboard-agent-grpc-port",
+            str(free_port()),
+            "--runtime-env-agent-port",
+            str(free_port()),
+            "--metrics-export-port",
+            str(free_port()),
+        ]
         if k == 0:
             port = free_port()
             self.address = f"127.0.0.1:{port}"
-            cmd += ["--head", "--port", str(port), "--include-dashboard=false",
-                    "--ray-client-server-port", str(free_port())]
+            cmd += [
+                "--head",
+                "--port",
+                str(port),
+                "--include-dashboard=false",
+                "--ray-client-server-port",
+                str(free_port()),
+            ]
         else:
             cmd += ["--address", self.address]
         log = os.path.join(d, "ray-start.log")
         self.logs.append(log)
         with open(log, "wb") as f:
-            self.procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
-                                               env=self.env,
-                                               start_new_session=self.new_session,
-                                               cwd=d))
+            self.procs.append(
+                subprocess.Popen(
+                    cmd,
+                    stdout=f,
+                    stderr=subprocess.STDOUT,
+                    env=self.env,
+                    start_new_session=self.new_session,
+                    cwd=d,
+                )
+            )
 
     def start(self) -> None:
         """Start the head, connect this process to it as the driver (:func:`connect`), then
@@ -371,11 +424,14 @@ class LocalCluster:
         while not ready():
             for k, p in enumerate(self.procs):
                 if p is not None and p.poll() is not None:
-                    raise RuntimeError(f"ray start of node {k} exited ({p.returncode}): "
-                                       + self.log_tail(k))
+                    raise RuntimeError(
+                        f"ray start of node {k} exited ({p.returncode}): " + self.log_tail(k)
+                    )
             if time.monotonic() > deadline:
-                raise RuntimeError(f"{what} not up after {self.start_timeout_s:g} s: "
-                                   + self.log_tail(len(self.procs) - 1))
+                raise RuntimeError(
+                    f"{what} not up after {self.start_timeout_s:g} s: "
+                    + self.log_tail(len(self.procs) - 1)
+                )
             time.sleep(0.2)
 
     def alive_nodes(self) -> int:
@@ -385,13 +441,17 @@ class LocalCluster:
     def node_ids(self) -> list[str]:
         """The Ray node id of each node started (in order; "" for a killed one)."""
         ray = require_ray()
-        sockets = {n.get("ObjectStoreSocketName", ""): n["NodeID"] for n in ray.nodes()
-                   if n.get("Alive")}
+        sockets = {
+            n.get("ObjectStoreSocketName", ""): n["NodeID"] for n in ray.nodes() if n.get("Alive")
+        }
         out = []
         for k, d in enumerate(self.dirs):
             real = os.path.realpath(d)
-            found = [nid for sock, nid in sockets.items() if sock and
-                     os.path.realpath(sock).startswith(real + os.sep)]
+            found = [
+                nid
+                for sock, nid in sockets.items()
+                if sock and os.path.realpath(sock).startswith(real + os.sep)
+            ]
             out.append(found[0] if found and self.procs[k] is not None else "")
         return out
 
@@ -429,7 +489,7 @@ class LocalCluster:
             if p is None:
                 continue
             pids = _children(p.pid)
-            p.send_signal(signal.SIGTERM)   # ray start --block stops what it started
+            p.send_signal(signal.SIGTERM)  # ray start --block stops what it started
             try:
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:

@@ -41,8 +41,7 @@ from quansu.games.reasons import Reason, say
 SEARCH_TEXTS: dict[str, tuple[str, str]] = {
     "only_move": ("the only legal move", "nước đi duy nhất"),
     "best_value": ("highest expected payoff", "lợi kỳ vọng cao nhất"),
-    "tied": ("as good as {top} within the statistical margin",
-             "ngang {top} trong sai số thống kê"),
+    "tied": ("as good as {top} within the statistical margin", "ngang {top} trong sai số thống kê"),
     "most_visited": ("the move the search examined most", "nước được tìm kiếm xét nhiều nhất"),
     "safest": ("the safest move (highest lower bound)", "nước an toàn nhất (cận dưới cao nhất)"),
     "few_visits": ("too few visits{n} to judge its payoff", "quá ít lượt thử{n} để đánh giá"),
@@ -68,8 +67,9 @@ def reason_table() -> dict[str, ReasonCode]:
     registry's order): the one list the proto comment and docs/api.md are checked against."""
     from quansu.games.registry import game_classes
 
-    out: dict[str, ReasonCode] = {code: ReasonCode(code, (), en, vi)
-                                  for code, (en, vi) in SEARCH_TEXTS.items()}
+    out: dict[str, ReasonCode] = {
+        code: ReasonCode(code, (), en, vi) for code, (en, vi) in SEARCH_TEXTS.items()
+    }
     for name, cls in game_classes().items():
         package = cls.__module__.rpartition(".")[0]
         texts = importlib.import_module(f"{package}.reasons").TEXTS
@@ -79,8 +79,9 @@ def reason_table() -> dict[str, ReasonCode]:
                 out[code] = ReasonCode(code, (name,), en, vi)
             elif old.games:
                 if (old.en, old.vi) != (en, vi):
-                    raise ValueError(f"reason {code!r} has different texts in {name} and "
-                                     f"{', '.join(old.games)}")
+                    raise ValueError(
+                        f"reason {code!r} has different texts in {name} and {', '.join(old.games)}"
+                    )
                 out[code] = ReasonCode(code, old.games + (name,), en, vi)
             else:
                 raise ValueError(f"reason {code!r} of {name} is also a search reason")
@@ -96,9 +97,18 @@ def markdown_table() -> str:
     return "\n".join(rows)
 
 
-def search_reasons(*, rank: int, legal_count: int, measured: bool = True, group: int = 0,
-                   top_text: str = "", most_visited: bool = False, safest: bool = False,
-                   visits: int | None = None, hinted: bool = True) -> list[Reason]:
+def search_reasons(
+    *,
+    rank: int,
+    legal_count: int,
+    measured: bool = True,
+    group: int = 0,
+    top_text: str = "",
+    most_visited: bool = False,
+    safest: bool = False,
+    visits: int | None = None,
+    hinted: bool = True,
+) -> list[Reason]:
     """The search's reasons for the move ranked ``rank`` (0 = top) of ``legal_count`` legal
     moves.  ``measured``: it has enough visits to be ranked by its payoff; ``group``: its
     equal-choice group; ``top_text``: the top move's text (named by ``tied``); ``hinted``
@@ -122,15 +132,32 @@ def search_reasons(*, rank: int, legal_count: int, measured: bool = True, group:
     return out
 
 
-def move_reasons(state: State, seat: int, move: Move, *, rank: int, legal_count: int,
-                 safest: bool = False, measured: bool = True, group: int = 0,
-                 top_text: str = "", most_visited: bool = False,
-                 visits: int | None = None) -> list[Reason]:
+def move_reasons(
+    state: State,
+    seat: int,
+    move: Move,
+    *,
+    rank: int,
+    legal_count: int,
+    safest: bool = False,
+    measured: bool = True,
+    group: int = 0,
+    top_text: str = "",
+    most_visited: bool = False,
+    visits: int | None = None,
+) -> list[Reason]:
     """Reasons for ``move`` of ``seat`` in ``state`` (a state consistent with the seat's view):
     :func:`search_reasons`, then the game's :meth:`~games.base.Game.move_reasons`."""
-    out = search_reasons(rank=rank, legal_count=legal_count, measured=measured, group=group,
-                         top_text=top_text, most_visited=most_visited, safest=safest,
-                         visits=visits)
+    out = search_reasons(
+        rank=rank,
+        legal_count=legal_count,
+        measured=measured,
+        group=group,
+        top_text=top_text,
+        most_visited=most_visited,
+        safest=safest,
+        visits=visits,
+    )
     return out + state.game.move_reasons(state, seat, move)
 
 

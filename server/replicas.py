@@ -60,11 +60,14 @@ def check_ports(n: int, port: int, http_port: int | None, metrics_port: int | No
         if base is None:
             continue
         if base == 0 and name != "port" and n > 1:
-            raise ReplicaError(f"--{name} 0 with --replicas {n}: give a first port P; replica i "
-                               f"serves on P+i")
+            raise ReplicaError(
+                f"--{name} 0 with --replicas {n}: give a first port P; replica i serves on P+i"
+            )
         if base and base + n - 1 > 65535:
-            raise ReplicaError(f"--{name} {base} with --replicas {n}: the last replica's port "
-                               f"{base + n - 1} is above 65535")
+            raise ReplicaError(
+                f"--{name} {base} with --replicas {n}: the last replica's port "
+                f"{base + n - 1} is above 65535"
+            )
 
 
 def child_argv(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
@@ -103,7 +106,7 @@ class Replica:
     deaths: int = 0
     health_failures: int = 0
     delay: float = RESTART_DELAY_S
-    next_start: float | None = None      # when a dead replica starts again (monotonic)
+    next_start: float | None = None  # when a dead replica starts again (monotonic)
 
     @property
     def pid(self) -> int | None:
@@ -130,12 +133,24 @@ class Replicas:
     so replicas in sessions of their own take a larger share of a machine busy with other
     work (docs/scaling.md)."""
 
-    def __init__(self, n: int, serve_args: list[str] | None = None, *, host: str = "127.0.0.1",
-                 port: int = 0, http_port: int | None = None, metrics_port: int | None = None,
-                 token: str | None = None, restart_delay: float = RESTART_DELAY_S,
-                 health_interval: float = 5.0, health_failures: int = 3,
-                 start_timeout: float = 300.0, command: list[str] | None = None, out=None,
-                 new_session: bool = False):
+    def __init__(
+        self,
+        n: int,
+        serve_args: list[str] | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        http_port: int | None = None,
+        metrics_port: int | None = None,
+        token: str | None = None,
+        restart_delay: float = RESTART_DELAY_S,
+        health_interval: float = 5.0,
+        health_failures: int = 3,
+        start_timeout: float = 300.0,
+        command: list[str] | None = None,
+        out=None,
+        new_session: bool = False,
+    ):
         check_ports(n, port, http_port, metrics_port)
         self.host = host
         self.new_session = new_session
@@ -152,14 +167,19 @@ class Replicas:
         if token:
             self.env["QUANSU_TOKEN"] = token
         self.token = token
-        self.replicas = [Replica(i, port + i if port else 0,
-                                 None if http_port is None else http_port + i,
-                                 None if metrics_port is None else metrics_port + i,
-                                 delay=restart_delay)
-                         for i in range(n)]
+        self.replicas = [
+            Replica(
+                i,
+                port + i if port else 0,
+                None if http_port is None else http_port + i,
+                None if metrics_port is None else metrics_port + i,
+                delay=restart_delay,
+            )
+            for i in range(n)
+        ]
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._failed: str | None = None      # why the service stops (a replica's first start)
+        self._failed: str | None = None  # why the service stops (a replica's first start)
         self.restarts = 0
 
     # -- addresses ---------------------------------------------------------------------------
@@ -170,8 +190,9 @@ class Replicas:
     def targets(self, host: str | None = None) -> list[str]:
         """``host:port`` of each replica (``host``: default the listening host, 127.0.0.1 for
         every interface)."""
-        h = host or (self.host if self.host not in ("", "0.0.0.0", "::", "[::]", "*")
-                     else "127.0.0.1")
+        h = host or (
+            self.host if self.host not in ("", "0.0.0.0", "::", "[::]", "*") else "127.0.0.1"
+        )
         if ":" in h and not h.startswith("["):
             h = f"[{h}]"
         return [f"{h}:{p}" for p in self.ports]
@@ -186,12 +207,18 @@ class Replicas:
         r.next_start = None
         r.started = time.monotonic()
         r.starts += 1
-        r.proc = subprocess.Popen(r.argv(self.command + self.serve_args, self.host),
-                                  stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                                  env=self.env, start_new_session=self.new_session,
-                                  process_group=None if self.new_session else 0)
-        threading.Thread(target=self._read_ready, args=(r, r.proc), daemon=True,
-                         name=f"quansu-replica-{r.index}").start()
+        r.proc = subprocess.Popen(
+            r.argv(self.command + self.serve_args, self.host),
+            stdout=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=self.env,
+            start_new_session=self.new_session,
+            process_group=None if self.new_session else 0,
+        )
+        threading.Thread(
+            target=self._read_ready, args=(r, r.proc), daemon=True, name=f"quansu-replica-{r.index}"
+        ).start()
 
     def _read_ready(self, r: Replica, proc: subprocess.Popen) -> None:
         """Wait for the replica's ready line (``... serving on HOST:PORT ...``), learn its port,
@@ -206,8 +233,10 @@ class Replicas:
                     if not r.port:
                         r.port = int(where.rsplit(":", 1)[1])
                     r.ready.set()
-                self._say(f"replica {r.index} serving on {self.host}:{r.port} (pid {proc.pid}"
-                          f"{', restart ' + str(r.starts - 1) if r.starts > 1 else ''})")
+                self._say(
+                    f"replica {r.index} serving on {self.host}:{r.port} (pid {proc.pid}"
+                    f"{', restart ' + str(r.starts - 1) if r.starts > 1 else ''})"
+                )
 
     @staticmethod
     def _kill_group(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
@@ -220,18 +249,17 @@ class Replicas:
         """Replica ``r``'s process ended (or was found unhealthy and killed): clear its group
         and plan its restart, or stop the service when it never got ready at its first start."""
         proc = r.proc
-        self._kill_group(proc)           # its workers, orphaned by a killed server
+        self._kill_group(proc)  # its workers, orphaned by a killed server
         proc.wait()
         r.deaths += 1
         if not r.ready.is_set() and r.starts == 1:
-            self._failed = (f"replica {r.index} did not start ({why}); see its error above")
+            self._failed = f"replica {r.index} did not start ({why}); see its error above"
             self._stopping.set()
             return
         if time.monotonic() - r.started >= STABLE_S:
             r.delay = self.restart_delay
         r.next_start = time.monotonic() + r.delay
-        self._say(f"replica {r.index} (pid {proc.pid}) {why}; starting a new one in "
-                  f"{r.delay:g} s")
+        self._say(f"replica {r.index} (pid {proc.pid}) {why}; starting a new one in {r.delay:g} s")
         r.delay = min(RESTART_DELAY_MAX_S, r.delay * 2)
         r.ready.clear()
 
@@ -257,10 +285,15 @@ class Replicas:
         end = time.monotonic() + self.start_timeout
         while not all(r.ready.is_set() for r in self.replicas):
             self.check()
-            why = (self._failed or ("stopped while starting" if stop is not None and stop.is_set()
-                                    else None)
-                   or (f"replicas not ready in {self.start_timeout:g} s"
-                       if time.monotonic() > end else None))
+            why = (
+                self._failed
+                or ("stopped while starting" if stop is not None and stop.is_set() else None)
+                or (
+                    f"replicas not ready in {self.start_timeout:g} s"
+                    if time.monotonic() > end
+                    else None
+                )
+            )
             if why:
                 self.stop(grace=0)
                 raise RuntimeError(why)
@@ -339,8 +372,8 @@ class Replicas:
 
 def serve_parser() -> argparse.ArgumentParser:
     """A parser of ``quansu serve``'s flags, for their defaults."""
-    from quansu.cli.serve import add_arguments
     from quansu.cli.i18n import add_lang_argument
+    from quansu.cli.serve import add_arguments
 
     p = argparse.ArgumentParser(add_help=False)
     add_arguments(p)
@@ -352,10 +385,15 @@ def serve_replicas(args: argparse.Namespace) -> int:
     """``quansu serve --replicas N`` (quansu/cli/serve.py): supervise N replicas until SIGTERM
     or SIGINT.  Exit 0 after a drain, 1 when a replica cannot start, 2 for bad settings."""
     try:
-        sup = Replicas(args.replicas, child_argv(args, serve_parser()), host=args.host,
-                       port=args.port,
-                       http_port=args.http_port, metrics_port=args.metrics_port,
-                       token=args.token or os.environ.get("QUANSU_TOKEN") or None)
+        sup = Replicas(
+            args.replicas,
+            child_argv(args, serve_parser()),
+            host=args.host,
+            port=args.port,
+            http_port=args.http_port,
+            metrics_port=args.metrics_port,
+            token=args.token or os.environ.get("QUANSU_TOKEN") or None,
+        )
     except ReplicaError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -364,7 +402,7 @@ def serve_replicas(args: argparse.Namespace) -> int:
 
     def on_signal(signum, frame):
         signals["n"] += 1
-        if signals["n"] > 1:             # a second signal: passed on (ends the drain notice)
+        if signals["n"] > 1:  # a second signal: passed on (ends the drain notice)
             sup.signal_all(signal.SIGTERM)
         stop.set()
 
@@ -375,8 +413,7 @@ def serve_replicas(args: argparse.Namespace) -> int:
         except RuntimeError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
-        print(f"quansu serving {len(sup.replicas)} replicas: {','.join(sup.targets())}",
-              flush=True)
+        print(f"quansu serving {len(sup.replicas)} replicas: {','.join(sup.targets())}", flush=True)
         return sup.run(stop)
     finally:
         for s, h in old.items():

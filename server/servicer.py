@@ -67,15 +67,18 @@ def parse_body(body: bytes, message_type: type[Message], max_bytes: int | None =
         raise TypeError(f"expected the request's bytes, got {type(body).__name__}")
     name = message_type.DESCRIPTOR.name
     if max_bytes is not None and len(body) > max_bytes:
-        raise errors.BadBody(errors.Text("request.body_too_large", n=len(body), limit=max_bytes,
-                                            message=name))
+        raise errors.BadBody(
+            errors.Text("request.body_too_large", n=len(body), limit=max_bytes, message=name)
+        )
     try:
         return message_type.FromString(bytes(body))
     except (DecodeError, RecursionError, ValueError) as e:
-        errors.BAD_BODY_LOG.warning("a %d-byte request body is not a valid %s: %s", len(body),
-                                    name, errors.clip(str(e)))
-        raise errors.BadBody(errors.Text("request.body_not_message", n=len(body),
-                                            message=name)) from None
+        errors.BAD_BODY_LOG.warning(
+            "a %d-byte request body is not a valid %s: %s", len(body), name, errors.clip(str(e))
+        )
+        raise errors.BadBody(
+            errors.Text("request.body_not_message", n=len(body), message=name)
+        ) from None
 
 
 def non_finite_fields(msg: Message, path: str = "") -> list[str]:
@@ -107,8 +110,9 @@ def check_finite(msg: Message) -> Message:
     a NaN or an infinity."""
     bad = non_finite_fields(msg)
     if bad:
-        raise AssertionError(f"{msg.DESCRIPTOR.name} carries non-finite numbers at "
-                             f"{', '.join(bad[:5])}")
+        raise AssertionError(
+            f"{msg.DESCRIPTOR.name} carries non-finite numbers at {', '.join(bad[:5])}"
+        )
     return msg
 
 
@@ -206,7 +210,7 @@ class QuansuServicer:
         except Exception as e:
             self._abort(call, context, e)
         finally:
-            call.finish()      # a stream the client closed early ends CANCELLED
+            call.finish()  # a stream the client closed early ends CANCELLED
 
     def Analyze(self, body, context):
         call = self.calls.start("Analyze", context)
@@ -221,25 +225,43 @@ class QuansuServicer:
         except Exception as e:
             self._abort(call, context, e)
         finally:
-            call.finish()      # a stream the client closed early ends CANCELLED
+            call.finish()  # a stream the client closed early ends CANCELLED
 
 
 def raw_handlers(servicer: QuansuServicer) -> grpc.GenericRpcHandler:
     """``quansu.v1.QuansuService`` with every method receiving its request's bytes."""
     unary = grpc.unary_unary_rpc_method_handler
     stream = grpc.unary_stream_rpc_method_handler
-    return grpc.method_handlers_generic_handler(SERVICE_NAME, {
-        "Suggest": unary(servicer.Suggest, request_deserializer=None,
-                         response_serializer=pb.SuggestResponse.SerializeToString),
-        "SuggestStream": stream(servicer.SuggestStream, request_deserializer=None,
-                                response_serializer=pb.SuggestResponse.SerializeToString),
-        "Analyze": stream(servicer.Analyze, request_deserializer=None,
-                          response_serializer=pb.AnalyzeResponse.SerializeToString),
-        "LegalMoves": unary(servicer.LegalMoves, request_deserializer=None,
-                            response_serializer=pb.LegalMovesResponse.SerializeToString),
-        "DescribeGames": unary(servicer.DescribeGames, request_deserializer=None,
-                               response_serializer=pb.DescribeGamesResponse.SerializeToString),
-    })
+    return grpc.method_handlers_generic_handler(
+        SERVICE_NAME,
+        {
+            "Suggest": unary(
+                servicer.Suggest,
+                request_deserializer=None,
+                response_serializer=pb.SuggestResponse.SerializeToString,
+            ),
+            "SuggestStream": stream(
+                servicer.SuggestStream,
+                request_deserializer=None,
+                response_serializer=pb.SuggestResponse.SerializeToString,
+            ),
+            "Analyze": stream(
+                servicer.Analyze,
+                request_deserializer=None,
+                response_serializer=pb.AnalyzeResponse.SerializeToString,
+            ),
+            "LegalMoves": unary(
+                servicer.LegalMoves,
+                request_deserializer=None,
+                response_serializer=pb.LegalMovesResponse.SerializeToString,
+            ),
+            "DescribeGames": unary(
+                servicer.DescribeGames,
+                request_deserializer=None,
+                response_serializer=pb.DescribeGamesResponse.SerializeToString,
+            ),
+        },
+    )
 
 
 def raw_health_handler(health_servicer) -> grpc.GenericRpcHandler:
@@ -262,12 +284,17 @@ def raw_health_handler(health_servicer) -> grpc.GenericRpcHandler:
         return health_servicer.Watch(request, context)
 
     ser = health_pb2.HealthCheckResponse.SerializeToString
-    return grpc.method_handlers_generic_handler("grpc.health.v1.Health", {
-        "Check": grpc.unary_unary_rpc_method_handler(check, request_deserializer=None,
-                                                     response_serializer=ser),
-        "Watch": grpc.unary_stream_rpc_method_handler(watch, request_deserializer=None,
-                                                      response_serializer=ser),
-    })
+    return grpc.method_handlers_generic_handler(
+        "grpc.health.v1.Health",
+        {
+            "Check": grpc.unary_unary_rpc_method_handler(
+                check, request_deserializer=None, response_serializer=ser
+            ),
+            "Watch": grpc.unary_stream_rpc_method_handler(
+                watch, request_deserializer=None, response_serializer=ser
+            ),
+        },
+    )
 
 
 def raw_reflection_handler(service_names: Iterable[str]) -> grpc.GenericRpcHandler:
@@ -283,17 +310,24 @@ def raw_reflection_handler(service_names: Iterable[str]) -> grpc.GenericRpcHandl
                     yield parse_body(body, reflection_pb2.ServerReflectionRequest, 64 * 1024)
                 except errors.BadBody as e:
                     errors.abort(context, e)
+
         return servicer.ServerReflectionInfo(requests(), context)
 
-    return grpc.method_handlers_generic_handler(reflection.SERVICE_NAME, {
-        "ServerReflectionInfo": grpc.stream_stream_rpc_method_handler(
-            info, request_deserializer=None,
-            response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString),
-    })
+    return grpc.method_handlers_generic_handler(
+        reflection.SERVICE_NAME,
+        {
+            "ServerReflectionInfo": grpc.stream_stream_rpc_method_handler(
+                info,
+                request_deserializer=None,
+                response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+            ),
+        },
+    )
 
 
-def track_workers(pool: WorkerPool, health_servicer, names: Iterable[str],
-                  draining: Callable[[], bool]) -> None:
+def track_workers(
+    pool: WorkerPool, health_servicer, names: Iterable[str], draining: Callable[[], bool]
+) -> None:
     """Health follows the workers: NOT_SERVING while none is alive, SERVING again once one is
     (never while ``draining()``)."""
     from grpc_health.v1 import health_pb2
@@ -303,8 +337,11 @@ def track_workers(pool: WorkerPool, health_servicer, names: Iterable[str],
     def on_change(alive: int) -> None:
         if draining():
             return
-        status = (health_pb2.HealthCheckResponse.SERVING if alive
-                  else health_pb2.HealthCheckResponse.NOT_SERVING)
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if alive
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
         for name in names:
             health_servicer.set(name, status)
 

@@ -27,10 +27,12 @@ from quansu.search.paired import PairedConfig, PairedResult, paired_evaluate
 from quansu.search.ranking import rank as rank_moves
 from quansu.search.result import SearchResult
 from quansu.server import convert
-from quansu.server.advice import Row, advice as advice_line, fold_variants, order_rest
+from quansu.server.advice import Row, fold_variants, order_rest
+from quansu.server.advice import advice as advice_line
 from quansu.server.errors import RequestError
 from quansu.server.reasons import move_reasons, search_reasons
-from quansu.server.v1 import records_pb2, service_pb2 as pb
+from quansu.server.v1 import records_pb2
+from quansu.server.v1 import service_pb2 as pb
 
 StopFn = Callable[[], bool]
 
@@ -65,8 +67,9 @@ def view_seed(view: records_pb2.View) -> int:
     is asked (a hint does not flip between two equally good moves on a second click).  An app
     that wants variety (bots that vary their play in one position) passes its own seed."""
     data = view.SerializeToString(deterministic=True)
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8, person=b"quansu-seed").digest(),
-                          "little")
+    return int.from_bytes(
+        hashlib.blake2b(data, digest_size=8, person=b"quansu-seed").digest(), "little"
+    )
 
 
 class _Flag:
@@ -101,10 +104,19 @@ class Suggest:
     search and the paired rows shared with :class:`server.analysis.Analysis`."""
 
     # -- search -------------------------------------------------------------------------------
-    def _search(self, state: State, iterations: int | None, ms: int | None, seed: int,
-                stop: StopFn | None, seconds_left: float | None, progress=None,
-                interval_s: float | None = None, evaluator=None,
-                anchor: float | None = None) -> SearchResult:
+    def _search(
+        self,
+        state: State,
+        iterations: int | None,
+        ms: int | None,
+        seed: int,
+        stop: StopFn | None,
+        seconds_left: float | None,
+        progress=None,
+        interval_s: float | None = None,
+        evaluator=None,
+        anchor: float | None = None,
+    ) -> SearchResult:
         if self.evaluators is None:
             raise RuntimeError("this engine has no evaluators (server process)")
         ev, base = self.evaluators.for_game(state.game)
@@ -122,8 +134,9 @@ class Suggest:
         cancel = _Flag(stop) if stop is not None else None
         if cfg.iterations is None and cfg.time_s is None and deadline is None:
             cfg = cfg.replace(iterations=self.limits.default_iterations)
-        return search(state, cfg, ev, seed=seed, deadline=deadline, cancel=cancel,
-                      progress=progress)
+        return search(
+            state, cfg, ev, seed=seed, deadline=deadline, cancel=cancel, progress=progress
+        )
 
     def _lcb_z(self, game) -> float:
         return self.evaluators.for_game(game)[1].lcb_z if self.evaluators is not None else 1.96
@@ -141,17 +154,31 @@ class Suggest:
         rows = []
         for rank, r in enumerate(ranked):
             m = r.stats
-            s = pb.Suggestion(move=convert.move_message(game, m.move), visit_share=m.visits / total,
-                              visits=m.visits, expected_payoff=m.mean, prior=m.prior, group=r.group)
+            s = pb.Suggestion(
+                move=convert.move_message(game, m.move),
+                visit_share=m.visits / total,
+                visits=m.visits,
+                expected_payoff=m.mean,
+                prior=m.prior,
+                group=r.group,
+            )
             if r.lower_bound is not None:
                 s.lower_bound = r.lower_bound
 
             def explain(top_text, rank=rank, r=r):
                 return move_reasons(
-                    state, seat, r.move, rank=rank, legal_count=len(result.moves),
-                    safest=r.safest and not hint, measured=r.measured, group=r.group,
-                    top_text=top_text, most_visited=r.most_visited and not hint,
-                    visits=r.stats.visits)
+                    state,
+                    seat,
+                    r.move,
+                    rank=rank,
+                    legal_count=len(result.moves),
+                    safest=r.safest and not hint,
+                    measured=r.measured,
+                    group=r.group,
+                    top_text=top_text,
+                    most_visited=r.most_visited and not hint,
+                    visits=r.stats.visits,
+                )
 
             rows.append(Row(m.move, s, r.measured, line=m.line, explain=explain))
         return order_rest(rows)
@@ -167,28 +194,38 @@ class Suggest:
             out.append(r.msg)
         return out
 
-    def _suggestions(self, state: State, result: SearchResult, k: int,
-                     hint: bool = False) -> list[pb.Suggestion]:
+    def _suggestions(
+        self, state: State, result: SearchResult, k: int, hint: bool = False
+    ) -> list[pb.Suggestion]:
         """The first ``k`` rows of ``result`` (:meth:`_rows`); ``hint``: suit variants of equal
         value folded into one row (:func:`server.advice.fold_variants`)."""
         rows = fold_variants(state, self._rows(state, result, hint), fold=hint)
         return self._explain(state.game, rows, k)
 
-    def _suggest_response(self, state: State, result: SearchResult, k: int, chosen,
-                          final: bool, rows: list[Row] | None = None, hint: bool = False,
-                          forced: bool = False) -> pb.SuggestResponse:
+    def _suggest_response(
+        self,
+        state: State,
+        result: SearchResult,
+        k: int,
+        chosen,
+        final: bool,
+        rows: list[Row] | None = None,
+        hint: bool = False,
+        forced: bool = False,
+    ) -> pb.SuggestResponse:
         """The response to a Suggest: the first ``k`` of ``rows`` (default: the search's, by the
         ranking rule, :meth:`_rows`), ``chosen`` and the search's statistics.  ``hint``: suit
         variants folded (:func:`server.advice.fold_variants`), ``chosen`` = the first row and
         the advice line (:func:`server.advice.advice`; ``forced``: a lone legal move)."""
         game = state.game
-        out = pb.SuggestResponse(game=game.name, seat=result.observer, final=final,
-                                 model=self.model_name(game.name))
+        out = pb.SuggestResponse(
+            game=game.name, seat=result.observer, final=final, model=self.model_name(game.name)
+        )
         if rows is None:
             rows = fold_variants(state, self._rows(state, result, hint), fold=hint)
         out.moves.extend(self._explain(game, rows, k))
         if hint and rows:
-            chosen = rows[0].move              # a hint plays its first row
+            chosen = rows[0].move  # a hint plays its first row
             out.advice = advice_line(rows, forced=forced)
         out.chosen.CopyFrom(convert.move_message(game, chosen))
         out.stats.iterations = result.iterations
@@ -201,9 +238,16 @@ class Suggest:
         out.stats.tree_depth = result.max_depth
         return out
 
-    def suggest(self, request: pb.SuggestRequest, *, stop: StopFn | None = None,
-                seconds_left: float | None = None, emit: Callable[[pb.SuggestResponse], None] | None = None,
-                interval_ms: int = 0, prefix: str = "") -> pb.SuggestResponse:
+    def suggest(
+        self,
+        request: pb.SuggestRequest,
+        *,
+        stop: StopFn | None = None,
+        seconds_left: float | None = None,
+        emit: Callable[[pb.SuggestResponse], None] | None = None,
+        interval_ms: int = 0,
+        prefix: str = "",
+    ) -> pb.SuggestResponse:
         """Run a Suggest; with ``emit``, partial rankings go to it every ``interval_ms``."""
         view_t0 = time.monotonic()
         end = None if seconds_left is None else view_t0 + seconds_left
@@ -225,13 +269,13 @@ class Suggest:
                 step = level.step(state.game)
                 iterations, ms = level.plan(state.game)[0], None
                 if step is not None:
-                    anchor = 0.0   # the step's search proposes alternatives to that move
+                    anchor = 0.0  # the step's search proposes alternatives to that move
         seed = request.seed if request.HasField("seed") else view_seed(request.view)
         k = request.top_k or self.limits.default_top_k
         hint_worlds = self._hint_worlds(state.game)
         measured = not request.strength and hint_worlds > 0
         if measured:
-            anchor = 0.0   # the sparring bot's move is measured too: the search proposes others
+            anchor = 0.0  # the sparring bot's move is measured too: the search proposes others
         hint_end = None
         if measured and ms:
             # a time budget covers both: the search takes its share, the measurement the rest
@@ -240,22 +284,28 @@ class Suggest:
         progress = None
         interval_s = None
         if emit is not None:
-            interval_s = max(interval_ms or self.limits.default_interval_ms,
-                             self.limits.min_interval_ms) / 1000.0
+            interval_s = (
+                max(interval_ms or self.limits.default_interval_ms, self.limits.min_interval_ms)
+                / 1000.0
+            )
 
             def send_partial(partial: SearchResult) -> None:
                 if partial.moves and partial.iterations:
-                    emit(self._suggest_response(state, partial, k, partial.best.move, False,
-                                                hint=not request.strength))
+                    emit(
+                        self._suggest_response(
+                            state, partial, k, partial.best.move, False, hint=not request.strength
+                        )
+                    )
 
             progress = send_partial
 
-        left = None if end is None else end - time.monotonic()   # the replay took some of it
+        left = None if end is None else end - time.monotonic()  # the replay took some of it
         if measured and left is not None:
-            left *= HINT_SEARCH_SHARE      # the call's deadline: the measurement needs its share
-        with language(request.language):       # the reasons' texts (games.reasons)
-            result = self._search(state, iterations, ms, seed, stop, left, progress, interval_s,
-                                  anchor=anchor)
+            left *= HINT_SEARCH_SHARE  # the call's deadline: the measurement needs its share
+        with language(request.language):  # the reasons' texts (games.reasons)
+            result = self._search(
+                state, iterations, ms, seed, stop, left, progress, interval_s, anchor=anchor
+            )
             if step is not None and result.stopped != "forced":
                 t0 = time.monotonic()
                 cut = None if end is None else end - deadline_margin(end - view_t0)
@@ -265,7 +315,7 @@ class Suggest:
                 out.stats.improve_worlds = imp.paired.worlds if imp.paired else 0
                 out.stats.improve_changed = imp.changed
                 if imp.paired is not None and imp.paired.stopped in ("deadline", "cancelled"):
-                    out.stats.stopped_by = imp.paired.stopped   # the step was cut short
+                    out.stats.stopped_by = imp.paired.stopped  # the step was cut short
                 return out
             if not request.strength and result.stopped == "forced":
                 # one legal move: said to be forced, with the position's value measured
@@ -282,14 +332,20 @@ class Suggest:
                 out = self._measured_hint(state, result, k, seed, hint_worlds, cut, stop)
                 out.stats.elapsed_ms += (time.monotonic() - t0) * 1000.0
                 if out.stats.stopped_by == "deadline" and cut == hint_end:
-                    out.stats.stopped_by = "time"    # the request's time budget, not the call's
+                    out.stats.stopped_by = "time"  # the request's time budget, not the call's
                 return out
             chosen = result.choose(random.Random(seed ^ 0x5EED), temperature)
-            return self._suggest_response(state, result, k, chosen, True,
-                                          hint=not request.strength)
+            return self._suggest_response(state, result, k, chosen, True, hint=not request.strength)
 
-    def _forced_hint(self, state: State, result: SearchResult, k: int, seed: int,
-                     deadline: float | None, stop: StopFn | None) -> pb.SuggestResponse:
+    def _forced_hint(
+        self,
+        state: State,
+        result: SearchResult,
+        k: int,
+        seed: int,
+        deadline: float | None,
+        stop: StopFn | None,
+    ) -> pb.SuggestResponse:
         """A hint for a position with one legal move: the move, said to be forced, with the
         position's value for the seat: the move played on :data:`FORCED_HINT_WORLDS` sampled
         deals (fewer with a smaller positive ``Limits.hint_worlds``) with the game's heuristic
@@ -301,8 +357,9 @@ class Suggest:
             w = min(w, self.limits.hint_worlds)
         cfg = dataclasses.replace(HINT_PAIRED, max_worlds=w, min_worlds=w)
         move = result.moves[0].move
-        pr = paired_evaluate(state, [], move, config=cfg, seed=seed ^ HINT_PAIRED_SEED,
-                             deadline=deadline, stop=stop)
+        pr = paired_evaluate(
+            state, [], move, config=cfg, seed=seed ^ HINT_PAIRED_SEED, deadline=deadline, stop=stop
+        )
         rows = None
         if pr.worlds >= 2:
             rows = self._paired_rows(state, result, pr)
@@ -328,8 +385,16 @@ class Suggest:
             candidates.append(sparring)
         return ranked, candidates
 
-    def _measured_hint(self, state: State, result: SearchResult, k: int, seed: int, w: int,
-                       deadline: float | None, stop: StopFn | None) -> pb.SuggestResponse:
+    def _measured_hint(
+        self,
+        state: State,
+        result: SearchResult,
+        k: int,
+        seed: int,
+        w: int,
+        deadline: float | None,
+        stop: StopFn | None,
+    ) -> pb.SuggestResponse:
         """A hint ranked by the paired evaluation of the search's best moves (see
         :data:`HINT_CANDIDATES`): the candidates first, by paired value (``visits`` = the worlds
         each was measured on, ``expected_payoff`` its paired value, ``group`` the tied groups of
@@ -340,10 +405,18 @@ class Suggest:
         measurement short)."""
         game = state.game
         ranked, candidates = self.hint_candidates(state, result, seed)
-        cfg = dataclasses.replace(HINT_PAIRED, max_worlds=w,
-                                  min_worlds=min(HINT_PAIRED.min_worlds, w))
-        pr = paired_evaluate(state, candidates[1:], candidates[0], config=cfg,
-                             seed=seed ^ HINT_PAIRED_SEED, deadline=deadline, stop=stop)
+        cfg = dataclasses.replace(
+            HINT_PAIRED, max_worlds=w, min_worlds=min(HINT_PAIRED.min_worlds, w)
+        )
+        pr = paired_evaluate(
+            state,
+            candidates[1:],
+            candidates[0],
+            config=cfg,
+            seed=seed ^ HINT_PAIRED_SEED,
+            deadline=deadline,
+            stop=stop,
+        )
         if pr.worlds < 2:
             # no time left to measure anything: the search's own ranking, as without measuring
             out = self._suggest_response(state, result, k, candidates[0], True, hint=True)
@@ -355,34 +428,52 @@ class Suggest:
             if r.move in candidates:
                 continue
             m = r.stats
-            s = pb.Suggestion(move=convert.move_message(game, m.move), visits=0,
-                              expected_payoff=m.mean, prior=m.prior, group=last + 1)
+            s = pb.Suggestion(
+                move=convert.move_message(game, m.move),
+                visits=0,
+                expected_payoff=m.mean,
+                prior=m.prior,
+                group=last + 1,
+            )
 
             def explain(top_text, move=m.move, rank=len(rows)):
-                return (search_reasons(rank=rank, legal_count=len(ranked), hinted=False)
-                        + game.move_reasons(state, pr.observer, move))
+                return search_reasons(
+                    rank=rank, legal_count=len(ranked), hinted=False
+                ) + game.move_reasons(state, pr.observer, move)
 
             rows.append(Row(m.move, s, False, line=m.line, explain=explain))
         rows = fold_variants(state, order_rest(rows))
         out = self._suggest_response(state, result, k, pr.top.move, True, rows, hint=True)
         out.stats.hint_worlds = pr.worlds
         if pr.stopped in ("deadline", "cancelled"):
-            out.stats.stopped_by = pr.stopped    # the measurement was cut short
+            out.stats.stopped_by = pr.stopped  # the measurement was cut short
         return out
 
-    def suggest_for_state(self, state: State, *, strength: int = 5, iterations: int = 0,
-                          milliseconds: int = 0, top_k: int = 0, seed: int | None = None,
-                          seconds_left: float | None = None,
-                          language: str = "") -> pb.SuggestResponse:
+    def suggest_for_state(
+        self,
+        state: State,
+        *,
+        strength: int = 5,
+        iterations: int = 0,
+        milliseconds: int = 0,
+        top_k: int = 0,
+        seed: int | None = None,
+        seconds_left: float | None = None,
+        language: str = "",
+    ) -> pb.SuggestResponse:
         """Suggest for the seat to act in a running game held in this process (``quansu play``'s
         bots and hints): the seat's view is cut from the state, so the search sees only what
         that seat knows."""
         if state.is_terminal():
             raise RequestError.of("state", "request.game_over")
         view = rec.view_from_state(state, state.current_player)
-        req = pb.SuggestRequest(view=convert.record_message(view), top_k=top_k, strength=strength,
-                                budget=pb.Budget(iterations=iterations, milliseconds=milliseconds),
-                                language=language)
+        req = pb.SuggestRequest(
+            view=convert.record_message(view),
+            top_k=top_k,
+            strength=strength,
+            budget=pb.Budget(iterations=iterations, milliseconds=milliseconds),
+            language=language,
+        )
         if seed is not None:
             req.seed = seed
         return self.suggest(req, seconds_left=seconds_left)
@@ -394,9 +485,13 @@ class Suggest:
         stats = {m.move: m for m in result.moves}
         out = []
         for rank, m in enumerate(pr.moves):
-            s = pb.Suggestion(move=convert.move_message(game, m.move), visits=m.worlds,
-                              visit_share=m.worlds / pr.worlds if pr.worlds else 0.0,
-                              expected_payoff=m.value, group=m.group)
+            s = pb.Suggestion(
+                move=convert.move_message(game, m.move),
+                visits=m.worlds,
+                visit_share=m.worlds / pr.worlds if pr.worlds else 0.0,
+                expected_payoff=m.value,
+                group=m.group,
+            )
             if m.worlds >= 2:
                 s.lower_bound = m.value - 1.96 * m.stderr
             st = stats.get(m.move)
@@ -404,11 +499,22 @@ class Suggest:
                 s.prior = st.prior
 
             def explain(top_text, m=m, rank=rank):
-                return (search_reasons(rank=rank, legal_count=len(result.moves),
-                                       measured=m.worlds >= 2, group=m.group, top_text=top_text,
-                                       visits=m.worlds)
-                        + game.move_reasons(state, pr.observer, m.move))
+                return search_reasons(
+                    rank=rank,
+                    legal_count=len(result.moves),
+                    measured=m.worlds >= 2,
+                    group=m.group,
+                    top_text=top_text,
+                    visits=m.worlds,
+                ) + game.move_reasons(state, pr.observer, m.move)
 
-            out.append(Row(m.move, s, m.worlds >= 2, line=st.line if st is not None else (),
-                           explain=explain))
+            out.append(
+                Row(
+                    m.move,
+                    s,
+                    m.worlds >= 2,
+                    line=st.line if st is not None else (),
+                    explain=explain,
+                )
+            )
         return out

@@ -43,9 +43,16 @@ def main(argv: list[str]) -> int:
         record = rec.record_from_state(state)
         rec.replay_record(record)
         moves = record.get("moves", [])
-        at = next((k for k in range(len(moves) // 2, len(moves)) if moves[k]["seat"] == 1
-                   and len(rec.replay_view(rec.view_at(record, 1, k), random.Random(0))
-                           .legal_moves()) > 1), len(moves) // 2)
+        at = next(
+            (
+                k
+                for k in range(len(moves) // 2, len(moves))
+                if moves[k]["seat"] == 1
+                and len(rec.replay_view(rec.view_at(record, 1, k), random.Random(0)).legal_moves())
+                > 1
+            ),
+            len(moves) // 2,
+        )
         view = rec.view_at(record, 1, at)
         for suffix, obj in (("record", record), ("view", view)):
             path = os.path.join(HERE, f"{name}.{suffix}.json")

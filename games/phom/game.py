@@ -82,66 +82,157 @@ _ALL52 = frozenset(range(52))
 
 def _opt_specs() -> tuple[OptionSpec, ...]:
     return (
-        OptionSpec("send_all_counts_as_u", True,
-                   "sending away all trash but at most one card in a lay-down or tái turn is Ù "
-                   "(seed 000); false: seed 001", type=bool),
-        OptionSpec("u_khan_enabled", True,
-                   "a dealt hand with no phỏm and no cạ wins at once (Ù khan)", type=bool),
-        OptionSpec("u_khan_payment", 5, "bets each other player pays for Ù khan", type=float,
-                   minimum=0, maximum=1000),
-        OptionSpec("u_tron_enabled", False,
-                   "Ù tròn (all 10 cards in phỏm after taking) pays 10 per loser (seed 001)",
-                   type=bool),
-        OptionSpec("dong_hoa_trang_enabled", False,
-                   "Ù with every card of the hand of one suit and in phỏm, none left outside, "
-                   "pays 10 per loser (seed 001)", type=bool),
-        OptionSpec("u_thong_enabled", False,
-                   "Ù in consecutive games pays +2 per loser (seed 001; needs the option "
-                   "'previous_u_winner')", type=bool),
-        OptionSpec("previous_u_winner", -1,
-                   "seat that won the previous game by Ù, for Ù thông (-1: none, e.g. the first "
-                   "game of a session)", type=int, minimum=-1, maximum=3),
-        OptionSpec("dong_hoa_enabled", False,
-                   "5 consecutive natural cards of one suit inside one's laid phỏm earn 2 from "
-                   "each player without (seed 001)", type=bool),
-        OptionSpec("u_k_enabled", False,
-                   "a laid set of 3 / 4 natural kings earns 5 / 10 from each other player "
-                   "(seed 001)", type=bool),
-        OptionSpec("ca_k_enabled", False,
-                   "an eaten king pays 2 / 4 / 6 by round, 10 if a chốt card (seed 001)",
-                   type=bool),
-        OptionSpec("den_an_chot", False,
-                   "the last player to eat a chốt card pays the whole Ù of anyone else (seed "
-                   "001, incl. chốt hạ ù đền)", type=bool),
-        OptionSpec("one_eaten_card_per_meld", True,
-                   "each phỏm holds exactly one eaten card (false: at least one)", type=bool),
-        OptionSpec("chot_payment_mode", "replace",
-                   "a chốt card eaten pays the chốt amount ('replace') or the eat amount plus it "
-                   "('add')", choices=("replace", "add"), type=str),
-        OptionSpec("eat_payments", (1, 2, 3, 4),
-                   "bets the victim pays for the eater's 1st, 2nd, 3rd eat and for a chốt card",
-                   type=tuple, minimum=0, maximum=1000),
-        OptionSpec("last_place_pays", "by_position",
-                   "with fewer than 4 players the last place pays by position or always 3",
-                   choices=("by_position", "always_3"), type=str),
-        OptionSpec("mom_payment", 4, "bets a móm (cháy) player pays the winner", type=float,
-                   minimum=0, maximum=1000),
-        OptionSpec("u_payment", 5, "bets each other player pays the Ù player", type=float,
-                   minimum=0, maximum=1000),
-        OptionSpec("tai_turn_can_send", True,
-                   "in a tái turn the player may send cards (tái gửi)", type=bool),
-        OptionSpec("tai_tiebreak", True,
-                   "on equal points a player without a tái turn ranks above one with",
-                   type=bool),
-        OptionSpec("all_mom_first_layer_wins", True,
-                   "when everybody is móm the first to lay down wins (false: no ranking money)",
-                   type=bool),
-        OptionSpec("auto_declare_u", True,
-                   "the engine declares Ù as soon as it is possible (false: a 'u' move)",
-                   type=bool),
-        OptionSpec("first_game_first_player", "seat0",
-                   "first player of a random deal: seat 0 (table owner) or a random seat",
-                   choices=("seat0", "random"), type=str),
+        OptionSpec(
+            "send_all_counts_as_u",
+            True,
+            "sending away all trash but at most one card in a lay-down or tái turn is Ù "
+            "(seed 000); false: seed 001",
+            type=bool,
+        ),
+        OptionSpec(
+            "u_khan_enabled",
+            True,
+            "a dealt hand with no phỏm and no cạ wins at once (Ù khan)",
+            type=bool,
+        ),
+        OptionSpec(
+            "u_khan_payment",
+            5,
+            "bets each other player pays for Ù khan",
+            type=float,
+            minimum=0,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "u_tron_enabled",
+            False,
+            "Ù tròn (all 10 cards in phỏm after taking) pays 10 per loser (seed 001)",
+            type=bool,
+        ),
+        OptionSpec(
+            "dong_hoa_trang_enabled",
+            False,
+            "Ù with every card of the hand of one suit and in phỏm, none left outside, "
+            "pays 10 per loser (seed 001)",
+            type=bool,
+        ),
+        OptionSpec(
+            "u_thong_enabled",
+            False,
+            "Ù in consecutive games pays +2 per loser (seed 001; needs the option "
+            "'previous_u_winner')",
+            type=bool,
+        ),
+        OptionSpec(
+            "previous_u_winner",
+            -1,
+            "seat that won the previous game by Ù, for Ù thông (-1: none, e.g. the first "
+            "game of a session)",
+            type=int,
+            minimum=-1,
+            maximum=3,
+        ),
+        OptionSpec(
+            "dong_hoa_enabled",
+            False,
+            "5 consecutive natural cards of one suit inside one's laid phỏm earn 2 from "
+            "each player without (seed 001)",
+            type=bool,
+        ),
+        OptionSpec(
+            "u_k_enabled",
+            False,
+            "a laid set of 3 / 4 natural kings earns 5 / 10 from each other player (seed 001)",
+            type=bool,
+        ),
+        OptionSpec(
+            "ca_k_enabled",
+            False,
+            "an eaten king pays 2 / 4 / 6 by round, 10 if a chốt card (seed 001)",
+            type=bool,
+        ),
+        OptionSpec(
+            "den_an_chot",
+            False,
+            "the last player to eat a chốt card pays the whole Ù of anyone else (seed "
+            "001, incl. chốt hạ ù đền)",
+            type=bool,
+        ),
+        OptionSpec(
+            "one_eaten_card_per_meld",
+            True,
+            "each phỏm holds exactly one eaten card (false: at least one)",
+            type=bool,
+        ),
+        OptionSpec(
+            "chot_payment_mode",
+            "replace",
+            "a chốt card eaten pays the chốt amount ('replace') or the eat amount plus it ('add')",
+            choices=("replace", "add"),
+            type=str,
+        ),
+        OptionSpec(
+            "eat_payments",
+            (1, 2, 3, 4),
+            "bets the victim pays for the eater's 1st, 2nd, 3rd eat and for a chốt card",
+            type=tuple,
+            minimum=0,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "last_place_pays",
+            "by_position",
+            "with fewer than 4 players the last place pays by position or always 3",
+            choices=("by_position", "always_3"),
+            type=str,
+        ),
+        OptionSpec(
+            "mom_payment",
+            4,
+            "bets a móm (cháy) player pays the winner",
+            type=float,
+            minimum=0,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "u_payment",
+            5,
+            "bets each other player pays the Ù player",
+            type=float,
+            minimum=0,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "tai_turn_can_send",
+            True,
+            "in a tái turn the player may send cards (tái gửi)",
+            type=bool,
+        ),
+        OptionSpec(
+            "tai_tiebreak",
+            True,
+            "on equal points a player without a tái turn ranks above one with",
+            type=bool,
+        ),
+        OptionSpec(
+            "all_mom_first_layer_wins",
+            True,
+            "when everybody is móm the first to lay down wins (false: no ranking money)",
+            type=bool,
+        ),
+        OptionSpec(
+            "auto_declare_u",
+            True,
+            "the engine declares Ù as soon as it is possible (false: a 'u' move)",
+            type=bool,
+        ),
+        OptionSpec(
+            "first_game_first_player",
+            "seat0",
+            "first player of a random deal: seat 0 (table owner) or a random seat",
+            choices=("seat0", "random"),
+            type=str,
+        ),
     )
 
 
@@ -173,9 +264,15 @@ class PhomGame(Game):
     #: and marks steady under seeds need that many (about 109 s of one core a game).  Hints: at
     #: most 96 worlds (128 elsewhere): Phỏm's playouts are the noisiest and among the longest,
     #: and 96 keeps the hints as steady as 128 at a lower latency (docs/search.md).
-    tuning = SearchTuning(playout="heuristic", anchor=0.25, improve_worlds=160,
-                          improve_candidates=4, analysis_worlds=32768, hint_worlds=96,
-                          guided_leaf="rollout")
+    tuning = SearchTuning(
+        playout="heuristic",
+        anchor=0.25,
+        improve_worlds=160,
+        improve_candidates=4,
+        analysis_worlds=32768,
+        hint_worlds=96,
+        guided_leaf="rollout",
+    )
     #: A seat's payoff averages 4.4 bets in absolute value in a 4-player game of the rule-based
     #: bots (``python -m quansu.bench.stake``), so the mark thresholds, shares of the stake,
     #: weigh a loss as in the other games.
@@ -183,12 +280,15 @@ class PhomGame(Game):
 
     def check_options(self) -> None:
         o = self.options
-        for k, v in (("u_khan_payment", o["u_khan_payment"]), ("mom_payment", o["mom_payment"]),
-                     ("u_payment", o["u_payment"])):
+        for k, v in (
+            ("u_khan_payment", o["u_khan_payment"]),
+            ("mom_payment", o["mom_payment"]),
+            ("u_payment", o["u_payment"]),
+        ):
             if v < 0:
                 raise OptionError.of("phom.option_negative", k=k, v=v)
         if any(v < 0 for v in o["eat_payments"]):
-            raise OptionError.of("phom.eat_payments_negative", o=o['eat_payments'])
+            raise OptionError.of("phom.eat_payments_negative", o=o["eat_payments"])
         prev = o["previous_u_winner"]
         n = self.num_players
         if not -1 <= prev < n:
@@ -210,9 +310,13 @@ class PhomGame(Game):
         max_eat = max(max_eat, ep[3])
         if o["ca_k_enabled"]:
             max_eat = max(max_eat, 10)
-        per = max(o["u_payment"], o["u_khan_payment"] if o["u_khan_enabled"] else 0,
-                  10 if o["u_tron_enabled"] or o["dong_hoa_trang_enabled"] else 0,
-                  o["mom_payment"], 3)
+        per = max(
+            o["u_payment"],
+            o["u_khan_payment"] if o["u_khan_enabled"] else 0,
+            10 if o["u_tron_enabled"] or o["dong_hoa_trang_enabled"] else 0,
+            o["mom_payment"],
+            3,
+        )
         per += (2 if o["u_thong_enabled"] else 0) + (2 if o["dong_hoa_enabled"] else 0)
         per += 10 if o["u_k_enabled"] else 0
         return float(3 * max_eat + (self.num_players - 1) * per)
@@ -227,9 +331,9 @@ class PhomGame(Game):
         pos = 0
         for s in range(n):
             k = 10 if s == first else 9
-            hands.append(tuple(deck[pos:pos + k]))
+            hands.append(tuple(deck[pos : pos + k]))
             pos += k
-        stock = tuple(deck[pos:pos + 4 * n - 1])
+        stock = tuple(deck[pos : pos + 4 * n - 1])
         pos += 4 * n - 1
         return Deal(hands=tuple(hands), first=first, stock=stock, set_aside=tuple(deck[pos:]))
 
@@ -241,11 +345,16 @@ class PhomGame(Game):
         # fast path for well-formed deals; the detailed checks below name what is wrong
         first = deal.first
         try:
-            if (type(first) is int and 0 <= first < n and len(deal.hands) == n
-                    and deal.trump is None and len(deal.stock) == 4 * n - 1
-                    and len(deal.set_aside) == 52 - 13 * n
-                    and all(len(h) == (10 if s == first else 9) for s, h in enumerate(deal.hands))
-                    and not deal.extra):
+            if (
+                type(first) is int
+                and 0 <= first < n
+                and len(deal.hands) == n
+                and deal.trump is None
+                and len(deal.stock) == 4 * n - 1
+                and len(deal.set_aside) == 52 - 13 * n
+                and all(len(h) == (10 if s == first else 9) for s, h in enumerate(deal.hands))
+                and not deal.extra
+            ):
                 cards = [c for h in deal.hands for c in h]
                 cards += deal.stock
                 cards += deal.set_aside
@@ -264,27 +373,37 @@ class PhomGame(Game):
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
                 raise DealError.of("phom.bad_card_id", where, c=c)
             if c in seen:
-                raise DealError.of("phom.card_dealt_twice", card=card_str(c), seen=seen[c],
-                                   where=where)
+                raise DealError.of(
+                    "phom.card_dealt_twice", card=card_str(c), seen=seen[c], where=where
+                )
             seen[c] = where
 
         for s, hand in enumerate(deal.hands):
             want = 10 if s == first else 9
             if len(hand) != want:
-                raise DealError.of("phom.hand_size", f"deal.hands[{s}]", n_hand=len(hand),
-                                   want=want,
-                                   who=Text("phom.who_first" if s == first else "phom.who_seat"))
+                raise DealError.of(
+                    "phom.hand_size",
+                    f"deal.hands[{s}]",
+                    n_hand=len(hand),
+                    want=want,
+                    who=Text("phom.who_first" if s == first else "phom.who_seat"),
+                )
             for c in hand:
                 note(c, f"deal.hands[{s}]")
         if len(deal.stock) != 4 * n - 1:
-            raise DealError.of("phom.stock_size", "deal.stock", n_stock=len(deal.stock),
-                               value=4 * n - 1, n=n)
+            raise DealError.of(
+                "phom.stock_size", "deal.stock", n_stock=len(deal.stock), value=4 * n - 1, n=n
+            )
         for c in deal.stock:
             note(c, "deal.stock")
         if len(deal.set_aside) != 52 - 13 * n:
-            raise DealError.of("phom.set_aside_size", "deal.set_aside",
-                               n_set_aside=len(deal.set_aside),
-                               value=52 - 13 * n, n=n)
+            raise DealError.of(
+                "phom.set_aside_size",
+                "deal.set_aside",
+                n_set_aside=len(deal.set_aside),
+                value=52 - 13 * n,
+                n=n,
+            )
         for c in deal.set_aside:
             note(c, "deal.set_aside")
         if deal.trump is not None:
@@ -311,12 +430,19 @@ class PhomGame(Game):
         except TypeError:
             return deal
         rest = tuple(c for c in range(52) if c not in placed)
-        return Deal(hands=deal.hands, first=deal.first, stock=deal.stock, set_aside=rest,
-                    trump=deal.trump, extra=deal.extra)
+        return Deal(
+            hands=deal.hands,
+            first=deal.first,
+            stock=deal.stock,
+            set_aside=rest,
+            trump=deal.trump,
+            extra=deal.extra,
+        )
 
     def deal_for_view(self, seat, hand, counts, moves, rng, *, first=0, drawn=(), trump=None):
-        return _deal_for_view(self, seat, hand, counts, moves, rng, first=first, drawn=drawn,
-                              trump=trump)
+        return _deal_for_view(
+            self, seat, hand, counts, moves, rng, first=first, drawn=drawn, trump=trump
+        )
 
     # -- moves ---------------------------------------------------------------------------------
     def move_to_text(self, move) -> str:
@@ -361,8 +487,9 @@ class PhomGame(Game):
             return DRAW if head == "draw" else U
         if head == "done":
             # the former dialect of this project: refused, never reinterpreted
-            raise MoveParseError.of("phom.no_done",
-                                    move=json.dumps(text.strip(), ensure_ascii=False))
+            raise MoveParseError.of(
+                "phom.no_done", move=json.dumps(text.strip(), ensure_ascii=False)
+            )
         if head in ("eat", "discard") and len(parts) == 2:
             x = card(parts[1])
             return x if head == "discard" else EAT + x
@@ -388,12 +515,12 @@ class PhomGame(Game):
                 for s in cards:
                     x = card(s)
                     if m >> x & 1:
-                        raise MoveParseError.of("phom.card_named_twice", text=text,
-                                                card_text=R.card_text(x))
+                        raise MoveParseError.of(
+                            "phom.card_named_twice", text=text, card_text=R.card_text(x)
+                        )
                     m |= 1 << x
                 if not R.is_meld(m):
-                    raise MoveParseError.of("phom.not_a_meld", text=text,
-                                            meld_text=_meld_text(m))
+                    raise MoveParseError.of("phom.not_a_meld", text=text, meld_text=_meld_text(m))
                 if m & used:
                     raise MoveParseError.of("phom.melds_share", text=text)
                 used |= m
@@ -405,7 +532,9 @@ class PhomGame(Game):
     def describe_move(self, move) -> MoveInfo:
         if isinstance(move, tuple):
             self.move_to_text(move)  # validates
-            melds = tuple(tuple(_TO_EXT[x] for x in sorted(R.bits(m), key=R.card_key)) for m in move)
+            melds = tuple(
+                tuple(_TO_EXT[x] for x in sorted(R.bits(m), key=R.card_key)) for m in move
+            )
             return MoveInfo("lay", cards=tuple(c for m in melds for c in m), melds=melds)
         self.move_to_text(move)  # validates
         if move < 52:

@@ -20,7 +20,7 @@ import random
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 from quansu.games.phom import rules as R
@@ -62,19 +62,33 @@ def _pop(x: int) -> int:
 
 
 if not cython.compiled:
-    _pop = int.bit_count   # noqa: F811 - uncompiled, the int method itself (no wrapper call)
+    _pop = int.bit_count  # noqa: F811 - uncompiled, the int method itself (no wrapper call)
 
 #: R.RUN_START and R.SUIT_BLOCK as 64-bit words of the compiled build
 _RS = cython.declare(cython.ulonglong, R.RUN_START)
 _SB = cython.declare(cython.ulonglong, R.SUIT_BLOCK)
 
 
-@cython.locals(h=cython.ulonglong, melded=cython.ulonglong, unseen=cython.ulonglong,
-               d=cython.ulonglong, u=cython.ulonglong, rs=cython.ulonglong, sb=cython.ulonglong,
-               d0=cython.ulonglong, d1=cython.ulonglong, d2=cython.ulonglong,
-               h1=cython.ulonglong, h2=cython.ulonglong, h3=cython.ulonglong,
-               u0=cython.ulonglong, u1=cython.ulonglong, u2=cython.ulonglong,
-               u3=cython.ulonglong, count=cython.int)
+@cython.locals(
+    h=cython.ulonglong,
+    melded=cython.ulonglong,
+    unseen=cython.ulonglong,
+    d=cython.ulonglong,
+    u=cython.ulonglong,
+    rs=cython.ulonglong,
+    sb=cython.ulonglong,
+    d0=cython.ulonglong,
+    d1=cython.ulonglong,
+    d2=cython.ulonglong,
+    h1=cython.ulonglong,
+    h2=cython.ulonglong,
+    h3=cython.ulonglong,
+    u0=cython.ulonglong,
+    u1=cython.ulonglong,
+    u2=cython.ulonglong,
+    u3=cython.ulonglong,
+    count=cython.int,
+)
 def _potential(h: int, melded: int, unseen: int) -> int:
     """Number of 3-card phỏm with two cards in ``h``, the lower of them among its deadwood
     (``h`` outside ``melded``), and the third unseen (each counted once, from its lower hand
@@ -85,25 +99,36 @@ def _potential(h: int, melded: int, unseen: int) -> int:
     d = h & ~melded
     u = unseen & ~h
     rs = _RS
-    count = (_pop(d & (h >> 1) & (u >> 2) & rs)       # hand s, s+1; unseen s+2
-             + _pop(d & (u >> 1) & (h >> 2) & rs)     # hand s, s+2; unseen s+1
-             + _pop(u & (d >> 1) & (h >> 2) & rs))    # hand s+1, s+2; unseen s
+    count = (
+        _pop(d & (h >> 1) & (u >> 2) & rs)  # hand s, s+1; unseen s+2
+        + _pop(d & (u >> 1) & (h >> 2) & rs)  # hand s, s+2; unseen s+1
+        + _pop(u & (d >> 1) & (h >> 2) & rs)
+    )  # hand s+1, s+2; unseen s
     sb = _SB
     d0, d1, d2 = d & sb, d >> 13 & sb, d >> 26 & sb
     h1, h2, h3 = h >> 13 & sb, h >> 26 & sb, h >> 39
     u0, u1, u2, u3 = u & sb, u >> 13 & sb, u >> 26 & sb, u >> 39
     # suits (i, j) of the hand cards, i < j, the lower one deadwood; the third of another suit
-    return count + (_pop(d0 & h1 & (u2 | u3)) + _pop(d0 & h1 & u2 & u3)
-                    + _pop(d0 & h2 & (u1 | u3)) + _pop(d0 & h2 & u1 & u3)
-                    + _pop(d0 & h3 & (u1 | u2)) + _pop(d0 & h3 & u1 & u2)
-                    + _pop(d1 & h2 & (u0 | u3)) + _pop(d1 & h2 & u0 & u3)
-                    + _pop(d1 & h3 & (u0 | u2)) + _pop(d1 & h3 & u0 & u2)
-                    + _pop(d2 & h3 & (u0 | u1)) + _pop(d2 & h3 & u0 & u1))
+    return count + (
+        _pop(d0 & h1 & (u2 | u3))
+        + _pop(d0 & h1 & u2 & u3)
+        + _pop(d0 & h2 & (u1 | u3))
+        + _pop(d0 & h2 & u1 & u3)
+        + _pop(d0 & h3 & (u1 | u2))
+        + _pop(d0 & h3 & u1 & u2)
+        + _pop(d1 & h2 & (u0 | u3))
+        + _pop(d1 & h2 & u0 & u3)
+        + _pop(d1 & h3 & (u0 | u2))
+        + _pop(d1 & h3 & u0 & u2)
+        + _pop(d2 & h3 & (u0 | u1))
+        + _pop(d2 & h3 & u0 & u1)
+    )
 
 
 @cython.ccall
-@cython.locals(x=cython.int, unseen=cython.ulonglong, d=cython.int, i=cython.int,
-               rest=cython.ulonglong)
+@cython.locals(
+    x=cython.int, unseen=cython.ulonglong, d=cython.int, i=cython.int, rest=cython.ulonglong
+)
 @cython.returns(cython.int)
 def _danger(x: int, unseen: int) -> int:
     """How many 3-card phỏm through ``x`` have both other cards unseen (the next seat may eat)."""
@@ -115,10 +140,20 @@ def _danger(x: int, unseen: int) -> int:
     return d
 
 
-@cython.locals(h=cython.ulonglong, e=cython.ulonglong, unseen=cython.ulonglong,
-               free=cython.ulonglong, bit=cython.ulonglong, h2=cython.ulonglong,
-               c=cython.int, pot=cython.int, dan=cython.int, dw=cython.longlong, w=cython.double,
-               base=cython.longlong)
+@cython.locals(
+    h=cython.ulonglong,
+    e=cython.ulonglong,
+    unseen=cython.ulonglong,
+    free=cython.ulonglong,
+    bit=cython.ulonglong,
+    h2=cython.ulonglong,
+    c=cython.int,
+    pot=cython.int,
+    dan=cython.int,
+    dw=cython.longlong,
+    w=cython.double,
+    base=cython.longlong,
+)
 def discard_terms(state, legal: list) -> list[tuple[int, float, int, int, int]]:
     """The terms of the discard choice, one tuple per card discard among ``legal`` (the seat to
     act's moves): ``(move, score, deadwood, potential, danger)``.  ``deadwood``: points of the
@@ -222,8 +257,10 @@ def heuristic_move(state, rng: random.Random):
                 return mv
         return legal[0]
     if ph == LAY:
-        return min((mv for mv in legal if isinstance(mv, tuple)),
-                   key=lambda a: (_lay_value(state, a), [R.meld_key(m) for m in a]))
+        return min(
+            (mv for mv in legal if isinstance(mv, tuple)),
+            key=lambda a: (_lay_value(state, a), [R.meld_key(m) for m in a]),
+        )
     if ph == SEND:
         sends = [mv for mv in legal if isinstance(mv, int) and mv >= SEND_BASE]
         if sends:

@@ -10,8 +10,14 @@ from quansu.games.labels import KIND_TERMS, default_label
 
 GROUPS = ("u", "draw", "lay", "discard")
 GROUP_TERMS: dict[str, tuple[str, str]] = {}
-_GROUP = {"draw": "draw", "eat": "draw", "lay": "lay", "send": "lay", "discard": "discard",
-          "u": "u"}
+_GROUP = {
+    "draw": "draw",
+    "eat": "draw",
+    "lay": "lay",
+    "send": "lay",
+    "discard": "discard",
+    "u": "u",
+}
 
 
 def card_key(card: int, trump: int | None = None) -> tuple:

@@ -50,8 +50,9 @@ def loose_cards(hand: list[int]) -> list[int]:
         for d in hand:
             if d == c:
                 continue
-            if rank_of(d) == rank_of(c) or (suit_of(d) == suit_of(c)
-                                             and abs(PHOM_RANK[rank_of(d)] - PHOM_RANK[rank_of(c)]) <= 2):
+            if rank_of(d) == rank_of(c) or (
+                suit_of(d) == suit_of(c) and abs(PHOM_RANK[rank_of(d)] - PHOM_RANK[rank_of(c)]) <= 2
+            ):
                 partner = True
                 break
         if not partner:
@@ -67,8 +68,15 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     if k == "eat" and info.cards:
         meld = meld_with(info.cards[0], hand)
         if meld:
-            return [say(TEXTS, "forms_meld", meld, card=cards_text((info.cards[0],)),
-                        cards=cards_text(meld))]
+            return [
+                say(
+                    TEXTS,
+                    "forms_meld",
+                    meld,
+                    card=cards_text((info.cards[0],)),
+                    cards=cards_text(meld),
+                )
+            ]
         return []
     if k == "discard" and info.cards:
         c = info.cards[0]

@@ -79,15 +79,29 @@ _TO_EXT_TABLE = _chunk_tables(TO_EXT)
 def mask_to_int(m: int) -> int:
     """Ext card mask (games.cards ids) -> internal mask."""
     t = _TO_INT_TABLE
-    return (t[0][m & 255] | t[1][m >> 8 & 255] | t[2][m >> 16 & 255] | t[3][m >> 24 & 255]
-            | t[4][m >> 32 & 255] | t[5][m >> 40 & 255] | t[6][m >> 48 & 255])
+    return (
+        t[0][m & 255]
+        | t[1][m >> 8 & 255]
+        | t[2][m >> 16 & 255]
+        | t[3][m >> 24 & 255]
+        | t[4][m >> 32 & 255]
+        | t[5][m >> 40 & 255]
+        | t[6][m >> 48 & 255]
+    )
 
 
 def mask_to_ext(m: int) -> int:
     """Internal mask -> ext card mask (games.cards ids)."""
     t = _TO_EXT_TABLE
-    return (t[0][m & 255] | t[1][m >> 8 & 255] | t[2][m >> 16 & 255] | t[3][m >> 24 & 255]
-            | t[4][m >> 32 & 255] | t[5][m >> 40 & 255] | t[6][m >> 48 & 255])
+    return (
+        t[0][m & 255]
+        | t[1][m >> 8 & 255]
+        | t[2][m >> 16 & 255]
+        | t[3][m >> 24 & 255]
+        | t[4][m >> 32 & 255]
+        | t[5][m >> 40 & 255]
+        | t[6][m >> 48 & 255]
+    )
 
 
 def _bit_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -138,6 +152,7 @@ def points(m: int) -> int:
 
 # -- meld tables --------------------------------------------------------------------------------
 
+
 def _run(x: int, length: int) -> int:
     return ((1 << length) - 1) << x
 
@@ -162,10 +177,12 @@ IS_MELD = frozenset(ALL_MELDS)
 #: MELDS_WITH[x]: every meld containing card x.
 MELDS_WITH: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted((m for m in ALL_MELDS if m >> x & 1), key=lambda m: (m.bit_count(), m)))
-    for x in range(52))
+    for x in range(52)
+)
 #: MIN_MELDS[x]: the 3-card melds containing x (at most 3 sets and 3 runs).
 MIN_MELDS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(m for m in MELDS_WITH[x] if m.bit_count() == 3) for x in range(52))
+    tuple(m for m in MELDS_WITH[x] if m.bit_count() == 3) for x in range(52)
+)
 
 
 def is_meld(m: int) -> bool:
@@ -207,6 +224,7 @@ def meld_accepts(m: int) -> int:
 
 
 # -- fast structure tests -----------------------------------------------------------------------
+
 
 def meldable(h: int) -> int:
     """Cards of ``h`` that lie in at least one meld inside ``h``."""
@@ -277,6 +295,7 @@ def melds_in(h: int) -> list[int]:
 
 
 # -- the eaten-cover invariant ------------------------------------------------------------------
+
 
 def cover(h: int, e: int, one_per_meld: bool = True) -> bool:
     """True iff ``h`` (which contains the eaten cards ``e``) holds disjoint melds covering every
@@ -350,6 +369,7 @@ def legal_discards(h: int, e: int, one_per_meld: bool = True) -> int:
 
 # -- arrangements and Ù -------------------------------------------------------------------------
 
+
 def _fit(h: int, e: int, budget: int, one: bool) -> bool:
     if not h:
         return True
@@ -387,8 +407,9 @@ def can_fill(h: int, e: int, one_per_meld: bool = True) -> bool:
     return _fit(h, e, 0, one_per_meld)
 
 
-def arrangements(h: int, e: int, one_per_meld: bool = True, min_left: int = 1,
-                 cands: list[int] | None = None) -> list[tuple[int, ...]]:
+def arrangements(
+    h: int, e: int, one_per_meld: bool = True, min_left: int = 1, cands: list[int] | None = None
+) -> list[tuple[int, ...]]:
     """Every legal lay-down arrangement of ``h``: sets of pairwise-disjoint melds inside ``h``,
     each eaten card in a different meld (or in some meld when not ``one_per_meld``), leaving at
     least ``min_left`` cards in hand.  Each arrangement is a tuple of meld masks sorted by lowest
@@ -402,8 +423,15 @@ def arrangements(h: int, e: int, one_per_meld: bool = True, min_left: int = 1,
     return out
 
 
-def _arrange(cands: list[int], e: int, most: int, i: int, used: int, chosen: list[int],
-             out: list[tuple[int, ...]]) -> None:
+def _arrange(
+    cands: list[int],
+    e: int,
+    most: int,
+    i: int,
+    used: int,
+    chosen: list[int],
+    out: list[tuple[int, ...]],
+) -> None:
     """:func:`arrangements`' walk: append to ``out`` every arrangement that extends ``chosen``
     (the melds taken so far, covering ``used``) with melds from ``cands[i:]``, covering at most
     ``most`` cards.  (A module function, not a closure: a recursive closure is a reference
@@ -439,7 +467,7 @@ def min_deadwood(h: int, e: int, one_per_meld: bool = True) -> tuple[int, int]:
 
 
 #: Deadwood at or above this: no cover (``_best``'s 10**6, plus the points of cards it skipped).
-_NO_COVER = 10 ** 6
+_NO_COVER = 10**6
 
 
 @lru_cache(maxsize=cache_size("phom_deadwood"))
@@ -462,7 +490,7 @@ def _best(h: int, e: int, one: bool, memo: dict) -> tuple[int, int]:
         return got
     low = h & -h
     x = low.bit_length() - 1
-    best = (10 ** 6, 0)
+    best = (10**6, 0)
     mb = meldable(h)
     if not low & e:
         if not low & mb:

@@ -23,8 +23,13 @@ def eat_payment(k: int, chot: bool, is_king: bool, round_: int, options: Mapping
     return base
 
 
-def rank_seats(points: Sequence[int], mom: Sequence[bool], tai: Sequence[bool],
-               lay_order: Sequence[int], tai_tiebreak: bool = True) -> list[int]:
+def rank_seats(
+    points: Sequence[int],
+    mom: Sequence[bool],
+    tai: Sequence[bool],
+    lay_order: Sequence[int],
+    tai_tiebreak: bool = True,
+) -> list[int]:
     """Seats from nhất to bét (§9): non-móm seats by points ascending, then (``tai_tiebreak``) a
     seat without a tái turn before one with, then earlier lay-down; móm seats last, by lay-down
     order.  ``lay_order``: seats in the order they laid down."""
@@ -33,8 +38,13 @@ def rank_seats(points: Sequence[int], mom: Sequence[bool], tai: Sequence[bool],
     late = len(order)
     good = [s for s in range(n) if not mom[s]]
     bad = [s for s in range(n) if mom[s]]
-    good.sort(key=lambda s: (points[s], (1 if tai[s] else 0) if tai_tiebreak else 0,
-                             order.get(s, late + s)))
+    good.sort(
+        key=lambda s: (
+            points[s],
+            (1 if tai[s] else 0) if tai_tiebreak else 0,
+            order.get(s, late + s),
+        )
+    )
     bad.sort(key=lambda s: order.get(s, late + s))
     return good + bad
 

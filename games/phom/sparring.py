@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 from quansu.games.phom import rules as R
@@ -38,18 +38,18 @@ from quansu.games.phom.rules import DRAW, EAT, LAY, SEND, SEND_BASE, TAI, TAKE, 
 class Params:
     """Weights of the sparring bot (bets unless said otherwise)."""
 
-    point: float = 0.1          #: bets per deadwood point of the hand kept
-    ca_share: float = 1.8       #: share of a cạ's points counted as saved when it may complete
-    ca_meld: float = 0.4        #: value of a new phỏm (beyond its points) when a cạ completes
-    eat_rate: float = 2.0       #: chance of getting an out by eating, relative to drawing it
-    mom: float = 13.0           #: cost of ending móm (no phỏm)
-    u_share: float = 0.7        #: share of the Ù money counted for the chance of Ù
-    progress: float = 0.0       #: cost of the eater's progress when the next seat eats
-    disc_ca: float = 0.6        #: chance factor of a card in cạ with one of the seat's discards
-    end_point: float = 0.2      #: bets per point left at the lay-down (lay and send choices)
-    danger: float = 0.7         #: weight of the expected cost of being eaten
-    fp_turns: float = 0.5       #: share of the later discards that drop a card kept now
-    all_points: float = 0.1     #: weight of all deadwood points beside those left at the end
+    point: float = 0.1  #: bets per deadwood point of the hand kept
+    ca_share: float = 1.8  #: share of a cạ's points counted as saved when it may complete
+    ca_meld: float = 0.4  #: value of a new phỏm (beyond its points) when a cạ completes
+    eat_rate: float = 2.0  #: chance of getting an out by eating, relative to drawing it
+    mom: float = 13.0  #: cost of ending móm (no phỏm)
+    u_share: float = 0.7  #: share of the Ù money counted for the chance of Ù
+    progress: float = 0.0  #: cost of the eater's progress when the next seat eats
+    disc_ca: float = 0.6  #: chance factor of a card in cạ with one of the seat's discards
+    end_point: float = 0.2  #: bets per point left at the lay-down (lay and send choices)
+    danger: float = 0.7  #: weight of the expected cost of being eaten
+    fp_turns: float = 0.5  #: share of the later discards that drop a card kept now
+    all_points: float = 0.1  #: weight of all deadwood points beside those left at the end
 
 
 PARAMS = Params()
@@ -84,9 +84,32 @@ class _Ctx:
     table, the move history, eat counts, stock size, lay-down flags) beside the seat's own
     hand; nothing else of the state is kept."""
 
-    __slots__ = ("game", "p", "me", "n", "hand", "eaten", "one", "unseen", "nxt", "pfree",
-                 "excl", "live", "rate", "takes", "laid_me", "table", "kind", "s_now", "eats",
-                 "eaten_nxt", "round_me", "opts", "u_money", "_chance")
+    __slots__ = (
+        "game",
+        "p",
+        "me",
+        "n",
+        "hand",
+        "eaten",
+        "one",
+        "unseen",
+        "nxt",
+        "pfree",
+        "excl",
+        "live",
+        "rate",
+        "takes",
+        "laid_me",
+        "table",
+        "kind",
+        "s_now",
+        "eats",
+        "eaten_nxt",
+        "round_me",
+        "opts",
+        "u_money",
+        "_chance",
+    )
 
     def __init__(self, game, state, params: Params):
         self.game = game
@@ -158,7 +181,7 @@ class _Ctx:
                 if i:
                     ps, pm = hist[i - 1]
                     if ps == me and type(pm) is int and pm < 52:
-                        passes.append((pm, draws - 1))   # the pass's own draw is new
+                        passes.append((pm, draws - 1))  # the pass's own draw is new
             elif type(mv) is int and mv < 52:
                 near_disc |= _CA[mv]
         pf = [0.0] * 52
@@ -179,7 +202,7 @@ class _Ctx:
         excl: dict[int, float] = {}
         for d, at in passes:
             old = max(0.0, 1.0 - (draws - at) / hid) if hid else 0.0
-            keep = 1.0 - old * old       # chance that such a pair was formed since the pass
+            keep = 1.0 - old * old  # chance that such a pair was formed since the pass
             for r in _REST[d]:
                 excl[r] = min(excl.get(r, 1.0), keep)
         self.excl = excl
@@ -187,9 +210,9 @@ class _Ctx:
         # takes left to this seat before (and including) its lay-down turn
         takes = 0
         if not self.laid_me:
-            s_after = self.s_now           # the stock after this turn's take
+            s_after = self.s_now  # the stock after this turn's take
             while s_after > n - 1:
-                s_after -= n               # after the next take of this seat
+                s_after -= n  # after the next take of this seat
                 if s_after < 0:
                     break
                 takes += 1
@@ -259,18 +282,37 @@ class _Ctx:
                     changed = True
         return free
 
-    @cython.locals(h=cython.ulonglong, e=cython.ulonglong, dead=cython.ulonglong,
-                   dead_all=cython.ulonglong, melded=cython.ulonglong, free=cython.ulonglong,
-                   part=cython.ulonglong, lo=cython.ulonglong, outs=cython.ulonglong,
-                   all_outs=cython.ulonglong, x=cython.int, y=cython.int, u=cython.int,
-                   fp=cython.double, v=cython.double, val=cython.double, rate=cython.double,
-                   gain=cython.double, n_live=cython.double, pc=cython.double, miss=cython.double,
-                   ca_w=cython.double, ca_meld=cython.double, saved=cython.double)
+    @cython.locals(
+        h=cython.ulonglong,
+        e=cython.ulonglong,
+        dead=cython.ulonglong,
+        dead_all=cython.ulonglong,
+        melded=cython.ulonglong,
+        free=cython.ulonglong,
+        part=cython.ulonglong,
+        lo=cython.ulonglong,
+        outs=cython.ulonglong,
+        all_outs=cython.ulonglong,
+        x=cython.int,
+        y=cython.int,
+        u=cython.int,
+        fp=cython.double,
+        v=cython.double,
+        val=cython.double,
+        rate=cython.double,
+        gain=cython.double,
+        n_live=cython.double,
+        pc=cython.double,
+        miss=cython.double,
+        ca_w=cython.double,
+        ca_meld=cython.double,
+        saved=cython.double,
+    )
     def hand_value(self, h: int, e: int) -> float:
         """Value in bets of keeping the hand ``h`` (eaten cards ``e``) after the discard."""
         p = self.p
         dw, melded = R.min_deadwood(h, e, self.one)
-        if dw >= 10 ** 6:
+        if dw >= 10**6:
             return -1e9
         dead = dead_all = h & ~melded
         pts = R.POINTS
@@ -298,7 +340,7 @@ class _Ctx:
         live = self.live
         all_outs = 0
         gain = 0.0
-        ca_w = p.point * p.ca_share   # (the products in the order of p.point * p.ca_share * pts)
+        ca_w = p.point * p.ca_share  # (the products in the order of p.point * p.ca_share * pts)
         ca_meld = p.ca_meld
         for x in cards:
             part = _CA[x] & h & ~(_U1 << x)
@@ -317,7 +359,7 @@ class _Ctx:
                 if dead & lo:
                     saved = pts[x] + pts[y]
                     gain += pc * (ca_w * saved + ca_meld)
-                else:       # a dead card with a card of a phỏm: half as good
+                else:  # a dead card with a card of a phỏm: half as good
                     gain += 0.5 * pc * (ca_w * pts[x] + ca_meld)
         val += gain
         if not melded and not e:
@@ -356,6 +398,7 @@ def _tied_chance(eaten: int, x: int, unseen: int) -> float:
 
 # ---------------------------------------------------------------------------------------------
 # lay, send and the discard that ends the turn
+
 
 def _send_plan(ctx: _Ctx, h: int, targets: list[int], can_send: bool):
     """Best ``(cost, sends, discard)`` for the hand ``h`` before the turn's sends and discard:

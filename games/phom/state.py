@@ -57,10 +57,35 @@ class PhomState(State):
     cards, the stock order, the set-aside cards.
     """
 
-    __slots__ = ("game", "n", "hands", "eaten", "rows", "stock", "sp", "aside", "table", "cur",
-                 "phase", "kind", "tflags", "s_now", "laid", "lay_order", "tai", "acted", "eats",
-                 "last", "starter", "pay", "liable", "hist", "result", "u_info",
-                 "_deal_src")
+    __slots__ = (
+        "game",
+        "n",
+        "hands",
+        "eaten",
+        "rows",
+        "stock",
+        "sp",
+        "aside",
+        "table",
+        "cur",
+        "phase",
+        "kind",
+        "tflags",
+        "s_now",
+        "laid",
+        "lay_order",
+        "tai",
+        "acted",
+        "eats",
+        "last",
+        "starter",
+        "pay",
+        "liable",
+        "hist",
+        "result",
+        "u_info",
+        "_deal_src",
+    )
 
     def __init__(self, game: PhomGame, deal: Deal):
         self.game = game
@@ -420,9 +445,11 @@ class PhomState(State):
                     amount = max(amount, 10)
                 # đồng hoa trắng: every card of the hand of one suit and in phỏm, none left
                 # outside (a Ù that discards a trash card is a plain Ù, whatever its suit)
-                if (o["dong_hoa_trang_enabled"]
-                        and any(h & ~R.SUIT_MASK[s] == 0 for s in range(4))
-                        and R.can_fill(h, e, one)):
+                if (
+                    o["dong_hoa_trang_enabled"]
+                    and any(h & ~R.SUIT_MASK[s] == 0 for s in range(4))
+                    and R.can_fill(h, e, one)
+                ):
                     amount = max(amount, 10)
         # bonuses of the Ù player from his melds: (đồng hoa, Ù K)
         dh = False
@@ -477,9 +504,13 @@ class PhomState(State):
         nm = [0] * n
         for t in self.table:
             nm[t[0]] += 1
-        return S.rank_seats([R.points(h) for h in self.hands], [not k for k in nm],
-                            [bool(self.tai >> s & 1) for s in range(n)], self.lay_order,
-                            self.game.options["tai_tiebreak"])
+        return S.rank_seats(
+            [R.points(h) for h in self.hands],
+            [not k for k in nm],
+            [bool(self.tai >> s & 1) for s in range(n)],
+            self.lay_order,
+            self.game.options["tai_tiebreak"],
+        )
 
     def _finish_normal(self) -> None:
         o = self.game.options
@@ -516,11 +547,28 @@ class PhomState(State):
 
     # -- information ---------------------------------------------------------------------------
     def observation(self, seat: int) -> Hashable:
-        return (seat, self.cur, self.phase, self.kind, self.tflags, self.hands[seat],
-                tuple(self.eaten), tuple(h.bit_count() for h in self.hands), tuple(self.rows),
-                tuple(self.table), len(self.stock) - self.sp, self.starter, self.laid,
-                self.lay_order, self.tai, self.acted, tuple(self.eats), self.last, self.liable,
-                self.result)
+        return (
+            seat,
+            self.cur,
+            self.phase,
+            self.kind,
+            self.tflags,
+            self.hands[seat],
+            tuple(self.eaten),
+            tuple(h.bit_count() for h in self.hands),
+            tuple(self.rows),
+            tuple(self.table),
+            len(self.stock) - self.sp,
+            self.starter,
+            self.laid,
+            self.lay_order,
+            self.tai,
+            self.acted,
+            tuple(self.eats),
+            self.last,
+            self.liable,
+            self.result,
+        )
 
     def information_state_key(self, seat: int) -> Hashable:
         return self.observation(seat)
@@ -529,7 +577,7 @@ class PhomState(State):
         ext = R.mask_to_ext
         z = {f"hand{s}": ext(self.hands[s]) for s in range(self.n)}
         stock = 0
-        for x in self.stock[self.sp:]:
+        for x in self.stock[self.sp :]:
             stock |= 1 << x
         z["stock"] = ext(stock)
         z["set_aside"] = ext(self.aside)
@@ -610,8 +658,10 @@ class PhomState(State):
         else:
             lines.append(f"to act: seat {self.cur} ({PHASE_NAMES[self.phase]})")
             if self.last is not None and self.phase == TAKE:
-                lines.append(f"last discard: {R.card_text(self.last[0])} by seat {self.last[1]}"
-                             f"{' (chốt)' if self.last[2] else ''}")
+                lines.append(
+                    f"last discard: {R.card_text(self.last[0])} by seat {self.last[1]}"
+                    f"{' (chốt)' if self.last[2] else ''}"
+                )
         return "\n".join(lines)
 
     def _why_illegal(self, move) -> str:
@@ -629,17 +679,26 @@ class PhomState(State):
             k = g.describe_move(m).kind
             if k not in expected:
                 expected.append(k)
-        phase_kinds = {TAKE: ("draw", "eat", "u"), LAY: ("lay", "u"), SEND: ("send", "discard", "u"),
-                       DISCARD: ("discard", "u")}[self.phase]
+        phase_kinds = {
+            TAKE: ("draw", "eat", "u"),
+            LAY: ("lay", "u"),
+            SEND: ("send", "discard", "u"),
+            DISCARD: ("discard", "u"),
+        }[self.phase]
         if kind not in phase_kinds:
-            return Text("phom.wrong_phase", text=text, p=p, join=' / '.join(expected),
-                        ph=Text(f"phom.phase_{ph}"))
+            return Text(
+                "phom.wrong_phase",
+                text=text,
+                p=p,
+                join=" / ".join(expected),
+                ph=Text(f"phom.phase_{ph}"),
+            )
         h = self.hands[p]
         if kind == "eat":
             x = move - EAT
             if self.last is None or self.last[0] != x:
                 cur = Text("phom.no_card") if self.last is None else R.card_text(self.last[0])
-                return (Text("phom.eat_only_last", text=text, cur=cur))
+                return Text("phom.eat_only_last", text=text, cur=cur)
             return Text("phom.eat_no_meld", text=text, card_text=R.card_text(x))
         if kind == "discard":
             if not h >> move & 1:
@@ -661,9 +720,13 @@ class PhomState(State):
             for m in move:
                 used |= m
             if used & ~h:
-                return Text("phom.cards_not_in_hand", text=text, mask_text=R.mask_text(used & ~h), p=p)
+                return Text(
+                    "phom.cards_not_in_hand", text=text, mask_text=R.mask_text(used & ~h), p=p
+                )
             if self.eaten[p] & ~used:
-                return Text("phom.lay_eaten", text=text, mask_text=R.mask_text(self.eaten[p] & ~used))
+                return Text(
+                    "phom.lay_eaten", text=text, mask_text=R.mask_text(self.eaten[p] & ~used)
+                )
             return Text("phom.lay_eaten_rule", text=text)
         if kind == "u":
             return Text("phom.no_u", text=text)
@@ -688,7 +751,11 @@ def _resolve_deal(src) -> Deal:
     def m(c: int) -> int:
         return perm.get(c, c)
 
-    return Deal(hands=tuple(tuple(m(c) for c in h) for h in base.hands), first=base.first,
-                stock=tuple(m(c) for c in base.stock),
-                set_aside=tuple(m(c) for c in base.set_aside), trump=base.trump,
-                extra=base.extra)
+    return Deal(
+        hands=tuple(tuple(m(c) for c in h) for h in base.hands),
+        first=base.first,
+        stock=tuple(m(c) for c in base.stock),
+        set_aside=tuple(m(c) for c in base.set_aside),
+        trump=base.trump,
+        extra=base.extra,
+    )

@@ -52,8 +52,9 @@ def _witnesses(pool: int, eaten: int, one: bool) -> tuple[int, ...]:
     return ws
 
 
-def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: list[int],
-                        one: bool, rng: random.Random) -> tuple[dict, list[int]] | None:
+def _sample_constrained(
+    pool: list[int], seats: list[int], sizes: dict, eaten: list[int], one: bool, rng: random.Random
+) -> tuple[dict, list[int]] | None:
     """Hidden cards for the seats holding eaten cards, each hand satisfying the cover, drawn
     from ``pool``; returns (seat -> mask, the unused pool cards) or None.  First by rejection
     (uniform among valid hands), then by joint construction: a random 3-card meld from the pool
@@ -107,10 +108,13 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
             shuffle(es, rng)
             for e in es:
                 free = pool_mask & ~reserved & ~chosen
-                cands = [m for m in melds_of[e]
-                         if not (m & ~(1 << e)) & ~(free | e_all)
-                         and not (one and (m & e_all) != 1 << e)
-                         and not m & chosen]
+                cands = [
+                    m
+                    for m in melds_of[e]
+                    if not (m & ~(1 << e)) & ~(free | e_all)
+                    and not (one and (m & e_all) != 1 << e)
+                    and not m & chosen
+                ]
                 if not cands:
                     break
                 chosen |= rng.choice(cands) & ~e_all
@@ -126,7 +130,7 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
         pos = 0
         for o in seats:
             k = sizes[o] - got[o].bit_count()
-            for x in avail[pos:pos + k]:
+            for x in avail[pos : pos + k]:
                 got[o] |= 1 << x
             pos += k
         if all(any(w & got[o] == w for w in witnesses[o]) for o in seats):
@@ -142,7 +146,7 @@ def determinize(st, seat: int, rng: random.Random):
     eaten = st.eaten
     opp = [o for o in range(n) if o != seat]
     hidden = {o: hands[o] & ~eaten[o] for o in opp}
-    stock_old = st.stock[st.sp:]
+    stock_old = st.stock[st.sp :]
     pool_mask = st.aside
     for x in stock_old:
         pool_mask |= 1 << x
@@ -171,12 +175,12 @@ def determinize(st, seat: int, rng: random.Random):
             continue
         k = hidden[o].bit_count()
         m = 0
-        for x in pool[pos:pos + k]:
+        for x in pool[pos : pos + k]:
             m |= 1 << x
         pos += k
         new_hidden[o] = m
     ns = len(stock_old)
-    new_stock = tuple(pool[pos:pos + ns])
+    new_stock = tuple(pool[pos : pos + ns])
     pos += ns
     new_aside = 0
     for x in pool[pos:]:
@@ -185,14 +189,17 @@ def determinize(st, seat: int, rng: random.Random):
     d = st.clone()
     for o in opp:
         d.hands[o] = new_hidden[o] | eaten[o]
-    d.stock = st.stock[:st.sp] + new_stock
+    d.stock = st.stock[: st.sp] + new_stock
     d.aside = new_aside
-    d._deal_src = (st._deal_src, (opp, hidden, new_hidden, stock_old, new_stock, st.aside,
-                                  new_aside))
+    d._deal_src = (
+        st._deal_src,
+        (opp, hidden, new_hidden, stock_old, new_stock, st.aside, new_aside),
+    )
     return d
 
 
 # -- rebuilding a deal from a seat's view -------------------------------------------------------
+
 
 class _PublicTurns:
     """Whose turn it is and in which phase, followed from the public moves alone.
@@ -216,12 +223,13 @@ class _PublicTurns:
         self.s_now = stock_len
         self.laid = 0
         self.owners: list[int] = []
-        self.last: int | None = None   # internal card of the last discard while it can be eaten
+        self.last: int | None = None  # internal card of the last discard while it can be eaten
         self.over = False
 
     def _expected(self) -> str:
-        return {R.TAKE: "draw / eat", R.LAY: "lay", R.SEND: "send / discard",
-                R.DISCARD: "discard"}[self.phase]
+        return {R.TAKE: "draw / eat", R.LAY: "lay", R.SEND: "send / discard", R.DISCARD: "discard"}[
+            self.phase
+        ]
 
     def step(self, i: int, s: int, mv, text: str) -> None:
         """Apply move ``mv`` (text ``text``) of seat ``s``, the ``i``-th of the history; raise
@@ -234,16 +242,23 @@ class _PublicTurns:
         g = self.game
 
         def wrong_phase() -> IllegalMoveError:
-            return IllegalMoveError.of("phom.wrong_phase_view", f"moves[{i}]", text=text, s=s, expected=self._expected(),
-                                       phase=Text(f"phom.phase_{R.PHASE_NAMES[ph]}"))
+            return IllegalMoveError.of(
+                "phom.wrong_phase_view",
+                f"moves[{i}]",
+                text=text,
+                s=s,
+                expected=self._expected(),
+                phase=Text(f"phom.phase_{R.PHASE_NAMES[ph]}"),
+            )
 
         if isinstance(mv, tuple):  # lay
             if ph != R.LAY:
                 raise wrong_phase()
             k = sum(m.bit_count() for m in mv)
             if k >= self.cnt[s]:
-                raise IllegalMoveError.of("phom.keep_one_to_discard", f"moves[{i}]", text=text,
-                                          s=s, cnt=self.cnt[s])
+                raise IllegalMoveError.of(
+                    "phom.keep_one_to_discard", f"moves[{i}]", text=text, s=s, cnt=self.cnt[s]
+                )
             self.cnt[s] -= k
             self.owners.extend([s] * len(mv))
             if self.kind == R.LAYDOWN:
@@ -267,8 +282,9 @@ class _PublicTurns:
             x = mv - R.EAT
             if self.last != x:
                 now = Text("phom.no_card") if self.last is None else R.card_text(self.last)
-                raise IllegalMoveError.of("phom.eat_only_last_discard", f"moves[{i}]", text=text,
-                                          now=now)
+                raise IllegalMoveError.of(
+                    "phom.eat_only_last_discard", f"moves[{i}]", text=text, now=now
+                )
             self.last = None
             self._after_take(s)
         elif mv < 52:  # discard (also ends the sending: Phỏm has no 'done')
@@ -287,11 +303,15 @@ class _PublicTurns:
                 raise wrong_phase()
             j = (mv - R.SEND_BASE) // 64
             if j >= len(self.owners):
-                raise IllegalMoveError.of("phom.no_such_meld_laid", f"moves[{i}]", text=text,
-                                          j=j, n_owners=len(self.owners))
+                raise IllegalMoveError.of(
+                    "phom.no_such_meld_laid",
+                    f"moves[{i}]",
+                    text=text,
+                    j=j,
+                    n_owners=len(self.owners),
+                )
             if self.owners[j] == s and self.kind != R.TAI:
-                raise IllegalMoveError.of("phom.send_own_meld", f"moves[{i}]", text=text, j=j,
-                                          s=s)
+                raise IllegalMoveError.of("phom.send_own_meld", f"moves[{i}]", text=text, j=j, s=s)
             self.cnt[s] -= 1
             left = self.cnt[s]
             if g._auto and g._send_all and left <= 1:
@@ -317,9 +337,18 @@ class _PublicTurns:
         return any(o != p for o in self.owners)
 
 
-def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
-                  moves: Sequence, rng: random.Random, *, first: int = 0,
-                  drawn: Sequence[int] = (), trump=None) -> Deal:
+def deal_for_view(
+    game,
+    seat: int,
+    hand: Sequence[int],
+    counts: Sequence[int],
+    moves: Sequence,
+    rng: random.Random,
+    *,
+    first: int = 0,
+    drawn: Sequence[int] = (),
+    trump=None,
+) -> Deal:
     """A full deal consistent with ``seat``'s view (see :meth:`games.base.Game.deal_for_view`).
 
     The history is first followed turn by turn on public facts (:class:`_PublicTurns`): a move
@@ -335,6 +364,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     n = game.num_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise DealError.of("phom.seat_not_a_seat", "seat", seat=seat, n=n - 1)
+
     def as_list(value, name: str) -> list:
         try:
             return list(value)
@@ -357,9 +387,13 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     for s in range(n):
         want = 10 if s == first else 9
         if counts[s] != want:
-            raise DealError.of("phom.counts_size", f"deal.hands[{s}]", counts=counts[s],
-                               want=want,
-                               who=Text("phom.who_first" if s == first else "phom.who_seat"))
+            raise DealError.of(
+                "phom.counts_size",
+                f"deal.hands[{s}]",
+                counts=counts[s],
+                want=want,
+                who=Text("phom.who_first" if s == first else "phom.who_seat"),
+            )
     mine = 0
     for c in hand:
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
@@ -368,9 +402,13 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
             raise DealError.of("phom.card_twice_in_hand", card=card_str(c), seat=seat)
         mine |= 1 << c
     if len(hand) != counts[seat]:
-        raise DealError.of("phom.count_size", f"deal.hands[{seat}]", n_hand=len(hand),
-                           counts=counts[seat],
-                           who=Text("phom.who_first" if seat == first else "phom.who_seat"))
+        raise DealError.of(
+            "phom.count_size",
+            f"deal.hands[{seat}]",
+            n_hand=len(hand),
+            counts=counts[seat],
+            who=Text("phom.who_first" if seat == first else "phom.who_seat"),
+        )
     for c in drawn:
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
             raise DealError.of("phom.bad_card_id", "drawn", c=c)
@@ -382,10 +420,10 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
     to_ext = R.TO_EXT
     stock_len = 4 * n - 1
     # walk the public moves
-    draw_slots: list[list[int]] = [[] for _ in range(n)]   # stock positions drawn per seat
+    draw_slots: list[list[int]] = [[] for _ in range(n)]  # stock positions drawn per seat
     my_positions: list[int] = []
-    need: dict[int, list] = {}        # ext card -> [seat, deadline draws, move index]
-    eaten_at: dict[int, tuple[int, int]] = {}   # ext card -> (seat, draws before the eat)
+    need: dict[int, list] = {}  # ext card -> [seat, deadline draws, move index]
+    eaten_at: dict[int, tuple[int, int]] = {}  # ext card -> (seat, draws before the eat)
     laid_eaten: set[int] = set()
     partner_deadline: list[tuple[int, int, int]] = []
     draws = [0] * n
@@ -394,14 +432,16 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
 
     def require(c_ext: int, s: int, i: int, deadline: int) -> None:
         if mine >> c_ext & 1:
-            raise IllegalMoveError.of("phom.plays_others_card", f"moves[{i}]", s=s,
-                                      card=card_str(c_ext), seat=seat)
+            raise IllegalMoveError.of(
+                "phom.plays_others_card", f"moves[{i}]", s=s, card=card_str(c_ext), seat=seat
+            )
         got = need.get(c_ext)
         if got is None:
             need[c_ext] = [s, deadline, i]
         elif got[0] != s:
-            raise IllegalMoveError.of("phom.already_played", f"moves[{i}]", s=s,
-                                      card=card_str(c_ext), got=got[0])
+            raise IllegalMoveError.of(
+                "phom.already_played", f"moves[{i}]", s=s, card=card_str(c_ext), got=got[0]
+            )
         else:
             got[1] = min(got[1], deadline)
 
@@ -421,8 +461,11 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
             if s == seat:
                 continue
             for m in mv:
-                es = [x for x in R.bits(m) if eaten_at.get(to_ext[x], (None,))[0] == s
-                      and to_ext[x] not in laid_eaten]
+                es = [
+                    x
+                    for x in R.bits(m)
+                    if eaten_at.get(to_ext[x], (None,))[0] == s and to_ext[x] not in laid_eaten
+                ]
                 for x in R.bits(m):
                     if x in es:
                         continue
@@ -448,20 +491,26 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
             if s != seat:
                 c = to_ext[mv]
                 if eaten_at.get(c, (None,))[0] == s and c not in laid_eaten:
-                    raise IllegalMoveError.of("phom.discards_eaten", f"moves[{i}]", s=s,
-                                              card=card_str(c))
+                    raise IllegalMoveError.of(
+                        "phom.discards_eaten", f"moves[{i}]", s=s, card=card_str(c)
+                    )
                 require(c, s, i, draws[s])
         elif mv >= 256:
             if s != seat:
                 require(to_ext[(mv - 256) % 64], s, i, draws[s])
     if len(my_positions) != len(drawn):
-        raise DealError.of("phom.drawn_count", "drawn", n_drawn=len(drawn), seat=seat,
-                           n_my_positions=len(my_positions))
+        raise DealError.of(
+            "phom.drawn_count",
+            "drawn",
+            n_drawn=len(drawn),
+            seat=seat,
+            n_my_positions=len(my_positions),
+        )
     unlaid = [(c, st) for c, st in eaten_at.items() if c not in laid_eaten and st[0] != seat]
 
     last_err: Exception | None = None
     one = game._one
-    ended: Deal | None = None   # a deal whose replay ends where the public history does not
+    ended: Deal | None = None  # a deal whose replay ends where the public history does not
     for attempt in range(40):
         strict = attempt < 30
         req = {c: list(v) for c, v in need.items()}
@@ -493,8 +542,11 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
             cands = [m for m in R.MIN_MELDS[x] if not (m & ~(1 << x)) & ~avail]
             if not cands and not one:
                 # several eaten cards may share a longer phỏm: the fewest new cards
-                longer = [((m & ~held).bit_count(), m) for m in R.MELDS_WITH[x]
-                          if not (m & ~(1 << x)) & ~avail]
+                longer = [
+                    ((m & ~held).bit_count(), m)
+                    for m in R.MELDS_WITH[x]
+                    if not (m & ~(1 << x)) & ~avail
+                ]
                 fewest = min((k for k, _m in longer), default=0)
                 cands = [m for k, m in longer if k == fewest]
             if not cands:
@@ -536,7 +588,9 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                     continue
                 mi = need.get(c, [o, 0, -1])[2]
                 where = f"moves[{mi}]" if mi >= 0 else "moves"
-                last_err = IllegalMoveError.of("phom.cannot_hold_in_time", where, o=o, card=card_str(c))
+                last_err = IllegalMoveError.of(
+                    "phom.cannot_hold_in_time", where, o=o, card=card_str(c)
+                )
                 ok = False
                 break
             if not ok:
@@ -547,7 +601,7 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                 # some of them onto his unused later draws (each still drawn before it is played)
                 open_slots = list(range(k, len(slots)))
                 kept = []
-                for deadline, _r, c in cards[:len(hands[o])]:
+                for deadline, _r, c in cards[: len(hands[o])]:
                     fits = [j for j in open_slots if j < deadline]
                     if fits and rng.random() < 0.5:
                         j = rng.choice(fits)
@@ -572,8 +626,12 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         for p in range(stock_len):
             if stock[p] is None:
                 stock[p] = free.pop()
-        deal = Deal(hands=tuple(tuple(h) for h in hands), first=first,
-                    stock=tuple(stock), set_aside=tuple(free))
+        deal = Deal(
+            hands=tuple(tuple(h) for h in hands),
+            first=first,
+            stock=tuple(stock),
+            set_aside=tuple(free),
+        )
         try:
             replayed = game.replay(deal, moves)
         except IllegalMoveError as e:

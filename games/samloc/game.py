@@ -79,62 +79,153 @@ class SamlocGame(Game):
     #: improvement step over the sparring bot.  Analyze: at most 16,384 worlds a decision; a
     #: game has few decisions with a choice, so steady marks cost about 19 s of one core a game
     #: on average (docs/search.md).
-    tuning = SearchTuning(playout="heuristic", improve_worlds=160, improve_candidates=4,
-                          analysis_worlds=16384, guided_leaf="rollout")
+    tuning = SearchTuning(
+        playout="heuristic",
+        improve_worlds=160,
+        improve_candidates=4,
+        analysis_worlds=16384,
+        guided_leaf="rollout",
+    )
     #: A seat's payoff averages 11.5 bets in absolute value in a 4-player game of the
     #: rule-based bots (``python -m quansu.bench.stake``).
     stake = 10.0
     option_specs = (
-        OptionSpec("straight_allows_two", True,
-                   "straights may hold a 2 at the low end (A-2-3.., 2-3-4..); false: no 2 in straights",
-                   type=bool),
-        OptionSpec("single_quad_chops_pair_of_twos", False,
-                   "one four of a kind also chops a pair of 2s", type=bool),
-        OptionSpec("double_quad_enabled", True,
-                   "two fours of a kind played together chop a pair of 2s (or a lower double quad)",
-                   type=bool),
-        OptionSpec("two_in_straight_counts", True,
-                   "going out with a straight that holds a 2 counts as going out on a 2", type=bool),
-        OptionSpec("bao_mot_mode", "penalty",
-                   "last-card rule: 'penalty' (the seat before pays all if he let it out), "
-                   "'forced' (he must play his highest single), 'off'",
-                   choices=("penalty", "forced", "off"), type=str),
-        OptionSpec("bao_mot_pass_liable", False,
-                   "penalty mode: the seat before is also liable when he passed with a card that would stop it",
-                   type=bool),
-        OptionSpec("sam_fail_multiplier", "opponents",
-                   "a blocked Sâm costs sam_amount x (N-1) ('opponents') or x N ('all_players')",
-                   choices=("opponents", "all_players"), type=str),
-        OptionSpec("sam_fail_no_blocker", "each_opponent",
-                   "a Sâm lost by going out on a 2 pays sam_amount to each opponent",
-                   choices=("each_opponent",), type=str),
-        OptionSpec("sam_block_also_pays_chop", True,
-                   "a chop that blocks a Sâm also earns its chop money", type=bool),
-        OptionSpec("sam_amount", 20, "Sâm payment per opponent, in bets", type=int,
-                   minimum=0, maximum=10000),
-        OptionSpec("instant_win_enabled", True,
-                   "instant wins (sảnh rồng, tứ quý 2, đồng hoa, 3 xám, 5 đôi) are checked after the deal",
-                   type=bool),
-        OptionSpec("instant_win_amount", 20, "paid to an instant winner by each other seat, in bets",
-                   type=int, minimum=0, maximum=10000),
-        OptionSpec("cong_amount", 15, "paid by a loser who never played a card, instead of the card count",
-                   type=int, minimum=0, maximum=10000),
-        OptionSpec("thoi_two", 10, "per 2 held at the end, or per 2 in a player's going-out play", type=int,
-                   minimum=0, maximum=10000),
-        OptionSpec("thoi_quad", 20, "per four of a kind held at the end", type=int,
-                   minimum=0, maximum=10000),
+        OptionSpec(
+            "straight_allows_two",
+            True,
+            "straights may hold a 2 at the low end (A-2-3.., 2-3-4..); false: no 2 in straights",
+            type=bool,
+        ),
+        OptionSpec(
+            "single_quad_chops_pair_of_twos",
+            False,
+            "one four of a kind also chops a pair of 2s",
+            type=bool,
+        ),
+        OptionSpec(
+            "double_quad_enabled",
+            True,
+            "two fours of a kind played together chop a pair of 2s (or a lower double quad)",
+            type=bool,
+        ),
+        OptionSpec(
+            "two_in_straight_counts",
+            True,
+            "going out with a straight that holds a 2 counts as going out on a 2",
+            type=bool,
+        ),
+        OptionSpec(
+            "bao_mot_mode",
+            "penalty",
+            "last-card rule: 'penalty' (the seat before pays all if he let it out), "
+            "'forced' (he must play his highest single), 'off'",
+            choices=("penalty", "forced", "off"),
+            type=str,
+        ),
+        OptionSpec(
+            "bao_mot_pass_liable",
+            False,
+            "penalty mode: the seat before is also liable when he passed with a card that would stop it",
+            type=bool,
+        ),
+        OptionSpec(
+            "sam_fail_multiplier",
+            "opponents",
+            "a blocked Sâm costs sam_amount x (N-1) ('opponents') or x N ('all_players')",
+            choices=("opponents", "all_players"),
+            type=str,
+        ),
+        OptionSpec(
+            "sam_fail_no_blocker",
+            "each_opponent",
+            "a Sâm lost by going out on a 2 pays sam_amount to each opponent",
+            choices=("each_opponent",),
+            type=str,
+        ),
+        OptionSpec(
+            "sam_block_also_pays_chop",
+            True,
+            "a chop that blocks a Sâm also earns its chop money",
+            type=bool,
+        ),
+        OptionSpec(
+            "sam_amount",
+            20,
+            "Sâm payment per opponent, in bets",
+            type=int,
+            minimum=0,
+            maximum=10000,
+        ),
+        OptionSpec(
+            "instant_win_enabled",
+            True,
+            "instant wins (sảnh rồng, tứ quý 2, đồng hoa, 3 xám, 5 đôi) are checked after the deal",
+            type=bool,
+        ),
+        OptionSpec(
+            "instant_win_amount",
+            20,
+            "paid to an instant winner by each other seat, in bets",
+            type=int,
+            minimum=0,
+            maximum=10000,
+        ),
+        OptionSpec(
+            "cong_amount",
+            15,
+            "paid by a loser who never played a card, instead of the card count",
+            type=int,
+            minimum=0,
+            maximum=10000,
+        ),
+        OptionSpec(
+            "thoi_two",
+            10,
+            "per 2 held at the end, or per 2 in a player's going-out play",
+            type=int,
+            minimum=0,
+            maximum=10000,
+        ),
+        OptionSpec(
+            "thoi_quad",
+            20,
+            "per four of a kind held at the end",
+            type=int,
+            minimum=0,
+            maximum=10000,
+        ),
         OptionSpec("chop_two", 20, "chop money per 2 chopped", type=int, minimum=0, maximum=10000),
-        OptionSpec("chop_quad", 30, "chop money per four of a kind chopped", type=int,
-                   minimum=0, maximum=10000),
-        OptionSpec("chop_chain_last_victim_pays_all", True,
-                   "a chop chain is paid once at round end by the last victim to the last chopper; "
-                   "false: every chop is paid by its own victim", type=bool),
-        OptionSpec("first_game_leader", "lowest_card",
-                   "first game without a Sâm: the holder of the lowest card leads, or a random seat",
-                   choices=("lowest_card", "random"), type=str),
-        OptionSpec("previous_winner", -1,
-                   "seat that won the previous game (leads unless someone declares Sâm, first among "
-                   "declarers); -1: a first game", type=int, minimum=-1, maximum=3),
+        OptionSpec(
+            "chop_quad",
+            30,
+            "chop money per four of a kind chopped",
+            type=int,
+            minimum=0,
+            maximum=10000,
+        ),
+        OptionSpec(
+            "chop_chain_last_victim_pays_all",
+            True,
+            "a chop chain is paid once at round end by the last victim to the last chopper; "
+            "false: every chop is paid by its own victim",
+            type=bool,
+        ),
+        OptionSpec(
+            "first_game_leader",
+            "lowest_card",
+            "first game without a Sâm: the holder of the lowest card leads, or a random seat",
+            choices=("lowest_card", "random"),
+            type=str,
+        ),
+        OptionSpec(
+            "previous_winner",
+            -1,
+            "seat that won the previous game (leads unless someone declares Sâm, first among "
+            "declarers); -1: a first game",
+            type=int,
+            minimum=-1,
+            maximum=3,
+        ),
     )
 
     def __init__(self, num_players: int = 4, options=None):
@@ -171,26 +262,38 @@ class SamlocGame(Game):
         self._before = tuple(tuple((s - i) % n for i in range(1, n)) for s in range(n))
 
     def check_options(self) -> None:
-        for name in ("sam_amount", "instant_win_amount", "cong_amount", "thoi_two", "thoi_quad",
-                     "chop_two", "chop_quad"):
+        for name in (
+            "sam_amount",
+            "instant_win_amount",
+            "cong_amount",
+            "thoi_two",
+            "thoi_quad",
+            "chop_two",
+            "chop_quad",
+        ):
             if self.options[name] < 0:
                 raise OptionError.of("samloc.option_negative", name=name, value=self.options[name])
         pw = self.options["previous_winner"]
         if not -1 <= pw < self.num_players:
-            raise OptionError.of("samloc.previous_winner_seat", pw=pw,
-                                 num_players=self.num_players - 1)
+            raise OptionError.of(
+                "samloc.previous_winner_seat", pw=pw, num_players=self.num_players - 1
+            )
 
     # -- facts ---------------------------------------------------------------------------
     def payoff_bound(self) -> float:
         """Bound on any seat's |payoff| in bets: all losers' payments (card count or cóng, 2s and
         quads held) plus every possible chop, or a Sâm / instant-win settlement."""
         n = self.num_players
-        per_loser = max(self._cong, HAND_SIZE - 1, self._thoi_two * 4) + self._thoi_two * 4 \
+        per_loser = (
+            max(self._cong, HAND_SIZE - 1, self._thoi_two * 4)
+            + self._thoi_two * 4
             + self._thoi_quad * 2
+        )
         chops = self._chop_two * 4 + self._chop_quad * 10
         normal = (n - 1) * per_loser + chops
-        sam = self._sam * max(n, self._sam_mult) + (2 * max(self._chop_two, self._chop_quad)
-                                                     if self._sam_chop else 0)
+        sam = self._sam * max(n, self._sam_mult) + (
+            2 * max(self._chop_two, self._chop_quad) if self._sam_chop else 0
+        )
         instant = self._iw_amount * (n - 1)
         return float(max(normal, sam, instant))
 
@@ -203,7 +306,7 @@ class SamlocGame(Game):
         dealt = 0
         for s in range(n):
             m = 0
-            for c in cards[HAND_SIZE * s:HAND_SIZE * (s + 1)]:
+            for c in cards[HAND_SIZE * s : HAND_SIZE * (s + 1)]:
                 m |= _BIT[c]
             masks.append(m)
             dealt |= m
@@ -232,7 +335,6 @@ class SamlocGame(Game):
         """:func:`games.samloc.state.lowest_holder`."""
         return lowest_holder(hands)
 
-
     def state_from_deal(self, deal: Deal) -> "SamlocState":
         """The initial state of ``deal`` (validated; raises :class:`DealError` naming the field).
 
@@ -252,15 +354,17 @@ class SamlocGame(Game):
             if not isinstance(hand, (tuple, list)):
                 raise DealError.of("samloc.expected_card_ids", f"deal.hands[{s}]")
             if len(hand) != HAND_SIZE:
-                raise DealError.of("samloc.hand_size", f"deal.hands[{s}]", n_hand=len(hand),
-                                   HAND_SIZE=HAND_SIZE)
+                raise DealError.of(
+                    "samloc.hand_size", f"deal.hands[{s}]", n_hand=len(hand), HAND_SIZE=HAND_SIZE
+                )
             m = 0
             for i, c in enumerate(hand):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
                     raise DealError.of("samloc.bad_card_id", f"deal.hands[{s}][{i}]", c=c)
                 if seen >> c & 1:
-                    raise DealError.of("samloc.card_dealt_twice", f"deal.hands[{s}]",
-                                       card=card_str(c))
+                    raise DealError.of(
+                        "samloc.card_dealt_twice", f"deal.hands[{s}]", card=card_str(c)
+                    )
                 seen |= 1 << c
                 m |= 1 << c
             masks.append(m)
@@ -275,13 +379,17 @@ class SamlocGame(Game):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
                     raise DealError.of("samloc.bad_card_id", f"deal.set_aside[{i}]", c=c)
                 if (seen | sa) >> c & 1:
-                    raise DealError.of("samloc.card_dealt_twice", "deal.set_aside",
-                                       card=card_str(c))
+                    raise DealError.of(
+                        "samloc.card_dealt_twice", "deal.set_aside", card=card_str(c)
+                    )
                 sa |= 1 << c
             if sa != rest:
-                raise DealError.of("samloc.set_aside_size", "deal.set_aside",
-                                   n_set_aside=len(deal.set_aside),
-                                   value=52 - HAND_SIZE * n)
+                raise DealError.of(
+                    "samloc.set_aside_size",
+                    "deal.set_aside",
+                    n_set_aside=len(deal.set_aside),
+                    value=52 - HAND_SIZE * n,
+                )
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
             raise DealError.of("samloc.first_not_a_seat", "deal.first", first=first, n=n - 1)
@@ -289,26 +397,52 @@ class SamlocGame(Game):
             raise DealError.of("samloc.no_extra", "deal.extra")
         if self._prev >= 0:
             if first != self._prev:
-                raise DealError.of("samloc.previous_winner_leads", "deal.first", first=first,
-                                   prev=self._prev)
+                raise DealError.of(
+                    "samloc.previous_winner_leads", "deal.first", first=first, prev=self._prev
+                )
         elif self._lowest:
             holder = lowest_holder(masks)
             if holder != first:
                 low = (seen & -seen).bit_length() - 1
-                raise DealError.of("samloc.lowest_card_held", "deal.first", first=first,
-                                   card=card_str(low), holder=holder)
+                raise DealError.of(
+                    "samloc.lowest_card_held",
+                    "deal.first",
+                    first=first,
+                    card=card_str(low),
+                    holder=holder,
+                )
         return SamlocState._start(self, masks, rest, first, deal, True)
 
-    def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
-                      moves: Sequence[tuple[int, Any]], rng: random.Random, *, first: int = 0,
-                      drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+    def deal_for_view(
+        self,
+        seat: int,
+        hand: Sequence[int],
+        counts: Sequence[int],
+        moves: Sequence[tuple[int, Any]],
+        rng: random.Random,
+        *,
+        first: int = 0,
+        drawn: Sequence[int] = (),
+        trump: int | None = None,
+    ) -> Deal:
         """A full deal consistent with ``seat``'s view (see :meth:`games.base.Game.deal_for_view`):
         :func:`games.samloc.view.deal_for_view`."""
-        return _view.deal_for_view(self, seat, hand, counts, moves, rng, first=first,
-                                   drawn=drawn, trump=trump)
+        return _view.deal_for_view(
+            self, seat, hand, counts, moves, rng, first=first, drawn=drawn, trump=trump
+        )
 
-    def _sample(self, rng: random.Random, fixed: list[int], need: list[int], pool: int,
-                caps: list[int], leader: int, iw: bool, strict: bool = False, tries: int = 200):
+    def _sample(
+        self,
+        rng: random.Random,
+        fixed: list[int],
+        need: list[int],
+        pool: int,
+        caps: list[int],
+        leader: int,
+        iw: bool,
+        strict: bool = False,
+        tries: int = 200,
+    ):
         """Draw hidden cards: :func:`games.samloc.state.sample_hidden`."""
         return sample_hidden(self, rng, fixed, need, pool, caps, leader, iw, strict, tries)
 
@@ -357,8 +491,11 @@ class SamlocGame(Game):
         if isinstance(move, bool) or not isinstance(move, int) or not 0 < move <= FULL:
             raise GameError.of("samloc.not_a_move", move=move)
         c = R.classify(move, self._allow_two, self._dq)
-        return MoveInfo(kind="play", cards=tuple(R.sequence_order(move)),
-                        combo=R.COMBO_NAMES[c[0]] if c else None)
+        return MoveInfo(
+            kind="play",
+            cards=tuple(R.sequence_order(move)),
+            combo=R.COMBO_NAMES[c[0]] if c else None,
+        )
 
     def heuristic_move(self, state: "SamlocState", rng: random.Random) -> int:
         return _heuristic_move(self, state, rng)

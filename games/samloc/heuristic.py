@@ -45,8 +45,11 @@ def _group_cost(kind: int, ranks: tuple[int, ...]) -> int:
 
 #: (a, b) -> the rank indices of the straight of sequence values a..b, in sequence order, and
 #: the packed rank counts of its cards (one per rank).
-_WIN_RANKS = {(a, b): tuple(R.VALUE_RANK[x] for x in range(a, b + 1))
-              for a in range(1, 15) for b in range(a, 15)}
+_WIN_RANKS = {
+    (a, b): tuple(R.VALUE_RANK[x] for x in range(a, b + 1))
+    for a in range(1, 15)
+    for b in range(a, 15)
+}
 _WIN_ONES = {w: sum(1 << (4 * r) for r in ranks) for w, ranks in _WIN_RANKS.items()}
 
 #: (rank, value mask, allow_two) -> the straights through that rank (:func:`_windows_with`).
@@ -136,7 +139,7 @@ def plan(hand: int, allow_two: bool = True):
 
     Depends on the rank counts only (memoised per count vector, bounded)."""
     x = hand - ((hand >> 1) & 0x5555555555555)
-    c = (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)   # R.rank_counts, inlined
+    c = (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)  # R.rank_counts, inlined
     hit = _plan_cache.get(c | _TWO_KEY if allow_two else c)
     return hit if hit is not None else _plan_packed(c, allow_two)
 
@@ -184,7 +187,7 @@ def sample_deals(pool_size: int, opponents: int, samples: int):
 
     gen = np.random.Generator(np.random.PCG64([SAM_SEED, pool_size, opponents, samples]))
     perm = np.argsort(gen.random((samples, pool_size)), axis=1, kind="stable")
-    return perm[:, :10 * opponents].reshape(samples, opponents, 10)
+    return perm[:, : 10 * opponents].reshape(samples, opponents, 10)
 
 
 def _deal_matrix(pool_size: int, opponents: int, samples: int):
@@ -203,8 +206,9 @@ def _deal_matrix(pool_size: int, opponents: int, samples: int):
     return a
 
 
-def sam_success_chance(game, hand: int, unseen: int, rng: random.Random | None = None,
-                       samples: int = SAM_SAMPLES) -> float:
+def sam_success_chance(
+    game, hand: int, unseen: int, rng: random.Random | None = None, samples: int = SAM_SAMPLES
+) -> float:
     """Estimated chance that declaring Sâm with ``hand`` succeeds: opponents get random
     10-card hands from ``unseen``; success when no opponent can beat any planned play but the
     last one (which must hold no counted 2).
@@ -212,8 +216,16 @@ def sam_success_chance(game, hand: int, unseen: int, rng: random.Random | None =
     The estimate is a fixed function of its arguments: the same ``samples`` sampled deals
     (:func:`sample_deals`, seed :data:`SAM_SEED`) for every hand, evaluated on rank counts all
     at once, and memoised (bounded).  ``rng`` is not used (kept for callers)."""
-    key = (hand, unseen, game.num_players, game._allow_two, game._dq, game._quad_pair,
-           game._two_str, samples)
+    key = (
+        hand,
+        unseen,
+        game.num_players,
+        game._allow_two,
+        game._dq,
+        game._quad_pair,
+        game._two_str,
+        samples,
+    )
     hit = _sam_memo.get(key)
     if hit is None:
         hit = _sam_chance(game, hand, unseen, samples)
@@ -262,11 +274,11 @@ def _beaten_by_any(game, mask: int, at_least):
         return np.ones(ge1.shape[0], dtype=bool)
     ctype, length, key = c
     if ctype == SINGLE:
-        b = ge1[:, :, key + 1:].any(axis=2)
+        b = ge1[:, :, key + 1 :].any(axis=2)
         if key == TWO:
             b |= ge4.any(axis=2)
     elif ctype == PAIR:
-        b = ge2[:, :, key + 1:].any(axis=2)
+        b = ge2[:, :, key + 1 :].any(axis=2)
         if key == TWO:
             nq = ge4.sum(axis=2)
             if game._quad_pair:
@@ -274,13 +286,13 @@ def _beaten_by_any(game, mask: int, at_least):
             if game._dq:
                 b |= nq >= 2
     elif ctype == TRIPLE:
-        b = ge3[:, :, key + 1:].any(axis=2)
+        b = ge3[:, :, key + 1 :].any(axis=2)
     elif ctype == QUAD:
-        b = ge4[:, :, key + 1:].any(axis=2)
+        b = ge4[:, :, key + 1 :].any(axis=2)
     elif ctype == DQUAD:
-        b = (ge4.sum(axis=2) >= 2) & ge4[:, :, key + 1:].any(axis=2)
+        b = (ge4.sum(axis=2) >= 2) & ge4[:, :, key + 1 :].any(axis=2)
     elif ctype == STRAIGHT:
-        if length > 10:       # an opponent holds 10 cards
+        if length > 10:  # an opponent holds 10 cards
             return np.zeros(ge1.shape[0], dtype=bool)
         # value v present (index v = sequence value 1..14; A also as 1 and 2 as 2 when allowed)
         vals = np.zeros(ge1.shape[:2] + (15,), dtype=bool)
@@ -290,11 +302,14 @@ def _beaten_by_any(game, mask: int, at_least):
             vals[:, :, 2] = ge1[:, :, TWO]
         run = np.concatenate([np.zeros(vals.shape[:2] + (1,)), np.cumsum(vals, axis=2)], axis=2)
         # windows a..a+length-1 with a higher top (and not 1..14 or 2..14)
-        starts = [a for a in range(max(key - length + 2, 1), 16 - length)
-                  if not (a + length - 1 == 14 and a <= 2)]
+        starts = [
+            a
+            for a in range(max(key - length + 2, 1), 16 - length)
+            if not (a + length - 1 == 14 and a <= 2)
+        ]
         if not starts:
             return np.zeros(ge1.shape[0], dtype=bool)
-        full = (run[:, :, length:] - run[:, :, :-length]) == length   # index a: window a..
+        full = (run[:, :, length:] - run[:, :, :-length]) == length  # index a: window a..
         b = full[:, :, starts].any(axis=2)
     else:
         return np.zeros(ge1.shape[0], dtype=bool)
@@ -313,6 +328,7 @@ def _counts_two(game, mask: int) -> bool:
 # build (one closure scope holds the functions, each function holds the scope), garbage that
 # only the cyclic collector frees (docs/search.md, "Garbage collection").
 
+
 def _spend(m: int, late: bool) -> float:
     """Extra cost of giving up strong cards (2s, aces, bombs) now (none late in the deal)."""
     if late:
@@ -327,24 +343,25 @@ def _after(game, hand: int, m: int, allow_two: bool, unseen: int) -> float:
     """Cost of the hand left after playing ``m``."""
     rest = hand ^ m
     if not rest:
-        return 5.0 * (m & TWOS).bit_count()      # out on a 2: a loss, but a cheap one
+        return 5.0 * (m & TWOS).bit_count()  # out on a 2: a loss, but a cheap one
     v, groups = plan(rest, allow_two)
     if len(groups) == 1 and not _counts_two(game, rest) and not _beatable(m, unseen, game):
-        v -= 100      # nobody can beat m, and the rest goes out in one play
+        v -= 100  # nobody can beat m, and the rest goes out in one play
     if (rest & TWOS) == rest:
-        v += 15       # only 2s left: the hand can only end on a 2
+        v += 15  # only 2s left: the hand can only end on a 2
     return v
 
 
-def _lead_score(game, hand: int, m: int, allow_two: bool, unseen: int, late: bool, quads: int,
-                min_opp: int) -> float:
+def _lead_score(
+    game, hand: int, m: int, allow_two: bool, unseen: int, late: bool, quads: int, min_opp: int
+) -> float:
     """Cost of leading ``m`` (lowest is led)."""
     c = R.classify(m, allow_two, game._dq)
     v = _after(game, hand, m, allow_two, unseen) + _spend(m, late)
     if c[0] == QUAD and hand != m:
-        v += 25              # keep fours of a kind to chop with
+        v += 25  # keep fours of a kind to chop with
     elif quads & m:
-        v += 25              # ... and do not break them
+        v += 25  # ... and do not break them
     # lead weak combinations first, long straights early (they shed many cards)
     if c[0] == STRAIGHT:
         v += (c[2] - 3) * 0.3 - 5 * c[1]
@@ -363,7 +380,7 @@ def heuristic_move(game, state, rng: random.Random) -> int:
     legal = state.legal_moves()
     if state.in_declarations:
         if not state.declaration_matters(s):
-            return DECLINE   # an earlier seat's declaration outranks this one: nothing to gain
+            return DECLINE  # an earlier seat's declaration outranks this one: nothing to gain
         chance = sam_success_chance(game, state.hands[s], _unseen(state, s), rng)
         return DECLARE if chance >= SAM_THRESHOLD else DECLINE
     if len(legal) == 1:
@@ -383,7 +400,9 @@ def heuristic_move(game, state, rng: random.Random) -> int:
 
     nxt = state._next_active(s)
     danger_next = nxt >= 0 and state.hands[nxt].bit_count() == 1
-    sizes = [state.hands[t].bit_count() for t in range(state._n) if t != s and state._active >> t & 1]
+    sizes = [
+        state.hands[t].bit_count() for t in range(state._n) if t != s and state._active >> t & 1
+    ]
     min_opp = min(sizes) if sizes else 10
 
     # as declarer: safest plays first, never finish on a 2
@@ -392,23 +411,31 @@ def heuristic_move(game, state, rng: random.Random) -> int:
 
     for m in legal:
         if m != PASS and m == hand and not _counts_two(game, m):
-            return m   # finishing (not on a 2)
+            return m  # finishing (not on a 2)
 
     base = plan_cost(hand, allow_two)
     late = min_opp <= 3 or hand.bit_count() <= 4
-    quads = ((R.rank_counts(hand) >> 2) & R.NIB1) * 15   # the cards of its fours of a kind
+    quads = ((R.rank_counts(hand) >> 2) & R.NIB1) * 15  # the cards of its fours of a kind
 
     if top is None:
         # leading
         if danger_next:
-            multi = [m for m in legal if m.bit_count() > 1 and R.classify(m, allow_two, game._dq)[0] != QUAD]
+            multi = [
+                m
+                for m in legal
+                if m.bit_count() > 1 and R.classify(m, allow_two, game._dq)[0] != QUAD
+            ]
             if multi:
-                return min(multi, key=lambda m: (_after(game, hand, m, allow_two, unseen)
-                                                 + _spend(m, late), m))
+                return min(
+                    multi,
+                    key=lambda m: (_after(game, hand, m, allow_two, unseen) + _spend(m, late), m),
+                )
             singles = [m for m in legal if m.bit_count() == 1]
             return max(singles)
-        return min(legal, key=lambda m: (_lead_score(game, hand, m, allow_two, unseen, late, quads,
-                                                     min_opp), m))
+        return min(
+            legal,
+            key=lambda m: (_lead_score(game, hand, m, allow_two, unseen, late, quads, min_opp), m),
+        )
 
     # following
     owner, tmask = top
@@ -419,8 +446,11 @@ def heuristic_move(game, state, rng: random.Random) -> int:
         if singles:
             return max(singles)
     # chopping a 2 or a four of a kind earns chop money: always take it, with the smallest bomb
-    chops = [m for m in plays if m.bit_count() in (4, 8)
-             and R.classify(m, allow_two, game._dq)[0] in (QUAD, DQUAD)]
+    chops = [
+        m
+        for m in plays
+        if m.bit_count() in (4, 8) and R.classify(m, allow_two, game._dq)[0] in (QUAD, DQUAD)
+    ]
     if chops and (tmask & TWOS or tc[0] in (QUAD, DQUAD)):
         return min(chops)
     # passing gives up tempo (the first to go out takes everything): a bias to play, stronger

@@ -14,8 +14,18 @@ from quansu.games.reasons import SHEDDING_TEXTS, Reason, by_rank, hand_of, say, 
 TEXTS: dict[str, tuple[str, str]] = {
     "declares": ("declares Sâm", "báo sâm"),
     "declines": ("does not declare Sâm", "không báo sâm"),
-    **{k: SHEDDING_TEXTS[k] for k in ("finishes", "plays_bomb", "breaks_bomb", "keeps_bomb",
-                                      "plays_two", "holds_twos", "sheds_lowest")},
+    **{
+        k: SHEDDING_TEXTS[k]
+        for k in (
+            "finishes",
+            "plays_bomb",
+            "breaks_bomb",
+            "keeps_bomb",
+            "plays_two",
+            "holds_twos",
+            "sheds_lowest",
+        )
+    },
 }
 
 

@@ -30,14 +30,20 @@ DECLARE = 1 << 52
 DECLINE = 1 << 53
 
 SINGLE, PAIR, TRIPLE, QUAD, STRAIGHT, DQUAD = 1, 2, 3, 4, 5, 6
-COMBO_NAMES = {SINGLE: "single", PAIR: "pair", TRIPLE: "triple", QUAD: "quad",
-               STRAIGHT: "straight", DQUAD: "double_quad"}
+COMBO_NAMES = {
+    SINGLE: "single",
+    PAIR: "pair",
+    TRIPLE: "triple",
+    QUAD: "quad",
+    STRAIGHT: "straight",
+    DQUAD: "double_quad",
+}
 
 ACE, TWO = 11, 12
 TWOS = 0xF << (4 * TWO)
-NIB1 = int("1" * 13, 16)          # bit 0 of every rank nibble
-BLACK = int("3" * 13, 16)         # spades and clubs
-RED = int("C" * 13, 16)           # diamonds and hearts
+NIB1 = int("1" * 13, 16)  # bit 0 of every rank nibble
+BLACK = int("3" * 13, 16)  # spades and clubs
+RED = int("C" * 13, 16)  # diamonds and hearts
 FULL = (1 << 52) - 1
 
 #: Sequence value (1..14) -> rank index; index 0 unused.
@@ -45,8 +51,13 @@ VALUE_RANK = (-1, ACE, TWO, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ACE)
 
 # Instant-win types, highest priority first has the largest number.
 IW_NONE, IW_FIVE_PAIRS, IW_THREE_TRIPLES, IW_SAME_COLOUR, IW_FOUR_TWOS, IW_DRAGON = 0, 1, 2, 3, 4, 5
-INSTANT_WIN_NAMES = {IW_DRAGON: "sảnh rồng", IW_FOUR_TWOS: "tứ quý 2", IW_SAME_COLOUR: "đồng hoa",
-                     IW_THREE_TRIPLES: "3 xám", IW_FIVE_PAIRS: "5 đôi"}
+INSTANT_WIN_NAMES = {
+    IW_DRAGON: "sảnh rồng",
+    IW_FOUR_TWOS: "tứ quý 2",
+    IW_SAME_COLOUR: "đồng hoa",
+    IW_THREE_TRIPLES: "3 xám",
+    IW_FIVE_PAIRS: "5 đôi",
+}
 
 
 def _subs(nib: int, k: int) -> tuple[int, ...]:
@@ -58,8 +69,10 @@ def _subs(nib: int, k: int) -> tuple[int, ...]:
 
 
 #: SUBS_AT[k][r][nib]: the k-card sub-masks (as card masks, shifted to rank r) of a rank nibble.
-SUBS_AT = [[[tuple(s << (4 * r) for s in _subs(nib, k)) for nib in range(16)] for r in range(13)]
-           for k in range(5)]
+SUBS_AT = [
+    [[tuple(s << (4 * r) for s in _subs(nib, k)) for nib in range(16)] for r in range(13)]
+    for k in range(5)
+]
 BIT = CARD_BIT
 
 
@@ -157,7 +170,7 @@ def _straights(hand: int, allow_two: bool, length: int, min_key: int, out: list)
         # windows [b-length+1, b] with b > min_key
         m = vm
         for _ in range(length - 1):
-            m &= m >> 1          # bit a set iff values a..a+length-1 all present
+            m &= m >> 1  # bit a set iff values a..a+length-1 all present
         a_min = max(min_key - length + 2, 1)
         m >>= a_min
         a = a_min
@@ -262,7 +275,7 @@ def lead_combos(hand: int, allow_two: bool = True, forced_high_single: bool = Fa
     out = highest_rank_singles(hand) if forced_high_single else _split(hand)
     if hand & (hand - 1):
         c = rank_counts(hand)
-        m = ((c >> 1) | (c >> 2)) & NIB1            # ranks with >= 2 cards (bit 4r)
+        m = ((c >> 1) | (c >> 2)) & NIB1  # ranks with >= 2 cards (bit 4r)
         if m:
             s2, s3 = SUBS_AT[2], SUBS_AT[3]
             while m:
@@ -287,9 +300,16 @@ def lead_combos(hand: int, allow_two: bool = True, forced_high_single: bool = Fa
 _GE3 = frozenset(n for n in range(16) if n.bit_count() >= 3)
 
 
-def beating_combos(hand: int, ctype: int, length: int, key: int, allow_two: bool = True,
-                   double_quad: bool = True, quad_chops_pair_of_twos: bool = False,
-                   forced_high_single: bool = False) -> list[int]:
+def beating_combos(
+    hand: int,
+    ctype: int,
+    length: int,
+    key: int,
+    allow_two: bool = True,
+    double_quad: bool = True,
+    quad_chops_pair_of_twos: bool = False,
+    forced_high_single: bool = False,
+) -> list[int]:
     """Every combination of ``hand`` that beats a top of ``(ctype, length, key)`` (no pass).
 
     Same shape with a strictly higher key, plus chops: a quad on a single 2, a double quad (or,
@@ -325,8 +345,15 @@ def beating_combos(hand: int, ctype: int, length: int, key: int, allow_two: bool
     return out
 
 
-def can_beat(hand: int, ctype: int, length: int, key: int, allow_two: bool = True,
-             double_quad: bool = True, quad_chops_pair_of_twos: bool = False) -> bool:
+def can_beat(
+    hand: int,
+    ctype: int,
+    length: int,
+    key: int,
+    allow_two: bool = True,
+    double_quad: bool = True,
+    quad_chops_pair_of_twos: bool = False,
+) -> bool:
     """Whether ``hand`` holds a combination that beats a top of ``(ctype, length, key)``:
     ``bool(beating_combos(...))`` (``forced_high_single`` off) without listing them."""
     c = rank_counts(hand)
@@ -358,17 +385,18 @@ def can_beat(hand: int, ctype: int, length: int, key: int, allow_two: bool = Tru
             vm |= ((rp >> ACE) & 1) << 1 | ((rp >> TWO) & 1) << 2
         m = vm
         for _ in range(length - 1):
-            m &= m >> 1          # bit a set iff values a..a+length-1 all present
+            m &= m >> 1  # bit a set iff values a..a+length-1 all present
         m >>= max(key - length + 2, 1)
         m <<= max(key - length + 2, 1)
-        if 13 <= length <= 14:   # a window ending on 14 (A high) must not start at 1 or 2
+        if 13 <= length <= 14:  # a window ending on 14 (A high) must not start at 1 or 2
             m &= ~(1 << (15 - length))
         return m != 0
     return False
 
 
-def beats(move: tuple, top: tuple, double_quad: bool = True,
-          quad_chops_pair_of_twos: bool = False) -> bool:
+def beats(
+    move: tuple, top: tuple, double_quad: bool = True, quad_chops_pair_of_twos: bool = False
+) -> bool:
     """Whether a combination ``(ctype, length, key)`` beats the top ``(ctype, length, key)``."""
     mt, ml, mk = move
     tt, tl, tk = top
@@ -376,7 +404,8 @@ def beats(move: tuple, top: tuple, double_quad: bool = True,
         return mk > tk
     if mt == QUAD:
         return (tt == SINGLE and tk == TWO) or (
-            quad_chops_pair_of_twos and tt == PAIR and tk == TWO)
+            quad_chops_pair_of_twos and tt == PAIR and tk == TWO
+        )
     if mt == DQUAD:
         return double_quad and tt == PAIR and tk == TWO
     return False
@@ -422,5 +451,5 @@ def sequence_order(mask: int) -> list[int]:
         ids.append(low.bit_length() - 1)
         m ^= low
     if len(ids) >= 3 and mask & TWOS and straight_key(mask, True):
-        ids.sort(key=lambda c: (1 if c >> 2 == ACE else 2 if c >> 2 == TWO else (c >> 2) + 3))
+        ids.sort(key=lambda c: 1 if c >> 2 == ACE else 2 if c >> 2 == TWO else (c >> 2) + 3)
     return ids

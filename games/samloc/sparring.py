@@ -45,28 +45,37 @@ HAND_SIZE = 10
 class Params:
     """Weights of the sparring bot (plan-cost units; ``money`` converts bets into them)."""
 
-    combo_cost: float = 1.0      #: cost of one combination still to be played
-    control: float = 1.5         #: earned by a combination in proportion to its chance to win a lead
-    control_lead_only: float = 1.0  #: the same for straights and triples (rarely an answer to a lead)
-    respond: float = 0.7         #: chance that an opponent holding a beater plays it
-    pass_soft: float = 0.35      #: beater chance of a seat that passed a lower same-shape top
-    pass_soft_two: float = 0.8   #: the same for beaters that are 2s or bombs (players save them)
-    lead_value: float = 0.6      #: value of winning the trick when following
-    lead_keep: float = 0.5       #: value of keeping the lead when leading
-    danger: float = 0.8          #: cost of letting an opponent go out
-    danger_now: float = 0.8      #: cost of letting an opponent go out at once with its last cards
-    money: float = 0.1           #: plan-cost units per bet
-    two_end: float = 3.0         #: a hand left with only 2s (it cannot go out and win)
-    fin_lead: tuple = (1.0, 1.0, 0.55, 0.3, 0.12, 0.04)  #: chance a seat with k cards goes out from the lead
+    combo_cost: float = 1.0  #: cost of one combination still to be played
+    control: float = 1.5  #: earned by a combination in proportion to its chance to win a lead
+    control_lead_only: float = (
+        1.0  #: the same for straights and triples (rarely an answer to a lead)
+    )
+    respond: float = 0.7  #: chance that an opponent holding a beater plays it
+    pass_soft: float = 0.35  #: beater chance of a seat that passed a lower same-shape top
+    pass_soft_two: float = 0.8  #: the same for beaters that are 2s or bombs (players save them)
+    lead_value: float = 0.6  #: value of winning the trick when following
+    lead_keep: float = 0.5  #: value of keeping the lead when leading
+    danger: float = 0.8  #: cost of letting an opponent go out
+    danger_now: float = 0.8  #: cost of letting an opponent go out at once with its last cards
+    money: float = 0.1  #: plan-cost units per bet
+    two_end: float = 3.0  #: a hand left with only 2s (it cannot go out and win)
+    fin_lead: tuple = (
+        1.0,
+        1.0,
+        0.55,
+        0.3,
+        0.12,
+        0.04,
+    )  #: chance a seat with k cards goes out from the lead
     bill_risk: tuple = (1.0, 1.0, 0.7, 0.45, 0.25, 0.12, 0.05, 0.02, 0.0, 0.0, 0.0)
     #: ^ weight of the bill of the cards kept, by the fewest cards an opponent holds
-    pass_cost: float = 0.5       #: tempo given up by passing (the round goes on without this seat)
+    pass_cost: float = 0.5  #: tempo given up by passing (the round goes on without this seat)
     pass_cost_late: float = 2.0  #: the same once an opponent holds three cards or fewer
-    go_out: float = 4.0          #: the lead is worth up to this many times more: by the chance to lead out
-    out_combos: int = 2          #: ... from a hand left of at most this many combinations
-    low_first: float = 0.6       #: leading: cost per unit of the led combination's strength (0..1)
-    shed: float = 0.1            #: leading: value per card led
-    cong_guard: int = 4          #: with all ten cards, play anything once an opponent is this close
+    go_out: float = 4.0  #: the lead is worth up to this many times more: by the chance to lead out
+    out_combos: int = 2  #: ... from a hand left of at most this many combinations
+    low_first: float = 0.6  #: leading: cost per unit of the led combination's strength (0..1)
+    shed: float = 0.1  #: leading: value per card led
+    cong_guard: int = 4  #: with all ten cards, play anything once an opponent is this close
     sam_threshold: float = 0.55  #: declare Sâm at this chance of going out unbeaten
 
 
@@ -79,6 +88,7 @@ PARAMS = Params()
 # A combination is ``cid = type << 8 | length << 4 | key`` (key: the rank index for same-rank
 # groups, the sequence value of the highest card for straights) and its count vector ``delta``
 # (nibble r = cards of rank r).
+
 
 def _cid(t: int, ln: int, key: int) -> int:
     return t << 8 | ln << 4 | key
@@ -170,12 +180,23 @@ def _hg_ge(U: int, n: int, u: int, k: int) -> float:
 # ---------------------------------------------------------------------------------------------
 # what the seat knows
 
+
 class _Tab:
     """Beater chances of one opponent with ``n`` cards drawn from ``U`` unseen cards (counts
     ``uc`` per rank), as suffix tables over the key to beat (built lazily)."""
 
-    __slots__ = ("U", "n", "uc", "allow_two", "hg1", "above", "_groups", "_two", "_quads",
-                 "_straights")
+    __slots__ = (
+        "U",
+        "n",
+        "uc",
+        "allow_two",
+        "hg1",
+        "above",
+        "_groups",
+        "_two",
+        "_quads",
+        "_straights",
+    )
 
     def __init__(self, U: int, n: int, uc: list, allow_two: bool):
         self.U, self.n, self.uc, self.allow_two = U, n, uc, allow_two
@@ -185,7 +206,7 @@ class _Tab:
         for r in range(TWO - 1, -1, -1):
             above[r] = acc
             acc += uc[r]
-        self.above = above          #: non-2 unseen cards of a rank above r
+        self.above = above  #: non-2 unseen cards of a rank above r
         self._groups: dict = {}
         self._two: dict = {}
         self._quads = None
@@ -256,10 +277,36 @@ class _Tab:
 class _Ctx:
     """The acting seat's knowledge and the caches of one decision."""
 
-    __slots__ = ("p", "g", "me", "n", "hand", "hc", "unseen", "U", "uc", "opps", "counts", "passes",
-                 "allow_two", "dq", "quad_pair", "two_str", "seat_u", "hold_cache", "beat_cache",
-                 "cost_cache", "tabs", "plan_memo", "sure_cache", "guar_memo", "sam_memo",
-                 "sam_p_cache", "out_memo", "declarer")
+    __slots__ = (
+        "p",
+        "g",
+        "me",
+        "n",
+        "hand",
+        "hc",
+        "unseen",
+        "U",
+        "uc",
+        "opps",
+        "counts",
+        "passes",
+        "allow_two",
+        "dq",
+        "quad_pair",
+        "two_str",
+        "seat_u",
+        "hold_cache",
+        "beat_cache",
+        "cost_cache",
+        "tabs",
+        "plan_memo",
+        "sure_cache",
+        "guar_memo",
+        "sam_memo",
+        "sam_p_cache",
+        "out_memo",
+        "declarer",
+    )
 
     def __init__(self, game, state, params: Params, me: int):
         self.p = params
@@ -291,7 +338,7 @@ class _Ctx:
             if cap >= TWO:
                 self.seat_u[s] = (self.U, self.uc)
             else:
-                ucs = self.uc[:cap + 1] + [0] * (12 - cap)
+                ucs = self.uc[: cap + 1] + [0] * (12 - cap)
                 self.seat_u[s] = (sum(ucs), ucs)
         self.passes = _pass_records(state.history, n, self.allow_two, self.declarer)
         self.tabs: dict = {}
@@ -395,7 +442,7 @@ class _Ctx:
             if got is not None:
                 return got
         ok = True
-        for i in (self.opps if seats is None else seats):
+        for i in self.opps if seats is None else seats:
             p_low, p_two, p_bomb = self.hold(i, cid)
             if p_low or p_two or p_bomb:
                 f = self.pass_factor(i, cid)
@@ -493,7 +540,11 @@ class _Ctx:
                 p_low, p_two, p_bomb = self.hold(i, cid)
                 if p_low or p_two or p_bomb:
                     f = self.pass_factor(i, cid)
-                    q *= (1.0 - (f[0] > 0) * p_low) * (1.0 - (f[1] > 0) * p_two) * (1.0 - (f[2] > 0) * p_bomb)
+                    q *= (
+                        (1.0 - (f[0] > 0) * p_low)
+                        * (1.0 - (f[1] > 0) * p_two)
+                        * (1.0 - (f[2] > 0) * p_bomb)
+                    )
             got = self.sam_p_cache[cid] = 1.0 - q
         return got
 
@@ -572,6 +623,7 @@ def _pass_records(history, n: int, allow_two: bool, declarer: int) -> list[list[
 
 # ---------------------------------------------------------------------------------------------
 # the move
+
 
 def choose(game, state, rng: random.Random | None = None, params: Params | None = None) -> int:
     """The sparring bot's move for the seat to act in ``state`` (a legal move), from that seat's
@@ -677,7 +729,11 @@ def _block(ctx: _Ctx, legal: list[int]) -> int:
     plays = [m for m in legal if m]
     if not plays:
         return 0
-    chops = [m for m in plays if m.bit_count() >= 4 and R.classify(m, ctx.allow_two, ctx.dq)[0] in (QUAD, DQUAD)]
+    chops = [
+        m
+        for m in plays
+        if m.bit_count() >= 4 and R.classify(m, ctx.allow_two, ctx.dq)[0] in (QUAD, DQUAD)
+    ]
     if chops:
         return min(chops)
     return min(plays, key=lambda m: (m.bit_count(), m))
@@ -876,8 +932,14 @@ def _follow(game, state, ctx: _Ctx, legal: list[int]) -> int:
         if k < len(p.fin_lead):
             d_pass = stand * p.fin_lead[k]
     s_pass = base_c + p.danger * d_pass + p.money * risk * _bill(ctx, hc)
-    s_pass += p.pass_cost_late if ctx.opps and min(ctx.counts[i] for i in ctx.opps) <= 3 else p.pass_cost
-    if ctx.counts[ctx.me] == HAND_SIZE and ctx.opps and min(ctx.counts[i] for i in ctx.opps) <= p.cong_guard:
+    s_pass += (
+        p.pass_cost_late if ctx.opps and min(ctx.counts[i] for i in ctx.opps) <= 3 else p.pass_cost
+    )
+    if (
+        ctx.counts[ctx.me] == HAND_SIZE
+        and ctx.opps
+        and min(ctx.counts[i] for i in ctx.opps) <= p.cong_guard
+    ):
         s_pass += p.money * (game._cong - HAND_SIZE)
     best, best_s = 0, s_pass
     for m, cid, delta in cands:

@@ -22,7 +22,7 @@ from quansu.games.samloc import errors as _errors  # noqa: F401  (registers the 
 from . import rules as R
 from .rules import DECLARE, DECLINE, DQUAD, PASS, QUAD, SINGLE, STRAIGHT, TWOS
 
-if TYPE_CHECKING:   # annotations only: the game module imports this one
+if TYPE_CHECKING:  # annotations only: the game module imports this one
     from .game import SamlocGame
 
 FULL = (1 << 52) - 1
@@ -39,14 +39,15 @@ END_NORMAL = "normal"
 END_INSTANT = "instant_win"
 END_SAM_SUCCESS = "sam_success"
 END_SAM_BLOCKED = "sam_blocked"
-END_SAM_FAILED = "sam_failed"      # declarer went out on a 2, no blocker
+END_SAM_FAILED = "sam_failed"  # declarer went out on a 2, no blocker
 
 _BIT = R.BIT
 
 
 def _make_deal(masks: Sequence[int], rest: int, first: int) -> Deal:
-    return Deal(hands=tuple(tuple(cards_of(m)) for m in masks), first=first,
-                set_aside=tuple(cards_of(rest)))
+    return Deal(
+        hands=tuple(tuple(cards_of(m)) for m in masks), first=first, set_aside=tuple(cards_of(rest))
+    )
 
 
 def _fmt(mask: int) -> str:
@@ -65,9 +66,18 @@ def lowest_holder(hands: Sequence[int]) -> int:
     return -1
 
 
-def sample_hidden(game: SamlocGame, rng: random.Random, fixed: list[int], need: list[int],
-                  pool: int, caps: list[int], leader: int, iw: bool, strict: bool = False,
-                  tries: int = 200):
+def sample_hidden(
+    game: SamlocGame,
+    rng: random.Random,
+    fixed: list[int],
+    need: list[int],
+    pool: int,
+    caps: list[int],
+    leader: int,
+    iw: bool,
+    strict: bool = False,
+    tries: int = 200,
+):
     """Draw hidden cards: seat s gets ``need[s]`` cards of ``pool`` (ranks <= ``caps[s]``), the
     rest is set aside.  Constraints checked by rejection: ``leader`` (if >= 0) holds the
     lowest dealt card; with ``iw`` no drawn-into hand is an instant win.  Returns
@@ -114,7 +124,7 @@ def sample_hidden(game: SamlocGame, rng: random.Random, fixed: list[int], need: 
         j = 0
         for s in free:
             m = 0
-            for c in order[j:j + need[s]]:
+            for c in order[j : j + need[s]]:
                 m |= _BIT[c]
             drawn[s] = m
             left &= ~m
@@ -147,16 +157,58 @@ class SamlocState(State):
     (mask of every card played).  ``legal_moves()`` returns a cached list: do not mutate it.
     """
 
-    __slots__ = ("game", "_n", "_deal", "_first", "_prev", "hands", "played", "table", "set_aside",
-                 "_phase", "_cur", "_declared", "_declarer", "_top", "_ttype", "_tlen", "_tkey",
-                 "_towner", "_tlead", "_passed", "_active", "_moved", "_out2", "_chain_v",
-                 "_chain_victim", "_chain_chopper", "_pay", "_caps", "_hist", "_legal", "_relax",
-                 "_winner", "_next_leader", "_end", "_den", "_iw_seat", "_iw_type", "_returns")
+    __slots__ = (
+        "game",
+        "_n",
+        "_deal",
+        "_first",
+        "_prev",
+        "hands",
+        "played",
+        "table",
+        "set_aside",
+        "_phase",
+        "_cur",
+        "_declared",
+        "_declarer",
+        "_top",
+        "_ttype",
+        "_tlen",
+        "_tkey",
+        "_towner",
+        "_tlead",
+        "_passed",
+        "_active",
+        "_moved",
+        "_out2",
+        "_chain_v",
+        "_chain_victim",
+        "_chain_chopper",
+        "_pay",
+        "_caps",
+        "_hist",
+        "_legal",
+        "_relax",
+        "_winner",
+        "_next_leader",
+        "_end",
+        "_den",
+        "_iw_seat",
+        "_iw_type",
+        "_returns",
+    )
 
     # -- construction --------------------------------------------------------------------
     @classmethod
-    def _start(cls, game: SamlocGame, hands: list[int], rest: int, first: int,
-               deal: Deal | None, check_instant: bool) -> "SamlocState":
+    def _start(
+        cls,
+        game: SamlocGame,
+        hands: list[int],
+        rest: int,
+        first: int,
+        deal: Deal | None,
+        check_instant: bool,
+    ) -> "SamlocState":
         st = cls.__new__(cls)
         n = game.num_players
         st.game = game
@@ -266,8 +318,11 @@ class SamlocState(State):
     @property
     def deal(self) -> Deal:
         if self._deal is None:
-            self._deal = _make_deal([self.hands[s] | self.played[s] for s in range(self._n)],
-                                    self.set_aside, self._first)
+            self._deal = _make_deal(
+                [self.hands[s] | self.played[s] for s in range(self._n)],
+                self.set_aside,
+                self._first,
+            )
         return self._deal
 
     @property
@@ -300,13 +355,17 @@ class SamlocState(State):
         cur = self._cur
         if self._phase == PH_DECLARE:
             if move == DECLARE or move == DECLINE:
-                return (Text("samloc.answers_out_of_turn", seat=seat, cur=cur))
+                return Text("samloc.answers_out_of_turn", seat=seat, cur=cur)
             try:
                 text = self.game.move_to_text(move)
             except GameError:
                 return Text("samloc.must_answer_first_not_seat", cur=cur, seat=seat)
-            return Text("samloc.must_answer_first_not_move", cur=cur, seat=seat,
-                        move=json.dumps(text, ensure_ascii=False))
+            return Text(
+                "samloc.must_answer_first_not_move",
+                cur=cur,
+                seat=seat,
+                move=json.dumps(text, ensure_ascii=False),
+            )
         return super().out_of_turn_reason(seat, move)
 
     @property
@@ -391,8 +450,16 @@ class SamlocState(State):
                 lm = R.lead_combos(hand, g._allow_two, forced)
             else:
                 lm = [PASS]
-                lm += R.beating_combos(hand, self._ttype, self._tlen, self._tkey, g._allow_two, g._dq,
-                                       g._quad_pair, forced)
+                lm += R.beating_combos(
+                    hand,
+                    self._ttype,
+                    self._tlen,
+                    self._tkey,
+                    g._allow_two,
+                    g._dq,
+                    g._quad_pair,
+                    forced,
+                )
         elif self._phase == PH_DECLARE:
             lm = [DECLARE, DECLINE]
         else:
@@ -432,13 +499,15 @@ class SamlocState(State):
                 if c[0] == DQUAD:
                     raise IllegalMoveError.of("samloc.double_quad_answer", _fmt(move))
             elif not R.beats(c, (self._ttype, self._tlen, self._tkey), g._dq, g._quad_pair):
-                raise IllegalMoveError.of("samloc.does_not_beat", fmt=_fmt(move),
-                                          fmt2=_fmt(self._top))
+                raise IllegalMoveError.of(
+                    "samloc.does_not_beat", fmt=_fmt(move), fmt2=_fmt(self._top)
+                )
             if c[0] == SINGLE and g._forced and not self._relax >> s & 1 and self._forced_now(s):
                 hr = (hand.bit_length() - 1) >> 2
                 if c[2] != hr:
-                    raise IllegalMoveError.of("samloc.bao_mot", next_active=self._next_active(s),
-                                              s=s, RANKS=RANKS[hr])
+                    raise IllegalMoveError.of(
+                        "samloc.bao_mot", next_active=self._next_active(s), s=s, RANKS=RANKS[hr]
+                    )
         self.apply_unchecked(move)
 
     def apply_unchecked(self, move: int) -> None:
@@ -632,9 +701,11 @@ class SamlocState(State):
                 amt = g._thoi_two * self._out2[p]
             else:
                 h = self.hands[p]
-                amt = (h.bit_count() if self._moved >> p & 1 else g._cong) \
-                    + g._thoi_two * (h & TWOS).bit_count() \
+                amt = (
+                    (h.bit_count() if self._moved >> p & 1 else g._cong)
+                    + g._thoi_two * (h & TWOS).bit_count()
                     + g._thoi_quad * R.ranks_with_at_least(h, 4).bit_count()
+                )
             owed.append((p, amt))
         if self._den >= 0:
             total = sum(a for _, a in owed)
@@ -682,12 +753,35 @@ class SamlocState(State):
     def endgame_key(self) -> Hashable:
         """Every field the continuations and payoffs depend on (hands, the trick, passes, seats
         in play, the declaration, the chop chain, the payments so far ...), not the history."""
-        return (tuple(self.hands), self.table, self.set_aside, self._phase, self._cur,
-                self._declared, self._declarer, self._top, self._ttype, self._tlen, self._tkey,
-                self._towner, self._tlead, self._passed, self._active, self._moved,
-                tuple(self._out2), self._chain_v, self._chain_victim, self._chain_chopper,
-                tuple(self._pay), None if self._caps is None else tuple(self._caps), self._relax,
-                self._winner, self._next_leader, self._end, self._den)
+        return (
+            tuple(self.hands),
+            self.table,
+            self.set_aside,
+            self._phase,
+            self._cur,
+            self._declared,
+            self._declarer,
+            self._top,
+            self._ttype,
+            self._tlen,
+            self._tkey,
+            self._towner,
+            self._tlead,
+            self._passed,
+            self._active,
+            self._moved,
+            tuple(self._out2),
+            self._chain_v,
+            self._chain_victim,
+            self._chain_chopper,
+            tuple(self._pay),
+            None if self._caps is None else tuple(self._caps),
+            self._relax,
+            self._winner,
+            self._next_leader,
+            self._end,
+            self._den,
+        )
 
     # -- information ---------------------------------------------------------------------
     def observation(self, seat: int) -> Hashable:
@@ -757,22 +851,34 @@ class SamlocState(State):
                 tag.append("passed")
             if self.hands[s].bit_count() == 1:
                 tag.append("báo một")
-            sizes.append(f"seat {s}: {self.hands[s].bit_count()} cards" + (f" ({', '.join(tag)})" if tag else ""))
+            sizes.append(
+                f"seat {s}: {self.hands[s].bit_count()} cards"
+                + (f" ({', '.join(tag)})" if tag else "")
+            )
         lines.extend(sizes)
         if self._towner >= 0:
             c = R.classify(self._top, g._allow_two, g._dq)
             lines.append(f"top: {_fmt(self._top)} ({R.COMBO_NAMES[c[0]]}) by seat {self._towner}")
         if self._phase == PH_DECLARE:
             said = [str(t) for t in range(n) if self._declared >> t & 1]
-            lines.append(f"báo sâm: seat {self._cur} to declare or decline"
-                         + (f" (declared so far: seat {', '.join(said)})" if said else ""))
+            lines.append(
+                f"báo sâm: seat {self._cur} to declare or decline"
+                + (f" (declared so far: seat {', '.join(said)})" if said else "")
+            )
         elif self._phase == PH_PLAY:
             lead = "leads a new round" if self._towner < 0 else "to beat the top or pass"
             lines.append(f"seat {self._cur} {lead}")
         else:
-            lines.append(f"game over ({self._end}); winner: seat {self._winner}" if self._winner >= 0
-                         else f"game over ({self._end})")
+            lines.append(
+                f"game over ({self._end}); winner: seat {self._winner}"
+                if self._winner >= 0
+                else f"game over ({self._end})"
+            )
             if self._iw_seat >= 0:
-                lines.append(f"instant win: {R.INSTANT_WIN_NAMES[self._iw_type]} (seat {self._iw_seat})")
-            lines.append("returns: " + ", ".join(f"seat {s} {r:+g}" for s, r in enumerate(self.returns())))
+                lines.append(
+                    f"instant win: {R.INSTANT_WIN_NAMES[self._iw_type]} (seat {self._iw_seat})"
+                )
+            lines.append(
+                "returns: " + ", ".join(f"seat {s} {r:+g}" for s, r in enumerate(self.returns()))
+            )
         return "\n".join(lines)

@@ -19,13 +19,22 @@ from quansu.games.samloc import errors as _errors  # noqa: F401  (registers the 
 from . import rules as R
 from .state import FULL, HAND_SIZE, SamlocState, _fmt, _make_deal, sample_hidden
 
-if TYPE_CHECKING:   # annotations only: the game module imports this one
+if TYPE_CHECKING:  # annotations only: the game module imports this one
     from .game import SamlocGame
 
 
-def deal_for_view(game: SamlocGame, seat: int, hand: Sequence[int], counts: Sequence[int],
-                  moves: Sequence[tuple[int, Any]], rng: random.Random, *, first: int = 0,
-                  drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+def deal_for_view(
+    game: SamlocGame,
+    seat: int,
+    hand: Sequence[int],
+    counts: Sequence[int],
+    moves: Sequence[tuple[int, Any]],
+    rng: random.Random,
+    *,
+    first: int = 0,
+    drawn: Sequence[int] = (),
+    trump: int | None = None,
+) -> Deal:
     """A full deal consistent with ``seat``'s view (``game.deal_for_view``, see
     :meth:`games.base.Game.deal_for_view`).
 
@@ -44,8 +53,7 @@ def deal_for_view(game: SamlocGame, seat: int, hand: Sequence[int], counts: Sequ
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
         raise DealError.of("samloc.first_not_a_seat", "first", first=first, n=n - 1)
     if game._prev >= 0 and first != game._prev:
-        raise DealError.of("samloc.previous_winner_leads", "first", first=first,
-                           prev=game._prev)
+        raise DealError.of("samloc.previous_winner_leads", "first", first=first, prev=game._prev)
     moves = list(moves)
     played = [0] * n
     allp = 0
@@ -60,18 +68,22 @@ def deal_for_view(game: SamlocGame, seat: int, hand: Sequence[int], counts: Sequ
             raise IllegalMoveError.of("samloc.not_a_move_value", f"moves[{i}]", m=m)
         if 0 < m <= FULL:
             if m & allp:
-                raise IllegalMoveError.of("samloc.already_played", f"moves[{i}]",
-                                          fmt=_fmt(m & allp))
+                raise IllegalMoveError.of(
+                    "samloc.already_played", f"moves[{i}]", fmt=_fmt(m & allp)
+                )
             if s != seat:
                 if m & own:
-                    raise IllegalMoveError.of("samloc.plays_others_cards", f"moves[{i}]",
-                                              s=s,
-                                              fmt=_fmt(m & own),
-                                              seat=seat)
+                    raise IllegalMoveError.of(
+                        "samloc.plays_others_cards",
+                        f"moves[{i}]",
+                        s=s,
+                        fmt=_fmt(m & own),
+                        seat=seat,
+                    )
                 if (played[s] | m).bit_count() > HAND_SIZE:
-                    raise IllegalMoveError.of("samloc.too_many_played", f"moves[{i}]",
-                                              s=s,
-                                              HAND_SIZE=HAND_SIZE)
+                    raise IllegalMoveError.of(
+                        "samloc.too_many_played", f"moves[{i}]", s=s, HAND_SIZE=HAND_SIZE
+                    )
             allp |= m
             played[s] |= m
     played[seat] = 0

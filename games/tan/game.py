@@ -61,53 +61,98 @@ from quansu.games.tan.state import (  # noqa: F401
 from quansu.games.tan.view import deal_for_view as _deal_for_view
 
 OPTION_SPECS = (
-    OptionSpec("direction", "counterclockwise",
-               "the physical direction of play (and of the deal) round the table; seats are "
-               "numbered in the order of play, so play goes 0->1->2->3 under either value and "
-               "the option changes nothing in the game",
-               choices=("counterclockwise", "clockwise"), type=str),
-    OptionSpec("trump_swap", "any_lower",
-               "swap of the face-up trump (đổi chủ): any lower trump, only the 2 of trumps "
-               "(đổi 2 chủ: the seat after the swapper then attacks first), or none",
-               choices=("any_lower", "two_only", "none"), type=str),
-    OptionSpec("swap_timing", "setup",
-               "when a player may swap: in a swap round before the first attack, where every "
-               "seat answers once (swap or done) in play order from the first attacker, or at "
-               "any of his own decisions while the face-up card is still in the stock (once per "
-               "player)",
-               choices=("setup", "while_in_stock"), type=str),
-    OptionSpec("first_attacker", "dealer",
-               "who attacks first in a random deal: the dealer (seat 0 in a random deal) or a "
-               "random seat; a given deal names it in deal.first",
-               choices=("dealer", "random"), type=str),
-    OptionSpec("defender_empty", "draw_and_continue",
-               "a defender who beats with his last card: draws up to 8 at once and the bout goes "
-               "on, or the bout ends as a successful defence",
-               choices=("draw_and_continue", "end_bout"), type=str),
-    OptionSpec("refill_order", "attacker_then_reverse",
-               "refill order after a bout: the attacker, then against the play direction "
-               "(descending seats, defender last), or the attacker, the others in play order, "
-               "defender last",
-               choices=("attacker_then_reverse", "attacker_then_play_order_defender_last"),
-               type=str),
-    OptionSpec("end_condition", "first_out_wins",
-               "the first player out wins at once, or play on until one player holds cards "
-               "(he loses)",
-               choices=("first_out_wins", "until_one_left"), type=str),
-    OptionSpec("loss_amount", 1.0,
-               "bets each loser pays the winner (until_one_left: the last player pays each "
-               "other player)", type=float, minimum=0, maximum=1000),
-    OptionSpec("instant_win_eight_trumps", False,
-               "thắng trắng: a player dealt 8 trumps wins at once, before any move", type=bool),
-    OptionSpec("repeat_trump_loss", False,
-               "thua trắng (same trump turned three times in a row): not defined by the rules "
-               "file; only false is accepted", type=bool),
-    OptionSpec("cung_chu", False,
-               "luật cúng chủ: not defined by the rules file; only false is accepted",
-               type=bool),
-    OptionSpec("xa_chu", False,
-               "luật xả chủ: not defined by the rules file; only false is accepted",
-               type=bool),
+    OptionSpec(
+        "direction",
+        "counterclockwise",
+        "the physical direction of play (and of the deal) round the table; seats are "
+        "numbered in the order of play, so play goes 0->1->2->3 under either value and "
+        "the option changes nothing in the game",
+        choices=("counterclockwise", "clockwise"),
+        type=str,
+    ),
+    OptionSpec(
+        "trump_swap",
+        "any_lower",
+        "swap of the face-up trump (đổi chủ): any lower trump, only the 2 of trumps "
+        "(đổi 2 chủ: the seat after the swapper then attacks first), or none",
+        choices=("any_lower", "two_only", "none"),
+        type=str,
+    ),
+    OptionSpec(
+        "swap_timing",
+        "setup",
+        "when a player may swap: in a swap round before the first attack, where every "
+        "seat answers once (swap or done) in play order from the first attacker, or at "
+        "any of his own decisions while the face-up card is still in the stock (once per "
+        "player)",
+        choices=("setup", "while_in_stock"),
+        type=str,
+    ),
+    OptionSpec(
+        "first_attacker",
+        "dealer",
+        "who attacks first in a random deal: the dealer (seat 0 in a random deal) or a "
+        "random seat; a given deal names it in deal.first",
+        choices=("dealer", "random"),
+        type=str,
+    ),
+    OptionSpec(
+        "defender_empty",
+        "draw_and_continue",
+        "a defender who beats with his last card: draws up to 8 at once and the bout goes "
+        "on, or the bout ends as a successful defence",
+        choices=("draw_and_continue", "end_bout"),
+        type=str,
+    ),
+    OptionSpec(
+        "refill_order",
+        "attacker_then_reverse",
+        "refill order after a bout: the attacker, then against the play direction "
+        "(descending seats, defender last), or the attacker, the others in play order, "
+        "defender last",
+        choices=("attacker_then_reverse", "attacker_then_play_order_defender_last"),
+        type=str,
+    ),
+    OptionSpec(
+        "end_condition",
+        "first_out_wins",
+        "the first player out wins at once, or play on until one player holds cards (he loses)",
+        choices=("first_out_wins", "until_one_left"),
+        type=str,
+    ),
+    OptionSpec(
+        "loss_amount",
+        1.0,
+        "bets each loser pays the winner (until_one_left: the last player pays each other player)",
+        type=float,
+        minimum=0,
+        maximum=1000,
+    ),
+    OptionSpec(
+        "instant_win_eight_trumps",
+        False,
+        "thắng trắng: a player dealt 8 trumps wins at once, before any move",
+        type=bool,
+    ),
+    OptionSpec(
+        "repeat_trump_loss",
+        False,
+        "thua trắng (same trump turned three times in a row): not defined by the rules "
+        "file; only false is accepted",
+        type=bool,
+    ),
+    OptionSpec(
+        "cung_chu",
+        False,
+        "luật cúng chủ: not defined by the rules file; only false is accepted",
+        type=bool,
+    ),
+    OptionSpec(
+        "xa_chu",
+        False,
+        "luật xả chủ: not defined by the rules file; only false is accepted",
+        type=bool,
+    ),
 )
 
 
@@ -133,8 +178,13 @@ class TanGame(Game):
     #: little beside the spread of a deal's payoff, so a hint measured on 128 deals left most
     #: moves tied with the best.  The network-guided search: priors sharpened (temperature
     #: 0.1), which guided it above the uniform search on 96 deals planned in advance.
-    tuning = SearchTuning(playout="heuristic", analysis_worlds=32768, hint_worlds=0,
-                          guided_leaf="rollout", guided_prior_temperature=0.1)
+    tuning = SearchTuning(
+        playout="heuristic",
+        analysis_worlds=32768,
+        hint_worlds=0,
+        guided_leaf="rollout",
+        guided_prior_temperature=0.1,
+    )
 
     def check_options(self) -> None:
         o = self.options
@@ -170,8 +220,11 @@ class TanGame(Game):
             orders.append(tuple(order))
         #: _refill[a]: the refill order after a bout attacked by seat a.
         self._refill = tuple(orders)
-        self._swap_mode = {"none": _SWAP_NONE, "any_lower": _SWAP_ANY_LOWER,
-                           "two_only": _SWAP_TWO_ONLY}[o["trump_swap"]]
+        self._swap_mode = {
+            "none": _SWAP_NONE,
+            "any_lower": _SWAP_ANY_LOWER,
+            "two_only": _SWAP_TWO_ONLY,
+        }[o["trump_swap"]]
         self._anytime = self._swap_mode != _SWAP_NONE and o["swap_timing"] == "while_in_stock"
         self._end_bout = o["defender_empty"] == "end_bout"
         self._until_one = o["end_condition"] == "until_one_left"
@@ -191,10 +244,10 @@ class TanGame(Game):
         n = self.num_players
         deck = list(range(52))
         rng.shuffle(deck)
-        hands = tuple(tuple(deck[HAND_SIZE * s:HAND_SIZE * s + HAND_SIZE]) for s in range(n))
+        hands = tuple(tuple(deck[HAND_SIZE * s : HAND_SIZE * s + HAND_SIZE]) for s in range(n))
         k = HAND_SIZE * n
         first = rng.randrange(n) if self.options["first_attacker"] == "random" else 0
-        return Deal(hands=hands, first=first, stock=tuple(deck[k + 1:]), trump=deck[k])
+        return Deal(hands=hands, first=first, stock=tuple(deck[k + 1 :]), trump=deck[k])
 
     def new_initial_state(self, rng: random.Random) -> "TanState":
         return TanState(self, self.random_deal(rng))
@@ -216,37 +269,54 @@ class TanGame(Game):
             if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
                 raise DealError.of("tan.bad_card_id", where, card=card)
             if card in seen:
-                raise DealError.of("tan.card_dealt_twice", card=card_str(card), seen=seen[card],
-                                   where=where)
+                raise DealError.of(
+                    "tan.card_dealt_twice", card=card_str(card), seen=seen[card], where=where
+                )
             seen[card] = where
 
         for s, hand in enumerate(deal.hands):
             if len(hand) != HAND_SIZE:
-                raise DealError.of("tan.hand_size", f"deal.hands[{s}]", n_hand=len(hand),
-                                   HAND_SIZE=HAND_SIZE)
+                raise DealError.of(
+                    "tan.hand_size", f"deal.hands[{s}]", n_hand=len(hand), HAND_SIZE=HAND_SIZE
+                )
             for c in hand:
                 add(c, f"deal.hands[{s}]")
         if deal.trump is None:
             raise DealError.of("tan.trump_missing", "deal.trump")
         add(deal.trump, "deal.trump")
         if len(deal.stock) != self._stock_len:
-            raise DealError.of("tan.stock_size", "deal.stock",
-                               n_stock=len(deal.stock), n=n,
-                               stock_len=self._stock_len)
+            raise DealError.of(
+                "tan.stock_size",
+                "deal.stock",
+                n_stock=len(deal.stock),
+                n=n,
+                stock_len=self._stock_len,
+            )
         for c in deal.stock:
             add(c, "deal.stock")
         if deal.set_aside:
-            raise DealError.of("tan.no_set_aside", "deal.set_aside",
-                               n_set_aside=len(deal.set_aside))
+            raise DealError.of(
+                "tan.no_set_aside", "deal.set_aside", n_set_aside=len(deal.set_aside)
+            )
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
             raise DealError.of("tan.first_not_a_seat", "deal.first", first=first, n=n)
 
-    def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
-                      moves: Sequence[tuple[int, int]], rng: random.Random, *, first: int = 0,
-                      drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
-        return _deal_for_view(self, seat, hand, counts, moves, rng, first=first, drawn=drawn,
-                              trump=trump)
+    def deal_for_view(
+        self,
+        seat: int,
+        hand: Sequence[int],
+        counts: Sequence[int],
+        moves: Sequence[tuple[int, int]],
+        rng: random.Random,
+        *,
+        first: int = 0,
+        drawn: Sequence[int] = (),
+        trump: int | None = None,
+    ) -> Deal:
+        return _deal_for_view(
+            self, seat, hand, counts, moves, rng, first=first, drawn=drawn, trump=trump
+        )
 
     # -- moves ---------------------------------------------------------------------------
     def move_to_text(self, move: int) -> str:

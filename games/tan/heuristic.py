@@ -22,7 +22,7 @@ import random
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 from quansu.games.base import TERMINAL, IllegalMoveError
@@ -65,7 +65,7 @@ def _one_bit_length(x: int) -> int:
 
 if not cython.compiled:
     # uncompiled, the int method itself: no wrapper call in the pure build's loops
-    _one_bit_length = int.bit_length    # noqa: F811
+    _one_bit_length = int.bit_length  # noqa: F811
 
 
 @cython.cfunc
@@ -94,8 +94,11 @@ _BEAT = [BEATERS[t][a] for t in range(4) for a in range(52)]
 def heuristic_move(state, rng: random.Random) -> int:
     """The policy's move for ``state.current_player`` (a legal move of ``state``)."""
     ph = state.phase
-    if ((ph == ATTACK or ph == DEFEND or ph == THROW) and not (state.anytime and state.faceup >= 0)
-            and state.hands[state.cur]):
+    if (
+        (ph == ATTACK or ph == DEFEND or ph == THROW)
+        and not (state.anytime and state.faceup >= 0)
+        and state.hands[state.cur]
+    ):
         # no swap can be among the moves: they follow from the hand, no list is needed
         return _play(state, ph)
     legal = state.legal_moves()
@@ -105,7 +108,7 @@ def heuristic_move(state, rng: random.Random) -> int:
         return legal[0]
     swaps = [m for m in legal if SWAP_BASE <= m < TAKE]
     if swaps:
-        give = swaps[0]   # the lowest card given (the first of equals), as min() with a key
+        give = swaps[0]  # the lowest card given (the first of equals), as min() with a key
         for m in swaps:
             if CARD_VALUE[m - SWAP_BASE] < CARD_VALUE[give - SWAP_BASE]:
                 give = m
@@ -120,10 +123,23 @@ def heuristic_move(state, rng: random.Random) -> int:
     return DONE
 
 
-@cython.locals(state=TanState, ph=cython.int, hand=cython.ulonglong, x=cython.ulonglong, m=cython.ulonglong,
-               low=cython.ulonglong,
-               trump=cython.int, c=cython.int, k=cython.int, best=cython.int, best_key=cython.int,
-               a=cython.int, d=cython.int, on_table=cython.int, stock_empty=cython.bint)
+@cython.locals(
+    state=TanState,
+    ph=cython.int,
+    hand=cython.ulonglong,
+    x=cython.ulonglong,
+    m=cython.ulonglong,
+    low=cython.ulonglong,
+    trump=cython.int,
+    c=cython.int,
+    k=cython.int,
+    best=cython.int,
+    best_key=cython.int,
+    a=cython.int,
+    d=cython.int,
+    on_table=cython.int,
+    stock_empty=cython.bint,
+)
 def _play(state, ph: int) -> int:
     """The move of an attack, defence or throw-in (``ph``), swaps aside, from the hand's mask:
     each choice is the lowest of one whole number per card (every part bounded), the order of
@@ -139,8 +155,11 @@ def _play(state, ph: int) -> int:
             x ^= low
             c = _one_bit_length(low) - 1
             # each card held of its rank (itself too) takes 2 off the key (values 2..14: positive)
-            k = (((c & 3 == trump) << 16)
-                 | ((_VALUE[c] - 2 * _HELD[(hand >> (c & ~3)) & 15] + 40) << 8) | c)
+            k = (
+                ((c & 3 == trump) << 16)
+                | ((_VALUE[c] - 2 * _HELD[(hand >> (c & ~3)) & 15] + 40) << 8)
+                | c
+            )
             if k < best_key:
                 best, best_key = c, k
         return best
@@ -176,7 +195,7 @@ def _play(state, ph: int) -> int:
         return DONE
     stock_empty = state.stock_count() == 0
     if not state.game._until_one and stock_empty and not hand & (hand - 1):
-        return THROW_BASE + _one_bit_length(m & -m) - 1   # the last card: out first, the winner
+        return THROW_BASE + _one_bit_length(m & -m) - 1  # the last card: out first, the winner
     best, best_key = -1, 1 << 30
     while m:
         low = m & -m

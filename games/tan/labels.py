@@ -9,8 +9,14 @@ from quansu.games.labels import KIND_TERMS, default_label, tan_card_key
 
 GROUPS = ("swap", "attack", "defend", "take", "done")
 GROUP_TERMS: dict[str, tuple[str, str]] = {}
-_GROUP = {"attack": "attack", "throw": "attack", "defend": "defend", "take": "take",
-          "swap": "swap", "done": "done"}
+_GROUP = {
+    "attack": "attack",
+    "throw": "attack",
+    "defend": "defend",
+    "take": "take",
+    "swap": "swap",
+    "done": "done",
+}
 card_key = tan_card_key
 
 

@@ -41,6 +41,10 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
     if k == "attack" and info.cards:
         c = info.cards[0]
         plain = [x for x in hand if tsuit is None or suit_of(x) != tsuit]
-        if plain and c in plain and TAN_RANK[rank_of(c)] == min(TAN_RANK[rank_of(x)] for x in plain):
+        if (
+            plain
+            and c in plain
+            and TAN_RANK[rank_of(c)] == min(TAN_RANK[rank_of(x)] for x in plain)
+        ):
             return [say(TEXTS, "attacks_low", (c,), card=cards_text((c,)))]
     return []

@@ -56,8 +56,9 @@ BEATERS = tuple(tuple(_beaters(a, t) for a in range(52)) for t in range(4))
 RANKBIT = tuple(1 << (c >> 2) for c in range(52))
 
 #: RANKSET_CARDS[rs]: mask of every card whose rank is in the 13-bit rank set ``rs``.
-RANKSET_CARDS = tuple(sum(0xF << (4 * r) for r in range(13) if rs >> r & 1)
-                      for rs in range(1 << 13))
+RANKSET_CARDS = tuple(
+    sum(0xF << (4 * r) for r in range(13) if rs >> r & 1) for rs in range(1 << 13)
+)
 
 
 def _chunk_tables(offset: int, add: int) -> tuple[tuple[int, ...], ...]:
@@ -101,6 +102,7 @@ TWO_OF = tuple(4 * 12 + s for s in range(4))
 
 
 # -- move text ------------------------------------------------------------------------------
+
 
 def move_to_text(move: int) -> str:
     """Canonical text of a move code (``docs/notation.md``)."""

@@ -51,23 +51,24 @@ _RANK_MASK = tuple(0xF << (4 * (c >> 2)) for c in range(52))
 class Params:
     """Weights of the sparring bot (in card-value units: a plain 2 is worth 2, an ace 14)."""
 
-    trump_bonus: float = 13.0       #: extra worth of a trump over a plain card of the same rank
-    pair_bonus: float = 2.0         #: attack: per other card of its rank held (throw-ins follow)
-    unbeatable_bonus: float = 2.0   #: attack, stock phase: per unit chance the defender cannot beat
+    trump_bonus: float = 13.0  #: extra worth of a trump over a plain card of the same rank
+    pair_bonus: float = 2.0  #: attack: per other card of its rank held (throw-ins follow)
+    unbeatable_bonus: float = 2.0  #: attack, stock phase: per unit chance the defender cannot beat
     defend_trump_base: float = 9.0  #: stock phase: beat with a trump of value <= base
     defend_trump_per_card: float = 1.0  #: ... + per_card * (cards on the table)
     defend_trump_late: float = 4.0  #: ... + late * (share of the stock already drawn)
-    throw_max_stock: int = 10       #: stock phase: throw in plain cards up to this value
-    throw_max_end: float = 22.0     #: empty stock: throw in cards whose worth is at most this
-    throw_risk: float = 1.5         #: defence: cost per throwable card of the beater's new rank
-    near_out: int = 2               #: a defender with this many cards or fewer is about to go out
-    beliefs: bool = True            #: read the history for the cards an opponent does not hold
-    done_beliefs: bool = True       #: ... including what a thrower who stops does not hold
-    search: bool = True             #: Monte Carlo search (False: the rules alone, ~15 µs a move)
-    playouts: int = 100             #: search: playouts per decision (sequential halving)
-    min_worlds: int = 2             #: search: sampled deals per round at least
-    same_stop: int = 6              #: search: stop after this many deals where nothing differs
-    search_stock: int = 10          #: search once the stock holds this many cards or fewer
+    throw_max_stock: int = 10  #: stock phase: throw in plain cards up to this value
+    throw_max_end: float = 22.0  #: empty stock: throw in cards whose worth is at most this
+    throw_risk: float = 1.5  #: defence: cost per throwable card of the beater's new rank
+    near_out: int = 2  #: a defender with this many cards or fewer is about to go out
+    beliefs: bool = True  #: read the history for the cards an opponent does not hold
+    done_beliefs: bool = True  #: ... including what a thrower who stops does not hold
+    search: bool = True  #: Monte Carlo search (False: the rules alone, ~15 µs a move)
+    playouts: int = 100  #: search: playouts per decision (sequential halving)
+    min_worlds: int = 2  #: search: sampled deals per round at least
+    same_stop: int = 6  #: search: stop after this many deals where nothing differs
+    search_stock: int = 10  #: search once the stock holds this many cards or fewer
+
 
 PARAMS = Params()
 
@@ -75,10 +76,33 @@ PARAMS = Params()
 class _Ctx:
     """What the seat to act knows, copied out of the state (nothing else is read later)."""
 
-    __slots__ = ("seat", "n", "trump", "hand", "faceup", "sc", "counts", "known", "table",
-                 "tranks", "uncovered", "discard", "phase", "attacker", "defender", "nxt",
-                 "first_out", "unknown", "hidden", "nobeat", "s0", "table_n", "p", "pointer",
-                 "passes")
+    __slots__ = (
+        "seat",
+        "n",
+        "trump",
+        "hand",
+        "faceup",
+        "sc",
+        "counts",
+        "known",
+        "table",
+        "tranks",
+        "uncovered",
+        "discard",
+        "phase",
+        "attacker",
+        "defender",
+        "nxt",
+        "first_out",
+        "unknown",
+        "hidden",
+        "nobeat",
+        "s0",
+        "table_n",
+        "p",
+        "pointer",
+        "passes",
+    )
 
     def __init__(self, state, params: Params):
         g = state.game
@@ -129,7 +153,7 @@ class _Ctx:
         unknown = self.unknown
         pool = unknown & ~self.nobeat[o]
         u = pool.bit_count()
-        if u < k:                       # the beliefs contradict the counts: ignore them
+        if u < k:  # the beliefs contradict the counts: ignore them
             pool = unknown
             u = pool.bit_count()
         m = (mask & pool).bit_count()
@@ -241,12 +265,12 @@ def _replay(state, ctx: _Ctx) -> tuple[list[int], int, list[int]]:
             if unc >= 0:
                 va = CARD_VALUE[unc]
                 if unc & 3 == trump:
-                    nobeat[s] |= tmask & (_ABOVE[va] if not stock
-                                          else _BETWEEN[va][min(10 + table_n, 31)])
+                    nobeat[s] |= tmask & (
+                        _ABOVE[va] if not stock else _BETWEEN[va][min(10 + table_n, 31)]
+                    )
                 else:
                     nobeat[s] |= SUIT_MASK[unc & 3] & _ABOVE[va]
-                    nobeat[s] |= tmask & (_FULL if not stock
-                                          else _BETWEEN[1][min(8 + table_n, 31)])
+                    nobeat[s] |= tmask & (_FULL if not stock else _BETWEEN[1][min(8 + table_n, 31)])
             counts[s] += table_n
             table_n = 0
         elif m == DONE and att >= 0 and ctx.p.done_beliefs:
@@ -270,13 +294,22 @@ def _replay(state, ctx: _Ctx) -> tuple[list[int], int, list[int]]:
 
 #: _ABOVE[v]: mask of every card of value > v;  _BETWEEN[lo][hi]: every card with lo < value < hi.
 _ABOVE = tuple(sum(1 << c for c in range(52) if CARD_VALUE[c] > v) for v in range(16))
-_BETWEEN = tuple(tuple(sum(1 << c for c in range(52) if lo < CARD_VALUE[c] < hi)
-                       for hi in range(32)) for lo in range(16))
+_BETWEEN = tuple(
+    tuple(sum(1 << c for c in range(52) if lo < CARD_VALUE[c] < hi) for hi in range(32))
+    for lo in range(16)
+)
 #: _CHEAPER[t][c]: every card cheaper than c with trump suit t (worth, then card id).
-_CHEAPER = tuple(tuple(
-    sum(1 << x for x in range(52)
-        if (CARD_VALUE[x] + 13 * (x & 3 == t), x) < (CARD_VALUE[c] + 13 * (c & 3 == t), c))
-    for c in range(52)) for t in range(4))
+_CHEAPER = tuple(
+    tuple(
+        sum(
+            1 << x
+            for x in range(52)
+            if (CARD_VALUE[x] + 13 * (x & 3 == t), x) < (CARD_VALUE[c] + 13 * (c & 3 == t), c)
+        )
+        for c in range(52)
+    )
+    for t in range(4)
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,9 +324,24 @@ _NOTHROW = tuple(SUIT_MASK[t] & _ABOVE[8] for t in range(4))
 _TWOS = sum(1 << (48 + s) for s in range(4))
 
 
-def _playout(hands: list[int], trump: int, g, a: int, d: int, phase: int, cur: int,
-             table: int, tranks: int, unc: int, pointer: int, passes: int, stock: tuple,
-             faceup: int, first: int, limit: int = 600) -> int:
+def _playout(
+    hands: list[int],
+    trump: int,
+    g,
+    a: int,
+    d: int,
+    phase: int,
+    cur: int,
+    table: int,
+    tranks: int,
+    unc: int,
+    pointer: int,
+    passes: int,
+    stock: tuple,
+    faceup: int,
+    first: int,
+    limit: int = 600,
+) -> int:
     """Play a position to its end (first player out wins) with :mod:`games.tan.heuristic`'s
     policy for every seat, after the move ``first`` of the seat to act (a card, or -1 for
     ``take`` / ``done``; -2: the policy's own move).  ``hands`` (changed in place) holds every
@@ -580,7 +628,7 @@ def _sample_world(ctx: "_Ctx", rng: random.Random) -> tuple[list[int], tuple] | 
         for o in opps:
             k = left[o]
             m = got[o]
-            for c in free[i:i + k]:
+            for c in free[i : i + k]:
                 m |= 1 << c
             i += k
             hands[o] |= m
@@ -595,6 +643,7 @@ def _sample_world(ctx: "_Ctx", rng: random.Random) -> tuple[list[int], tuple] | 
 
 # ---------------------------------------------------------------------------------------------
 # decisions
+
 
 def _swap(ctx: _Ctx, state, swaps: list[int]) -> int | None:
     """The swap to make, or None to decline."""
@@ -657,8 +706,9 @@ def _defend(ctx: _Ctx, legal: list[int]) -> int:
     if b & 3 != trump or ctx.sc == 0:
         return best
     drawn = 1.0 - ctx.sc / ctx.s0
-    limit = (p.defend_trump_base + p.defend_trump_per_card * ctx.table_n
-             + p.defend_trump_late * drawn)
+    limit = (
+        p.defend_trump_base + p.defend_trump_per_card * ctx.table_n + p.defend_trump_late * drawn
+    )
     if ctx.sc <= ctx.n:
         return best
     if CARD_VALUE[b] <= limit:
@@ -686,8 +736,11 @@ def _throw(ctx: _Ctx, legal: list[int]) -> int:
         else:
             ok = [m for m in throws if ctx.worth(m - THROW_BASE) <= p.throw_max_end]
     else:
-        ok = [m for m in throws
-              if (m - THROW_BASE) & 3 != trump and CARD_VALUE[m - THROW_BASE] <= p.throw_max_stock]
+        ok = [
+            m
+            for m in throws
+            if (m - THROW_BASE) & 3 != trump and CARD_VALUE[m - THROW_BASE] <= p.throw_max_stock
+        ]
     if not ok:
         return DONE
     return min(ok, key=lambda m: (ctx.worth(m - THROW_BASE), m))
@@ -718,8 +771,19 @@ def _search_move(ctx: _Ctx, game, legal: list[int], rng: random.Random, prefer: 
     alive = list(range(len(cands)))
     rounds = (len(cands) - 1).bit_length()
     budget = ctx.p.playouts
-    args = (ctx.trump, game, ctx.attacker, ctx.defender, ctx.phase, seat, ctx.table, ctx.tranks,
-            ctx.uncovered, ctx.pointer, ctx.passes)
+    args = (
+        ctx.trump,
+        game,
+        ctx.attacker,
+        ctx.defender,
+        ctx.phase,
+        seat,
+        ctx.table,
+        ctx.tranks,
+        ctx.uncovered,
+        ctx.pointer,
+        ctx.passes,
+    )
     faceup = ctx.faceup
     same_stop = ctx.p.same_stop
     differ = False
@@ -749,7 +813,7 @@ def _search_move(ctx: _Ctx, game, legal: list[int], rng: random.Random, prefer: 
         if len(alive) <= 2:
             break
         alive.sort(key=lambda i: (-total[i], cands[i][0] != prefer, i))
-        alive = alive[:(len(alive) + 1) // 2]
+        alive = alive[: (len(alive) + 1) // 2]
     best = max(alive, key=lambda i: (total[i], cands[i][0] == prefer, -i))
     return cands[best][0]
 
@@ -779,8 +843,12 @@ def choose(game, state, rng: random.Random, params: Params = PARAMS) -> int:
         move = _throw(ctx, legal)
     else:
         return DONE
-    if params.search and ctx.sc <= params.search_stock and ctx.first_out and (
-            ctx.faceup < 0 or not state.anytime):
+    if (
+        params.search
+        and ctx.sc <= params.search_stock
+        and ctx.first_out
+        and (ctx.faceup < 0 or not state.anytime)
+    ):
         m = _search_move(ctx, game, legal, rng, move)
         if m is not None:
             return m

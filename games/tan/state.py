@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Hashable
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 from quansu.games.base import HAND_ZONES, TERMINAL, Deal, GameError, IllegalMoveError, State
@@ -67,11 +67,40 @@ class TanState:
     ``defender``, ``pointer`` (the seat asked to throw in, or to swap in the setup round).
     """
 
-    __slots__ = ("game", "n", "hands", "known", "stock", "sp", "faceup", "trump", "table",
-                 "tranks", "uncovered", "discard", "phase", "cur", "attacker", "defender",
-                 "pointer", "passes", "nthrow", "swapped", "opened", "anytime", "cap", "hist",
-                 "empty_at", "winner", "loser", "bout_start", "_deal", "_perm", "_draw_log",
-                 "_detprep")
+    __slots__ = (
+        "game",
+        "n",
+        "hands",
+        "known",
+        "stock",
+        "sp",
+        "faceup",
+        "trump",
+        "table",
+        "tranks",
+        "uncovered",
+        "discard",
+        "phase",
+        "cur",
+        "attacker",
+        "defender",
+        "pointer",
+        "passes",
+        "nthrow",
+        "swapped",
+        "opened",
+        "anytime",
+        "cap",
+        "hist",
+        "empty_at",
+        "winner",
+        "loser",
+        "bout_start",
+        "_deal",
+        "_perm",
+        "_draw_log",
+        "_detprep",
+    )
 
     # the rest of :class:`State`'s interface (TanState implements it without deriving from it:
     # compiled, it is an extension type, quansu.games.tan.state.pxd, and those cannot derive
@@ -152,8 +181,14 @@ class TanState:
             mp = dict(zip(old, new))
             hands = [[mp.get(c, c) for c in h] for h in hands]
             stock = [mp.get(c, c) for c in stock]
-        return Deal(hands=tuple(tuple(h) for h in hands), first=d.first, stock=tuple(stock),
-                    trump=d.trump, set_aside=d.set_aside, extra=d.extra)
+        return Deal(
+            hands=tuple(tuple(h) for h in hands),
+            first=d.first,
+            stock=tuple(stock),
+            trump=d.trump,
+            set_aside=d.set_aside,
+            extra=d.extra,
+        )
 
     @property
     def history(self) -> list[tuple[int, int]]:
@@ -187,8 +222,13 @@ class TanState:
         if ph == THROW:
             m = h & RANKSET_CARDS[self.tranks]
             if m:
-                moves = [*_T0[m & 8191], *_T1[(m >> 13) & 8191], *_T2[(m >> 26) & 8191],
-                         *_T3[m >> 39], DONE]
+                moves = [
+                    *_T0[m & 8191],
+                    *_T1[(m >> 13) & 8191],
+                    *_T2[(m >> 26) & 8191],
+                    *_T3[m >> 39],
+                    DONE,
+                ]
             else:
                 moves = [DONE]
         elif ph == DEFEND:
@@ -201,8 +241,7 @@ class TanState:
             else:
                 moves = [TAKE]
         elif ph == ATTACK:
-            moves = [*_C0[h & 8191], *_C1[(h >> 13) & 8191], *_C2[(h >> 26) & 8191],
-                     *_C3[h >> 39]]
+            moves = [*_C0[h & 8191], *_C1[(h >> 13) & 8191], *_C2[(h >> 26) & 8191], *_C3[h >> 39]]
         elif ph == SETUP:
             moves = [SWAP_BASE + c for c in cards_of(self._swap_candidates(self.cur))]
             moves.append(DONE)
@@ -241,7 +280,12 @@ class TanState:
         """In the swap round, name what the protocol expects: a record in a dialect that ends
         or skips the round moves the wrong seat here."""
         if self.phase == SETUP:
-            return Text("tan.out_of_turn_swap", move_text=self._move_text(move), seat=seat, note=self._swap_round_note())
+            return Text(
+                "tan.out_of_turn_swap",
+                move_text=self._move_text(move),
+                seat=seat,
+                note=self._swap_round_note(),
+            )
         return State.out_of_turn_reason(self, seat, move)
 
     def _why_illegal(self, move) -> str:
@@ -267,7 +311,13 @@ class TanState:
             if DEFEND_BASE <= move < SWAP_BASE:
                 if (move - DEFEND_BASE) >> 6 != a:
                     return Text("tan.wrong_card_to_beat", text=text, card=card_str(a))
-                return (Text("tan.does_not_beat", text=text, card=card_str(card), card2=card_str(a), trump=SUIT_SYMBOLS[self.trump]))
+                return Text(
+                    "tan.does_not_beat",
+                    text=text,
+                    card=card_str(card),
+                    card2=card_str(a),
+                    trump=SUIT_SYMBOLS[self.trump],
+                )
             return Text("tan.must_defend_or_take", text=text, seat=seat, card=card_str(a))
         if ph == THROW:
             if THROW_BASE <= move < DEFEND_BASE:
@@ -293,8 +343,17 @@ class TanState:
         return Text("tan.swap_lower_trump", card=card_str(f))
 
     @cython.ccall
-    @cython.locals(move=cython.int, seat=cython.int, ph=cython.int, c=cython.int, d=cython.int,
-                   s=cython.int, p=cython.int, hist=list, hands=list)
+    @cython.locals(
+        move=cython.int,
+        seat=cython.int,
+        ph=cython.int,
+        c=cython.int,
+        d=cython.int,
+        s=cython.int,
+        p=cython.int,
+        hist=list,
+        hands=list,
+    )
     def apply_unchecked(self, move) -> None:
         seat = self.cur
         hist = self.hist
@@ -488,7 +547,7 @@ class TanState:
         for i in range(sp, sp + take):
             m |= 1 << st[i]
         self.sp = sp + take
-        got = st[sp:sp + take] if self._draw_log is not None else ()
+        got = st[sp : sp + take] if self._draw_log is not None else ()
         if need > take and self.faceup >= 0:
             f = self.faceup
             m |= 1 << f
@@ -596,12 +655,31 @@ class TanState:
     def endgame_key(self) -> Hashable:
         """The hands, the rest of the stock, the bout (its plays since it started), the roles,
         the move count (the move cap) and the outcome so far: not the earlier history."""
-        return (tuple(self.hands), tuple(self.known), self.stock[self.sp:], self.faceup,
-                self.table, self.tranks, self.uncovered, self.discard, self.phase, self.cur,
-                self.attacker, self.defender, self.pointer, self.passes, self.nthrow,
-                self.swapped, self.opened, self.anytime, len(self.hist),
-                tuple(self.hist[self.bout_start:]), tuple(self.empty_at), self.winner,
-                self.loser)
+        return (
+            tuple(self.hands),
+            tuple(self.known),
+            self.stock[self.sp :],
+            self.faceup,
+            self.table,
+            self.tranks,
+            self.uncovered,
+            self.discard,
+            self.phase,
+            self.cur,
+            self.attacker,
+            self.defender,
+            self.pointer,
+            self.passes,
+            self.nthrow,
+            self.swapped,
+            self.opened,
+            self.anytime,
+            len(self.hist),
+            tuple(self.hist[self.bout_start :]),
+            tuple(self.empty_at),
+            self.winner,
+            self.loser,
+        )
 
     def settlement(self) -> list[tuple[int, int, float]]:
         amt = self.game._amount
@@ -710,7 +788,7 @@ class TanState:
             k = sizes[o]
             if k:
                 m = 0
-                for c in new[i:i + k]:
+                for c in new[i : i + k]:
                     m |= 1 << c
                 dh[o] = known[o] | m
                 i += k
@@ -722,7 +800,7 @@ class TanState:
     def zones(self) -> dict[str, int]:
         z = {HAND_ZONES[s]: self.hands[s] for s in range(self.n)}
         stock = 0
-        for c in self.stock[self.sp:]:
+        for c in self.stock[self.sp :]:
             stock |= 1 << c
         if self.faceup >= 0:
             stock |= 1 << self.faceup
@@ -753,7 +831,7 @@ class TanState:
         pairs: list[list[int]] = []
         if self.phase in (SETUP, OVER) and not self.table:
             return []
-        for _, m in self.hist[self.bout_start:]:
+        for _, m in self.hist[self.bout_start :]:
             if m < DEFEND_BASE:
                 pairs.append([m if m < 52 else m - THROW_BASE, -1])
             elif m < SWAP_BASE and pairs:
@@ -768,8 +846,10 @@ class TanState:
         lines = []
         tr = SUIT_SYMBOLS[self.trump]
         if self.faceup >= 0:
-            lines.append(f"trump {tr}; face-up {card_str(self.faceup)} under the stock; "
-                         f"stock {self.stock_count()} cards")
+            lines.append(
+                f"trump {tr}; face-up {card_str(self.faceup)} under the stock; "
+                f"stock {self.stock_count()} cards"
+            )
         else:
             lines.append(f"trump {tr}; the stock is empty")
         for s in range(self.n):
@@ -777,8 +857,11 @@ class TanState:
             tag = " (you)" if s == seat else ""
             role = ""
             if self.phase in (ATTACK, DEFEND, THROW):
-                role = " attacker" if s == self.attacker else (" defender" if s == self.defender
-                                                              else "")
+                role = (
+                    " attacker"
+                    if s == self.attacker
+                    else (" defender" if s == self.defender else "")
+                )
             if s == seat:
                 # the hand as a player holds it: 2 low ... A high, the trumps last
                 hand = " ".join(card_str(c) for c in g.sort_cards(cards_of(h), faceup))
@@ -789,8 +872,10 @@ class TanState:
                 lines.append(f"seat {s}{role}: {h.bit_count()} cards{extra}")
         pairs = self.table_pairs() if self.table else []
         if pairs:
-            lines.append("table: " + "  ".join(
-                card_str(a) + "/" + (card_str(d) if d >= 0 else "-") for a, d in pairs))
+            lines.append(
+                "table: "
+                + "  ".join(card_str(a) + "/" + (card_str(d) if d >= 0 else "-") for a, d in pairs)
+            )
         lines.append(f"discard: {self.discard.bit_count()} cards")
         if self.phase == OVER:
             if self.winner >= 0:
@@ -800,13 +885,19 @@ class TanState:
             else:
                 lines.append("game over: draw")
         else:
-            what = {SETUP: f"answers the swap round (swap or done; seat {self.attacker} "
-                           f"attacks first)", ATTACK: "attacks",
-                    DEFEND: f"defends against {card_str(self.uncovered)}" if self.uncovered >= 0
-                    else "defends", THROW: "may throw in"}[self.phase]
+            what = {
+                SETUP: f"answers the swap round (swap or done; seat {self.attacker} attacks first)",
+                ATTACK: "attacks",
+                DEFEND: f"defends against {card_str(self.uncovered)}"
+                if self.uncovered >= 0
+                else "defends",
+                THROW: "may throw in",
+            }[self.phase]
             lines.append(f"to act: seat {self.cur} {what}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return (f"<tan state: {_PHASE_NAMES[self.phase]}, seat {self.cur} to act, "
-                f"{len(self.hist)} moves>")
+        return (
+            f"<tan state: {_PHASE_NAMES[self.phase]}, seat {self.cur} to act, "
+            f"{len(self.hist)} moves>"
+        )

@@ -58,12 +58,21 @@ def _hidden_from(state, seat: int, card: int) -> bool:
     for o in range(state.n):
         if o != seat and state.hands[o] & ~state.known[o] & bit:
             return True
-    return card in state.stock[state.sp:]
+    return card in state.stock[state.sp :]
 
 
-def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
-                  moves: Sequence, rng: random.Random, *, first: int = 0,
-                  drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+def deal_for_view(
+    game,
+    seat: int,
+    hand: Sequence[int],
+    counts: Sequence[int],
+    moves: Sequence,
+    rng: random.Random,
+    *,
+    first: int = 0,
+    drawn: Sequence[int] = (),
+    trump: int | None = None,
+) -> Deal:
     """See :meth:`games.base.Game.deal_for_view`.  ``moves`` are ``(seat, move)`` pairs (move
     codes or move text)."""
     n = game.num_players
@@ -97,11 +106,17 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         if s == seat:
             work_hands.append(list(hand))
         else:
-            work_hands.append(rest[i:i + HAND_SIZE])
+            work_hands.append(rest[i : i + HAND_SIZE])
             i += HAND_SIZE
     work_stock = rest[i:]
-    state = game.state_from_deal(Deal(hands=tuple(tuple(h) for h in work_hands), first=first,
-                                      stock=tuple(work_stock), trump=trump))
+    state = game.state_from_deal(
+        Deal(
+            hands=tuple(tuple(h) for h in work_hands),
+            first=first,
+            stock=tuple(work_stock),
+            trump=trump,
+        )
+    )
     state._draw_log = []
     k = 0
     for idx, entry in enumerate(moves):
@@ -120,8 +135,11 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
                 card = played_card(move)
             except TypeError:
                 card = -1
-            if 0 <= card < 52 and not state.hands[mover] >> card & 1 \
-                    and _hidden_from(state, seat, card):
+            if (
+                0 <= card < 52
+                and not state.hands[mover] >> card & 1
+                and _hidden_from(state, seat, card)
+            ):
                 free = cards_of(state.hands[mover] & ~state.known[mover])
                 if free:
                     _exchange(state, work_hands, work_stock, card, rng.choice(free))
@@ -134,28 +152,33 @@ def deal_for_view(game, seat: int, hand: Sequence[int], counts: Sequence[int],
         while pending:
             got = pending.pop(0)
             if k >= len(drawn):
-                raise DealError.of("tan.drawn_too_few", "drawn", n_drawn=len(drawn),
-                                   seat=seat)
+                raise DealError.of("tan.drawn_too_few", "drawn", n_drawn=len(drawn), seat=seat)
             want = drawn[k]
             if got != want:
                 if state.known[seat] >> got & 1:
-                    raise DealError.of("tan.drew_face_up", f"drawn[{k}]", seat=seat,
-                                       card=card_str(got),
-                                       card2=card_str(want))
+                    raise DealError.of(
+                        "tan.drew_face_up",
+                        f"drawn[{k}]",
+                        seat=seat,
+                        card=card_str(got),
+                        card2=card_str(want),
+                    )
                 if want in pending:
                     pending[pending.index(want)] = got
                 elif not _hidden_from(state, seat, want):
-                    raise DealError.of("tan.cannot_draw_known", f"drawn[{k}]",
-                                       card=card_str(want), seat=seat)
+                    raise DealError.of(
+                        "tan.cannot_draw_known", f"drawn[{k}]", card=card_str(want), seat=seat
+                    )
                 _exchange(state, work_hands, work_stock, got, want)
             k += 1
     if k != len(drawn):
-        raise DealError.of("tan.drawn_count", "drawn", n_drawn=len(drawn), seat=seat,
-                           k=k)
-    deal = Deal(hands=tuple(tuple(h) for h in work_hands), first=first,
-                stock=tuple(work_stock), trump=trump)
-    check = game.replay(deal, [(s, game.parse_move(m) if isinstance(m, str) else m)
-                               for s, m in moves])
+        raise DealError.of("tan.drawn_count", "drawn", n_drawn=len(drawn), seat=seat, k=k)
+    deal = Deal(
+        hands=tuple(tuple(h) for h in work_hands), first=first, stock=tuple(work_stock), trump=trump
+    )
+    check = game.replay(
+        deal, [(s, game.parse_move(m) if isinstance(m, str) else m) for s, m in moves]
+    )
     if check.hands[seat] != state.hands[seat] or check.history != state.history:
         raise AssertionError("deal_for_view built an inconsistent deal (engine bug)")
     return deal

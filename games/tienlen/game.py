@@ -33,59 +33,123 @@ from quansu.games.tienlen.state import NUM_DEALT, TienLenState  # noqa: F401
 
 def _options() -> tuple[OptionSpec, ...]:
     return (
-        OptionSpec("first_game", True,
-                   "this game is the first of its session: first-game instant wins apply and, "
-                   "with first_lead_requires_3_spades, the holder of 3S leads"),
-        OptionSpec("first_lead_requires_3_spades", False,
-                   "first game: the holder of 3S (else the lowest dealt card) leads and must play "
-                   "it; false: a random seat leads freely"),
-        OptionSpec("four_of_a_kind_chops_pair_of_twos", True,
-                   "a four of a kind may chop a pair of 2s"),
-        OptionSpec("four_pairs_ignore_pass", "pair_of_twos",
-                   "seats that passed this round may still play a 4 pair sequence when the top is "
-                   "a pair of 2s (or any 2s / bomb, or never)",
-                   choices=("pair_of_twos", "twos_and_bombs", "none")),
-        OptionSpec("long_pair_sequence_is_bomb", True,
-                   "a pair sequence of 5+ pairs (only possible without instant wins) is a bomb "
-                   "stronger than a 4 pair sequence"),
-        OptionSpec("instant_win_enabled", True, "instant wins (tới trắng) are checked after the deal"),
-        OptionSpec("instant_win_first_game_extra", True,
-                   "in the first game, four 3s and a 3 pair sequence holding 3S also win instantly"),
-        OptionSpec("instant_win_flush_rule", "12_same_suit",
-                   "which one-suit hand wins instantly: 12 cards of one suit, 13 of one color, or none",
-                   choices=("12_same_suit", "13_same_color", "off")),
-        OptionSpec("settlement_mode", "ranking",
-                   "ranking: play until one seat holds cards, pay by rank; count: the game ends at "
-                   "the first finisher, losers pay per card left",
-                   choices=("ranking", "count")),
-        OptionSpec("rank_payments", (1.0, 0.5),
-                   "ranking mode, in bets: last pays first, and (4 players) third pays second",
-                   type=tuple, minimum=0, maximum=1000),
-        OptionSpec("penalty_unit", "bet",
-                   "value table of 2s and bombs for chops and thối: bet (black 2 0.5, red 2 1, "
-                   "3 pairs 1.5, four 2, 4 pairs 2.5) or points (2S 1, 2C 2, 2D 3, 2H 4, bombs 4)",
-                   choices=("bet", "points")),
-        OptionSpec("chop_chain_last_victim_pays_all", True,
-                   "a chop chain is paid at round end by its last victim to its last chopper "
-                   "(false: each victim pays his own chopper at once)"),
-        OptionSpec("chop_void_if_victim_finished", True,
-                   "a chop pays nothing when the chopped play was the victim's last cards"),
+        OptionSpec(
+            "first_game",
+            True,
+            "this game is the first of its session: first-game instant wins apply and, "
+            "with first_lead_requires_3_spades, the holder of 3S leads",
+        ),
+        OptionSpec(
+            "first_lead_requires_3_spades",
+            False,
+            "first game: the holder of 3S (else the lowest dealt card) leads and must play "
+            "it; false: a random seat leads freely",
+        ),
+        OptionSpec(
+            "four_of_a_kind_chops_pair_of_twos", True, "a four of a kind may chop a pair of 2s"
+        ),
+        OptionSpec(
+            "four_pairs_ignore_pass",
+            "pair_of_twos",
+            "seats that passed this round may still play a 4 pair sequence when the top is "
+            "a pair of 2s (or any 2s / bomb, or never)",
+            choices=("pair_of_twos", "twos_and_bombs", "none"),
+        ),
+        OptionSpec(
+            "long_pair_sequence_is_bomb",
+            True,
+            "a pair sequence of 5+ pairs (only possible without instant wins) is a bomb "
+            "stronger than a 4 pair sequence",
+        ),
+        OptionSpec(
+            "instant_win_enabled", True, "instant wins (tới trắng) are checked after the deal"
+        ),
+        OptionSpec(
+            "instant_win_first_game_extra",
+            True,
+            "in the first game, four 3s and a 3 pair sequence holding 3S also win instantly",
+        ),
+        OptionSpec(
+            "instant_win_flush_rule",
+            "12_same_suit",
+            "which one-suit hand wins instantly: 12 cards of one suit, 13 of one color, or none",
+            choices=("12_same_suit", "13_same_color", "off"),
+        ),
+        OptionSpec(
+            "settlement_mode",
+            "ranking",
+            "ranking: play until one seat holds cards, pay by rank; count: the game ends at "
+            "the first finisher, losers pay per card left",
+            choices=("ranking", "count"),
+        ),
+        OptionSpec(
+            "rank_payments",
+            (1.0, 0.5),
+            "ranking mode, in bets: last pays first, and (4 players) third pays second",
+            type=tuple,
+            minimum=0,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "penalty_unit",
+            "bet",
+            "value table of 2s and bombs for chops and thối: bet (black 2 0.5, red 2 1, "
+            "3 pairs 1.5, four 2, 4 pairs 2.5) or points (2S 1, 2C 2, 2D 3, 2H 4, bombs 4)",
+            choices=("bet", "points"),
+        ),
+        OptionSpec(
+            "chop_chain_last_victim_pays_all",
+            True,
+            "a chop chain is paid at round end by its last victim to its last chopper "
+            "(false: each victim pays his own chopper at once)",
+        ),
+        OptionSpec(
+            "chop_void_if_victim_finished",
+            True,
+            "a chop pays nothing when the chopped play was the victim's last cards",
+        ),
         OptionSpec("thoi_enabled", True, "2s and bombs left in a loser's hand are paid for (thối)"),
-        OptionSpec("thoi_payee", "previous_finisher",
-                   "ranking mode: who is paid the last player's thối",
-                   choices=("previous_finisher", "winner")),
-        OptionSpec("cong_enabled", True,
-                   "a seat still holding all 13 cards when the first seat finishes is cóng"),
-        OptionSpec("cong_multiplier", 2.0,
-                   "a cóng seat pays the winner this many bets (count mode: 13 cards times this)",
-                   type=float, minimum=0, maximum=100),
-        OptionSpec("instant_win_payment", 2.0, "bets each opponent pays an instant winner", type=float,
-                   minimum=0, maximum=1000),
-        OptionSpec("dut_mu_enabled", True,
-                   "the first finisher ending with a play holding 3S makes every other seat lose"),
+        OptionSpec(
+            "thoi_payee",
+            "previous_finisher",
+            "ranking mode: who is paid the last player's thối",
+            choices=("previous_finisher", "winner"),
+        ),
+        OptionSpec(
+            "cong_enabled",
+            True,
+            "a seat still holding all 13 cards when the first seat finishes is cóng",
+        ),
+        OptionSpec(
+            "cong_multiplier",
+            2.0,
+            "a cóng seat pays the winner this many bets (count mode: 13 cards times this)",
+            type=float,
+            minimum=0,
+            maximum=100,
+        ),
+        OptionSpec(
+            "instant_win_payment",
+            2.0,
+            "bets each opponent pays an instant winner",
+            type=float,
+            minimum=0,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "dut_mu_enabled",
+            True,
+            "the first finisher ending with a play holding 3S makes every other seat lose",
+        ),
         OptionSpec("dut_mu_single_only", False, "đút mù only when the last play is the single 3S"),
-        OptionSpec("count_unit", 1.0, "count mode: bets per card left in a loser's hand", type=float,
-                   minimum=0, maximum=1000),
+        OptionSpec(
+            "count_unit",
+            1.0,
+            "count mode: bets per card left in a loser's hand",
+            type=float,
+            minimum=0,
+            maximum=1000,
+        ),
     )
 
 
@@ -108,8 +172,14 @@ class TienLenGame(Game):
     #: improvement step with few worlds and candidates, as Tiến lên's sparring rollouts are the
     #: slowest of the four games.  Analyze: at most 8,192 worlds a decision, steady marks under
     #: seeds for about 47 s of one core a game on average (docs/search.md).
-    tuning = SearchTuning(playout="heuristic", anchor=0.25, improve_worlds=32,
-                          improve_candidates=3, analysis_worlds=8192, guided_leaf="rollout")
+    tuning = SearchTuning(
+        playout="heuristic",
+        anchor=0.25,
+        improve_worlds=32,
+        improve_candidates=3,
+        analysis_worlds=8192,
+        guided_leaf="rollout",
+    )
 
     def __init__(self, num_players: int = 4, options=None):
         super().__init__(num_players, options)
@@ -158,7 +228,7 @@ class TienLenGame(Game):
             if o[name] < 0:
                 raise OptionError.of("tienlen.option_negative", name=name, o=o[name])
         if any(x < 0 for x in o["rank_payments"]):
-            raise OptionError.of("tienlen.rank_payments_negative", o=o['rank_payments'])
+            raise OptionError.of("tienlen.rank_payments_negative", o=o["rank_payments"])
 
     # -- facts ---------------------------------------------------------------------------
     def payoff_bound(self) -> float:
@@ -186,7 +256,8 @@ class TienLenGame(Game):
             max(self._rank_pay) + thoi_max,
             o["cong_multiplier"] + thoi_max,
             (NUM_DEALT * o["count_unit"] * max(1.0, o["cong_multiplier"]) + thoi_max)
-            if not self._ranking else 0.0,
+            if not self._ranking
+            else 0.0,
         )
         return float((self.num_players - 1) * per_opp + chops)
 
@@ -198,10 +269,10 @@ class TienLenGame(Game):
         deck = list(range(52))
         rng.shuffle(deck)
         n = self.num_players
-        hands = tuple(tuple(sorted(deck[NUM_DEALT * s:NUM_DEALT * (s + 1)])) for s in range(n))
-        aside = tuple(sorted(deck[NUM_DEALT * n:]))
+        hands = tuple(tuple(sorted(deck[NUM_DEALT * s : NUM_DEALT * (s + 1)])) for s in range(n))
+        aside = tuple(sorted(deck[NUM_DEALT * n :]))
         if self._require_first:
-            low = min(deck[:NUM_DEALT * n])
+            low = min(deck[: NUM_DEALT * n])
             first = next(s for s in range(n) if low in hands[s])
         else:
             first = rng.randrange(n)
@@ -212,7 +283,9 @@ class TienLenGame(Game):
             raise DealError.of("tienlen.expected_deal", "deal", type=type(deal).__name__)
         n = self.num_players
         if len(deal.hands) != n:
-            raise DealError.of("tienlen.hands_for_players", "deal.hands", n_hands=len(deal.hands), n=n)
+            raise DealError.of(
+                "tienlen.hands_for_players", "deal.hands", n_hands=len(deal.hands), n=n
+            )
         if deal.stock:
             raise DealError.of("tienlen.no_stock", "deal.stock")
         if deal.trump is not None:
@@ -232,8 +305,9 @@ class TienLenGame(Game):
 
         for s, hand in enumerate(deal.hands):
             if len(hand) != NUM_DEALT:
-                raise DealError.of("tienlen.hand_size", f"deal.hands[{s}]", n_hand=len(hand),
-                                   NUM_DEALT=NUM_DEALT)
+                raise DealError.of(
+                    "tienlen.hand_size", f"deal.hands[{s}]", n_hand=len(hand), NUM_DEALT=NUM_DEALT
+                )
             m0 = seen
             for i, c in enumerate(hand):
                 take(c, f"deal.hands[{s}][{i}]")
@@ -244,10 +318,13 @@ class TienLenGame(Game):
                 take(c, f"deal.set_aside[{i}]")
             if seen != (1 << 52) - 1:
                 missing = (1 << 52) - 1 & ~seen
-                raise DealError.of("tienlen.set_aside_size", "deal.set_aside",
-                                   n_set_aside=len(deal.set_aside),
-                                   value=52 - NUM_DEALT * n,
-                                   cards=format_cards(missing))
+                raise DealError.of(
+                    "tienlen.set_aside_size",
+                    "deal.set_aside",
+                    n_set_aside=len(deal.set_aside),
+                    value=52 - NUM_DEALT * n,
+                    cards=format_cards(missing),
+                )
         aside = ((1 << 52) - 1) & ~dealt
         first = deal.first
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
@@ -256,9 +333,13 @@ class TienLenGame(Game):
             low = dealt & -dealt
             if not masks[first] & low:
                 holder = next(s for s in range(n) if masks[s] & low)
-                raise DealError.of("tienlen.first_lead_holder", "deal.first", first=first,
-                                   card=card_str(low.bit_length() - 1),
-                                   holder=holder)
+                raise DealError.of(
+                    "tienlen.first_lead_holder",
+                    "deal.first",
+                    first=first,
+                    card=card_str(low.bit_length() - 1),
+                    holder=holder,
+                )
         return masks, aside
 
     def state_from_deal(self, deal: Deal) -> "TienLenState":
@@ -276,7 +357,7 @@ class TienLenGame(Game):
         dealt = 0
         for s in range(n):
             m = 0
-            for c in deck[NUM_DEALT * s:NUM_DEALT * (s + 1)]:
+            for c in deck[NUM_DEALT * s : NUM_DEALT * (s + 1)]:
                 m |= 1 << c
             masks.append(m)
             dealt |= m
@@ -289,13 +370,23 @@ class TienLenGame(Game):
         st._init(self, masks, ((1 << 52) - 1) & ~dealt, first, None)
         return st
 
-    def deal_for_view(self, seat: int, hand: Sequence[int], counts: Sequence[int],
-                      moves: Sequence[tuple[int, Any]], rng: random.Random, *, first: int = 0,
-                      drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+    def deal_for_view(
+        self,
+        seat: int,
+        hand: Sequence[int],
+        counts: Sequence[int],
+        moves: Sequence[tuple[int, Any]],
+        rng: random.Random,
+        *,
+        first: int = 0,
+        drawn: Sequence[int] = (),
+        trump: int | None = None,
+    ) -> Deal:
         """A full deal consistent with ``seat``'s view (see :meth:`Game.deal_for_view`):
         :func:`games.tienlen.view.deal_for_view`."""
-        return _view.deal_for_view(self, seat, hand, counts, moves, rng, first=first,
-                                   drawn=drawn, trump=trump)
+        return _view.deal_for_view(
+            self, seat, hand, counts, moves, rng, first=first, drawn=drawn, trump=trump
+        )
 
     # -- moves ---------------------------------------------------------------------------
     def move_to_text(self, move: Any) -> str:
@@ -323,7 +414,9 @@ class TienLenGame(Game):
         for c in cards:
             m |= 1 << c
         if not R.classify(m):
-            raise MoveParseError.of("tienlen.move_not_combination", text=text, cards=format_cards(m))
+            raise MoveParseError.of(
+                "tienlen.move_not_combination", text=text, cards=format_cards(m)
+            )
         return m
 
     def describe_move(self, move: Any) -> MoveInfo:

@@ -18,7 +18,7 @@ import random
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 from quansu.games.caches import cache_size
@@ -81,8 +81,8 @@ def _low_bit_index(x: int) -> int:
 
 if not cython.compiled:
     # uncompiled, the int methods themselves: no wrapper call in the pure build's hot paths
-    _pop = int.bit_count          # noqa: F811
-    _bitlen = int.bit_length      # noqa: F811
+    _pop = int.bit_count  # noqa: F811
+    _bitlen = int.bit_length  # noqa: F811
 
 
 #: packed rank counts (nibble r = cards of rank r, ranks 3..A) -> the best first piece of the
@@ -104,20 +104,38 @@ _REST48 = cython.declare(cython.ulonglong, (1 << 48) - 1)
 
 @cython.cfunc
 @cython.inline
-@cython.locals(n=cython.ulonglong, straight=cython.ulonglong, start=cython.ulonglong,
-               length=cython.ulonglong, rest=cython.ulonglong)
+@cython.locals(
+    n=cython.ulonglong,
+    straight=cython.ulonglong,
+    start=cython.ulonglong,
+    length=cython.ulonglong,
+    rest=cython.ulonglong,
+)
 @cython.returns(cython.ulonglong)
 def _split_entry(n: int, straight: int, start: int, length: int, rest: int) -> int:
     """One :data:`_SPLITS` value: ``n`` pieces (0..12), ``straight`` (0/1), ``start`` (rank
     0..11), ``length`` (0..12) and the packed counts ``rest`` (48 bits) in one word."""
-    return ((n << _SPLIT_PIECES) | (straight << _SPLIT_STRAIGHT) | (start << _SPLIT_START)
-            | (length << _SPLIT_LEN) | rest)
+    return (
+        (n << _SPLIT_PIECES)
+        | (straight << _SPLIT_STRAIGHT)
+        | (start << _SPLIT_START)
+        | (length << _SPLIT_LEN)
+        | rest
+    )
 
 
 @cython.cfunc
-@cython.locals(c=cython.ulonglong, sh=cython.int, r=cython.int, rest=cython.ulonglong,
-               best_n=cython.int, n=cython.int, x=cython.ulonglong, length=cython.int,
-               best=cython.ulonglong)
+@cython.locals(
+    c=cython.ulonglong,
+    sh=cython.int,
+    r=cython.int,
+    rest=cython.ulonglong,
+    best_n=cython.int,
+    n=cython.int,
+    x=cython.ulonglong,
+    length=cython.int,
+    best=cython.ulonglong,
+)
 @cython.returns(cython.int)
 def _split(c: int) -> int:
     """The fewest pieces (sets of one rank, straights of >= 3 consecutive ranks) covering the
@@ -160,8 +178,9 @@ def _split_parts(c: int) -> list[tuple[bool, int, int]]:
     parts = []
     while c:
         e = _SPLITS[c]
-        parts.append((bool((e >> _SPLIT_STRAIGHT) & 1), (e >> _SPLIT_START) & 15,
-                      (e >> _SPLIT_LEN) & 15))
+        parts.append(
+            (bool((e >> _SPLIT_STRAIGHT) & 1), (e >> _SPLIT_START) & 15, (e >> _SPLIT_LEN) & 15)
+        )
         c = e & _REST48
     return parts
 
@@ -200,9 +219,17 @@ def _packed_counts(hand: int) -> int:
     return (x & _M33) + ((x >> 2) & _M33)
 
 
-@cython.locals(packed=cython.ulonglong, quads=cython.ulonglong, c=cython.ulonglong,
-               low=cython.ulonglong, pairs=cython.ulonglong, run=cython.ulonglong,
-               length=cython.int, start=cython.int, straight=cython.bint)
+@cython.locals(
+    packed=cython.ulonglong,
+    quads=cython.ulonglong,
+    c=cython.ulonglong,
+    low=cython.ulonglong,
+    pairs=cython.ulonglong,
+    run=cython.ulonglong,
+    length=cython.int,
+    start=cython.int,
+    straight=cython.bint,
+)
 def _recipe(packed: int) -> tuple[int, ...]:
     """The suit-free part of :func:`plan` for the rank counts ``packed`` (cards 3..A): the
     pieces in plan order, each ``rank mask | op << 48 | shape << 50``, ``op`` one of quad,
@@ -210,7 +237,7 @@ def _recipe(packed: int) -> tuple[int, ...]:
     set (every card of the rank still in the hand).  Depends on the counts only, so every hand
     with the same counts shares it."""
     ops = []
-    quads = (packed >> 2) & _NIB0          # a count of 4 is the only one with bit 2
+    quads = (packed >> 2) & _NIB0  # a count of 4 is the only one with bit 2
     c = packed
     while quads:
         low = quads & -quads
@@ -237,8 +264,11 @@ def _recipe(packed: int) -> tuple[int, ...]:
     parts = _split_parts(c)
     for straight, start, length in parts:
         if straight:
-            ops.append(_piece(_STRAIGHT_OP, ((_U1 << (4 * length)) - 1) << (4 * start),
-                              R.STRAIGHT + length))
+            ops.append(
+                _piece(
+                    _STRAIGHT_OP, ((_U1 << (4 * length)) - 1) << (4 * start), R.STRAIGHT + length
+                )
+            )
     for straight, start, length in parts:
         if not straight:
             ops.append(_piece(_SET_OP, _U15 << (4 * start), 0))
@@ -305,10 +335,22 @@ def _unpacked(pieces) -> list[tuple[int, int]]:
     return [(e & _CARDS52, e >> _SHAPE_BIT) for e in pieces]
 
 
-@cython.locals(hand=cython.ulonglong, twos=cython.ulonglong, rest=cython.ulonglong,
-               packed=cython.ulonglong, op=cython.int, wm=cython.ulonglong, shape=cython.int,
-               x=cython.ulonglong, low=cython.ulonglong, m=cython.ulonglong,
-               hi=cython.ulonglong, y=cython.ulonglong, c=cython.int, e=cython.ulonglong)
+@cython.locals(
+    hand=cython.ulonglong,
+    twos=cython.ulonglong,
+    rest=cython.ulonglong,
+    packed=cython.ulonglong,
+    op=cython.int,
+    wm=cython.ulonglong,
+    shape=cython.int,
+    x=cython.ulonglong,
+    low=cython.ulonglong,
+    m=cython.ulonglong,
+    hi=cython.ulonglong,
+    y=cython.ulonglong,
+    c=cython.int,
+    e=cython.ulonglong,
+)
 def _make_plan(hand: int) -> tuple[int, ...]:
     """The plan of ``hand``, packed (:func:`_pieces`)."""
     pieces: list[int] = []
@@ -367,8 +409,15 @@ def _is_power(mask: int, shape: int, bombs) -> bool:
     return shape in bombs or (shape <= R.TRIPLE and mask >> 48 != 0)
 
 
-@cython.locals(state=TienLenState, me=cython.int, active=cython.int, best=cython.int,
-               s=cython.int, c=cython.int, n=cython.int)
+@cython.locals(
+    state=TienLenState,
+    me=cython.int,
+    active=cython.int,
+    best=cython.int,
+    s=cython.int,
+    c=cython.int,
+    n=cython.int,
+)
 def _opp_min(game, state, me: int) -> int:
     """The fewest cards an opponent still in play holds (13 when none)."""
     hands = state.hands
@@ -394,8 +443,14 @@ def _urgent(game, state, me: int, hand: int) -> bool:
 _TRIPLE = cython.declare(cython.int, R.TRIPLE)
 
 
-@cython.locals(best=cython.ulonglong, low=cython.ulonglong, n=cython.int, m=cython.ulonglong,
-               lm=cython.ulonglong, c=cython.int)
+@cython.locals(
+    best=cython.ulonglong,
+    low=cython.ulonglong,
+    n=cython.int,
+    m=cython.ulonglong,
+    lm=cython.ulonglong,
+    c=cython.int,
+)
 def _lowest_longest(pieces: list) -> int:
     """The mask of the piece that starts lowest, the longest of those (the first on a tie):
     ``min(pieces, key=lambda p: (p[0] & -p[0], -p[0].bit_count()))[0]`` without a key tuple
@@ -418,11 +473,25 @@ def _lowest_longest(pieces: list) -> int:
     return best
 
 
-@cython.locals(state=TienLenState, me=cython.int, bomb_bits=cython.ulonglong,
-               any_bits=cython.ulonglong, same_shape=cython.int, tb=cython.int, sh=cython.int,
-               m=cython.ulonglong, best=cython.ulonglong, a=cython.int, n_power=cython.int,
-               low=cython.ulonglong, lm=cython.ulonglong, bn=cython.int, c=cython.int,
-               above=cython.ulonglong, e=cython.ulonglong)
+@cython.locals(
+    state=TienLenState,
+    me=cython.int,
+    bomb_bits=cython.ulonglong,
+    any_bits=cython.ulonglong,
+    same_shape=cython.int,
+    tb=cython.int,
+    sh=cython.int,
+    m=cython.ulonglong,
+    best=cython.ulonglong,
+    a=cython.int,
+    n_power=cython.int,
+    low=cython.ulonglong,
+    lm=cython.ulonglong,
+    bn=cython.int,
+    c=cython.int,
+    above=cython.ulonglong,
+    e=cython.ulonglong,
+)
 def choose(game, state, rng: random.Random) -> int:
     """The heuristic move of the seat to act in ``state`` (a legal move)."""
     me = state.cur
@@ -431,7 +500,7 @@ def choose(game, state, rng: random.Random) -> int:
     hand = state.hands[me]
     bombs = game._bombs
     bomb_bits = game._bomb_bits
-    pieces = _PLANS.get(hand)     # packed: mask | shape << 52
+    pieces = _PLANS.get(hand)  # packed: mask | shape << 52
     if pieces is None:
         pieces = _pieces(hand)
     top = state.top
@@ -490,7 +559,7 @@ def choose(game, state, rng: random.Random) -> int:
     top_shape = state.top_shape
     if state.passed >> me & 1:
         same_shape, tb, anys = state.follow_rule()
-    else:   # state.follow_rule(), inlined for the usual case (the seat has not passed)
+    else:  # state.follow_rule(), inlined for the usual case (the seat has not passed)
         same_shape, tb, anys = top_shape, top.bit_length(), state.finfo[0]
     # finish now when the whole hand may be played: it has the top's shape (so as many cards)
     # or is a bomb (>= 4 cards) allowed on it
@@ -511,9 +580,11 @@ def choose(game, state, rng: random.Random) -> int:
     for e in pieces:
         m = e & _CARDS52
         sh = e >> _SHAPE_BIT
-        if ((sh == same_shape and _bitlen(m) > tb) or (any_bits >> sh) & 1) \
-                and not ((bomb_bits >> sh) & 1 or (sh <= _TRIPLE and m >> 48)) \
-                and (not best or m < best):
+        if (
+            ((sh == same_shape and _bitlen(m) > tb) or (any_bits >> sh) & 1)
+            and not ((bomb_bits >> sh) & 1 or (sh <= _TRIPLE and m >> 48))
+            and (not best or m < best)
+        ):
             best = m
     if best:
         return best
@@ -526,7 +597,7 @@ def choose(game, state, rng: random.Random) -> int:
     # a single on top
     if not anys and not (same_shape == R.SINGLE and _bitlen(hand) > tb):
         return 0  # no card above it and no bomb allowed: no play at all
-    triples = 0   # a single from a triple (not of 2s) costs little: the pair stays
+    triples = 0  # a single from a triple (not of 2s) costs little: the pair stays
     for e in pieces:
         m = e & _CARDS52
         if e >> _SHAPE_BIT == _TRIPLE and not m >> 48:
@@ -546,7 +617,7 @@ def choose(game, state, rng: random.Random) -> int:
             return m & -m
         m = above & _TWOS
         if m and (_bitlen(top) - 1) >> 2 >= 11 and _pop(hand & _TWOS) >= 2:
-            return m & -m   # an ace on the table: a 2 on it
+            return m & -m  # an ace on the table: a 2 on it
         return 0
     # bombs allowed on the single: the moves listed
     plays = state.legal_moves()[1:]

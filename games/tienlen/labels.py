@@ -15,8 +15,9 @@ from quansu.games.labels import (
 )
 
 GROUPS = tuple(g for g in SHEDDING_GROUPS if g != "declare")
-GROUP_TERMS = {"bomb": ("bombs (four of a kind, consecutive pairs)",
-                        "hàng chặt (tứ quý, đôi thông)")}
+GROUP_TERMS = {
+    "bomb": ("bombs (four of a kind, consecutive pairs)", "hàng chặt (tứ quý, đôi thông)")
+}
 card_key = tienlen_card_key
 move_group = shedding_group
 #: The same play up to suits: the combination and its ranks (Game.suit_variant_key).

@@ -12,9 +12,18 @@ from quansu.games.base import Move, State
 from quansu.games.reasons import SHEDDING_TEXTS, TWO, Reason, by_rank, hand_of, shedding_reasons
 
 #: Tiến lên's reasons: code -> (English, Vietnamese) (:func:`games.reasons.say`).
-TEXTS: dict[str, tuple[str, str]] = {k: SHEDDING_TEXTS[k] for k in (
-    "finishes", "plays_bomb", "breaks_bomb", "keeps_bomb", "plays_two", "holds_twos",
-    "sheds_lowest")}
+TEXTS: dict[str, tuple[str, str]] = {
+    k: SHEDDING_TEXTS[k]
+    for k in (
+        "finishes",
+        "plays_bomb",
+        "breaks_bomb",
+        "keeps_bomb",
+        "plays_two",
+        "holds_twos",
+        "sheds_lowest",
+    )
+}
 
 
 def bombs(hand: list[int]) -> list[tuple[int, ...]]:

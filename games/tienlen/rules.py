@@ -34,7 +34,7 @@ from bisect import bisect_left
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 SINGLE, PAIR, TRIPLE, QUAD = 1, 2, 3, 4
@@ -50,7 +50,9 @@ NON_TWOS = (1 << 48) - 1
 SPADE3 = 1
 
 #: Every shape a 13-card hand can hold, in the order lead moves are listed.
-ALL_SHAPES = (SINGLE, PAIR, TRIPLE, QUAD) + tuple(STRAIGHT + k for k in range(3, 13)) + (PS3, PS4, PS5, PS6)
+ALL_SHAPES = (
+    (SINGLE, PAIR, TRIPLE, QUAD) + tuple(STRAIGHT + k for k in range(3, 13)) + (PS3, PS4, PS5, PS6)
+)
 
 _POP = tuple(bin(v).count("1") for v in range(16))
 
@@ -82,6 +84,7 @@ def combo_kind(shape: int) -> str:
 
 # --------------------------------------------------------------------------------------------
 # classify
+
 
 def shape_of(mask: int) -> int:
     """Shape of a mask that is known to be a valid non-empty combination (fast path).
@@ -146,13 +149,15 @@ def is_two_combo(mask: int, shape: int) -> bool:
 # beating (docs/rules/tienlen.md "Beating the table"; used by the engine and by the tests'
 # cross-checks)
 
+
 def beats_same_shape(x: int, t: int) -> bool:
     """``x`` beats ``t`` when both have the same shape: its top card is stronger."""
     return x > t  # same shape: the highest differing card is in the higher-topped mask
 
 
-def chop_shapes(top: int, top_shape: int, quad_chops_pair_of_twos: bool,
-                long_pair_sequence_is_bomb: bool) -> tuple[int, ...]:
+def chop_shapes(
+    top: int, top_shape: int, quad_chops_pair_of_twos: bool, long_pair_sequence_is_bomb: bool
+) -> tuple[int, ...]:
     """Bomb shapes of which **any** member may be played on ``top`` (the chop table of
     docs/rules/tienlen.md), besides the same-shape-higher rule.  Empty when only same-shape plays
     beat it."""
@@ -172,8 +177,9 @@ def chop_shapes(top: int, top_shape: int, quad_chops_pair_of_twos: bool,
     return ()
 
 
-def beats(x: int, top: int, quad_chops_pair_of_twos: bool = True,
-          long_pair_sequence_is_bomb: bool = True) -> bool:
+def beats(
+    x: int, top: int, quad_chops_pair_of_twos: bool = True, long_pair_sequence_is_bomb: bool = True
+) -> bool:
     """Whether the combination ``x`` may be played on the current top ``top``
     (docs/rules/tienlen.md).
 
@@ -189,6 +195,7 @@ def beats(x: int, top: int, quad_chops_pair_of_twos: bool = True,
 # --------------------------------------------------------------------------------------------
 # generate
 
+
 def _subsets(v: int, k: int) -> tuple[int, ...]:
     out = []
     for s in range(16):
@@ -198,8 +205,10 @@ def _subsets(v: int, k: int) -> tuple[int, ...]:
 
 
 #: ``_AT[k][r][v]``: the k-card subsets of nibble ``v`` at rank ``r`` as absolute masks, ascending.
-_AT = [[[tuple(s << (4 * r) for s in _subsets(v, k)) for v in range(16)] for r in range(13)]
-       for k in range(5)]
+_AT = [
+    [[tuple(s << (4 * r) for s in _subsets(v, k)) for v in range(16)] for r in range(13)]
+    for k in range(5)
+]
 _SINGLES_AT = _AT[1]
 _PAIRS_AT = _AT[2]
 _TRIPLES_AT = _AT[3]
@@ -289,8 +298,11 @@ def generate_pairseqs(hand: int) -> dict[int, list[int]]:
     return _runs(hand, _PAIRS_AT, 2)
 
 
-GENERATORS = {FAM_SETS: generate_sets, FAM_STRAIGHTS: generate_straights,
-              FAM_PAIRSEQS: generate_pairseqs}
+GENERATORS = {
+    FAM_SETS: generate_sets,
+    FAM_STRAIGHTS: generate_straights,
+    FAM_PAIRSEQS: generate_pairseqs,
+}
 
 
 def generate(hand: int) -> dict[int, list[int]]:
@@ -327,7 +339,7 @@ def lead_list(groups: dict[int, list[int]]) -> list[int]:
 
 def higher_of(group: list[int], top: int) -> list[int]:
     """The members of a sorted same-shape ``group`` that beat ``top`` (a new list)."""
-    return group[bisect_left(group, 1 << top.bit_length()):]
+    return group[bisect_left(group, 1 << top.bit_length()) :]
 
 
 @cython.cfunc
@@ -340,29 +352,42 @@ def _nibble_count(v: int) -> int:
 
 
 if not cython.compiled:
-    _nibble_count = int.bit_count    # noqa: F811 - uncompiled, the int method itself
+    _nibble_count = int.bit_count  # noqa: F811 - uncompiled, the int method itself
 
 
 @cython.cfunc
 @cython.inline
-@cython.locals(v=cython.ulonglong, k=cython.int, out=cython.ulonglong, b=cython.ulonglong,
-               i=cython.int)
+@cython.locals(
+    v=cython.ulonglong, k=cython.int, out=cython.ulonglong, b=cython.ulonglong, i=cython.int
+)
 @cython.returns(cython.ulonglong)
 def _lowest_bits(v: int, k: int) -> int:
     """The ``k`` lowest set bits of ``v`` (every set bit when it has fewer)."""
     out = 0
     for i in range(k):
-        b = v & (~v + 1)   # v & -v, written for an unsigned word
+        b = v & (~v + 1)  # v & -v, written for an unsigned word
         out |= b
         v ^= b
     return out
 
 
 @cython.ccall
-@cython.locals(hand=cython.ulonglong, shape=cython.int, floor=cython.int, per=cython.int,
-               span=cython.int, last=cython.int, r=cython.int, j=cython.int, ok=cython.bint,
-               nib=cython.ulonglong, tops=cython.ulonglong, t=cython.ulonglong,
-               below=cython.ulonglong, low=cython.ulonglong)
+@cython.locals(
+    hand=cython.ulonglong,
+    shape=cython.int,
+    floor=cython.int,
+    per=cython.int,
+    span=cython.int,
+    last=cython.int,
+    r=cython.int,
+    j=cython.int,
+    ok=cython.bint,
+    nib=cython.ulonglong,
+    tops=cython.ulonglong,
+    t=cython.ulonglong,
+    below=cython.ulonglong,
+    low=cython.ulonglong,
+)
 @cython.returns(cython.ulonglong)
 def lowest_combination(hand: int, shape: int, floor: int = 0) -> int:
     """The smallest combination of ``shape`` in ``hand`` whose top card is ``floor`` (a card
@@ -371,11 +396,11 @@ def lowest_combination(hand: int, shape: int, floor: int = 0) -> int:
     without listing the combinations: masks compare by their top card first, so the answer
     has the lowest possible top card (the lowest rank, then suit, at or above ``floor`` that
     completes the shape) and, under it, the lowest cards of each rank."""
-    if shape < STRAIGHT:          # k cards of one rank, 2s included
+    if shape < STRAIGHT:  # k cards of one rank, 2s included
         per, span, last = shape, 1, 12
-    elif shape < PAIRSEQ:         # one card of each of k consecutive ranks 3..A
+    elif shape < PAIRSEQ:  # one card of each of k consecutive ranks 3..A
         per, span, last = 1, shape - STRAIGHT, 11
-    else:                         # two cards of each of k consecutive ranks 3..A
+    else:  # two cards of each of k consecutive ranks 3..A
         per, span, last = 2, shape - PAIRSEQ, 11
     r = max(floor >> 2, span - 1)
     while r <= last:
@@ -386,7 +411,7 @@ def lowest_combination(hand: int, shape: int, floor: int = 0) -> int:
             nib = (hand >> (4 * j)) & 15
             if _nibble_count(nib) < per:
                 ok = False
-                r = j + span   # every run ending at ranks j .. j + span - 1 holds rank j
+                r = j + span  # every run ending at ranks j .. j + span - 1 holds rank j
                 break
             low |= _lowest_bits(nib, per) << (4 * j)
         if not ok:
@@ -409,6 +434,7 @@ def lowest_combination(hand: int, shape: int, floor: int = 0) -> int:
 # --------------------------------------------------------------------------------------------
 # instant wins and penalty values (docs/rules/tienlen.md)
 
+
 def rank_counts(hand: int) -> list[int]:
     """Number of cards of each rank index 0..12 (3 .. A, 2) in ``hand``."""
     return [_POP[(hand >> s) & 15] for s in _SHIFTS]
@@ -419,8 +445,8 @@ _BLACK = _SUIT_MASKS[0] | _SUIT_MASKS[1]
 _RED = _SUIT_MASKS[2] | _SUIT_MASKS[3]
 
 
-_R_ALL = sum(1 << (4 * r) for r in range(13))      # bit 0 of every rank nibble
-_R_LOW = sum(1 << (4 * r) for r in range(12))      # ranks 3..A
+_R_ALL = sum(1 << (4 * r) for r in range(13))  # bit 0 of every rank nibble
+_R_LOW = sum(1 << (4 * r) for r in range(12))  # ranks 3..A
 
 
 #: the same masks as typed 64-bit words (C arithmetic when compiled)
@@ -441,24 +467,33 @@ def _ranks_flagged(x: int) -> int:
 
 if not cython.compiled:
     # uncompiled, the int method itself (``x`` holds the flag bits only): no wrapper call
-    _ranks_flagged = int.bit_count    # noqa: F811
+    _ranks_flagged = int.bit_count  # noqa: F811
 
 
-@cython.locals(hand=cython.ulonglong, a1=cython.ulonglong, a2=cython.ulonglong,
-               a3=cython.ulonglong)
+@cython.locals(hand=cython.ulonglong, a1=cython.ulonglong, a2=cython.ulonglong, a3=cython.ulonglong)
 def _rank_bits(hand: int) -> tuple[int, int, int, int]:
     """Rank-nibble bit 0 set where the rank holds >= 1, >= 2, >= 3, 4 cards."""
     a1, a2, a3 = hand >> 1, hand >> 2, hand >> 3
-    return ((hand | a1 | a2 | a3) & _W_ALL,
-            ((hand & (a1 | a2 | a3)) | (a1 & (a2 | a3)) | (a2 & a3)) & _W_ALL,
-            ((hand & a1 & (a2 | a3)) | ((hand | a1) & a2 & a3)) & _W_ALL,
-            hand & a1 & a2 & a3 & _W_ALL)
+    return (
+        (hand | a1 | a2 | a3) & _W_ALL,
+        ((hand & (a1 | a2 | a3)) | (a1 & (a2 | a3)) | (a2 & a3)) & _W_ALL,
+        ((hand & a1 & (a2 | a3)) | ((hand | a1) & a2 & a3)) & _W_ALL,
+        hand & a1 & a2 & a3 & _W_ALL,
+    )
 
 
-@cython.locals(hand=cython.ulonglong, ge1=cython.ulonglong, ge2=cython.ulonglong,
-               ge3=cython.ulonglong, ge4=cython.ulonglong, p=cython.ulonglong, s=cython.int)
-def instant_win(hand: int, first_game: bool, first_game_extra: bool = True,
-                flush_rule: str = "12_same_suit") -> str | None:
+@cython.locals(
+    hand=cython.ulonglong,
+    ge1=cython.ulonglong,
+    ge2=cython.ulonglong,
+    ge3=cython.ulonglong,
+    ge4=cython.ulonglong,
+    p=cython.ulonglong,
+    s=cython.int,
+)
+def instant_win(
+    hand: int, first_game: bool, first_game_extra: bool = True, flush_rule: str = "12_same_suit"
+) -> str | None:
     """The name of the instant-win (tới trắng) hand ``hand`` holds, or ``None``
     (docs/rules/tienlen.md, "Instant wins").
 
@@ -477,7 +512,7 @@ def instant_win(hand: int, first_game: bool, first_game_extra: bool = True,
     if _ranks_flagged(ge2) + _ranks_flagged(ge4) >= 6:
         return "six pairs"
     if flush_rule == "12_same_suit":
-        for s in range(4):   # the cards of suit s, moved onto bit 0 of their rank nibbles
+        for s in range(4):  # the cards of suit s, moved onto bit 0 of their rank nibbles
             if _ranks_flagged((hand >> s) & _W_ALL) >= 12:
                 return "12 of one suit"
     elif flush_rule == "13_same_color":
@@ -530,8 +565,15 @@ def _best_runs(length: int, v3: float, v4: float) -> float:
     return best[length]
 
 
-@cython.locals(hand=cython.ulonglong, m=cython.int, s=cython.int, r=cython.int, c=cython.int,
-               run=cython.int, v=cython.double)
+@cython.locals(
+    hand=cython.ulonglong,
+    m=cython.int,
+    s=cython.int,
+    r=cython.int,
+    c=cython.int,
+    run=cython.int,
+    v=cython.double,
+)
 def thoi_value(hand: int, table: dict) -> float:
     """Thối value of a hand ("Settlement" in docs/rules/tienlen.md): its 2s, plus its
     four-of-a-kinds (ranks 3..A), plus the best split of each maximal run of remaining pair-ranks

@@ -39,27 +39,36 @@ _INF = float("inf")
 class Params:
     """Weights of the sparring bot (plan-cost units; ``money`` converts bets into them)."""
 
-    combo_cost: float = 1.0      #: cost of one combination still to be played
-    control: float = 1.5         #: earned by a combination in proportion to its chance to win a lead
-    control_other: float = 1.5   #: the same for triples, straights and non-bomb pair sequences
-    respond: float = 0.15        #: chance that an opponent holding a beater plays it (this trick)
-    plan_respond: float = 0.4    #: the same, for the control value of a combination in the plan
-    out_bonus: float = 3.0       #: value of winning the trick with a rest that then goes out guaranteed
-    rank_power: float = 3.0      #: a single's control value is at least (share of unseen cards below it) ** this
-    pass_soft: float = 0.35      #: beater chance of a seat that passed a lower same-shape top
-    pass_soft_two: float = 0.8   #: the same for beaters that are 2s (club players save them)
-    lead_value: float = 0.6      #: value of winning the trick when following
-    lead_keep: float = 1.3       #: value of keeping the lead when leading
-    lead_cards: float = 0.0      #: bonus per card of a lead
-    danger: float = 2.5          #: cost of letting an opponent go out (following)
-    danger_lead: float = 2.5     #: the same, leading
-    danger_pass: float = 2.5     #: the same, passing while the top's owner is about to go out
-    money: float = 2.0           #: plan-cost units per bet
-    fin_lead: tuple = (1.0, 1.0, 0.55, 0.3, 0.12, 0.04)  #: chance a seat with k cards goes out from the lead
-    cong_guard: int = 5          #: with all 13 cards, play anything once an opponent is this close
-    keep_spade3: float = 2.0     #: value of keeping 3♠ for a đút mù finish
-    solve_nodes: int = 4000      #: budget (positions) of the exact two-seat endgame; 0: off
-    solve_cards: int = 14        #: ... tried when the two hands hold at most this many cards
+    combo_cost: float = 1.0  #: cost of one combination still to be played
+    control: float = 1.5  #: earned by a combination in proportion to its chance to win a lead
+    control_other: float = 1.5  #: the same for triples, straights and non-bomb pair sequences
+    respond: float = 0.15  #: chance that an opponent holding a beater plays it (this trick)
+    plan_respond: float = 0.4  #: the same, for the control value of a combination in the plan
+    out_bonus: float = 3.0  #: value of winning the trick with a rest that then goes out guaranteed
+    rank_power: float = (
+        3.0  #: a single's control value is at least (share of unseen cards below it) ** this
+    )
+    pass_soft: float = 0.35  #: beater chance of a seat that passed a lower same-shape top
+    pass_soft_two: float = 0.8  #: the same for beaters that are 2s (club players save them)
+    lead_value: float = 0.6  #: value of winning the trick when following
+    lead_keep: float = 1.3  #: value of keeping the lead when leading
+    lead_cards: float = 0.0  #: bonus per card of a lead
+    danger: float = 2.5  #: cost of letting an opponent go out (following)
+    danger_lead: float = 2.5  #: the same, leading
+    danger_pass: float = 2.5  #: the same, passing while the top's owner is about to go out
+    money: float = 2.0  #: plan-cost units per bet
+    fin_lead: tuple = (
+        1.0,
+        1.0,
+        0.55,
+        0.3,
+        0.12,
+        0.04,
+    )  #: chance a seat with k cards goes out from the lead
+    cong_guard: int = 5  #: with all 13 cards, play anything once an opponent is this close
+    keep_spade3: float = 2.0  #: value of keeping 3♠ for a đút mù finish
+    solve_nodes: int = 4000  #: budget (positions) of the exact two-seat endgame; 0: off
+    solve_cards: int = 14  #: ... tried when the two hands hold at most this many cards
 
 
 PARAMS = Params()
@@ -67,6 +76,7 @@ PARAMS = Params()
 
 # ---------------------------------------------------------------------------------------------
 # probabilities
+
 
 @lru_cache(maxsize=None)
 def _hg_ge(U: int, n: int, u: int, k: int) -> float:
@@ -93,24 +103,46 @@ def _partitions(items: list[int]) -> list[list[int]]:
     for p in _partitions(rest):
         out.append([first] + p)
         for i in range(len(p)):
-            out.append(p[:i] + [p[i] | first] + p[i + 1:])
+            out.append(p[:i] + [p[i] | first] + p[i + 1 :])
     return out
 
 
 #: nibble -> every partition of its cards into same-rank sets (masks within the nibble).
-_PARTS = [None] + [tuple(tuple(p) for p in _partitions([1 << b for b in range(4) if v >> b & 1]))
-                   for v in range(1, 16)]
+_PARTS = [None] + [
+    tuple(tuple(p) for p in _partitions([1 << b for b in range(4) if v >> b & 1]))
+    for v in range(1, 16)
+]
 
 
 # ---------------------------------------------------------------------------------------------
 # what the seat knows
 
+
 class _Ctx:
     """The acting seat's knowledge and the caches of one decision."""
 
-    __slots__ = ("p", "me", "n", "hand", "unseen", "U", "uc", "opps", "counts", "passes",
-                 "bombs", "quad_pair", "lpsb", "w_cache", "plan_memo", "sure_memo", "hold_cache",
-                 "sure_cache", "dut_mu", "chain_mode")
+    __slots__ = (
+        "p",
+        "me",
+        "n",
+        "hand",
+        "unseen",
+        "U",
+        "uc",
+        "opps",
+        "counts",
+        "passes",
+        "bombs",
+        "quad_pair",
+        "lpsb",
+        "w_cache",
+        "plan_memo",
+        "sure_memo",
+        "hold_cache",
+        "sure_cache",
+        "dut_mu",
+        "chain_mode",
+    )
 
     def __init__(self, game, state, params: Params):
         self.p = params
@@ -134,8 +166,12 @@ class _Ctx:
         self.lpsb = game._lpsb
         self.chain_mode = o["chop_chain_last_victim_pays_all"]
         # a first finish with a play holding 3♠ ends the game đút mù (every other seat loses)
-        self.dut_mu = (not state.finish and o["dut_mu_enabled"] and bool(hand & R.SPADE3)
-                       and o["settlement_mode"] == "ranking")
+        self.dut_mu = (
+            not state.finish
+            and o["dut_mu_enabled"]
+            and bool(hand & R.SPADE3)
+            and o["settlement_mode"] == "ranking"
+        )
         self.w_cache: dict[int, float] = {}
         self.plan_memo: dict[int, tuple] = {}
         self.sure_memo: dict[int, tuple] = {}
@@ -162,7 +198,9 @@ class _Ctx:
                 p_end = self._ge(i, h, 1)
             else:
                 u = uc[rt]
-                p_end = self._ge(i, u, k) * (1.0 - comb(u - h, k) / comb(u, k)) if h and u >= k else 0.0
+                p_end = (
+                    self._ge(i, u, k) * (1.0 - comb(u - h, k) / comb(u, k)) if h and u >= k else 0.0
+                )
             for r in range(rt - length + 1, rt):
                 p_end *= ge[r]
             start = max(0, rt - length + 2)
@@ -202,7 +240,11 @@ class _Ctx:
         two = top >= 48
         q = 1.0
         if shape == R.SINGLE and two:
-            q *= (1.0 - self._quads(i, -1)) * (1.0 - self._run(i, 3, 2, -1)) * (1.0 - self._run(i, 4, 2, -1))
+            q *= (
+                (1.0 - self._quads(i, -1))
+                * (1.0 - self._run(i, 3, 2, -1))
+                * (1.0 - self._run(i, 4, 2, -1))
+            )
         elif shape == R.PAIR and two:
             if self.quad_pair:
                 q *= 1.0 - self._quads(i, -1)
@@ -295,7 +337,7 @@ class _Ctx:
             if got is not None:
                 return got
         ok = True
-        for i in (self.opps if seats is None else seats):
+        for i in self.opps if seats is None else seats:
             p_low, p_two, p_bomb = self.hold(i, mask, shape)
             if p_low or p_two or p_bomb:
                 if self.pass_factor(i, mask, shape)[0] != 0.0:
@@ -362,6 +404,7 @@ def _split(ctx: _Ctx, mask: int, memo: dict, sure_mode: bool) -> tuple[float, tu
     nib = (mask >> sh) & 15
 
     if sure_mode:
+
         def cost(m, shape):
             return 0.001 if ctx.sure(m, shape) else 1.001
     else:
@@ -393,7 +436,7 @@ def _split(ctx: _Ctx, mask: int, memo: dict, sure_mode: bool) -> tuple[float, tu
             if j - r >= 2:
                 hi = (1 << (nj.bit_length() - 1)) << (4 * j)
                 shape = R.STRAIGHT + j - r + 1
-                for t in ((lo, hi) if hi != lo else (lo,)):
+                for t in (lo, hi) if hi != lo else (lo,):
                     m = body | t
                     c, p = _split(ctx, mask & ~m, memo, sure_mode)
                     c += cost(m, shape)
@@ -414,7 +457,7 @@ def _split(ctx: _Ctx, mask: int, memo: dict, sure_mode: bool) -> tuple[float, tu
                 b = 1 << (nj.bit_length() - 1)
                 hi = (b | (1 << ((nj ^ b).bit_length() - 1))) << (4 * j)
                 shape = R.PAIRSEQ + j - r + 1
-                for t in ((lo, hi) if hi != lo else (lo,)):
+                for t in (lo, hi) if hi != lo else (lo,):
                     m = body | t
                     c, p = _split(ctx, mask & ~m, memo, sure_mode)
                     c += cost(m, shape)
@@ -428,6 +471,7 @@ def _split(ctx: _Ctx, mask: int, memo: dict, sure_mode: bool) -> tuple[float, tu
 
 # ---------------------------------------------------------------------------------------------
 # the public history: what each seat passed on
+
 
 def _pass_records(game, history, counts_now: list[int]) -> list[list[tuple[int, int, int]]]:
     """Per seat, ``(shape, top, cards held)`` of every voluntary pass (a pass by a seat that
@@ -479,6 +523,7 @@ def _pass_records(game, history, counts_now: list[int]) -> list[list[tuple[int, 
 # ---------------------------------------------------------------------------------------------
 # the move
 
+
 def choose(game, state, rng: random.Random | None = None, params: Params | None = None) -> int:
     """The sparring bot's move for the seat to act in ``state`` (a legal move), from that seat's
     information only.  ``params``: the weights (default :data:`PARAMS`); ``rng`` is unused (the
@@ -497,8 +542,12 @@ def choose(game, state, rng: random.Random | None = None, params: Params | None 
         move = _follow(game, state, ctx, legal)
     else:
         move = _lead(game, state, ctx, legal)
-    if (len(ctx.opps) == 1 and ctx.U == ctx.counts[ctx.opps[0]] and ctx.p.solve_nodes
-            and ctx.U + hand.bit_count() <= ctx.p.solve_cards):
+    if (
+        len(ctx.opps) == 1
+        and ctx.U == ctx.counts[ctx.opps[0]]
+        and ctx.p.solve_nodes
+        and ctx.U + hand.bit_count() <= ctx.p.solve_cards
+    ):
         # the last opponent holds every unseen card: the rest of the game is known exactly
         solved = _solve_two(state, me, legal, move, ctx.p.solve_nodes)
         if solved is not None:
@@ -666,7 +715,12 @@ def _lead(game, state, ctx: _Ctx, legal: list[int]) -> int:
         rest = hand & ~m
         w = ctx.win_p(m, shape, seats)
         c = ctx.value(rest, w)
-        s = c - p.lead_keep * w + p.danger_lead * _finish_danger(ctx, m, shape, seats) - p.lead_cards * m.bit_count()
+        s = (
+            c
+            - p.lead_keep * w
+            + p.danger_lead * _finish_danger(ctx, m, shape, seats)
+            - p.lead_cards * m.bit_count()
+        )
         s += p.money * _money(game, state, ctx, m, shape, seats)
         if ctx.dut_mu and m & R.SPADE3:
             s += p.keep_spade3

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Hashable
 
 try:
     import cython
-except ImportError:   # no Cython installed: the same code runs untyped (games/_cy.py)
+except ImportError:  # no Cython installed: the same code runs untyped (games/_cy.py)
     from quansu.games import _cy as cython
 
 from quansu.games.base import TERMINAL, Deal, IllegalMoveError, State
@@ -32,7 +32,7 @@ from quansu.games.tienlen import rules as R
 from quansu.games.tienlen.errors import shape_text
 from quansu.games.tienlen.rules import lowest_combination as _lowest_combination
 
-if TYPE_CHECKING:   # annotations only: the game module imports this one
+if TYPE_CHECKING:  # annotations only: the game module imports this one
     from quansu.games.tienlen.game import TienLenGame
 
 NUM_DEALT = 13
@@ -110,9 +110,31 @@ class TienLenState:
     ``finish`` (seats in finishing order), ``cong`` (cóng seats).
     """
 
-    __slots__ = ("game", "hands", "played", "cur", "top", "top_shape", "owner", "passed",
-                 "active", "finfo", "req", "aside", "first", "finish", "cong", "chain",
-                 "transfers", "end", "instant", "_hist", "_gen", "_deal", "_result")
+    __slots__ = (
+        "game",
+        "hands",
+        "played",
+        "cur",
+        "top",
+        "top_shape",
+        "owner",
+        "passed",
+        "active",
+        "finfo",
+        "req",
+        "aside",
+        "first",
+        "finish",
+        "cong",
+        "chain",
+        "transfers",
+        "end",
+        "instant",
+        "_hist",
+        "_gen",
+        "_deal",
+        "_result",
+    )
 
     # the rest of :class:`State`'s interface (TienLenState implements it without deriving from it:
     # compiled, it is an extension type, quansu.games.tienlen.state.pxd, and those cannot derive
@@ -125,8 +147,9 @@ class TienLenState:
         return State.__str__(self)
 
     # -- construction --------------------------------------------------------------------
-    def _init(self, game: TienLenGame, masks: list[int], aside: int, first: int,
-              deal: Deal | None) -> None:
+    def _init(
+        self, game: TienLenGame, masks: list[int], aside: int, first: int, deal: Deal | None
+    ) -> None:
         n = game.num_players
         self.game = game
         self.hands = masks
@@ -156,7 +179,11 @@ class TienLenState:
             self.req = dealt & -dealt
         if game._instant:
             o = game.options
-            fg, extra, flush = o["first_game"], o["instant_win_first_game_extra"], o["instant_win_flush_rule"]
+            fg, extra, flush = (
+                o["first_game"],
+                o["instant_win_first_game_extra"],
+                o["instant_win_flush_rule"],
+            )
             for k in range(n):
                 s = (first + k) % n
                 if R.instant_win(masks[s], fg, extra, flush):
@@ -209,8 +236,11 @@ class TienLenState:
         d = self._deal
         if d is None:
             n = self.game.num_players
-            d = Deal(hands=tuple(tuple(cards_of(self.hands[s] | self.played[s])) for s in range(n)),
-                     first=self.first, set_aside=tuple(cards_of(self.aside)))
+            d = Deal(
+                hands=tuple(tuple(cards_of(self.hands[s] | self.played[s])) for s in range(n)),
+                first=self.first,
+                set_aside=tuple(cards_of(self.aside)),
+            )
             self._deal = d
         return d
 
@@ -275,7 +305,7 @@ class TienLenState:
                 if same is _UNSET:
                     same = _group(g, shape)
                 if same and same[-1] > top:
-                    res += same[bisect_left(same, 1 << tb):]
+                    res += same[bisect_left(same, 1 << tb) :]
             for sh in self.finfo[0]:
                 b = _group(g, sh)
                 if b:
@@ -285,7 +315,7 @@ class TienLenState:
             if exc_same:
                 same = _group(g, shape)
                 if same and same[-1] > top:
-                    res += same[bisect_left(same, 1 << top.bit_length()):]
+                    res += same[bisect_left(same, 1 << top.bit_length()) :]
             for sh in exc_any:
                 b = _group(g, sh)
                 if b:
@@ -299,7 +329,7 @@ class TienLenState:
         default=0)`` without listing the moves; only while a top is on the table."""
         seat = self.cur
         hand = self.hands[seat]
-        if not cython.compiled:   # uncompiled, the seat's cached lists are faster than the loop
+        if not cython.compiled:  # uncompiled, the seat's cached lists are faster than the loop
             g = self._gen[seat]
             if g is None or g[0] != hand:
                 g = self._cache(seat)
@@ -308,15 +338,15 @@ class TienLenState:
         bombs = self.game._bombs
         if not self.passed >> seat & 1:
             same_ok, anys = True, self.finfo[0]
-        else:   # offered a turn by the four_pairs_ignore_pass exception
+        else:  # offered a turn by the four_pairs_ignore_pass exception
             _, _, anys, same_ok = self.finfo
         best = 0
         if same_ok and (shape in bombs) == bomb:
             tb = top.bit_length()
-            if shape == 1:   # singles: the lowest card above the top card
+            if shape == 1:  # singles: the lowest card above the top card
                 h = hand >> tb << tb
                 best = h & -h
-            elif cython.compiled:   # the lowest of the shape whose top card is above the top's
+            elif cython.compiled:  # the lowest of the shape whose top card is above the top's
                 best = _lowest_combination(hand, shape, tb)
             else:
                 same = _group(g, shape)
@@ -370,7 +400,7 @@ class TienLenState:
             return Text("tienlen.not_combination", text=text)
         if not self.top:
             if self.req and not move & self.req:
-                return (Text("tienlen.first_lead_must_contain", cards=format_cards(self.req)))
+                return Text("tienlen.first_lead_must_contain", cards=format_cards(self.req))
             return Text("tienlen.not_legal_now", text=text)
         top_text = format_cards(self.top)
         if self.passed >> seat & 1:
@@ -379,8 +409,13 @@ class TienLenState:
             return Text("tienlen.passed_may_only_pass", seat=seat)
         if shape == self.top_shape:
             return Text("tienlen.does_not_beat", text=text, top_text=top_text)
-        return (Text("tienlen.wrong_shape", text=text, shape=shape_text(shape), top_text=top_text,
-                    top_shape=shape_text(self.top_shape)))
+        return Text(
+            "tienlen.wrong_shape",
+            text=text,
+            shape=shape_text(shape),
+            top_text=top_text,
+            top_shape=shape_text(self.top_shape),
+        )
 
     def apply_unchecked(self, move: int) -> None:
         seat = self.cur
@@ -475,7 +510,11 @@ class TienLenState:
             if not game._ranking:
                 self._finish_game("count")
                 return
-            if o["dut_mu_enabled"] and move & R.SPADE3 and (not o["dut_mu_single_only"] or move == R.SPADE3):
+            if (
+                o["dut_mu_enabled"]
+                and move & R.SPADE3
+                and (not o["dut_mu_single_only"] or move == R.SPADE3)
+            ):
                 self._finish_game("dut_mu")
                 return
         if self.active & (self.active - 1) == 0:  # at most one seat still plays
@@ -568,8 +607,19 @@ class TienLenState:
         """Hands, seat to act, trick (top, owner, passes), seats in play, the first-lead
         requirement, finishers, cóng seats, the open chop chain and the transfers so far:
         everything the continuations and the payoffs depend on."""
-        return (tuple(self.hands), self.cur, self.top, self.owner, self.passed, self.active,
-                self.req, self.finish, self.cong, self.chain, self.transfers)
+        return (
+            tuple(self.hands),
+            self.cur,
+            self.top,
+            self.owner,
+            self.passed,
+            self.active,
+            self.req,
+            self.finish,
+            self.cong,
+            self.chain,
+            self.transfers,
+        )
 
     def next_first(self) -> int:
         """The seat that leads the next game of the session: the first finisher (nhất) or
@@ -635,8 +685,15 @@ class TienLenState:
         z["set_aside"] = self._known_aside()
         return z
 
-    @cython.locals(cards=list, k=cython.Py_ssize_t, size=cython.Py_ssize_t,
-                   c=cython.int, m=cython.ulonglong, aside=cython.ulonglong, one=cython.ulonglong)
+    @cython.locals(
+        cards=list,
+        k=cython.Py_ssize_t,
+        size=cython.Py_ssize_t,
+        c=cython.int,
+        m=cython.ulonglong,
+        aside=cython.ulonglong,
+        one=cython.ulonglong,
+    )
     def determinize(self, seat: int, rng: random.Random) -> "TienLenState":
         """Redraw the cards ``seat`` cannot locate (other hands and the set-aside pile) with the
         same counts.  Draws whose deal would have been an instant win, or would break the
@@ -662,7 +719,11 @@ class TienLenState:
         check_instant = game._instant and self.cur >= 0
         check_first = self.req and n < 4
         opts = game.options
-        fg, extra, flush = opts["first_game"], opts["instant_win_first_game_extra"], opts["instant_win_flush_rule"]
+        fg, extra, flush = (
+            opts["first_game"],
+            opts["instant_win_first_game_extra"],
+            opts["instant_win_flush_rule"],
+        )
         one = 1
         k = 0
         for _ in range(100):
@@ -670,13 +731,13 @@ class TienLenState:
             k = 0
             for s, size in sizes:
                 m = lead_card if s == first else 0
-                for c in cards[k:k + size]:
+                for c in cards[k : k + size]:
                     m |= one << c
                 k += size
                 hands[s] = m
             if check_instant:
                 instant = False
-                for s in others:   # a loop, not any(<generator>): no generator object a draw
+                for s in others:  # a loop, not any(<generator>): no generator object a draw
                     if R.instant_win(hands[s] | played[s], fg, extra, flush):
                         instant = True
                         break
@@ -709,13 +770,17 @@ class TienLenState:
         counts = ", ".join(f"seat {s}: {self.hands[s].bit_count()}" for s in range(n))
         lines.append(f"cards left: {counts}")
         if self.top:
-            lines.append(f"table: {format_cards(self.top)} ({R.shape_name(self.top_shape)}) "
-                         f"played by seat {self.owner}")
+            lines.append(
+                f"table: {format_cards(self.top)} ({R.shape_name(self.top_shape)}) "
+                f"played by seat {self.owner}"
+            )
         else:
             lines.append("table: empty (new round)")
         if self.passed:
-            lines.append("passed this round: " + ", ".join(
-                f"seat {s}" for s in range(n) if self.passed >> s & 1))
+            lines.append(
+                "passed this round: "
+                + ", ".join(f"seat {s}" for s in range(n) if self.passed >> s & 1)
+            )
         if self.finish:
             lines.append("finished: " + ", ".join(f"seat {s}" for s in self.finish))
         if self.cong:

@@ -20,9 +20,18 @@ def _mask(x) -> int:
     return parse_mask(x) if x else 0
 
 
-def position(game: TienLenGame, hands: Sequence, *, to_act: int, top="", owner: int | None = None,
-             passed: Sequence[int] = (), finished: Sequence[int] = (), fresh: Sequence[int] = (),
-             first: int = 0) -> TienLenState:
+def position(
+    game: TienLenGame,
+    hands: Sequence,
+    *,
+    to_act: int,
+    top="",
+    owner: int | None = None,
+    passed: Sequence[int] = (),
+    finished: Sequence[int] = (),
+    fresh: Sequence[int] = (),
+    first: int = 0,
+) -> TienLenState:
     """A mid-game state.
 
     ``hands[s]``: seat s's cards (text such as ``"3S 4S"`` or a mask).  ``to_act``: the seat to

@@ -19,13 +19,22 @@ from quansu.games.errors import Text
 from quansu.games.tienlen import rules as R
 from quansu.games.tienlen.state import NUM_DEALT
 
-if TYPE_CHECKING:   # annotations only: the game module imports this one
+if TYPE_CHECKING:  # annotations only: the game module imports this one
     from quansu.games.tienlen.game import TienLenGame
 
 
-def deal_for_view(game: TienLenGame, seat: int, hand: Sequence[int], counts: Sequence[int],
-                  moves: Sequence[tuple[int, Any]], rng: random.Random, *, first: int = 0,
-                  drawn: Sequence[int] = (), trump: int | None = None) -> Deal:
+def deal_for_view(
+    game: TienLenGame,
+    seat: int,
+    hand: Sequence[int],
+    counts: Sequence[int],
+    moves: Sequence[tuple[int, Any]],
+    rng: random.Random,
+    *,
+    first: int = 0,
+    drawn: Sequence[int] = (),
+    trump: int | None = None,
+) -> Deal:
     """A full deal consistent with ``seat``'s view (``game.deal_for_view``, see
     :meth:`Game.deal_for_view`).
 
@@ -48,7 +57,9 @@ def deal_for_view(game: TienLenGame, seat: int, hand: Sequence[int], counts: Seq
         try:
             s, m = item
         except (TypeError, ValueError):
-            raise IllegalMoveError.of("tienlen.expected_seat_move", f"moves[{i}]", item=item) from None
+            raise IllegalMoveError.of(
+                "tienlen.expected_seat_move", f"moves[{i}]", item=item
+            ) from None
         if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
             raise IllegalMoveError.of("tienlen.seat_out_of_range", f"moves[{i}]", s=s, n=n - 1)
         if isinstance(m, bool) or not isinstance(m, int) or m < 0 or m >> 52:
@@ -57,22 +68,24 @@ def deal_for_view(game: TienLenGame, seat: int, hand: Sequence[int], counts: Seq
             continue
         if s == seat:
             if m & ~own:
-                raise IllegalMoveError.of("tienlen.view_not_in_hand", f"moves[{i}]",
-                                          cards=format_cards(m & ~own),
-                                          s=s)
+                raise IllegalMoveError.of(
+                    "tienlen.view_not_in_hand", f"moves[{i}]", cards=format_cards(m & ~own), s=s
+                )
         elif m & own:
-            raise IllegalMoveError.of("tienlen.view_own_cards", f"moves[{i}]",
-                                      cards=format_cards(m & own),
-                                      seat=seat, s=s)
+            raise IllegalMoveError.of(
+                "tienlen.view_own_cards", f"moves[{i}]", cards=format_cards(m & own), seat=seat, s=s
+            )
         dup = m & allp
         if dup:
-            raise IllegalMoveError.of("tienlen.already_played", f"moves[{i}]",
-                                      cards=format_cards(dup))
+            raise IllegalMoveError.of(
+                "tienlen.already_played", f"moves[{i}]", cards=format_cards(dup)
+            )
         played[s] |= m
         allp |= m
         if played[s].bit_count() > NUM_DEALT:
-            raise IllegalMoveError.of("tienlen.too_many_played", f"moves[{i}]", s=s,
-                                      NUM_DEALT=NUM_DEALT)
+            raise IllegalMoveError.of(
+                "tienlen.too_many_played", f"moves[{i}]", s=s, NUM_DEALT=NUM_DEALT
+            )
     forced_aside = 0
     if game._require_first:
         if moves:
@@ -82,12 +95,20 @@ def deal_for_view(game: TienLenGame, seat: int, hand: Sequence[int], counts: Seq
         elif first == seat:
             forced_aside = (own & -own) - 1
         if forced_aside & own:
-            raise DealError.of("tienlen.first_cannot_lead", "deal.first", first=first,
-                               seat=seat,
-                               cards=format_cards(forced_aside & own))
+            raise DealError.of(
+                "tienlen.first_cannot_lead",
+                "deal.first",
+                first=first,
+                seat=seat,
+                cards=format_cards(forced_aside & own),
+            )
         if forced_aside.bit_count() > 52 - NUM_DEALT * n:
-            raise DealError.of("tienlen.first_must_hold", "deal.first", first=first,
-                               card=card_str(0) if n == 4 else Text("tienlen.lowest_dealt_card"))
+            raise DealError.of(
+                "tienlen.first_must_hold",
+                "deal.first",
+                first=first,
+                card=card_str(0) if n == 4 else Text("tienlen.lowest_dealt_card"),
+            )
     known = own | forced_aside
     for s in range(n):
         known |= played[s]
@@ -106,7 +127,7 @@ def deal_for_view(game: TienLenGame, seat: int, hand: Sequence[int], counts: Seq
                 hands.append(own)
                 continue
             m = played[s]
-            for c in pool[k:k + need[s]]:
+            for c in pool[k : k + need[s]]:
                 m |= 1 << c
             k += need[s]
             hands.append(m)
@@ -118,8 +139,11 @@ def deal_for_view(game: TienLenGame, seat: int, hand: Sequence[int], counts: Seq
     dealt = 0
     for m in last:
         dealt |= m
-    return Deal(hands=tuple(tuple(cards_of(m)) for m in last), first=first,
-                set_aside=tuple(cards_of(full & ~dealt)))
+    return Deal(
+        hands=tuple(tuple(cards_of(m)) for m in last),
+        first=first,
+        set_aside=tuple(cards_of(full & ~dealt)),
+    )
 
 
 def consistent(game: TienLenGame, hands: Sequence[int], first: int, seat: int) -> bool:
@@ -128,7 +152,11 @@ def consistent(game: TienLenGame, hands: Sequence[int], first: int, seat: int) -
     hold), no other hand wins instantly."""
     if game._instant:
         o = game.options
-        fg, extra, flush = o["first_game"], o["instant_win_first_game_extra"], o["instant_win_flush_rule"]
+        fg, extra, flush = (
+            o["first_game"],
+            o["instant_win_first_game_extra"],
+            o["instant_win_flush_rule"],
+        )
         if not R.instant_win(hands[seat], fg, extra, flush):
             for s, m in enumerate(hands):
                 if s != seat and R.instant_win(m, fg, extra, flush):

@@ -44,7 +44,9 @@ def spec_for(game_name: str) -> EncoderSpec:
         return _registered[game_name]
     mod = ENCODER_MODULES.get(game_name)
     if mod is None:
-        raise EncoderError(f"no encoder for game {game_name!r}; known: {', '.join(ENCODER_MODULES)}")
+        raise EncoderError(
+            f"no encoder for game {game_name!r}; known: {', '.join(ENCODER_MODULES)}"
+        )
     return importlib.import_module(mod).SPEC
 
 
@@ -64,5 +66,14 @@ def encoder_for(game: Game) -> Encoder:
     return enc
 
 
-__all__ = ["KINDS", "MAX_SEATS", "Encoder", "EncoderError", "EncoderSpec", "encoder_for",
-           "masks_to_bits", "register_spec", "spec_for"]
+__all__ = [
+    "KINDS",
+    "MAX_SEATS",
+    "Encoder",
+    "EncoderError",
+    "EncoderSpec",
+    "encoder_for",
+    "masks_to_bits",
+    "register_spec",
+    "spec_for",
+]

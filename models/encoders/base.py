@@ -67,8 +67,24 @@ MAX_SEATS = 4
 NUM_CARDS = 52
 
 #: Move kinds of :class:`games.base.MoveInfo` (all games); unknown kinds map to the last slot.
-KINDS = ("play", "pass", "draw", "eat", "lay", "send", "discard", "u", "swap", "done", "attack",
-         "defend", "throw", "take", "declare", "decline")
+KINDS = (
+    "play",
+    "pass",
+    "draw",
+    "eat",
+    "lay",
+    "send",
+    "discard",
+    "u",
+    "swap",
+    "done",
+    "attack",
+    "defend",
+    "throw",
+    "take",
+    "declare",
+    "decline",
+)
 
 
 class EncoderError(GameError):
@@ -175,7 +191,9 @@ class Encoder:
         if game.name != spec.game:
             raise EncoderError(f"encoder for {spec.game!r} cannot encode game {game.name!r}")
         if game.num_players > MAX_SEATS:
-            raise EncoderError(f"encoders support at most {MAX_SEATS} seats, got {game.num_players}")
+            raise EncoderError(
+                f"encoders support at most {MAX_SEATS} seats, got {game.num_players}"
+            )
         self.spec = spec
         self.game = game
         self.n = game.num_players
@@ -197,23 +215,45 @@ class Encoder:
         self._zone_names = list(spec.zones)
         self._n_masks = 1 + 3 + 4 + z
         rec = 52 + self._nk + self._nc + 4
-        self.state_dim = (52 * self._n_masks + spec.recent * rec + (52 + self._nc + 4 + 1)
-                          + (52 + 4) + 4 + z + 3 + 1 + 3 + len(self._opt_vec)
-                          + (8 if spec.hand_features else 0))
-        self.move_dim = (52 + self._nk + self._nc + self._ntarget + 2
-                         + (3 if spec.hand_features else 0)
-                         + len(spec.move_terms_names)
-                         + (1 if spec.heuristic_feature else 0))
+        self.state_dim = (
+            52 * self._n_masks
+            + spec.recent * rec
+            + (52 + self._nc + 4 + 1)
+            + (52 + 4)
+            + 4
+            + z
+            + 3
+            + 1
+            + 3
+            + len(self._opt_vec)
+            + (8 if spec.hand_features else 0)
+        )
+        self.move_dim = (
+            52
+            + self._nk
+            + self._nc
+            + self._ntarget
+            + 2
+            + (3 if spec.hand_features else 0)
+            + len(spec.move_terms_names)
+            + (1 if spec.heuristic_feature else 0)
+        )
         # rank strength -> mask of the cards of that rank, strongest first (hand features)
         order = sorted(range(13), key=lambda r: -spec.rank_strength[r])
         self._ranks_desc = [0xF << (4 * r) for r in order]
         # per encoded seat: zone names of the relative seats, built once (hot path)
         n = self.n
         self._seat_keys = [
-            ([f"hand{(seat + r) % n}" if r < n else None for r in range(MAX_SEATS)],
-             [f"{prefix}{(seat + r) % n}" if r < n else None
-              for prefix in spec.seat_zones for r in range(MAX_SEATS)])
-            for seat in range(n)]
+            (
+                [f"hand{(seat + r) % n}" if r < n else None for r in range(MAX_SEATS)],
+                [
+                    f"{prefix}{(seat + r) % n}" if r < n else None
+                    for prefix in spec.seat_zones
+                    for r in range(MAX_SEATS)
+                ],
+            )
+            for seat in range(n)
+        ]
 
     # -- layout --------------------------------------------------------------------------
     def layout(self) -> dict:
@@ -227,14 +267,23 @@ class Encoder:
             extra["heuristic_feature"] = True
         if self.spec.move_terms_names:
             extra["move_terms"] = list(self.spec.move_terms_names)
-        return {**extra, "game": self.spec.game, "version": self.spec.version,
-                "zones": list(self.spec.zones),
-                "seat_zones": list(self.spec.seat_zones), "has_trump": self.spec.has_trump,
-                "combos": list(self.spec.combos), "kinds": list(KINDS),
-                "target_is_card": self.spec.target_is_card, "recent": self.spec.recent,
-                "options": [[n, k, list(i) if isinstance(i, tuple) else i]
-                            for n, k, i in self._opt_layout],
-                "state_dim": self.state_dim, "move_dim": self.move_dim}
+        return {
+            **extra,
+            "game": self.spec.game,
+            "version": self.spec.version,
+            "zones": list(self.spec.zones),
+            "seat_zones": list(self.spec.seat_zones),
+            "has_trump": self.spec.has_trump,
+            "combos": list(self.spec.combos),
+            "kinds": list(KINDS),
+            "target_is_card": self.spec.target_is_card,
+            "recent": self.spec.recent,
+            "options": [
+                [n, k, list(i) if isinstance(i, tuple) else i] for n, k, i in self._opt_layout
+            ],
+            "state_dim": self.state_dim,
+            "move_dim": self.move_dim,
+        }
 
     def fingerprint(self) -> str:
         """Short digest of :meth:`layout` (16 hex digits)."""
@@ -252,9 +301,16 @@ class Encoder:
             for meld in info.melds:
                 for c in meld:
                     mask |= 1 << c
-            d = (mask, self._kind_index.get(info.kind, len(KINDS)),
-                 self._combo_index.get(info.combo, len(self.spec.combos)) if info.combo is not None
-                 else -1, info.target, mask.bit_count(), len(info.melds))
+            d = (
+                mask,
+                self._kind_index.get(info.kind, len(KINDS)),
+                self._combo_index.get(info.combo, len(self.spec.combos))
+                if info.combo is not None
+                else -1,
+                info.target,
+                mask.bit_count(),
+                len(info.melds),
+            )
             global _described
             if _described >= cache_size("encoder_moves"):
                 # the bound is on the process's total: every encoder's descriptions go
@@ -307,7 +363,7 @@ class Encoder:
             k = len(self.spec.move_terms_names)
             col = self.move_dim - k - (1 if self.spec.heuristic_feature else 0)
             choice, terms = self.spec.move_terms(state, moves)
-            out[:, col:col + k] = terms
+            out[:, col : col + k] = terms
         if self.spec.heuristic_feature:
             col = self.move_dim - 1
             if m == 1:
@@ -415,7 +471,7 @@ class Encoder:
         k = spec.recent
         parts = [bits[:nb].ravel()]
         rec_arr = np.asarray(rec, dtype=np.float32).reshape(k, rec_block)
-        parts.append(np.concatenate([bits[nb:nb + k], rec_arr], axis=1).ravel())
+        parts.append(np.concatenate([bits[nb : nb + k], rec_arr], axis=1).ravel())
         parts.append(bits[nb + k])
         parts.append(np.asarray(last, dtype=np.float32))
         parts.append(bits[nb + k + 1])
@@ -433,7 +489,11 @@ class Encoder:
             for r in range(MAX_SEATS):
                 k = round(sizes[r] * 13) if r < n else -1
                 hf += [1.0 if k == 1 else 0.0, 1.0 if k == 2 else 0.0]
-        parts.append(np.asarray(tsuit + sizes + zsizes + pc + [h / 100.0] + lg + self._opt_vec
-                                + hf, dtype=np.float32))
+        parts.append(
+            np.asarray(
+                tsuit + sizes + zsizes + pc + [h / 100.0] + lg + self._opt_vec + hf,
+                dtype=np.float32,
+            )
+        )
         out = np.concatenate(parts)
         return out

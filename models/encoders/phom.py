@@ -45,12 +45,20 @@ def move_terms(state, moves: Sequence) -> tuple:
     best = min(rows, key=discard_key)
     at = {mv: i for i, mv in enumerate(moves)}
     for mv, score, dw, pot, dan in rows:
-        out[at[mv]] = (min(dw, 100) / 50.0, pot / 4.0, dan / 4.0,
-                       min(score - best[1], 30.0) / 10.0)
+        out[at[mv]] = (min(dw, 100) / 50.0, pot / 4.0, dan / 4.0, min(score - best[1], 30.0) / 10.0)
     # in the send phase the bot discards only when no send is legal
     return (best[0] if len(rows) == len(moves) else None), out
 
 
-SPEC = EncoderSpec(game="phom", version=3, zones=("table", "stock", "set_aside"),
-                   seat_zones=("discard",), combos=(), target_is_card=False, recent=4,
-                   heuristic_feature=True, move_terms=move_terms, move_terms_names=MOVE_TERMS)
+SPEC = EncoderSpec(
+    game="phom",
+    version=3,
+    zones=("table", "stock", "set_aside"),
+    seat_zones=("discard",),
+    combos=(),
+    target_is_card=False,
+    recent=4,
+    heuristic_feature=True,
+    move_terms=move_terms,
+    move_terms_names=MOVE_TERMS,
+)

@@ -11,7 +11,14 @@ history that the recent-moves block already encodes; the layout, and so the vers
 
 from quansu.models.encoders.base import EncoderSpec
 
-SPEC = EncoderSpec(game="samloc", version=4, zones=("table", "set_aside"), hand_features=True,
-                   skip_options=("previous_winner",),
-                   combos=("single", "pair", "triple", "quad", "straight", "double_quad"),
-                   target_is_card=False, recent=4, heuristic_feature=True)
+SPEC = EncoderSpec(
+    game="samloc",
+    version=4,
+    zones=("table", "set_aside"),
+    hand_features=True,
+    skip_options=("previous_winner",),
+    combos=("single", "pair", "triple", "quad", "straight", "double_quad"),
+    target_is_card=False,
+    recent=4,
+    heuristic_feature=True,
+)

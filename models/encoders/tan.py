@@ -8,5 +8,13 @@ Version history: 1 - first layout; 2 - the heuristic-choice move feature.
 
 from quansu.models.encoders.base import EncoderSpec
 
-SPEC = EncoderSpec(game="tan", version=2, zones=("table", "discard", "stock"), combos=(),
-                   target_is_card=True, recent=4, has_trump=True, heuristic_feature=True)
+SPEC = EncoderSpec(
+    game="tan",
+    version=2,
+    zones=("table", "discard", "stock"),
+    combos=(),
+    target_is_card=True,
+    recent=4,
+    has_trump=True,
+    heuristic_feature=True,
+)

@@ -8,6 +8,11 @@ Version history: 1 - first layout; 2 - the heuristic-choice move feature.
 from quansu.models.encoders.base import EncoderSpec
 
 SPEC = EncoderSpec(
-    game="tienlen", version=2, zones=("played", "set_aside"),
+    game="tienlen",
+    version=2,
+    zones=("played", "set_aside"),
     combos=("single", "pair", "triple", "four_of_a_kind", "straight", "pair_sequence"),
-    target_is_card=False, recent=4, heuristic_feature=True)
+    target_is_card=False,
+    recent=4,
+    heuristic_feature=True,
+)

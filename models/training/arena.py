@@ -12,8 +12,9 @@ from quansu.games.base import Deal, Game, State
 Agent = Callable[[State, random.Random], object]
 
 
-def policy_match(game: Game, agent_a: Agent, agent_b: Agent, deals: Sequence[Deal],
-                 rng: random.Random) -> list[float]:
+def policy_match(
+    game: Game, agent_a: Agent, agent_b: Agent, deals: Sequence[Deal], rng: random.Random
+) -> list[float]:
     """Play every deal ``num_players`` times, agent A in seat r (r = 0..N-1) and agent B in the
     other seats.  Returns, per deal, A's mean payoff in bets over the N rotations (positive =
     A is stronger)."""

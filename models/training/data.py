@@ -38,16 +38,17 @@ def bot_move(game: Game, bot: str = "heuristic") -> Callable:
 
 @dataclass
 class GameSamples:
-    states: list = field(default_factory=list)   # float32[S] each
-    moves: list = field(default_factory=list)    # float32[m, F] each
+    states: list = field(default_factory=list)  # float32[S] each
+    moves: list = field(default_factory=list)  # float32[m, F] each
     targets: list = field(default_factory=list)  # float32[m] each
-    seats: list = field(default_factory=list)    # absolute seat of each decision
-    returns: list | None = None                  # final payoff per absolute seat
-    values: list | None = None                   # per decision: payoff per absolute seat
+    seats: list = field(default_factory=list)  # absolute seat of each decision
+    returns: list | None = None  # final payoff per absolute seat
+    values: list | None = None  # per decision: payoff per absolute seat
 
 
-def play_game(game: Game, rng: random.Random, policy: Policy, *, record_forced: bool = False
-              ) -> GameSamples:
+def play_game(
+    game: Game, rng: random.Random, policy: Policy, *, record_forced: bool = False
+) -> GameSamples:
     """Play one game where every seat uses ``policy``; record a sample at each decision with
     more than one legal move (``record_forced`` also records single-move decisions)."""
     enc = encoder_for(game)
@@ -84,8 +85,14 @@ def heuristic_policy(game: Game, epsilon: float = 0.0, bot: str = "heuristic") -
     return policy
 
 
-def advantage_game(game: Game, rng: random.Random, *, max_moves: int = 12,
-                   epsilon: float = 0.1, bot: str = "heuristic") -> GameSamples:
+def advantage_game(
+    game: Game,
+    rng: random.Random,
+    *,
+    max_moves: int = 12,
+    epsilon: float = 0.1,
+    bot: str = "heuristic",
+) -> GameSamples:
     """One heuristic self-play game (a share ``epsilon`` of moves random, for variety) whose
     samples carry rollout advantages: at every decision with more than one legal move, up to
     ``max_moves`` legal moves (the heuristic's move and a random choice of the others) are
@@ -165,9 +172,15 @@ class Buffer:
             for r in range(num_players):
                 vals[i, r] = ret[(seat + r) % num_players]
         counts = np.array([len(t) for t in g.targets], dtype=np.int64)
-        self._games.append((np.stack(g.states).astype(np.float16), vals,
-                            np.concatenate(g.moves).astype(np.float16),
-                            np.concatenate(g.targets), counts))
+        self._games.append(
+            (
+                np.stack(g.states).astype(np.float16),
+                vals,
+                np.concatenate(g.moves).astype(np.float16),
+                np.concatenate(g.targets),
+                counts,
+            )
+        )
         self.size += len(g.states)
         self.games += 1
         while self.size > self.capacity and len(self._games) > 1:
@@ -194,5 +207,10 @@ class Buffer:
         move_state = np.repeat(np.arange(len(idx), dtype=np.int64), c)
         offs = np.arange(c.sum()) - np.repeat(np.cumsum(c) - c, c)
         rows = np.repeat(start[idx], c) + offs
-        return (st[idx].astype(np.float32), va[idx], mv[rows].astype(np.float32), tg[rows],
-                move_state)
+        return (
+            st[idx].astype(np.float32),
+            va[idx],
+            mv[rows].astype(np.float32),
+            tg[rows],
+            move_state,
+        )

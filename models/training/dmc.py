@@ -105,18 +105,29 @@ class DMCConfig:
 
     def command(self) -> str:
         """The ``quansu train`` command line of this run."""
-        parts = [f"quansu train --game {self.game} --algo dmc --players {self.players}",
-                 f"--minutes {self.minutes:g} --seed {self.seed} --workers {self.workers}"]
+        parts = [
+            f"quansu train --game {self.game} --algo dmc --players {self.players}",
+            f"--minutes {self.minutes:g} --seed {self.seed} --workers {self.workers}",
+        ]
         for k, v in sorted(self.options.items()):
             parts.append(f"--option {k}={json.dumps(v)}")
         if self.ray is not None:
             parts.append(f"--ray {self.ray}".rstrip())
         d = DMCConfig(self.game)
-        flags = {"hidden": "hidden", "epsilon": "epsilon", "bot_share": "bot-share",
-                 "bot": "bot", "games_per_round": "games-per-round", "reuse": "reuse",
-                 "replay": "dmc-replay", "checkpoint_minutes": "checkpoint-minutes",
-                 "eval_deals": "curve-deals", "eval_first": "curve-first", "device": "device",
-                 "rounds": "rounds"}
+        flags = {
+            "hidden": "hidden",
+            "epsilon": "epsilon",
+            "bot_share": "bot-share",
+            "bot": "bot",
+            "games_per_round": "games-per-round",
+            "reuse": "reuse",
+            "replay": "dmc-replay",
+            "checkpoint_minutes": "checkpoint-minutes",
+            "eval_deals": "curve-deals",
+            "eval_first": "curve-first",
+            "device": "device",
+            "rounds": "rounds",
+        }
         for name, flag in flags.items():
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{flag} {getattr(self, name)}")
@@ -125,6 +136,7 @@ class DMCConfig:
 
 
 # ---- actors -------------------------------------------------------------------------------------
+
 
 def weights_of(net: PolicyValueNet) -> dict:
     """The network's weights and buffers as numpy arrays (what a round sends to the actors)."""
@@ -172,8 +184,11 @@ def actor_games(game: Game, net: PolicyValueNet, n_games: int, seed: int, params
                 i = rng.randrange(len(legal))
             else:
                 with torch.inference_mode():
-                    logits, _ = net(torch.from_numpy(srow[None, :]), torch.from_numpy(mrows),
-                                    torch.zeros(len(legal), dtype=torch.int64))
+                    logits, _ = net(
+                        torch.from_numpy(srow[None, :]),
+                        torch.from_numpy(mrows),
+                        torch.zeros(len(legal), dtype=torch.int64),
+                    )
                 calls += 1
                 i = int(torch.argmax(logits))
             if record_bot or not bots[seat]:
@@ -190,12 +205,16 @@ def actor_games(game: Game, net: PolicyValueNet, n_games: int, seed: int, params
             values.append(v)
         assert len(q) == len(states), first
     S, F = enc.state_dim, enc.move_dim
-    return {"states": np.stack(states) if states else np.zeros((0, S), np.float16),
-            "moves": np.stack(moves) if moves else np.zeros((0, F), np.float16),
-            "q": np.asarray(q, dtype=np.float32),
-            "values": np.stack(values) if values else np.zeros((0, MAX_SEATS), np.float32),
-            "games": n_games, "decisions": len(states), "net_calls": calls,
-            "seconds": time.perf_counter() - t0}
+    return {
+        "states": np.stack(states) if states else np.zeros((0, S), np.float16),
+        "moves": np.stack(moves) if moves else np.zeros((0, F), np.float16),
+        "q": np.asarray(q, dtype=np.float32),
+        "values": np.stack(values) if values else np.zeros((0, MAX_SEATS), np.float32),
+        "games": n_games,
+        "decisions": len(states),
+        "net_calls": calls,
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 def _pool_job(job: tuple) -> dict:
@@ -251,8 +270,7 @@ class _RayActors:
         from quansu.server.ray_cluster import ActorSet, connect
 
         connect(cfg.ray or None)
-        self.set = ActorSet(DMCActor, max(1, cfg.workers), cfg.game, cfg.players,
-                            dict(cfg.options))
+        self.set = ActorSet(DMCActor, max(1, cfg.workers), cfg.game, cfg.players, dict(cfg.options))
         self.workers = max(1, cfg.workers)
 
     @property
@@ -271,6 +289,7 @@ class _RayActors:
 
 # ---- learner ------------------------------------------------------------------------------------
 
+
 class Replay:
     """A circular window of ``capacity`` samples (states and chosen-move rows as float16)."""
 
@@ -288,10 +307,10 @@ class Replay:
         for j in range(0, t, self.capacity):
             k = min(t - j, self.capacity)
             idx = (self.pos + np.arange(k)) % self.capacity
-            self.states[idx] = res["states"][j:j + k]
-            self.moves[idx] = res["moves"][j:j + k]
-            self.q[idx] = res["q"][j:j + k]
-            self.values[idx] = res["values"][j:j + k]
+            self.states[idx] = res["states"][j : j + k]
+            self.moves[idx] = res["moves"][j : j + k]
+            self.q[idx] = res["q"][j : j + k]
+            self.values[idx] = res["values"][j : j + k]
             self.pos = (self.pos + k) % self.capacity
             self.size = min(self.capacity, self.size + k)
 
@@ -323,7 +342,7 @@ class Learner:
         logits, values = self.net(st, mv, ms)
         scale = self.net.value_scale
         qloss = ((logits - q / scale) ** 2).mean()
-        vloss = (((values[:, :self.n] - va[:, :self.n]) / scale) ** 2).mean()
+        vloss = (((values[:, : self.n] - va[:, : self.n]) / scale) ** 2).mean()
         loss = qloss + self.value_weight * vloss
         self.opt.zero_grad()
         loss.backward()
@@ -343,21 +362,27 @@ def export_model(game: Game, net: PolicyValueNet, summary: dict) -> bytes:
     return export_onnx(cpu, meta)
 
 
-def greedy_vs_bot(game: Game, model_bytes: bytes, deals: list, seed: int,
-                  bot: str = "heuristic") -> tuple[float, float, float]:
+def greedy_vs_bot(
+    game: Game, model_bytes: bytes, deals: list, seed: int, bot: str = "heuristic"
+) -> tuple[float, float, float]:
     """The network's greedy policy (top move, no search, through the served evaluator) in one
     seat against ``bot`` in the others, every rotation of every deal: mean payoff in bets per
     game and its 95 % interval."""
     ev = NetworkEvaluator(game, PolicyValueModel(model_bytes), cache_size=0)
-    scores = policy_match(game, lambda s, r: ev.policy_move(s), bot_move(game, bot), deals,
-                          random.Random(seed))
+    scores = policy_match(
+        game, lambda s, r: ev.policy_move(s), bot_move(game, bot), deals, random.Random(seed)
+    )
     return mean_ci(scores)
 
 
 def _machine() -> dict:
-    return {"cpus": os.cpu_count(), "platform": platform.platform(),
-            "python": platform.python_version(), "torch": torch.__version__,
-            "cpu_model": _cpu_model()}
+    return {
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "cpu_model": _cpu_model(),
+    }
 
 
 def _cpu_model() -> str:
@@ -379,20 +404,32 @@ def _save(path: Path, obj) -> None:
 
 def write_curve(out_dir: Path, game: Game, cfg: DMCConfig, points: list, extra: dict) -> dict:
     """``curve.json`` (and ``curve.png`` when matplotlib is present) in ``out_dir``."""
-    doc = {"game": game.name, "players": game.num_players, "algo": "dmc",
-           "command": cfg.command(), "opponent": cfg.bot, "eval_deals": cfg.eval_deals,
-           "points": points, **extra}
+    doc = {
+        "game": game.name,
+        "players": game.num_players,
+        "algo": "dmc",
+        "command": cfg.command(),
+        "opponent": cfg.bot,
+        "eval_deals": cfg.eval_deals,
+        "points": points,
+        **extra,
+    }
     (out_dir / "curve.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     try:
         from quansu.plot import Series, line_chart, save_png
 
         xs = [p["decisions"] for p in points]
-        fig = line_chart([Series("mean", list(zip(xs, [p["mean"] for p in points]))),
-                          Series("95% low", list(zip(xs, [p["ci95"][0] for p in points]))),
-                          Series("95% high", list(zip(xs, [p["ci95"][1] for p in points])))],
-                         title=f"{game.name}: DMC greedy policy vs {cfg.bot} bot",
-                         x_label="training decisions (log scale past the first point)",
-                         y_label="bets per game", integer_x=False)
+        fig = line_chart(
+            [
+                Series("mean", list(zip(xs, [p["mean"] for p in points]))),
+                Series("95% low", list(zip(xs, [p["ci95"][0] for p in points]))),
+                Series("95% high", list(zip(xs, [p["ci95"][1] for p in points]))),
+            ],
+            title=f"{game.name}: DMC greedy policy vs {cfg.bot} bot",
+            x_label="training decisions (log scale past the first point)",
+            y_label="bets per game",
+            integer_x=False,
+        )
         # the points double in decisions: a log axis (linear up to the first one)
         fig.axes[0].set_xscale("symlog", linthresh=max(1, cfg.eval_first))
         fig.axes[0].set_xlim(left=0)
@@ -409,8 +446,10 @@ def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
         raise ValueError(f"unknown bot {cfg.bot!r}; known: {', '.join(BOTS)}")
     out_dir = Path(cfg.out_dir)
     if out_dir.resolve() == MODELS_DIR.resolve():
-        raise ValueError("--out: the DMC learner does not write into models/ (the shipped "
-                         "networks); give another folder")
+        raise ValueError(
+            "--out: the DMC learner does not write into models/ (the shipped "
+            "networks); give another folder"
+        )
     out_dir.mkdir(parents=True, exist_ok=True)
     device = cfg.device
     if device == "cuda" and not torch.cuda.is_available():
@@ -426,15 +465,19 @@ def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
         if not ck_path.is_file():
             raise ValueError(f"--resume: no checkpoint at {ck_path}")
         ck = torch.load(ck_path, map_location="cpu", weights_only=False)
-        if (ck["game"], ck["players"], ck["options"]) != (game.name, game.num_players,
-                                                           game.options):
-            raise ValueError(f"--resume: {ck_path} is a run of {ck['game']} with "
-                             f"{ck['players']} players and options {ck['options']}")
+        if (ck["game"], ck["players"], ck["options"]) != (
+            game.name,
+            game.num_players,
+            game.options,
+        ):
+            raise ValueError(
+                f"--resume: {ck_path} is a run of {ck['game']} with "
+                f"{ck['players']} players and options {ck['options']}"
+            )
     # the actors first (a forked pool before any torch work in this process)
     actors = _RayActors(cfg) if cfg.ray is not None else _LocalActors(cfg.workers)
     try:
-        return _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline,
-                    log)
+        return _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline, log)
     finally:
         actors.close()
 
@@ -450,8 +493,10 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         points = ck["points"]
         random.setstate(ck["rng"]["python"])
         torch.set_rng_state(ck["rng"]["torch"])
-        log(f"resumed from {ck_path}: {counters['decisions']} decisions, {counters['rounds']} "
-            f"rounds, {counters['steps']} steps")
+        log(
+            f"resumed from {ck_path}: {counters['decisions']} decisions, {counters['rounds']} "
+            f"rounds, {counters['steps']} steps"
+        )
     else:
         torch.manual_seed(cfg.seed)
         scale = cfg.value_scale
@@ -466,11 +511,21 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
                     s.apply(bot(s, r))
                 pays.extend(s.returns())
             scale = float(max(1.0, round(3.0 * float(np.std(pays)), 2)))
-        net = PolicyValueNet(enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden,
-                             value_scale=scale)
-        counters = {"decisions": 0, "games": 0, "rounds": 0, "steps": 0, "net_calls": 0,
-                    "train_seconds": 0.0, "actor_seconds": 0.0, "eval_seconds": 0.0,
-                    "next_eval": 0, "replaced_actors": 0}
+        net = PolicyValueNet(
+            enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden, value_scale=scale
+        )
+        counters = {
+            "decisions": 0,
+            "games": 0,
+            "rounds": 0,
+            "steps": 0,
+            "net_calls": 0,
+            "train_seconds": 0.0,
+            "actor_seconds": 0.0,
+            "eval_seconds": 0.0,
+            "next_eval": 0,
+            "replaced_actors": 0,
+        }
         points = []
     learner = Learner(net, n, cfg, device)
     if ck is not None:
@@ -478,8 +533,12 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         learner.steps = counters["steps"]
         learner.rng.bit_generator.state = ck["rng"]["numpy"]
     replay = Replay(enc.state_dim, enc.move_dim, cfg.replay)
-    params = {"epsilon": cfg.epsilon, "bot_share": cfg.bot_share, "bot": cfg.bot,
-              "record_bot": cfg.record_bot}
+    params = {
+        "epsilon": cfg.epsilon,
+        "bot_share": cfg.bot_share,
+        "bot": cfg.bot,
+        "record_bot": cfg.record_bot,
+    }
     config = dict(net.config)
     # time of this invocation spent outside evaluation, added to the saved training seconds
     base_train = counters["train_seconds"]
@@ -491,32 +550,50 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
 
     def evaluate(final: bool = False) -> None:
         t = time.monotonic()
-        data = export_model(game, learner.net, {"algo": "dmc", "decisions":
-                                                counters["decisions"]})
+        data = export_model(game, learner.net, {"algo": "dmc", "decisions": counters["decisions"]})
         m, lo, hi = greedy_vs_bot(game, data, deals, cfg.seed, cfg.bot)
         dt = time.monotonic() - t
         eval_spent[0] += dt
         counters["eval_seconds"] += dt
         ql = float(np.mean(losses["q"][-50:])) if losses["q"] else None
-        point = {"decisions": counters["decisions"], "games": counters["games"],
-                 "steps": counters["steps"], "train_seconds": round(train_seconds(), 1),
-                 "mean": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
-                 "q_loss": None if ql is None else round(ql, 5), "final": final}
+        point = {
+            "decisions": counters["decisions"],
+            "games": counters["games"],
+            "steps": counters["steps"],
+            "train_seconds": round(train_seconds(), 1),
+            "mean": round(m, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "q_loss": None if ql is None else round(ql, 5),
+            "final": final,
+        }
         points.append(point)
-        log(f"curve: {point['decisions']} decisions, {point['train_seconds']:.0f} s: greedy vs "
-            f"{cfg.bot} {m:+.3f} [{lo:+.3f}, {hi:+.3f}] over {len(deals)} deals x {n}")
+        log(
+            f"curve: {point['decisions']} decisions, {point['train_seconds']:.0f} s: greedy vs "
+            f"{cfg.bot} {m:+.3f} [{lo:+.3f}, {hi:+.3f}] over {len(deals)} deals x {n}"
+        )
 
     def checkpoint() -> None:
         counters["steps"] = learner.steps
         counters["train_seconds"] = round(train_seconds(), 2)
-        _save(ck_path, {"game": game.name, "players": n, "options": dict(game.options),
-                        "config": asdict(cfg), "net_config": dict(learner.net.config),
-                        "net": {k: v.detach().cpu() for k, v in
-                                learner.net.state_dict().items()},
-                        "opt": learner.opt.state_dict(), "counters": dict(counters),
-                        "points": list(points),
-                        "rng": {"python": random.getstate(), "torch": torch.get_rng_state(),
-                                "numpy": learner.rng.bit_generator.state}})
+        _save(
+            ck_path,
+            {
+                "game": game.name,
+                "players": n,
+                "options": dict(game.options),
+                "config": asdict(cfg),
+                "net_config": dict(learner.net.config),
+                "net": {k: v.detach().cpu() for k, v in learner.net.state_dict().items()},
+                "opt": learner.opt.state_dict(),
+                "counters": dict(counters),
+                "points": list(points),
+                "rng": {
+                    "python": random.getstate(),
+                    "torch": torch.get_rng_state(),
+                    "numpy": learner.rng.bit_generator.state,
+                },
+            },
+        )
 
     def next_milestone(d: int) -> int:
         m = cfg.eval_first
@@ -531,8 +608,10 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
     def jobs() -> list:
         w = weights_of(learner.net)
         r = counters["rounds"]
-        return [(game, config, w, cfg.games_per_round, cfg.seed * 1_000_003 + r * 1_009 + k,
-                 params) for k in range(actors.workers)]
+        return [
+            (game, config, w, cfg.games_per_round, cfg.seed * 1_000_003 + r * 1_009 + k, params)
+            for k in range(actors.workers)
+        ]
 
     last_ck = time.monotonic()
     pending = actors.submit(jobs())
@@ -576,34 +655,50 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
             last_ck = time.monotonic()
         if cfg.progress and time.monotonic() - last_log >= 30.0:
             last_log = time.monotonic()
-            log(f"round {counters['rounds']}: {counters['decisions']} decisions, "
+            log(
+                f"round {counters['rounds']}: {counters['decisions']} decisions, "
                 f"{learner.steps} steps, Q loss {np.mean(losses['q'][-steps:]):.4f}, value "
                 f"loss {np.mean(losses['value'][-steps:]):.4f}, actors "
-                f"{rate_dec / max(rate_s, 1e-9):.0f} decisions/s each")
+                f"{rate_dec / max(rate_s, 1e-9):.0f} decisions/s each"
+            )
     counters["steps"] = learner.steps
     evaluate(final=True)
     checkpoint()
-    summary = {"command": cfg.command(), "algo": "dmc", "seed": cfg.seed,
-               "workers": cfg.workers, "ray": cfg.ray, "device": device,
-               "decisions": counters["decisions"], "games": counters["games"],
-               "steps": counters["steps"], "rounds": counters["rounds"],
-               "train_seconds": counters["train_seconds"],
-               "actor_decisions_per_s": round(counters["decisions"]
-                                              / max(counters["actor_seconds"], 1e-9), 1),
-               "decisions_per_train_s": round(counters["decisions"]
-                                              / max(counters["train_seconds"], 1e-9), 1),
-               "replaced_actors": counters["replaced_actors"],
-               "actor_nodes": len(nodes),
-               "epsilon": cfg.epsilon, "bot_share": cfg.bot_share, "bot": cfg.bot,
-               "value_scale": float(learner.net.value_scale),
-               "policy_vs_bot": points[-1]}
+    summary = {
+        "command": cfg.command(),
+        "algo": "dmc",
+        "seed": cfg.seed,
+        "workers": cfg.workers,
+        "ray": cfg.ray,
+        "device": device,
+        "decisions": counters["decisions"],
+        "games": counters["games"],
+        "steps": counters["steps"],
+        "rounds": counters["rounds"],
+        "train_seconds": counters["train_seconds"],
+        "actor_decisions_per_s": round(
+            counters["decisions"] / max(counters["actor_seconds"], 1e-9), 1
+        ),
+        "decisions_per_train_s": round(
+            counters["decisions"] / max(counters["train_seconds"], 1e-9), 1
+        ),
+        "replaced_actors": counters["replaced_actors"],
+        "actor_nodes": len(nodes),
+        "epsilon": cfg.epsilon,
+        "bot_share": cfg.bot_share,
+        "bot": cfg.bot,
+        "value_scale": float(learner.net.value_scale),
+        "policy_vs_bot": points[-1],
+    }
     data = export_model(game, learner.net, summary)
     model_path = out_dir / f"{game.name}.onnx"
     model_path.write_bytes(data)
     write_curve(out_dir, game, cfg, points, {"summary": summary, "machine": _machine()})
-    log(f"wrote {model_path}, {out_dir / 'curve.json'}: {counters['decisions']} decisions in "
+    log(
+        f"wrote {model_path}, {out_dir / 'curve.json'}: {counters['decisions']} decisions in "
         f"{counters['train_seconds']:.0f} s of training ({summary['decisions_per_train_s']} "
-        f"decisions/s), actors {summary['actor_decisions_per_s']} decisions/s each")
+        f"decisions/s), actors {summary['actor_decisions_per_s']} decisions/s each"
+    )
     summary["model"] = str(model_path)
     summary["points"] = points
     return summary

@@ -111,15 +111,29 @@ class TrainConfig:
 
     def command(self) -> str:
         """The ``quansu train`` command line that reproduces this run."""
-        parts = [f"quansu train --game {self.game} --players {self.players}",
-                 f"--minutes {self.minutes:g} --seed {self.seed} --workers {self.workers}"]
+        parts = [
+            f"quansu train --game {self.game} --players {self.players}",
+            f"--minutes {self.minutes:g} --seed {self.seed} --workers {self.workers}",
+        ]
         for k, v in sorted(self.options.items()):
             parts.append(f"--option {k}={json.dumps(v)}")
         d = TrainConfig(self.game)
-        for name in ("hidden", "search_iterations", "teacher", "games_per_round",
-                     "exit_replay", "steps_per_round", "heuristic_share", "eval_deals",
-                     "policy_targets", "rollout_moves", "bot", "replay", "calibration_deals",
-                     "compare_deals"):
+        for name in (
+            "hidden",
+            "search_iterations",
+            "teacher",
+            "games_per_round",
+            "exit_replay",
+            "steps_per_round",
+            "heuristic_share",
+            "eval_deals",
+            "policy_targets",
+            "rollout_moves",
+            "bot",
+            "replay",
+            "calibration_deals",
+            "compare_deals",
+        ):
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{name.replace('_', '-')} {getattr(self, name)}")
         if self.previous:
@@ -131,15 +145,23 @@ class TrainConfig:
 
 # ---- worker processes ----------------------------------------------------------------------
 
+
 def _worker_games(job: tuple) -> list:
     """Runs in a worker: ``(game, mode, model bytes, n, seed, params)``."""
     game, mode, model_bytes, n, seed, params = job
     torch.set_num_threads(1)
     rng = random.Random(seed)
     if mode == "advantage":
-        return [advantage_game(game, rng, max_moves=params["rollout_moves"],
-                               epsilon=params["epsilon"], bot=params.get("bot", "heuristic"))
-                for _ in range(n)]
+        return [
+            advantage_game(
+                game,
+                rng,
+                max_moves=params["rollout_moves"],
+                epsilon=params["epsilon"],
+                bot=params.get("bot", "heuristic"),
+            )
+            for _ in range(n)
+        ]
     if mode == "heuristic":
         policy = heuristic_policy(game, params["epsilon"], params.get("bot", "heuristic"))
     else:
@@ -159,15 +181,20 @@ def search_policy(game: Game, model: PolicyValueModel, params: dict):
     from quansu.search.ismcts import search
 
     teacher = params.get("teacher", "network")
-    evaluator = (UniformEvaluator() if teacher == "uniform"
-                 else NetworkEvaluator(game, model, cache_size=50_000))
+    evaluator = (
+        UniformEvaluator()
+        if teacher == "uniform"
+        else NetworkEvaluator(game, model, cache_size=50_000)
+    )
     if teacher in ("rollout", "uniform"):
-        config = SearchConfig(iterations=params["iterations"], leaf_value="rollout",
-                              playout="game")
+        config = SearchConfig(iterations=params["iterations"], leaf_value="rollout", playout="game")
     else:
-        config = SearchConfig(iterations=params["iterations"], leaf_value="evaluator",
-                              batch_size=params.get("batch_size", 8),
-                              value_scale=model.value_scale)
+        config = SearchConfig(
+            iterations=params["iterations"],
+            leaf_value="evaluator",
+            batch_size=params.get("batch_size", 8),
+            value_scale=model.value_scale,
+        )
 
     def policy(state, rng):
         moves = state.legal_moves()
@@ -200,27 +227,41 @@ class _Pool:
 
 # ---- the run -------------------------------------------------------------------------------
 
+
 def _snapshot(net: PolicyValueNet) -> dict:
     """A copy of the network's weights and buffers (for ``load_state_dict`` later)."""
     return {k: v.clone() for k, v in net.state_dict().items()}
 
 
-def _metadata(cfg: TrainConfig, game: Game, enc, net: PolicyValueNet, summary: dict,
-              advantage_scale: float | None) -> dict:
+def _metadata(
+    cfg: TrainConfig,
+    game: Game,
+    enc,
+    net: PolicyValueNet,
+    summary: dict,
+    advantage_scale: float | None,
+) -> dict:
     extra = {}
     if advantage_scale is not None:
-        extra = {"quansu.policy_targets": "advantage",
-                 "quansu.advantage_scale": str(advantage_scale)}
-    return {**extra, "quansu.format": MODEL_FORMAT, "quansu.game": game.name,
-            "quansu.players": str(game.num_players),
-            "quansu.options": json.dumps(game.options, sort_keys=True),
-            "quansu.rules_version": str(game.rules_version),
-            "quansu.encoder_version": str(enc.version),
-            "quansu.encoder_fingerprint": enc.fingerprint(),
-            "quansu.state_dim": str(enc.state_dim), "quansu.move_dim": str(enc.move_dim),
-            "quansu.net": json.dumps(net.config, sort_keys=True),
-            "quansu.value_scale": str(float(net.value_scale)),
-            "quansu.training": json.dumps(summary, sort_keys=True)}
+        extra = {
+            "quansu.policy_targets": "advantage",
+            "quansu.advantage_scale": str(advantage_scale),
+        }
+    return {
+        **extra,
+        "quansu.format": MODEL_FORMAT,
+        "quansu.game": game.name,
+        "quansu.players": str(game.num_players),
+        "quansu.options": json.dumps(game.options, sort_keys=True),
+        "quansu.rules_version": str(game.rules_version),
+        "quansu.encoder_version": str(enc.version),
+        "quansu.encoder_fingerprint": enc.fingerprint(),
+        "quansu.state_dim": str(enc.state_dim),
+        "quansu.move_dim": str(enc.move_dim),
+        "quansu.net": json.dumps(net.config, sort_keys=True),
+        "quansu.value_scale": str(float(net.value_scale)),
+        "quansu.training": json.dumps(summary, sort_keys=True),
+    }
 
 
 def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
@@ -241,16 +282,22 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     prev_path, prev_bytes = _previous_model(cfg, out, game, enc, log)
     buffer = Buffer(enc.state_dim, enc.move_dim, cfg.replay)
     heldout = Buffer(enc.state_dim, enc.move_dim, HELDOUT_CAPACITY)
-    curve: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "heldout_top1": [],
-                                     "heldout_policy_loss": []}
+    curve: dict[str, list[float]] = {
+        "policy_loss": [],
+        "value_loss": [],
+        "heldout_top1": [],
+        "heldout_policy_loss": [],
+    }
     history: list[dict] = []
     pool = _Pool(cfg.workers)
     seed_counter = [cfg.seed * 1_000_003]
     gen_count = [0]
 
     def jobs(mode, n_games, model_bytes, params):
-        per = [n_games // cfg.workers + (1 if i < n_games % cfg.workers else 0)
-               for i in range(cfg.workers)]
+        per = [
+            n_games // cfg.workers + (1 if i < n_games % cfg.workers else 0)
+            for i in range(cfg.workers)
+        ]
         out_jobs = []
         for k in per:
             if k:
@@ -265,8 +312,11 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
             # every ``holdout_every``-th game goes to the held-out set (never trained on)
             # until it is full; the rest to the replay window
             gen_count[0] += 1
-            if (holdout_every and gen_count[0] % holdout_every == 0
-                    and heldout.size < heldout.capacity):
+            if (
+                holdout_every
+                and gen_count[0] % holdout_every == 0
+                and heldout.size < heldout.capacity
+            ):
                 heldout.add_game(g, game.num_players)
             else:
                 buffer.add_game(g, game.num_players)
@@ -320,16 +370,16 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     heuristic_games = buffer.games
     # value scale (bets per unit of raw net output, also the guided search's PUCT scale):
     # 3 standard deviations of the heuristic games' payoffs, at least 1 bet
-    pay = buffer.arrays()[1][:, :game.num_players]
+    pay = buffer.arrays()[1][:, : game.num_players]
     value_scale = float(max(1.0, round(3.0 * float(pay.std()), 2)))
     if advantage:
         # bets per logit unit: the standard deviation of the rolled-out advantages
         tg = buffer.arrays()[3]
         adv_scale[0] = float(max(0.01, round(float(np.nanstd(tg)), 3)))
-    net = PolicyValueNet(enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden,
-                         value_scale=value_scale)
-    trainer = Trainer(net, game.num_players, lr=cfg.lr, seed=cfg.seed,
-                      advantage_scale=adv_scale[0])
+    net = PolicyValueNet(
+        enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden, value_scale=value_scale
+    )
+    trainer = Trainer(net, game.num_players, lr=cfg.lr, seed=cfg.seed, advantage_scale=adv_scale[0])
     steps = 0
     # early stopping (advantage targets): the rolled-out advantages are noisy, and a network
     # trained on them for many passes fits the noise (a held-out loss above 1, the loss of
@@ -342,23 +392,33 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
         curve["heldout_top1"].append(top1)
         curve["heldout_policy_loss"].append(pol)
         if advantage and pol < stop["loss"]:
-            stop.update(loss=pol, step=trainer.steps,
-                        state=_snapshot(net))
+            stop.update(loss=pol, step=trainer.steps, state=_snapshot(net))
     stopped = stop["state"] is not None
     if stopped:
         net.load_state_dict(stop["state"])
         log(f"early stopping: kept the weights after step {stop['step']} of {trainer.steps}")
     pol, val, top1 = trainer.evaluate(heldout)
-    log(f"{mode} phase: {heuristic_games} games, {buffer.size} decisions, {steps} steps; "
-        f"held-out policy loss {pol:.3f}, value loss {val:.4f}, top-1 agreement {top1:.3f}")
+    log(
+        f"{mode} phase: {heuristic_games} games, {buffer.size} decisions, {steps} steps; "
+        f"held-out policy loss {pol:.3f}, value loss {val:.4f}, top-1 agreement {top1:.3f}"
+    )
     calibration = []
     if advantage and enc.spec.heuristic_feature:
-        calibration = calibrate_bonus(game, net, lambda: export({"phase": "calibration"}),
-                                      cfg.calibration_deals, cfg.seed, cfg.bot)
+        calibration = calibrate_bonus(
+            game,
+            net,
+            lambda: export({"phase": "calibration"}),
+            cfg.calibration_deals,
+            cfg.seed,
+            cfg.bot,
+        )
         best = max(calibration, key=lambda c: c["vs_heuristic"][0])
         net.heuristic_bonus.fill_(best["bonus"])
-        log("heuristic bonus: " + ", ".join(f"{c['bonus']:g} -> {c['vs_heuristic'][0]:+.3f}"
-                                            for c in calibration) + f"; chose {best['bonus']:g}")
+        log(
+            "heuristic bonus: "
+            + ", ".join(f"{c['bonus']:g} -> {c['vs_heuristic'][0]:+.3f}" for c in calibration)
+            + f"; chose {best['bonus']:g}"
+        )
     best_bytes = export({"phase": mode})
     best_state = _snapshot(net)
 
@@ -368,8 +428,11 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     exit_end = deadline - cfg.minutes * 60.0 * cfg.eval_share
     rounds = 0
     exit_games = 0
-    params = {"iterations": cfg.search_iterations, "temperature": cfg.search_temperature,
-              "teacher": cfg.teacher}
+    params = {
+        "iterations": cfg.search_iterations,
+        "temperature": cfg.search_temperature,
+        "teacher": cfg.teacher,
+    }
     eval_rng = random.Random(cfg.seed + 7)
     eval_deals = [game.random_deal(eval_rng) for _ in range(cfg.eval_deals)]
     while not advantage and time.monotonic() < exit_end:
@@ -385,10 +448,19 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
         m, lo, hi = policy_vs_policy(game, cand, best_bytes, eval_deals, cfg.seed)
         kept = m >= 0.0
         rounds += 1
-        history.append({"round": rounds, "games": len(games), "gen_s": round(gen_s, 1),
-                        "vs_previous": [round(m, 4), round(lo, 4), round(hi, 4)], "kept": kept})
-        log(f"round {rounds}: {len(games)} search games in {gen_s:.0f}s; new vs previous "
-            f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] bets/game -> {'kept' if kept else 'rejected'}")
+        history.append(
+            {
+                "round": rounds,
+                "games": len(games),
+                "gen_s": round(gen_s, 1),
+                "vs_previous": [round(m, 4), round(lo, 4), round(hi, 4)],
+                "kept": kept,
+            }
+        )
+        log(
+            f"round {rounds}: {len(games)} search games in {gen_s:.0f}s; new vs previous "
+            f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] bets/game -> {'kept' if kept else 'rejected'}"
+        )
         if kept:
             best_bytes = cand
             best_state = _snapshot(net)
@@ -399,47 +471,83 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     net.load_state_dict(best_state)
     pool.close()
     final = NetworkEvaluator(game, PolicyValueModel(best_bytes), cache_size=0)
-    scores = policy_match(game, lambda s, r: final.policy_move(s),
-                          lambda s, r: game.heuristic_move(s, r), eval_deals,
-                          random.Random(cfg.seed + 1))
+    scores = policy_match(
+        game,
+        lambda s, r: final.policy_move(s),
+        lambda s, r: game.heuristic_move(s, r),
+        eval_deals,
+        random.Random(cfg.seed + 1),
+    )
     m, lo, hi = mean_ci(scores)
     vs_bot = None
     if cfg.bot != "heuristic":
         bot = bot_move(game, cfg.bot)
-        bm, blo, bhi = mean_ci(policy_match(game, lambda s, r: final.policy_move(s), bot,
-                                            eval_deals, random.Random(cfg.seed + 1)))
-        vs_bot = {"bot": cfg.bot, "deals": len(eval_deals), "mean": round(bm, 4),
-                  "ci95": [round(blo, 4), round(bhi, 4)]}
-        log(f"policy alone vs {cfg.bot} bot: {bm:+.3f} bets/game, 95% CI [{blo:+.3f}, "
-            f"{bhi:+.3f}] over {len(eval_deals)} deals x rotations")
+        bm, blo, bhi = mean_ci(
+            policy_match(
+                game,
+                lambda s, r: final.policy_move(s),
+                bot,
+                eval_deals,
+                random.Random(cfg.seed + 1),
+            )
+        )
+        vs_bot = {
+            "bot": cfg.bot,
+            "deals": len(eval_deals),
+            "mean": round(bm, 4),
+            "ci95": [round(blo, 4), round(bhi, 4)],
+        }
+        log(
+            f"policy alone vs {cfg.bot} bot: {bm:+.3f} bets/game, 95% CI [{blo:+.3f}, "
+            f"{bhi:+.3f}] over {len(eval_deals)} deals x rotations"
+        )
     pol, val, top1 = trainer.evaluate(heldout)
     vs_previous = None
     if prev_bytes is not None:
         vs_previous = compare_models(game, best_bytes, prev_bytes, cfg.compare_deals, cfg.seed)
         vs_previous["model"] = str(prev_path)
         c = vs_previous["ci95"]
-        log(f"new vs previous ({prev_path}), policy alone: {vs_previous['mean']:+.3f} "
+        log(
+            f"new vs previous ({prev_path}), policy alone: {vs_previous['mean']:+.3f} "
             f"[{c[0]:+.3f}, {c[1]:+.3f}] bets/game over {cfg.compare_deals} deals -> "
-            f"{vs_previous['kept']} kept")
-    summary = {"command": cfg.command(), "minutes": round((time.monotonic() - t0) / 60.0, 2),
-               "seed": cfg.seed, "workers": cfg.workers,
-               "heuristic_games": heuristic_games, "search_games": exit_games,
-               "decisions_in_buffer": buffer.size, "steps": trainer.steps,
-               "exit_rounds": rounds, "rounds": history,
-               "policy_targets": cfg.policy_targets, "rollout_moves": cfg.rollout_moves,
-               "bot": cfg.bot, "policy_vs_bot": vs_bot,
-               "advantage_scale": adv_scale[0], "bonus_calibration": calibration,
-               "calibration_deals": cfg.calibration_deals if calibration else 0,
-               "kept_step": stop["step"] if stopped else trainer.steps,
-               "heldout_decisions": heldout.size,
-               "kept_heldout_policy_loss": round(stop["loss"], 4) if stopped else None,
-               "heuristic_bonus": float(net.heuristic_bonus),
-               "search_iterations": cfg.search_iterations, "teacher": cfg.teacher,
-               "heldout": {"policy_loss": round(pol, 4), "value_loss": round(val, 5),
-                           "top1_vs_heuristic": round(top1, 4)},
-               "policy_vs_heuristic": {"deals": len(eval_deals), "mean": round(m, 4),
-                                       "ci95": [round(lo, 4), round(hi, 4)]},
-               "vs_previous": vs_previous}
+            f"{vs_previous['kept']} kept"
+        )
+    summary = {
+        "command": cfg.command(),
+        "minutes": round((time.monotonic() - t0) / 60.0, 2),
+        "seed": cfg.seed,
+        "workers": cfg.workers,
+        "heuristic_games": heuristic_games,
+        "search_games": exit_games,
+        "decisions_in_buffer": buffer.size,
+        "steps": trainer.steps,
+        "exit_rounds": rounds,
+        "rounds": history,
+        "policy_targets": cfg.policy_targets,
+        "rollout_moves": cfg.rollout_moves,
+        "bot": cfg.bot,
+        "policy_vs_bot": vs_bot,
+        "advantage_scale": adv_scale[0],
+        "bonus_calibration": calibration,
+        "calibration_deals": cfg.calibration_deals if calibration else 0,
+        "kept_step": stop["step"] if stopped else trainer.steps,
+        "heldout_decisions": heldout.size,
+        "kept_heldout_policy_loss": round(stop["loss"], 4) if stopped else None,
+        "heuristic_bonus": float(net.heuristic_bonus),
+        "search_iterations": cfg.search_iterations,
+        "teacher": cfg.teacher,
+        "heldout": {
+            "policy_loss": round(pol, 4),
+            "value_loss": round(val, 5),
+            "top1_vs_heuristic": round(top1, 4),
+        },
+        "policy_vs_heuristic": {
+            "deals": len(eval_deals),
+            "mean": round(m, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+        },
+        "vs_previous": vs_previous,
+    }
     data = export(summary)
     # the better network ends up at ``out``; a rejected one is kept beside it for inspection
     keep_new = vs_previous is None or vs_previous["kept"] == "new"
@@ -449,10 +557,14 @@ def train(cfg: TrainConfig, log=print, game: Game | None = None) -> dict:
     line_plot_png(curve, str(target.with_suffix(".png")), title=f"{game.name}: training")
     write_canary(target.with_suffix(".canary.json"), game, PolicyValueModel(data).run)
     write_card(target.with_suffix(".md"), game, enc, net, summary, len(data))
-    log(f"policy alone vs heuristic bot: {m:+.3f} bets/game, 95% CI [{lo:+.3f}, {hi:+.3f}] "
-        f"over {len(eval_deals)} deals x rotations")
-    log(f"wrote {target} ({len(data) / 1e6:.2f} MB), {target.with_suffix('.md')}, "
-        f"{target.with_suffix('.png')} in {summary['minutes']} min")
+    log(
+        f"policy alone vs heuristic bot: {m:+.3f} bets/game, 95% CI [{lo:+.3f}, {hi:+.3f}] "
+        f"over {len(eval_deals)} deals x rotations"
+    )
+    log(
+        f"wrote {target} ({len(data) / 1e6:.2f} MB), {target.with_suffix('.md')}, "
+        f"{target.with_suffix('.png')} in {summary['minutes']} min"
+    )
     if not keep_new:
         if prev_path.resolve() != out.resolve():
             out.write_bytes(prev_bytes)
@@ -477,12 +589,16 @@ def _previous_model(cfg: TrainConfig, out: Path, game: Game, enc, log) -> tuple:
     try:
         model = PolicyValueModel(path)
         model.check_encoder(enc)
-        want = {"quansu.players": str(game.num_players),
-                "quansu.options": json.dumps(game.options, sort_keys=True)}
+        want = {
+            "quansu.players": str(game.num_players),
+            "quansu.options": json.dumps(game.options, sort_keys=True),
+        }
         for key, value in want.items():
             if model.metadata.get(key) != value:
-                raise ModelError(f"model {path} was trained with {key.split('.')[1]} "
-                                 f"{model.metadata.get(key)}, this run has {value}")
+                raise ModelError(
+                    f"model {path} was trained with {key.split('.')[1]} "
+                    f"{model.metadata.get(key)}, this run has {value}"
+                )
     except ModelError as e:
         if cfg.previous:
             raise ModelError(f"--previous: {e}") from None
@@ -491,14 +607,20 @@ def _previous_model(cfg: TrainConfig, out: Path, game: Game, enc, log) -> tuple:
     return path, path.read_bytes()
 
 
-def policy_vs_policy(game: Game, a_bytes: bytes, b_bytes: bytes, deals: list, seed: int
-                     ) -> tuple[float, float, float]:
+def policy_vs_policy(
+    game: Game, a_bytes: bytes, b_bytes: bytes, deals: list, seed: int
+) -> tuple[float, float, float]:
     """Network A against network B, policy alone (top move, no search), on ``deals``, every
     seat rotation: A's mean payoff in bets per game and its 95 % interval."""
     a = NetworkEvaluator(game, PolicyValueModel(a_bytes), cache_size=0)
     b = NetworkEvaluator(game, PolicyValueModel(b_bytes), cache_size=0)
-    scores = policy_match(game, lambda s, r: a.policy_move(s), lambda s, r: b.policy_move(s),
-                          deals, random.Random(seed))
+    scores = policy_match(
+        game,
+        lambda s, r: a.policy_move(s),
+        lambda s, r: b.policy_move(s),
+        deals,
+        random.Random(seed),
+    )
     return mean_ci(scores)
 
 
@@ -507,10 +629,15 @@ def compare_models(game: Game, new: bytes, previous: bytes, deals: int, seed: in
     of their own seed: ``{"deals", "mean", "ci95", "kept"}`` with the new network's mean payoff in bets per game; ``kept`` is ``"new"``
     unless the mean is below zero."""
     rng = random.Random(seed + 13)
-    m, lo, hi = policy_vs_policy(game, new, previous,
-                                 [game.random_deal(rng) for _ in range(deals)], seed)
-    return {"deals": deals, "mean": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
-            "kept": "new" if m >= 0.0 else "previous"}
+    m, lo, hi = policy_vs_policy(
+        game, new, previous, [game.random_deal(rng) for _ in range(deals)], seed
+    )
+    return {
+        "deals": deals,
+        "mean": round(m, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "kept": "new" if m >= 0.0 else "previous",
+    }
 
 
 #: with advantage targets, one generated game in this many goes to the held-out set (for the
@@ -523,8 +650,9 @@ HELDOUT_CAPACITY = 20_000
 BONUS_GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
 
 
-def calibrate_bonus(game: Game, net: PolicyValueNet, export_fn, deals: int, seed: int,
-                    bot: str = "heuristic") -> list:
+def calibrate_bonus(
+    game: Game, net: PolicyValueNet, export_fn, deals: int, seed: int, bot: str = "heuristic"
+) -> list:
     """Choose the network's ``heuristic_bonus`` (logit added to the heuristic bot's move).
 
     The advantage logits are noisy estimates; a network that leaves the bot's move whenever
@@ -541,85 +669,106 @@ def calibrate_bonus(game: Game, net: PolicyValueNet, export_fn, deals: int, seed
     for bonus in BONUS_GRID:
         net.heuristic_bonus.fill_(bonus)
         ev = NetworkEvaluator(game, PolicyValueModel(export_fn()), cache_size=0)
-        scores = policy_match(game, lambda s, r: ev.policy_move(s), opponent, cal,
-                              random.Random(seed))
+        scores = policy_match(
+            game, lambda s, r: ev.policy_move(s), opponent, cal, random.Random(seed)
+        )
         m, lo, hi = mean_ci(scores)
         out.append({"bonus": bonus, "vs_heuristic": [round(m, 4), round(lo, 4), round(hi, 4)]})
     return out
 
 
-_TEACHER_TEXT = {"network": "priors and leaf values from the network",
-                 "rollout": "priors from the network, leaf values from playouts with the game's "
-                            "playout policy",
-                 "uniform": "uniform priors, leaf values from playouts with the game's playout "
-                            "policy (no network)"}
+_TEACHER_TEXT = {
+    "network": "priors and leaf values from the network",
+    "rollout": "priors from the network, leaf values from playouts with the game's playout policy",
+    "uniform": "uniform priors, leaf values from playouts with the game's playout "
+    "policy (no network)",
+}
 
 
-def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
-               size: int) -> None:
+def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict, size: int) -> None:
     """The model card: what was trained, how, on what, and how strong it measured."""
     params = sum(p.numel() for p in net.parameters())
     advantage = summary.get("policy_targets") == "advantage"
     bot = summary.get("bot", "heuristic")
     if advantage:
-        data_line = (f"- Data: {summary['heuristic_games']} {bot} self-play games with rollout "
-                     f"advantages (at every decision up to {summary['rollout_moves']} legal moves "
-                     f"each played out by the {bot} bot from the true state with shared "
-                     f"random numbers; logits learn advantage / {summary['advantage_scale']} "
-                     f"bets); {summary['decisions_in_buffer']} decisions in the replay window; "
-                     f"{summary['steps']} gradient steps; no expert iteration.")
+        data_line = (
+            f"- Data: {summary['heuristic_games']} {bot} self-play games with rollout "
+            f"advantages (at every decision up to {summary['rollout_moves']} legal moves "
+            f"each played out by the {bot} bot from the true state with shared "
+            f"random numbers; logits learn advantage / {summary['advantage_scale']} "
+            f"bets); {summary['decisions_in_buffer']} decisions in the replay window; "
+            f"{summary['steps']} gradient steps; no expert iteration."
+        )
         if "kept_step" in summary:
-            data_line += (f"\n- Early stopping: kept the weights after step {summary['kept_step']}, "
-                          f"the lowest policy loss ({summary['kept_heldout_policy_loss']}, without "
-                          f"the heuristic bonus) on {summary['heldout_decisions']} held-out "
-                          f"decisions (one generated game in {HOLDOUT_EVERY} until "
-                          f"{HELDOUT_CAPACITY:,} decisions; a network that predicts no advantage "
-                          f"scores 1).")
+            data_line += (
+                f"\n- Early stopping: kept the weights after step {summary['kept_step']}, "
+                f"the lowest policy loss ({summary['kept_heldout_policy_loss']}, without "
+                f"the heuristic bonus) on {summary['heldout_decisions']} held-out "
+                f"decisions (one generated game in {HOLDOUT_EVERY} until "
+                f"{HELDOUT_CAPACITY:,} decisions; a network that predicts no advantage "
+                f"scores 1)."
+            )
         if summary.get("bonus_calibration"):
             data_line += (
                 "\n- Heuristic bonus (logit added to the heuristic bot's move, chosen by the "
                 f"policy's payoff against the {bot} bot on "
                 f"{summary.get('calibration_deals') or ''} "
                 "calibration deals, every rotation, 95% CI): "
-                + "; ".join(f"{c['bonus']:g}: {c['vs_heuristic'][0]:+.3f} "
-                            f"[{c['vs_heuristic'][1]:+.3f}, {c['vs_heuristic'][2]:+.3f}]"
-                            for c in summary["bonus_calibration"])
-                + f"; shipped with {summary['heuristic_bonus']:g}.")
+                + "; ".join(
+                    f"{c['bonus']:g}: {c['vs_heuristic'][0]:+.3f} "
+                    f"[{c['vs_heuristic'][1]:+.3f}, {c['vs_heuristic'][2]:+.3f}]"
+                    for c in summary["bonus_calibration"]
+                )
+                + f"; shipped with {summary['heuristic_bonus']:g}."
+            )
     else:
-        data_line = (f"- Data: {summary['heuristic_games']} {bot}-bot games, then "
-                     f"{summary['exit_rounds']} expert-iteration rounds ({summary['search_games']} "
-                     f"games of ISMCTS with {summary['search_iterations']} iterations per move, "
-                     f"{_TEACHER_TEXT[summary.get('teacher', 'network')]}); "
-                     f"{summary['decisions_in_buffer']} decisions in the final replay window; "
-                     f"{summary['steps']} gradient steps.")
-    target_text = ("the best rolled-out move" if advantage else f"the {bot} bot")
+        data_line = (
+            f"- Data: {summary['heuristic_games']} {bot}-bot games, then "
+            f"{summary['exit_rounds']} expert-iteration rounds ({summary['search_games']} "
+            f"games of ISMCTS with {summary['search_iterations']} iterations per move, "
+            f"{_TEACHER_TEXT[summary.get('teacher', 'network')]}); "
+            f"{summary['decisions_in_buffer']} decisions in the final replay window; "
+            f"{summary['steps']} gradient steps."
+        )
+    target_text = "the best rolled-out move" if advantage else f"the {bot} bot"
     commit = summary.get("commit") or ""
     if not commit:
         import subprocess
+
         try:
             commit = subprocess.run(
                 ["git", "-C", str(Path(__file__).resolve().parent), "rev-parse", "--short", "HEAD"],
-                capture_output=True, text=True, timeout=10).stdout.strip()
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             commit = ""
     commit = commit or "unknown"
     date = time.strftime("%Y-%m-%d")
     measured = f"{date}, {commit}"
     if summary["rounds"]:
-        rounds = ["- Expert-iteration rounds (games, generation s, the new network's policy "
-                  "against the previous best's in bets/game with its 95% CI on the run's "
-                  "evaluation deals, every rotation, kept): "
-                  + "; ".join(f"{r['round']}: {r['games']}, {r['gen_s']} s, "
-                              f"{r['vs_previous'][0]:+.3f} [{r['vs_previous'][1]:+.3f}, "
-                              f"{r['vs_previous'][2]:+.3f}], {'kept' if r['kept'] else 'not kept'}"
-                              for r in summary["rounds"]) + "."]
+        rounds = [
+            "- Expert-iteration rounds (games, generation s, the new network's policy "
+            "against the previous best's in bets/game with its 95% CI on the run's "
+            "evaluation deals, every rotation, kept): "
+            + "; ".join(
+                f"{r['round']}: {r['games']}, {r['gen_s']} s, "
+                f"{r['vs_previous'][0]:+.3f} [{r['vs_previous'][1]:+.3f}, "
+                f"{r['vs_previous'][2]:+.3f}], {'kept' if r['kept'] else 'not kept'}"
+                for r in summary["rounds"]
+            )
+            + "."
+        ]
     else:
         rounds = ["- Expert-iteration rounds: none completed in the time budget."]
 
     def row(match: str, r: dict, deals: str = "evaluation") -> str:
         lo, hi = r["ci95"]
-        return (f"| {match} | – | {r['deals']} (the run's {deals} deals) | {r['mean']:+.3f} "
-                f"[{lo:+.3f}, {hi:+.3f}] | {'yes' if lo > 0 else 'no'} | {measured} |")
+        return (
+            f"| {match} | – | {r['deals']} (the run's {deals} deals) | {r['mean']:+.3f} "
+            f"[{lo:+.3f}, {hi:+.3f}] | {'yes' if lo > 0 else 'no'} | {measured} |"
+        )
 
     lines = [
         f"# {game.title or game.name} policy-value network (`{path.with_suffix('.onnx').name}`)",
@@ -662,16 +811,23 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         "| match | time per move | deals, every seat rotation (seeds) | bets per game per seat, "
         "mean [95 % interval] | above zero | measured |",
         "|---|---|---|---|---|---|",
-        row("Policy alone (top move, no search) vs the heuristic bot, at the end of training",
-            summary["policy_vs_heuristic"]),
+        row(
+            "Policy alone (top move, no search) vs the heuristic bot, at the end of training",
+            summary["policy_vs_heuristic"],
+        ),
     ]
     vb = summary.get("policy_vs_bot")
     if vb:
         lines.append(row(f"Policy alone vs the {vb['bot']} bot, at the end of training", vb))
     vp = summary.get("vs_previous")
     if vp:
-        lines.append(row(f"Policy alone vs the previous network (`{vp['model']}`), at the end "
-                         "of training", vp, "comparison"))
+        lines.append(
+            row(
+                f"Policy alone vs the previous network (`{vp['model']}`), at the end of training",
+                vp,
+                "comparison",
+            )
+        )
     lines += [
         "",
         f"Measured {date} at {commit}: `{summary['command']}`",
@@ -679,9 +835,15 @@ def write_card(path: Path, game: Game, enc, net: PolicyValueNet, summary: dict,
         "",
     ]
     if vp:
-        lines += [f"Against the previous network (`{vp['model']}`): "
-                  + ("this network replaced it." if vp["kept"] == "new" else
-                     "the previous network was kept; this one was not shipped."), ""]
+        lines += [
+            f"Against the previous network (`{vp['model']}`): "
+            + (
+                "this network replaced it."
+                if vp["kept"] == "new"
+                else "the previous network was kept; this one was not shipped."
+            ),
+            "",
+        ]
     lines += [
         "Search figures (guided vs uniform ISMCTS at equal time per move) come from "
         f"`python -m quansu.bench.models --game {game.name} --only guided --json F`, pooled over "

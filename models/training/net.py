@@ -26,19 +26,34 @@ class PolicyValueNet(nn.Module):
     """State trunk (2 layers), move embedding (1 layer), a scoring head over (state, move) pairs
     and a value head.  ``value_scale``: bets per unit of the raw value output."""
 
-    def __init__(self, state_dim: int, move_dim: int, hidden: int = 256, move_hidden: int = 128,
-                 value_scale: float = 1.0, num_values: int = 4):
+    def __init__(
+        self,
+        state_dim: int,
+        move_dim: int,
+        hidden: int = 256,
+        move_hidden: int = 128,
+        value_scale: float = 1.0,
+        num_values: int = 4,
+    ):
         """``heuristic_bonus`` (a buffer, 0 until calibrated): added to the logit of every move
         row times its last feature, the heuristic-choice flag of encoders with
         ``heuristic_feature`` (leave it 0 for other encoders)."""
         super().__init__()
-        self.config = dict(state_dim=state_dim, move_dim=move_dim, hidden=hidden,
-                           move_hidden=move_hidden, value_scale=value_scale, num_values=num_values)
-        self.trunk = nn.Sequential(nn.Linear(state_dim, hidden), nn.ReLU(),
-                                   nn.Linear(hidden, hidden), nn.ReLU())
+        self.config = dict(
+            state_dim=state_dim,
+            move_dim=move_dim,
+            hidden=hidden,
+            move_hidden=move_hidden,
+            value_scale=value_scale,
+            num_values=num_values,
+        )
+        self.trunk = nn.Sequential(
+            nn.Linear(state_dim, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU()
+        )
         self.move = nn.Sequential(nn.Linear(move_dim, move_hidden), nn.ReLU())
-        self.policy = nn.Sequential(nn.Linear(hidden + move_hidden, hidden), nn.ReLU(),
-                                    nn.Linear(hidden, 1))
+        self.policy = nn.Sequential(
+            nn.Linear(hidden + move_hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1)
+        )
         self.value = nn.Sequential(nn.Linear(hidden, 128), nn.ReLU(), nn.Linear(128, num_values))
         self.register_buffer("value_scale", torch.tensor(float(value_scale)))
         self.register_buffer("heuristic_bonus", torch.tensor(0.0))
@@ -73,12 +88,22 @@ def export_onnx(net: PolicyValueNet, metadata: dict[str, str]) -> bytes:
     buf = io.BytesIO()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(net, (states, moves, idx), buf, dynamo=False, opset_version=17,
-                          input_names=["states", "moves", "move_state"],
-                          output_names=["logits", "values"],
-                          dynamic_axes={"states": {0: "B"}, "moves": {0: "M"},
-                                        "move_state": {0: "M"}, "logits": {0: "M"},
-                                        "values": {0: "B"}})
+        torch.onnx.export(
+            net,
+            (states, moves, idx),
+            buf,
+            dynamo=False,
+            opset_version=17,
+            input_names=["states", "moves", "move_state"],
+            output_names=["logits", "values"],
+            dynamic_axes={
+                "states": {0: "B"},
+                "moves": {0: "M"},
+                "move_state": {0: "M"},
+                "logits": {0: "M"},
+                "values": {0: "B"},
+            },
+        )
     model = onnx.load_from_string(buf.getvalue())
     del model.metadata_props[:]
     for k, v in metadata.items():

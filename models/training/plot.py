@@ -34,8 +34,9 @@ class Progress:
         self._last = now
         frac = min(1.0, self.done / self.total) if self.total else 1.0
         bar = "#" * int(frac * 30)
-        self.stream.write(f"\r{self.label} [{bar:<30}] {frac * 100:5.1f}% "
-                          f"{now - self.start:6.0f}s {info}   ")
+        self.stream.write(
+            f"\r{self.label} [{bar:<30}] {frac * 100:5.1f}% {now - self.start:6.0f}s {info}   "
+        )
         self.stream.flush()
 
     def close(self, info: str = "") -> None:

@@ -19,9 +19,16 @@ class Trainer:
     the logits centred over the moves with a target and ``advantage / advantage_scale``: the
     logits learn advantages, their softmax is a policy, their argmax the best move."""
 
-    def __init__(self, net: PolicyValueNet, num_players: int, lr: float = 1e-3,
-                 weight_decay: float = 1e-5, value_weight: float = 1.0, seed: int = 0,
-                 advantage_scale: float | None = None):
+    def __init__(
+        self,
+        net: PolicyValueNet,
+        num_players: int,
+        lr: float = 1e-3,
+        weight_decay: float = 1e-5,
+        value_weight: float = 1.0,
+        seed: int = 0,
+        advantage_scale: float | None = None,
+    ):
         self.net = net
         self.advantage_scale = advantage_scale
         self.n = num_players
@@ -46,7 +53,7 @@ class Trainer:
             err = (logits - (tot / cnt.clamp(min=1.0))[ms] - t) * w
             policy = (err * err).sum() / w.sum().clamp(min=1.0)
         scale = self.net.value_scale
-        err = (values[:, :self.n] - va[:, :self.n]) / scale
+        err = (values[:, : self.n] - va[:, : self.n]) / scale
         value = (err * err).mean()
         return policy + self.value_weight * value, policy, value
 
@@ -78,8 +85,8 @@ class Trainer:
         _, _, _, _, start, cnt = buffer.arrays()
         pos = 0
         for c in cnt[idx]:
-            t = np.nan_to_num(tg[pos:pos + c], nan=-np.inf)
-            if np.argmax(logits[pos:pos + c]) == np.argmax(t):
+            t = np.nan_to_num(tg[pos : pos + c], nan=-np.inf)
+            if np.argmax(logits[pos : pos + c]) == np.argmax(t):
                 hits += 1
             pos += c
         return float(pol), float(val), hits / max(1, len(idx))

@@ -46,10 +46,13 @@ def install_hint(extra: str) -> str:
     """How to install an optional extra, for this installation first and the other way too."""
     root = checkout_root()
     if root is not None:
-        return (f"pip install -e '.[{extra}]' in the checkout {root} (for a quansu installed "
-                f"from a package: pip install 'quansu[{extra}]')")
-    return (f"pip install 'quansu[{extra}]' (in a checkout of the source: "
-            f"pip install -e '.[{extra}]')")
+        return (
+            f"pip install -e '.[{extra}]' in the checkout {root} (for a quansu installed "
+            f"from a package: pip install 'quansu[{extra}]')"
+        )
+    return (
+        f"pip install 'quansu[{extra}]' (in a checkout of the source: pip install -e '.[{extra}]')"
+    )
 
 
 def version_line() -> str:
@@ -63,7 +66,9 @@ def version_line() -> str:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with ``only``, just that subcommand's module is imported (so that
     ``quansu play`` never imports grpc or onnxruntime)."""
-    parser = argparse.ArgumentParser(prog="quansu", description="quân sư: AI for Vietnamese card games")
+    parser = argparse.ArgumentParser(
+        prog="quansu", description="quân sư: AI for Vietnamese card games"
+    )
     parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

@@ -26,25 +26,44 @@ import json
 import os
 import sys
 
-from quansu.games import GameError, make
 from quansu.cli.play import parse_options
+from quansu.games import GameError, make
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="tienlen", help="tienlen, phom, samloc or tan")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--bots", required=True,
-                   help="one bot spec per seat, comma separated, e.g. ismcts,heuristic,heuristic,heuristic")
+    p.add_argument(
+        "--bots",
+        required=True,
+        help="one bot spec per seat, comma separated, e.g. ismcts,heuristic,heuristic,heuristic",
+    )
     p.add_argument("--deals", type=int, default=100, help="deals; each is played once per rotation")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
-    p.add_argument("--workers", type=int, default=None,
-                   help="processes (default: the number of CPU cores)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rule option (JSON value), repeatable")
-    p.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
-                   help="write the full result as JSON to PATH (stdout when no PATH)")
-    p.add_argument("--records", default=None, metavar="DIR",
-                   help="save every game as a quansu-record/1 JSON file in DIR")
+    p.add_argument(
+        "--workers", type=int, default=None, help="processes (default: the number of CPU cores)"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option (JSON value), repeatable",
+    )
+    p.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help="write the full result as JSON to PATH (stdout when no PATH)",
+    )
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="save every game as a quansu-record/1 JSON file in DIR",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     from quansu.server.ray_cluster import add_ray_argument
 
@@ -59,7 +78,10 @@ def save_record(directory: str, state, info: dict) -> None:
     """Arena hook (runs in the worker): write the finished game as a record file."""
     from quansu.games.record import record_from_state, write_json
 
-    write_json(record_from_state(state), os.path.join(directory, record_name(info["deal"], info["rotation"])))
+    write_json(
+        record_from_state(state),
+        os.path.join(directory, record_name(info["deal"], info["rotation"])),
+    )
 
 
 def record_of(state, info: dict) -> dict:
@@ -88,24 +110,44 @@ def run(args, out=sys.stdout, err=sys.stderr) -> int:
         if args.records:
             os.makedirs(args.records, exist_ok=True)
             # with --ray the games are played on other machines: their records come back here
-            hook = record_of if map_fn is not None else functools.partial(save_record,
-                                                                           args.records)
-        result = run_arena(game, bots, args.deals, seed=args.seed,
-                           workers=args.workers or os.cpu_count() or 1,
-                           progress=None if args.quiet else progress_bar(err), hook=hook,
-                           map_fn=map_fn)
+            hook = record_of if map_fn is not None else functools.partial(save_record, args.records)
+        result = run_arena(
+            game,
+            bots,
+            args.deals,
+            seed=args.seed,
+            workers=args.workers or os.cpu_count() or 1,
+            progress=None if args.quiet else progress_bar(err),
+            hook=hook,
+            map_fn=map_fn,
+        )
         if args.records and map_fn is not None:
             from quansu.games.record import write_json
 
             for g in result.per_game:
-                write_json(g.pop("hook"), os.path.join(args.records,
-                                                       record_name(g["deal"], g["rotation"])))
+                write_json(
+                    g.pop("hook"), os.path.join(args.records, record_name(g["deal"], g["rotation"]))
+                )
         if args.records:
-            index = [{"file": record_name(g["deal"], g["rotation"]), "seats": g["seats"],
-                      "payoffs": g["payoffs"]} for g in result.per_game]
+            index = [
+                {
+                    "file": record_name(g["deal"], g["rotation"]),
+                    "seats": g["seats"],
+                    "payoffs": g["payoffs"],
+                }
+                for g in result.per_game
+            ]
             with open(os.path.join(args.records, "index.json"), "w", encoding="utf-8") as f:
-                json.dump({"game": result.game, "players": result.players, "seed": result.seed,
-                           "games": index}, f, indent=1)
+                json.dump(
+                    {
+                        "game": result.game,
+                        "players": result.players,
+                        "seed": result.seed,
+                        "games": index,
+                    },
+                    f,
+                    indent=1,
+                )
     except GameError as e:
         from quansu.cli.i18n import error_text, lang_of, t
 

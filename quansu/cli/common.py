@@ -16,15 +16,21 @@ from quansu.server.errors import RequestError, field_violations
 
 
 def add_connection_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--server", metavar="HOST[:PORT]",
-                   help="ask a running quansu server instead of searching in this process "
-                        "(port default 50051)")
+    p.add_argument(
+        "--server",
+        metavar="HOST[:PORT]",
+        help="ask a running quansu server instead of searching in this process "
+        "(port default 50051)",
+    )
     p.add_argument("--token", help="the server's token (default: $QUANSU_TOKEN)")
     p.add_argument("--tls-ca", metavar="PEM", help="connect with TLS, trusting this certificate")
     p.add_argument("--server-name", help="name to check in the server's TLS certificate")
     p.add_argument("--timeout", type=float, default=None, help="deadline of the call in seconds")
-    p.add_argument("--uniform", action="store_true",
-                   help="in process: use the uniform evaluator instead of the shipped models")
+    p.add_argument(
+        "--uniform",
+        action="store_true",
+        help="in process: use the uniform evaluator instead of the shipped models",
+    )
 
 
 def add_budget_arguments(p: argparse.ArgumentParser) -> None:
@@ -47,8 +53,13 @@ def make_client(args):
     from quansu.client import Client
 
     token = args.token or os.environ.get("QUANSU_TOKEN") or None
-    return Client(args.server, token=token, tls_ca=args.tls_ca, server_name=args.server_name,
-                  timeout=args.timeout)
+    return Client(
+        args.server,
+        token=token,
+        tls_ca=args.tls_ca,
+        server_name=args.server_name,
+        timeout=args.timeout,
+    )
 
 
 def report_error(e: BaseException, prefix: str = "", args=None) -> int:
@@ -60,7 +71,7 @@ def report_error(e: BaseException, prefix: str = "", args=None) -> int:
     (:class:`BrokenPipeError`) is re-raised for :func:`quansu.cli.main`."""
     from quansu.cli.i18n import lang_of, t
 
-    lang = lang_of(args)   # in --lang: the CLI's words, the rules' and the checks' errors (codes)
+    lang = lang_of(args)  # in --lang: the CLI's words, the rules' and the checks' errors (codes)
     if isinstance(e, BrokenPipeError):
         raise e
     if isinstance(e, grpc.RpcError):
@@ -69,8 +80,9 @@ def report_error(e: BaseException, prefix: str = "", args=None) -> int:
             for field, msg in fields:
                 print(t("error_field", lang, field=field, message=msg), file=sys.stderr)
         else:
-            print(t("error_status", lang, status=e.code().name, message=e.details()),
-                  file=sys.stderr)
+            print(
+                t("error_status", lang, status=e.code().name, message=e.details()), file=sys.stderr
+            )
             if args is not None and getattr(args, "server", None):
                 from quansu.client import diagnose, normalize_target
 
@@ -80,8 +92,12 @@ def report_error(e: BaseException, prefix: str = "", args=None) -> int:
         return 2 if e.code() == grpc.StatusCode.INVALID_ARGUMENT else 1
     if isinstance(e, RequestError):
         message = e.render(lang)
-        print(t("error_field", lang, field=e.field, message=message) if e.field
-              else t("error", lang, message=message), file=sys.stderr)
+        print(
+            t("error_field", lang, field=e.field, message=message)
+            if e.field
+            else t("error", lang, message=message),
+            file=sys.stderr,
+        )
         return 2
     if isinstance(e, (GameError, CodedError)):
         from quansu.server.errors import as_request_error

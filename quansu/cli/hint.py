@@ -17,23 +17,36 @@ import sys
 
 from google.protobuf import json_format
 
-from quansu.cli.common import (add_budget_arguments, add_connection_arguments, make_client,
-                               read_game_file, report_error)
+from quansu.cli.common import (
+    add_budget_arguments,
+    add_connection_arguments,
+    make_client,
+    read_game_file,
+    report_error,
+)
 from quansu.cli.i18n import lang_of, stopped_name, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE.json",
-                   help="a quansu-view/1 file (or a record with --seat); '-': standard input")
+    p.add_argument(
+        "file",
+        metavar="FILE.json",
+        help="a quansu-view/1 file (or a record with --seat); '-': standard input",
+    )
     p.add_argument("--seat", type=int, default=None, help="cut this seat's view from a record")
     p.add_argument("--at", type=int, default=None, help="with --seat: after the first K moves")
     p.add_argument("--top", type=int, default=0, help="how many moves to show (0: server default)")
-    p.add_argument("--strength", type=int, default=0, help="bot strength 1..5 (search/levels.py); 0: a hint")
+    p.add_argument(
+        "--strength", type=int, default=0, help="bot strength 1..5 (search/levels.py); 0: a hint"
+    )
     add_budget_arguments(p)
     add_connection_arguments(p)
-    p.add_argument("--details", action="store_true",
-                   help="also show the statistics: the search, the group, deals or share of "
-                        "visits, lower bound, prior, and each row's suit variants")
+    p.add_argument(
+        "--details",
+        action="store_true",
+        help="also show the statistics: the search, the group, deals or share of "
+        "visits, lower bound, prior, and each row's suit variants",
+    )
     p.add_argument("--json", action="store_true", help="print the response as protobuf JSON")
 
 
@@ -82,17 +95,29 @@ def format_table(resp, lang: str = "en", details: bool = False) -> str:
     if resp.advice:
         lines.append(resp.advice)
     if details:
-        lines.append(t("hint_header", lang, game=resp.game, seat=resp.seat, model=resp.model,
-                       iterations=st.iterations, ms=f"{st.elapsed_ms:.0f}",
-                       stopped=stopped_name(st.stopped_by, lang), legal=st.legal_moves))
-        if measured:   # a measured hint: the deals each move was played on, not a share of visits
+        lines.append(
+            t(
+                "hint_header",
+                lang,
+                game=resp.game,
+                seat=resp.seat,
+                model=resp.model,
+                iterations=st.iterations,
+                ms=f"{st.elapsed_ms:.0f}",
+                stopped=stopped_name(st.stopped_by, lang),
+                legal=st.legal_moves,
+            )
+        )
+        if measured:  # a measured hint: the deals each move was played on, not a share of visits
             lines.append(t("hint_measured", lang, worlds=st.hint_worlds))
     names = [row_name(s, lang) for s in resp.moves]
     w = min(48, max([28] + [len(n) for n in names]))
     head = f"{'#':>2}  {t('col_move', lang):<{w}} {t('col_payoff', lang):>8}"
     if details:
-        head += (f" {t('col_group', lang):>5} {t('col_deals' if measured else 'col_share', lang):>6}"
-                 f" {t('col_lcb', lang):>8} {t('col_prior', lang):>6}")
+        head += (
+            f" {t('col_group', lang):>5} {t('col_deals' if measured else 'col_share', lang):>6}"
+            f" {t('col_lcb', lang):>8} {t('col_prior', lang):>6}"
+        )
     lines.append(f"{head}  {t('col_reasons', lang)}")
     ranked = True
     for i, (s, name) in enumerate(zip(resp.moves, names), 1):
@@ -107,8 +132,10 @@ def format_table(resp, lang: str = "en", details: bool = False) -> str:
             line += f" {s.group:>5} {share} {lcb} {s.prior:>6.3f}"
         lines.append(f"{line}  {reasons}".rstrip())
         if details and s.variants:
-            lines.append("    " + t("hint_variants", lang,
-                                    moves=", ".join(move_name(v, lang) for v in s.variants)))
+            lines.append(
+                "    "
+                + t("hint_variants", lang, moves=", ".join(move_name(v, lang) for v in s.variants))
+            )
     lines.append(t("hint_play", lang, move=move_name(resp.chosen, lang)))
     return "\n".join(lines)
 
@@ -118,8 +145,14 @@ def run(args, out=sys.stdout) -> int:
 
     try:
         obj = view_object(args)
-        req = Client.suggest_request(obj, iterations=args.iterations, milliseconds=args.ms,
-                                     top_k=args.top, strength=args.strength, seed=args.seed)
+        req = Client.suggest_request(
+            obj,
+            iterations=args.iterations,
+            milliseconds=args.ms,
+            top_k=args.top,
+            strength=args.strength,
+            seed=args.seed,
+        )
         req.language = lang_of(args)
         if args.server:
             with make_client(args) as client:

@@ -24,8 +24,8 @@ import argparse
 import random
 import sys
 
-from quansu.games import GameError, make
 from quansu.cli.i18n import error_text, lang_of, t, zone_name
+from quansu.games import GameError, make
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,15 +33,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots")
     p.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rule option (JSON value), repeatable")
-    p.add_argument("--bot", choices=("level", "heuristic", "random"), default="level",
-                   help="the other seats: quansu at --level (default), the heuristic bot, or random")
-    p.add_argument("--level", type=int, default=3, choices=range(1, 6),
-                   help="strength level 1 (weakest) .. 5 (full strength) of the quansu bots")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option (JSON value), repeatable",
+    )
+    p.add_argument(
+        "--bot",
+        choices=("level", "heuristic", "random"),
+        default="level",
+        help="the other seats: quansu at --level (default), the heuristic bot, or random",
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        default=3,
+        choices=range(1, 6),
+        help="strength level 1 (weakest) .. 5 (full strength) of the quansu bots",
+    )
     p.add_argument("--hint-iterations", type=int, default=400, help="search budget of 'hint'")
-    p.add_argument("--save", metavar="FILE",
-                   help="write the game as a quansu-record/1 file (for quansu analyze)")
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the game as a quansu-record/1 file (for quansu analyze)",
+    )
 
 
 def parse_options(pairs: list[str], lang: str = "en") -> dict:
@@ -62,8 +79,9 @@ def parse_options(pairs: list[str], lang: str = "en") -> dict:
 class _Bots:
     """The other seats' move choice; the search engine is loaded only when first needed."""
 
-    def __init__(self, kind: str, level: int, seed: int | None, hint_iterations: int,
-                 lang: str = "en"):
+    def __init__(
+        self, kind: str, level: int, seed: int | None, hint_iterations: int, lang: str = "en"
+    ):
         self.kind, self.level, self.hint_iterations = kind, level, hint_iterations
         self.lang = lang
         self.rng = random.Random(seed)
@@ -82,8 +100,9 @@ class _Bots:
             return self.rng.choice(state.legal_moves())
         if self.kind == "heuristic":
             return game.heuristic_move(state, self.rng)
-        resp = self.engine.suggest_for_state(state, strength=self.level,
-                                             seed=self.rng.randrange(1 << 31))
+        resp = self.engine.suggest_for_state(
+            state, strength=self.level, seed=self.rng.randrange(1 << 31)
+        )
         return game.parse_move(resp.chosen.text)
 
     def hint(self, state, details: bool = False) -> str:
@@ -91,8 +110,9 @@ class _Bots:
 
         # strength 0: a hint, measured like the service's (docs/api.md, "A hint is measured");
         # no seed: the view's own (the same position asked twice gets the same advice)
-        resp = self.engine.suggest_for_state(state, strength=0, iterations=self.hint_iterations,
-                                             top_k=5, language=self.lang)
+        resp = self.engine.suggest_for_state(
+            state, strength=0, iterations=self.hint_iterations, top_k=5, language=self.lang
+        )
         return format_table(resp, self.lang, details=details)
 
 
@@ -125,7 +145,6 @@ def table_text(state, seat: int, lang: str = "en", last: int = 4) -> str:
     if lang != "vi":
         return state.render(seat)
     from quansu.games.cards import SUIT_SYMBOLS, cards_of, suit_of
-
     from quansu.games.labels import cards_label
 
     game = state.game
@@ -134,30 +153,52 @@ def table_text(state, seat: int, lang: str = "en", last: int = 4) -> str:
     known = state.known_cards(seat)
     trump = state.trump_card()
 
-    def cards(mask: int) -> str:       # as a player holds them: the game's order, 10♥
+    def cards(mask: int) -> str:  # as a player holds them: the game's order, 10♥
         return cards_label(game.sort_cards(cards_of(mask), trump))
 
     lines = [t("view_title", lang, title=game.title or game.name, players=n, seat=seat)]
     hand = known.get(f"hand{seat}", 0)
     lines.append(t("view_hand", lang, cards=cards(hand) if hand else t("view_empty", lang)))
-    lines.append(t("view_counts", lang, items=", ".join(
-        t("view_count", lang, seat=s, count=sizes.get(f"hand{s}", 0)) for s in range(n))))
+    lines.append(
+        t(
+            "view_counts",
+            lang,
+            items=", ".join(
+                t("view_count", lang, seat=s, count=sizes.get(f"hand{s}", 0)) for s in range(n)
+            ),
+        )
+    )
     for name, count in sizes.items():
         if name.startswith("hand") or not count:
             continue
         mask = known.get(name, 0)
         if mask:
-            lines.append(t("view_zone_known", lang, zone=zone_name(name, lang), count=count,
-                           cards=cards(mask)))
+            lines.append(
+                t(
+                    "view_zone_known",
+                    lang,
+                    zone=zone_name(name, lang),
+                    count=count,
+                    cards=cards(mask),
+                )
+            )
         else:
             lines.append(t("view_zone", lang, zone=zone_name(name, lang), count=count))
-    if trump is not None:                                     # Tấn: the face-up trump card
-        lines.append(t("view_trump", lang, suit=SUIT_SYMBOLS[suit_of(trump)],
-                       card=cards_label((trump,))))
+    if trump is not None:  # Tấn: the face-up trump card
+        lines.append(
+            t("view_trump", lang, suit=SUIT_SYMBOLS[suit_of(trump)], card=cards_label((trump,)))
+        )
     recent = state.history[-last:] if last else []
     if recent:
-        lines.append(t("view_last", lang, items="; ".join(
-            f"{t('seat', lang, seat=s)} {move_name(game, m, lang)}" for s, m in recent)))
+        lines.append(
+            t(
+                "view_last",
+                lang,
+                items="; ".join(
+                    f"{t('seat', lang, seat=s)} {move_name(game, m, lang)}" for s, m in recent
+                ),
+            )
+        )
     if state.is_terminal():
         lines.append(t("view_over", lang))
     else:
@@ -174,8 +215,14 @@ def save_game(state, path: str, out, lang: str = "en") -> int:
     try:
         rec.write_json(rec.record_from_state(state), path)
     except OSError as e:
-        print(t("error", lang, message=t("play_save_failed", lang, path=path,
-                                         reason=e.strerror or e)), file=sys.stderr)
+        print(
+            t(
+                "error",
+                lang,
+                message=t("play_save_failed", lang, path=path, reason=e.strerror or e),
+            ),
+            file=sys.stderr,
+        )
         return 2
     print(t("play_saved", lang, path=path), file=out)
     return 0
@@ -208,8 +255,14 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
         print(t("error", lang, message=error_text(e, lang)), file=sys.stderr)
         return 2
     if not 0 <= args.seat < game.num_players:
-        print(t("error", lang, message=t("play_seat_range", lang, seat=args.seat,
-                                         last=game.num_players - 1)), file=sys.stderr)
+        print(
+            t(
+                "error",
+                lang,
+                message=t("play_seat_range", lang, seat=args.seat, last=game.num_players - 1),
+            ),
+            file=sys.stderr,
+        )
         return 2
     rng = random.Random(args.seed)
     state = game.new_initial_state(rng)
@@ -221,8 +274,10 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
         return code
 
     me = args.seat
-    print(t("play_start", lang, title=game.title or game.name, players=game.num_players, seat=me),
-          file=out)
+    print(
+        t("play_start", lang, title=game.title or game.name, players=game.num_players, seat=me),
+        file=out,
+    )
 
     while not state.is_terminal():
         seat = state.current_player
@@ -231,7 +286,7 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
             state.apply(move)
             print(t("play_bot_move", lang, seat=seat, move=move_name(game, move, lang)), file=out)
             continue
-        legal = game.sort_moves(state.legal_moves(), state.trump_card())   # a player's order
+        legal = game.sort_moves(state.legal_moves(), state.trump_card())  # a player's order
         print("", file=out)
         print(table_text(state, me, lang), file=out)
         print(t("play_moves", lang, moves=moves_listing(game, legal, lang)), file=out)
@@ -259,7 +314,7 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
                 line = game.move_to_text(legal[int(line)])
             named = {" ".join(move_name(game, m, lang).casefold().split()): m for m in legal}
             said = " ".join(line.casefold().split())
-            if said in named:                  # a move typed as listed ("bỏ lượt", "đánh 3♠")
+            if said in named:  # a move typed as listed ("bỏ lượt", "đánh 3♠")
                 line = game.move_to_text(named[said])
             try:
                 move = game.parse_move(line)
@@ -277,6 +332,14 @@ def run(args, input_fn=input, out=sys.stdout) -> int:
     for payer, payee, amount in state.settlement():
         print(t("play_transfer", lang, payer=payer, payee=payee, amount=f"{amount:g}"), file=out)
     ret = state.returns()
-    print(t("play_net", lang, items=", ".join(t("view_count", lang, seat=s, count=f"{r:+g}")
-                                              for s, r in enumerate(ret))), file=out)
+    print(
+        t(
+            "play_net",
+            lang,
+            items=", ".join(
+                t("view_count", lang, seat=s, count=f"{r:+g}") for s, r in enumerate(ret)
+            ),
+        ),
+        file=out,
+    )
     return finish(0)

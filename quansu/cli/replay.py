@@ -38,19 +38,24 @@ import argparse
 import json
 import sys
 
+from quansu.cli.i18n import error_text, lang_of, t
+from quansu.cli.play import move_name
 from quansu.games import GameError
 from quansu.games import record as records
 from quansu.games.cards import card_str
 from quansu.games.labels import cards_label
-from quansu.cli.play import move_name
-from quansu.cli.i18n import error_text, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", metavar="RECORD.json", help="a quansu-record/1 file ('-': standard input)")
+    p.add_argument(
+        "record", metavar="RECORD.json", help="a quansu-record/1 file ('-': standard input)"
+    )
     p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
-    p.add_argument("--legal", action="store_true",
-                   help="list the seat to act and its legal moves (in a player's order) at every step")
+    p.add_argument(
+        "--legal",
+        action="store_true",
+        help="list the seat to act and its legal moves (in a player's order) at every step",
+    )
 
 
 def read_input(path: str):
@@ -94,27 +99,39 @@ def run(args, out=None, err=None) -> int:
         return fail(e)
     game = rec.game
 
-    def cards_text(cards) -> str:     # in Vietnamese as players write them (10♥), else notation
+    def cards_text(cards) -> str:  # in Vietnamese as players write them (10♥), else notation
         return cards_label(cards) if lang == "vi" else " ".join(card_str(c) for c in cards)
 
     def legal_names(state) -> list[str]:
-        return [move_name(game, m, lang)
-                for m in game.sort_moves(state.legal_moves(), state.trump_card())]
+        return [
+            move_name(game, m, lang)
+            for m in game.sort_moves(state.legal_moves(), state.trump_card())
+        ]
 
     options = {k: v for k, v in records.record_to_json(rec)["options"].items()}
     deal = records.deal_json(rec.deal)
     if as_json:
-        emit({"type": "game", "game": game.name, "players": game.num_players, "options": options,
-              "deal": deal})
+        emit(
+            {
+                "type": "game",
+                "game": game.name,
+                "players": game.num_players,
+                "options": options,
+                "deal": deal,
+            }
+        )
     else:
         opts = json.dumps(options, ensure_ascii=False) if options else t("replay_defaults", lang)
-        print(t("replay_game", lang, game=game.name, players=game.num_players, options=opts),
-              file=out)
+        print(
+            t("replay_game", lang, game=game.name, players=game.num_players, options=opts), file=out
+        )
         print(t("replay_deal", lang, seat=deal["first"]), file=out)
         trump = rec.deal.trump
-        for s, h in enumerate(rec.deal.hands):      # each hand as a player holds it
-            print(t("replay_hand", lang, seat=s, cards=cards_text(game.sort_cards(h, trump))),
-                  file=out)
+        for s, h in enumerate(rec.deal.hands):  # each hand as a player holds it
+            print(
+                t("replay_hand", lang, seat=s, cards=cards_text(game.sort_cards(h, trump))),
+                file=out,
+            )
         if "stock" in deal:
             print(t("replay_stock", lang, cards=cards_text(rec.deal.stock)), file=out)
         if "trump" in deal:
@@ -142,8 +159,17 @@ def run(args, out=None, err=None) -> int:
         else:
             if legal:
                 moves = pending["names"]
-                print(t("replay_legal", lang, pad="", seat=pending["to_act"], count=len(moves),
-                        moves=", ".join(moves)), file=out)
+                print(
+                    t(
+                        "replay_legal",
+                        lang,
+                        pad="",
+                        seat=pending["to_act"],
+                        count=len(moves),
+                        moves=", ".join(moves),
+                    ),
+                    file=out,
+                )
             print(f"{i:<5}{seat:<6}{move_name(game, move, lang)}", file=out)
 
     try:
@@ -170,8 +196,17 @@ def run(args, out=None, err=None) -> int:
         print(t("replay_not_over", lang, moves=n, seat=state.current_player), file=out)
         if legal:
             moves = legal_names(state)
-            print(t("replay_legal", lang, pad="", seat=state.current_player, count=len(moves),
-                    moves=", ".join(moves)), file=out)
+            print(
+                t(
+                    "replay_legal",
+                    lang,
+                    pad="",
+                    seat=state.current_player,
+                    count=len(moves),
+                    moves=", ".join(moves),
+                ),
+                file=out,
+            )
         return 0
     print(t("replay_over", lang, moves=n), file=out)
     print(t("replay_settlement", lang), file=out)
@@ -180,9 +215,11 @@ def run(args, out=None, err=None) -> int:
         print(t("play_transfer", lang, payer=payer, payee=payee, amount=f"{amount:g}"), file=out)
     if not transfers:
         print(t("replay_no_payments", lang), file=out)
-    items = ", ".join(t("view_count", lang, seat=s, count=_signed(r))
-                      for s, r in enumerate(state.returns()))
+    items = ", ".join(
+        t("view_count", lang, seat=s, count=_signed(r)) for s, r in enumerate(state.returns())
+    )
     print(t("replay_net", lang, items=items), file=out)
-    print(t("replay_result_absent" if rec.result is None else "replay_result_agrees", lang),
-          file=out)
+    print(
+        t("replay_result_absent" if rec.result is None else "replay_result_agrees", lang), file=out
+    )
     return 0

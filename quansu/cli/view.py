@@ -14,19 +14,31 @@ from __future__ import annotations
 import argparse
 import sys
 
+from quansu.cli.i18n import error_text, lang_of, t
+from quansu.cli.replay import read_input
 from quansu.games import GameError
 from quansu.games import record as records
-from quansu.cli.replay import read_input
-from quansu.cli.i18n import error_text, lang_of, t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", metavar="RECORD.json", help="a quansu-record/1 file ('-': standard input)")
+    p.add_argument(
+        "record", metavar="RECORD.json", help="a quansu-record/1 file ('-': standard input)"
+    )
     p.add_argument("--seat", type=int, required=True, help="the seat whose view to cut (0-based)")
-    p.add_argument("--at", type=int, default=None, metavar="K",
-                   help="cut after the first K moves (default: all moves)")
-    p.add_argument("--out", "-o", default=None, metavar="FILE",
-                   help="write the view here (default or '-': standard output)")
+    p.add_argument(
+        "--at",
+        type=int,
+        default=None,
+        metavar="K",
+        help="cut after the first K moves (default: all moves)",
+    )
+    p.add_argument(
+        "--out",
+        "-o",
+        default=None,
+        metavar="FILE",
+        help="write the view here (default or '-': standard output)",
+    )
 
 
 def run(args, out=None, err=None) -> int:

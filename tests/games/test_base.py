@@ -1,7 +1,7 @@
 import pytest
 
-from quansu.games.base import OptionError, OptionSpec, resolve_options
 from quansu.games import GameError, make
+from quansu.games.base import OptionError, OptionSpec, resolve_options
 
 SPECS = (
     OptionSpec("flag", True, "a switch"),
@@ -12,17 +12,25 @@ SPECS = (
 
 
 def test_defaults_and_overrides():
-    assert resolve_options(SPECS, None) == {"flag": True, "mode": "a", "amount": 5, "table": (1, 2, 3)}
+    assert resolve_options(SPECS, None) == {
+        "flag": True,
+        "mode": "a",
+        "amount": 5,
+        "table": (1, 2, 3),
+    }
     assert resolve_options(SPECS, {"mode": "b", "table": [2, 3, 4]})["table"] == (2, 3, 4)
 
 
-@pytest.mark.parametrize("given,fragment", [
-    ({"nope": 1}, "unknown option 'nope'"),
-    ({"flag": "yes"}, "'flag'"),
-    ({"mode": "c"}, "'c' is not one of"),
-    ({"amount": 2.5}, "whole number"),
-    ({"table": [1, 2]}, "list of 3 numbers"),
-])
+@pytest.mark.parametrize(
+    "given,fragment",
+    [
+        ({"nope": 1}, "unknown option 'nope'"),
+        ({"flag": "yes"}, "'flag'"),
+        ({"mode": "c"}, "'c' is not one of"),
+        ({"amount": 2.5}, "whole number"),
+        ({"table": [1, 2]}, "list of 3 numbers"),
+    ],
+)
 def test_bad_options_are_named(given, fragment):
     with pytest.raises(OptionError, match=fragment):
         resolve_options(SPECS, given)
@@ -52,12 +60,27 @@ def test_each_game_has_one_tuning_record_listed_by_describe_games():
         for attr, field in TUNING_ATTRIBUTES.items():
             assert getattr(cls, attr) == getattr(t, field), (name, attr)
         g = info[name]
-        assert (g.search_playout, g.search_opponent_keys, g.search_endgame_cards, g.guided_leaf,
-                g.guided_prior_temperature, g.search_anchor, g.improve_worlds,
-                g.improve_candidates, g.hint_worlds) == (
-            t.playout, t.opponent_keys, t.endgame_cards, t.guided_leaf,
-            t.guided_prior_temperature, t.anchor, t.improve_worlds, t.improve_candidates,
-            t.hint_worlds), name
+        assert (
+            g.search_playout,
+            g.search_opponent_keys,
+            g.search_endgame_cards,
+            g.guided_leaf,
+            g.guided_prior_temperature,
+            g.search_anchor,
+            g.improve_worlds,
+            g.improve_candidates,
+            g.hint_worlds,
+        ) == (
+            t.playout,
+            t.opponent_keys,
+            t.endgame_cards,
+            t.guided_leaf,
+            t.guided_prior_temperature,
+            t.anchor,
+            t.improve_worlds,
+            t.improve_candidates,
+            t.hint_worlds,
+        ), name
         assert g.analysis_worlds == min(t.analysis_worlds, Engine().limits.max_worlds)
     with pytest.raises(TypeError, match="set it in the game's tuning"):
         type("Bad", (Game,), {"search_playout": "heuristic"})

@@ -15,17 +15,26 @@ from quansu.search.bots import HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, make
 from quansu.search.levels import LEVELS, level_bot, level_config
 from tests.search.test_search_toygame import BeatGame, beat_state
 
-SPECS = ["random", "heuristic", "ismcts:iterations=15", "pimc:worlds=2:iterations=16",
-         "ismcts:iterations=10:opponent_keys=observer:playout=heuristic", "level1"]
+SPECS = [
+    "random",
+    "heuristic",
+    "ismcts:iterations=15",
+    "pimc:worlds=2:iterations=16",
+    "ismcts:iterations=10:opponent_keys=observer:playout=heuristic",
+    "level1",
+]
 
-CASES = [(name, players) for name in games.game_names()
-         for players in sorted({games.game_classes()[name].min_players, 4})]
+CASES = [
+    (name, players)
+    for name in games.game_names()
+    for players in sorted({games.game_classes()[name].min_players, 4})
+]
 
 
 def play_all_bots(game, seed):
     n = game.num_players
     deal = game.random_deal(random.Random(seed))
-    for r in range(0, len(SPECS), n):                   # every spec gets a seat in some game
+    for r in range(0, len(SPECS), n):  # every spec gets a seat in some game
         specs = [SPECS[(r + s) % len(SPECS)] for s in range(n)]
         bots = [make_bot(spec, seed=seed * 10 + s) for s, spec in enumerate(specs)]
         state, moves, _ = play_game(game, deal, bots)
@@ -63,8 +72,12 @@ def test_bots_are_reproducible_by_seed():
     deal = game.random_deal(random.Random(3))
 
     def run():
-        bots = [make_bot(s, seed=i) for i, s in enumerate(["ismcts:iterations=30", "pimc:worlds=3:iterations=30",
-                                                           "random", "level2"])]
+        bots = [
+            make_bot(s, seed=i)
+            for i, s in enumerate(
+                ["ismcts:iterations=30", "pimc:worlds=3:iterations=30", "random", "level2"]
+            )
+        ]
         return play_game(game, deal, bots)[0].history
 
     assert run() == run()
@@ -85,13 +98,22 @@ def test_ismcts_bot_keeps_its_last_result():
     assert bot.last_result.iterations == 300
 
 
-@pytest.mark.parametrize("spec,word", [
-    ("", "bot spec"), ("alphazero", "unknown bot"), ("ismcts:iterations", "key=value"),
-    ("ismcts:iterations=0", "iterations"), ("ismcts:depth=3", "depth"), ("random:x=1", "no settings"),
-    ("pimc:worlds=0", "worlds"), ("pimc:foo=1", "foo"), ("level3:iterations=5", "set by the level"),
-    ("level2:playout=smart", "playout"),
-    ("level9", "unknown bot"),
-])
+@pytest.mark.parametrize(
+    "spec,word",
+    [
+        ("", "bot spec"),
+        ("alphazero", "unknown bot"),
+        ("ismcts:iterations", "key=value"),
+        ("ismcts:iterations=0", "iterations"),
+        ("ismcts:depth=3", "depth"),
+        ("random:x=1", "no settings"),
+        ("pimc:worlds=0", "worlds"),
+        ("pimc:foo=1", "foo"),
+        ("level3:iterations=5", "set by the level"),
+        ("level2:playout=smart", "playout"),
+        ("level9", "unknown bot"),
+    ],
+)
 def test_bad_bot_specs_name_the_problem(spec, word):
     with pytest.raises(SearchOptionError, match=word):
         make_bot(spec)
@@ -99,9 +121,15 @@ def test_bad_bot_specs_name_the_problem(spec, word):
 
 def test_spec_values_are_parsed():
     assert parse_bot_spec("ISMCTS:iterations=20:time_s=0.5:value_scale=none:playout=heuristic") == (
-        "ismcts", {"iterations": 20, "time_s": 0.5, "value_scale": None, "playout": "heuristic"})
+        "ismcts",
+        {"iterations": 20, "time_s": 0.5, "value_scale": None, "playout": "heuristic"},
+    )
     bot = make_bot("ismcts:iterations=20:c_puct=2")
-    assert bot.config.iterations == 20 and bot.config.c_puct == 2.0 and bot.name == "ismcts:iterations=20:c_puct=2"
+    assert (
+        bot.config.iterations == 20
+        and bot.config.c_puct == 2.0
+        and bot.name == "ismcts:iterations=20:c_puct=2"
+    )
 
 
 def test_levels_grow_in_budget_and_shrink_in_temperature():
@@ -113,8 +141,15 @@ def test_levels_grow_in_budget_and_shrink_in_temperature():
     assert cfg.iterations == LEVELS[5].iterations and cfg.temperature == 0.0
     assert level_bot(2).name == "level2"
     bot = make_bot("level4:playout=heuristic:c_puct=2")
-    assert (bot.config.iterations, bot.config.playout, bot.config.c_puct) == (LEVELS[4].iterations, "heuristic", 2.0)
-    assert bot.config.temperature == LEVELS[4].temperature and bot.name == "level4:playout=heuristic:c_puct=2"
+    assert (bot.config.iterations, bot.config.playout, bot.config.c_puct) == (
+        LEVELS[4].iterations,
+        "heuristic",
+        2.0,
+    )
+    assert (
+        bot.config.temperature == LEVELS[4].temperature
+        and bot.name == "level4:playout=heuristic:c_puct=2"
+    )
     for bad in (0, 6, True, "3"):
         with pytest.raises(SearchOptionError):
             level_config(bad)

@@ -1,13 +1,36 @@
 import pytest
 
-from quansu.games.cards import (CardError, card_str, cards_of, format_cards, mask_of, parse_card,
-                         parse_cards, phom_key, tan_key)
+from quansu.games.cards import (
+    CardError,
+    card_str,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_card,
+    parse_cards,
+    phom_key,
+    tan_key,
+)
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("3S", 0), ("3s", 0), ("2H", 51), ("TH", 4 * 7 + 3), ("10H", 4 * 7 + 3), ("th", 31),
-    ("AD", 4 * 11 + 2), ("2C", 49), ("A♦", 46), ("q♠", 36), ("K♣", 41), ("5♥", 11), (" 7D ", 18),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("3S", 0),
+        ("3s", 0),
+        ("2H", 51),
+        ("TH", 4 * 7 + 3),
+        ("10H", 4 * 7 + 3),
+        ("th", 31),
+        ("AD", 4 * 11 + 2),
+        ("2C", 49),
+        ("A♦", 46),
+        ("q♠", 36),
+        ("K♣", 41),
+        ("5♥", 11),
+        (" 7D ", 18),
+    ],
+)
 def test_parse_card(text, expected):
     assert parse_card(text) == expected
 
@@ -57,7 +80,7 @@ def test_shuffle_is_the_generators_own_permutation():
             assert r1.getrandbits(64) == r2.getrandbits(64)
 
     class Fixed(random.Random):
-        def shuffle(self, x):   # noqa: D401 - a generator that shuffles its own way
+        def shuffle(self, x):  # noqa: D401 - a generator that shuffles its own way
             x.reverse()
 
     items = [1, 2, 3]

@@ -13,7 +13,6 @@ from quansu.games.cards import PHOM_RANK
 from quansu.games.phom import rules as R
 from quansu.games.phom.game import DISCARD, TAKE
 
-
 RANK = [PHOM_RANK[c >> 2] for c in range(52)]
 
 
@@ -110,8 +109,9 @@ def _positions_from_play(n_positions: int, seed: int):
             while not st.is_terminal():
                 p = st.cur
                 if st.phase == TAKE and st.last is not None:
-                    out.append((to_set(st.hands[p]), to_set(st.eaten[p]), R.TO_EXT[st.last[0]],
-                                game._one))
+                    out.append(
+                        (to_set(st.hands[p]), to_set(st.eaten[p]), R.TO_EXT[st.last[0]], game._one)
+                    )
                 elif st.phase == DISCARD and st.eaten[p]:
                     out.append((to_set(st.hands[p]), to_set(st.eaten[p]), None, game._one))
                 moves = st.legal_moves()
@@ -148,8 +148,7 @@ def _check(hand, eaten, cand, one):
     # discard legality on the hand (9 or 10 cards)
     legal = to_set(R.legal_discards(h, e, one))
     melds = b_melds(hand)
-    want = frozenset(d for d in hand
-                     if d not in eaten and b_cover(hand - {d}, eaten, one, melds))
+    want = frozenset(d for d in hand if d not in eaten and b_cover(hand - {d}, eaten, one, melds))
     assert legal == want, (sorted(hand), sorted(eaten), one)
 
 
@@ -181,8 +180,11 @@ def test_u_and_arrangements_dense_hands():
         checked += 1
         h, e = to_int(hand), to_int(eaten)
         assert R.can_u(h, e, one) is b_u(hand, eaten, one), (sorted(hand), sorted(eaten))
-        want = {frozenset(sel) for sel in b_selections(b_melds(hand))
-                if b_valid(sel, eaten, one) and len(hand) - sum(len(m) for m in sel) >= 1}
+        want = {
+            frozenset(sel)
+            for sel in b_selections(b_melds(hand))
+            if b_valid(sel, eaten, one) and len(hand) - sum(len(m) for m in sel) >= 1
+        }
         got = R.arrangements(h, e, one, 1)
         assert len(got) == len(set(got))
         assert {frozenset(to_set(m) for m in a) for a in got} == want

@@ -10,12 +10,24 @@ from quansu.games.base import IllegalMoveError
 from quansu.games.phom import rules as R
 from quansu.games.phom import settle as S
 from quansu.games.phom.game import DRAW, TAKE
-from tests.games.test_phom_helpers import (default_move, icard, imask, legal_texts, new_state, play,
-                                     run_until, take_turn_of)
+from tests.games.test_phom_helpers import (
+    default_move,
+    icard,
+    imask,
+    legal_texts,
+    new_state,
+    play,
+    run_until,
+    take_turn_of,
+)
 
 # Hands with pairs but no phỏm that never form one with any stock card: every seat is móm.
-BASE4 = ["AS AC 3S 3C 5S 5C 7S 7C 9S 9C", "AD AH 3D 3H 5D 5H 7D 7H 9D",
-         "2S 2C 4S 4C 6S 6C 8S 8C TS", "2D 2H 4D 4H 6D 6H 8D 8H TD"]
+BASE4 = [
+    "AS AC 3S 3C 5S 5C 7S 7C 9S 9C",
+    "AD AH 3D 3H 5D 5H 7D 7H 9D",
+    "2S 2C 4S 4C 6S 6C 8S 8C TS",
+    "2D 2H 4D 4H 6D 6H 8D 8H TD",
+]
 
 
 def _trace(state):
@@ -56,15 +68,21 @@ def test_example03_points():
 
 def test_example04_basic_eat():
     # previous seat (seat 0) opens with 8C; seat 1 holds 9C TC
-    game, st = new_state(["8C AS AD 3S 3C 5S 5C 7S 7H KD", "9C TC 2S 5D KH 3H 4C JD QS",
-                          "8S 8D 2C 4S 6S 6C 9S 9D JC", "2D 2H 4D 4H 6D 6H TD TH KS"])
+    game, st = new_state(
+        [
+            "8C AS AD 3S 3C 5S 5C 7S 7H KD",
+            "9C TC 2S 5D KH 3H 4C JD QS",
+            "8S 8D 2C 4S 6S 6C 9S 9D JC",
+            "2D 2H 4D 4H 6D 6H TD TH KS",
+        ]
+    )
     play(st, "discard 8C")
     assert legal_texts(st) == ["draw", "eat 8C"]
     # seat 2 holds 8S 8D: legal by the set, but only for its own previous seat's discard
     st2 = st.clone()
     play(st2, "draw")
     run_until(st2, take_turn_of(2))
-    assert "eat 8C" not in legal_texts(st2)          # 8C came from two seats back
+    assert "eat 8C" not in legal_texts(st2)  # 8C came from two seats back
     with pytest.raises(IllegalMoveError, match="only the previous seat's last discard"):
         play(st2, "eat 8C")
     # a seat 1 hand with only 7C TC (no 9C, 6C or other 8) cannot eat 8C
@@ -73,8 +91,14 @@ def test_example04_basic_eat():
 
 
 def test_example05_seed_tied_card():
-    game, st = new_state(["JH AS AD 3S 3C 5S 5C 7S 7D KD", "QH TH 9H 2S 5D 7C KS 4C 3H",
-                          "8S 8D 2C 4S 6S 6C 9S 9D JC", "2D 2H 4D 4H 6D 6H TD 8H KH"])
+    game, st = new_state(
+        [
+            "JH AS AD 3S 3C 5S 5C 7S 7D KD",
+            "QH TH 9H 2S 5D 7C KS 4C 3H",
+            "8S 8D 2C 4S 6S 6C 9S 9D JC",
+            "2D 2H 4D 4H 6D 6H TD 8H KH",
+        ]
+    )
     play(st, "discard JH", "eat JH")
     assert legal_texts(st) == sorted("discard " + c for c in "9H QH 2S 5D 7C KS 4C 3H".split())
     with pytest.raises(IllegalMoveError, match="TH is tied"):
@@ -87,8 +111,12 @@ def test_example05_seed_tied_card():
 
 def test_example06_eat_illegal_because_it_ties_another_eaten_meld():
     # seat 1 eats 8D (with 7D 9D) from seat 0's opening, later seat 0 discards 9H
-    hands = ["8D 9H AS AC 3S 3C 5S 5C 7S QH", "7D 9D 9S KC 2H 4S 5D JS JD",
-             "2S 2C 4C 4D 6S 6C 8S 8C TS", "2D 3D 4H 5H 6D 6H TD TH KD"]
+    hands = [
+        "8D 9H AS AC 3S 3C 5S 5C 7S QH",
+        "7D 9D 9S KC 2H 4S 5D JS JD",
+        "2S 2C 4C 4D 6S 6C 8S 8C TS",
+        "2D 3D 4H 5H 6D 6H TD TH KD",
+    ]
     game, st = new_state(hands, stock_top="QS QD KS KH")
     play(st, "discard 8D", "eat 8D", "discard JD")
     run_until(st, take_turn_of(0))
@@ -107,8 +135,14 @@ def test_example07_two_eaten_cards_may_not_share_a_meld():
 
 
 def test_example08_xoay_phom_and_changing_tied_cards():
-    game, st = new_state(["5H AS AD 3S 3C 7S 7C 9C 9D KS", "5S 5C 6H 7H KD QC 9S 2D JH",
-                          "8S 8D 2C 4S 6S 6C 4D TS JC", "2H 3D 4H 4C 6D 8H TD TH KH"])
+    game, st = new_state(
+        [
+            "5H AS AD 3S 3C 7S 7C 9C 9D KS",
+            "5S 5C 6H 7H KD QC 9S 2D JH",
+            "8S 8D 2C 4S 6S 6C 4D TS JC",
+            "2H 3D 4H 4C 6D 8H TD TH KH",
+        ]
+    )
     play(st, "discard 5H", "eat 5H")
     assert set(legal_texts(st)) == {"discard " + c for c in "5S 5C 6H 7H KD QC 9S 2D JH".split()}
     a = st.clone()
@@ -119,11 +153,14 @@ def test_example08_xoay_phom_and_changing_tied_cards():
     assert R.tied(b.hands[1], b.eaten[1]) == imask("5S 5C")
 
 
-@pytest.mark.parametrize("n,stock,aside,draws,first_chot,layers", [
-    (4, 15, 0, [1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3], 10, [0, 1, 2, 3]),
-    (3, 11, 13, [1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], 7, [0, 1, 2]),
-    (2, 7, 26, [1, 0, 1, 0, 1, 0, 1], 4, [0, 1]),
-])
+@pytest.mark.parametrize(
+    "n,stock,aside,draws,first_chot,layers",
+    [
+        (4, 15, 0, [1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3], 10, [0, 1, 2, 3]),
+        (3, 11, 13, [1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], 7, [0, 1, 2]),
+        (2, 7, 26, [1, 0, 1, 0, 1, 0, 1], 4, [0, 1]),
+    ],
+)
 def test_example09_stock_arithmetic(n, stock, aside, draws, first_chot, layers):
     game, st = new_state(BASE4[:n])
     assert st.stock_left == stock and R.bits(st.aside).__len__() == aside
@@ -148,7 +185,7 @@ def test_example10_one_eat_shifts_everything():
     game, st = new_state(hands)
     play(st, "discard 9C", "eat 9C", "discard AD")
     assert st.pay == [(0, 1, 1)] and st.stock_left == 15
-    assert st.starter == 1 and [len(r) for r in st.rows] == [0, 1, 0, 0]   # nothing moved
+    assert st.starter == 1 and [len(r) for r in st.rows] == [0, 1, 0, 0]  # nothing moved
     draws, discards = _trace(st)
     assert [s for s, _ in draws] == [2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0]
     assert draws[10] == (0, 4)
@@ -156,14 +193,20 @@ def test_example10_one_eat_shifts_everything():
     assert discards[first_chot][0] == 0 and draws[10][0] == 0
     assert draws[11] == (1, 3) and st.lay_order[0] == 1
     assert draws[-1] == (0, 0) and st.lay_order[-1] == 0
-    turns = [sum(1 for s, m in st.history if s == seat and isinstance(m, int) and m < 52)
-             for seat in range(4)]
+    turns = [
+        sum(1 for s, m in st.history if s == seat and isinstance(m, int) and m < 52)
+        for seat in range(4)
+    ]
     assert turns == [5, 4, 4, 4]
 
 
 def test_example11_shifting_with_a_gap():
-    hands = ["AS AC 3S 3C 5S 5C 7S 7C 9S 9C", "AD AH 3D 3H 5D 5H 7D 7H 9D",
-             "2S 2C 4S 4C 6S 6C JC JD TS", "2D 2H KS 4H 6D 6H 8D 8H TD"]
+    hands = [
+        "AS AC 3S 3C 5S 5C 7S 7C 9S 9C",
+        "AD AH 3D 3H 5D 5H 7D 7H 9D",
+        "2S 2C 4S 4C 6S 6C JC JD TS",
+        "2D 2H KS 4H 6D 6H 8D 8H TD",
+    ]
     game, st = new_state(hands, stock_top="8S 8C QS 4D JS")
     run_until(st, take_turn_of(2))
     run_until(st, lambda s: s.cur == 2 and s.phase == TAKE and len(s.rows[0]) == 2)
@@ -172,30 +215,40 @@ def test_example11_shifting_with_a_gap():
     play(st, "eat JS")
     assert st.starter == 1
     assert [len(r) for r in st.rows] == [1, 2, 1, 1]
-    assert st.rows[1][-1] == icard("4D")          # seat 0's most recent discard moved
+    assert st.rows[1][-1] == icard("4D")  # seat 0's most recent discard moved
     play(st, "discard TS")
     assert [len(r) for r in st.rows] == [1, 2, 2, 1]
 
 
-EX12 = (["AS AC 3S 3C 5S 5C 7S 7C 9S 9C", "AD AH 3D 3H 5D 5H 7D 7H 9D",
-         "2S 2C 4S 4C 6S 6C 8S 8C TS", "QC QD QH KC KD KH 9H TH 4D"],
-        "2H 4H 6D 6H 2D 8D TC TD JS QS KS 8H JH JC JD")
+EX12 = (
+    [
+        "AS AC 3S 3C 5S 5C 7S 7C 9S 9C",
+        "AD AH 3D 3H 5D 5H 7D 7H 9D",
+        "2S 2C 4S 4C 6S 6C 8S 8C TS",
+        "QC QD QH KC KD KH 9H TH 4D",
+    ],
+    "2H 4H 6D 6H 2D 8D TC TD JS QS KS 8H JH JC JD",
+)
 
 
 def test_example12_eat_payments():
     hands, stock = EX12
     hands = hands[:3] + ["QC QD QH KC KD KH 9H TH 4D"]
     game, st = new_state(hands, stock_top=stock)
-    run_until(st, lambda s: s.cur == 2 and s.phase == TAKE and s.last is not None
-              and s.last[0] == icard("2D"))
-    assert st.last[3] == 2                       # seat 1's round-2 discard
+    run_until(
+        st,
+        lambda s: (
+            s.cur == 2 and s.phase == TAKE and s.last is not None and s.last[0] == icard("2D")
+        ),
+    )
+    assert st.last[3] == 2  # seat 1's round-2 discard
     play(st, "eat 2D")
     assert st.pay == [(1, 2, 1)]
     run_until(st, lambda s: s.cur == 2 and s.phase == TAKE and s.stock_left == 3)
-    assert st.last[0] == icard("8H") and st.last[2]   # seat 1's chốt discard
+    assert st.last[0] == icard("8H") and st.last[2]  # seat 1's chốt discard
     assert st.stock_left == 3
     play(st, "eat 8H")
-    assert st.kind == 1                           # ăn chốt in his lay-down turn
+    assert st.kind == 1  # ăn chốt in his lay-down turn
     assert legal_texts(st) == ["lay 2S 2C 2D / 8S 8C 8H"]
     assert st.pay == [(1, 2, 1), (1, 2, 4)]
     assert sum(a for p, q, a in st.pay if (p, q) == (1, 2)) == 5
@@ -214,12 +267,13 @@ def test_example12b_den_an_chot_option():
         run_until(st, lambda s: s.cur == 3 and s.phase == TAKE)
         play(st, "draw")
         assert st.is_terminal() and st.u_info[0] == 3
-        assert st.settlement() == [(1, 2, 1.0), (1, 2, 4.0)] + [(a, b, float(c)) for a, b, c in expected]
+        assert st.settlement() == [(1, 2, 1.0), (1, 2, 4.0)] + [
+            (a, b, float(c)) for a, b, c in expected
+        ]
 
 
 def test_example13_normal_settlement():
-    ranking = S.rank_seats([18, 25, 25, 31], [False, False, False, True], [False] * 4,
-                           [0, 1, 2, 3])
+    ranking = S.rank_seats([18, 25, 25, 31], [False, False, False, True], [False] * 4, [0, 1, 2, 3])
     assert ranking == [0, 1, 2, 3]
     opts = {"mom_payment": 4, "last_place_pays": "by_position", "all_mom_first_layer_wins": True}
     pays = S.rank_payments(ranking, [False, False, False, True], opts)
@@ -228,8 +282,14 @@ def test_example13_normal_settlement():
 
 
 def test_example14_u_with_an_eaten_card():
-    game, st = new_state(["9H AS AD 4S 4D 6S 6D 8S 8D TS", "3S 3D 3C 7H 8H JC QC KC 5D",
-                          "2S 2C 4C 4H 6C 6H 8C TD TH", "2D 2H 5S 5C 7S 7C 9S 9C JS"])
+    game, st = new_state(
+        [
+            "9H AS AD 4S 4D 6S 6D 8S 8D TS",
+            "3S 3D 3C 7H 8H JC QC KC 5D",
+            "2S 2C 4C 4H 6C 6H 8C TD TH",
+            "2D 2H 5S 5C 7S 7C 9S 9C JS",
+        ]
+    )
     play(st, "discard 9H", "eat 9H")
     assert st.is_terminal()
     assert st.u_info[:2] == (1, "take")
@@ -238,8 +298,14 @@ def test_example14_u_with_an_eaten_card():
 
 
 def test_example15_u_den():
-    game, st = new_state(["AS AC 3S 3C 5S 5C 7S 7C 9S 9C", "AD AH 3H 4D 5H 6D 7H 8D 9D",
-                          "2S 2C 4S 4C 6S 6C 8S 8C TS", "2D 2H 3D 4H 5D 6H 8H TD JS"])
+    game, st = new_state(
+        [
+            "AS AC 3S 3C 5S 5C 7S 7C 9S 9C",
+            "AD AH 3H 4D 5H 6D 7H 8D 9D",
+            "2S 2C 4S 4C 6S 6C 8S 8C TS",
+            "2D 2H 3D 4H 5D 6H 8H TD JS",
+        ]
+    )
     play(st, "discard AS", "draw", "discard 4D", "eat 4D", "discard 2S")
     run_until(st, take_turn_of(1))
     play(st, "draw", "discard 6D", "eat 6D", "discard 2C")
@@ -250,8 +316,12 @@ def test_example15_u_den():
     assert st.returns() == [0.0, -21.0, 21.0, 0.0]
 
 
-EX16 = ["8H 9H TH AS AC 2D 4C 5H 6D 7C", "3C 3S 3H TC JC QC AD 5C 7D",
-        "4S 5S 6S 9C 9D 9S JH 3D KC", "2C 2H 4D 4H 6C 6H 8C 8D TD"]
+EX16 = [
+    "8H 9H TH AS AC 2D 4C 5H 6D 7C",
+    "3C 3S 3H TC JC QC AD 5C 7D",
+    "4S 5S 6S 9C 9D 9S JH 3D KC",
+    "2C 2H 4D 4H 6C 6H 8C 8D TD",
+]
 EX16_STOCK = "5D 7S 7H 8S TS JS JD QD QH KD KH QS KS 2S AH"
 
 
@@ -259,7 +329,7 @@ EX16_STOCK = "5D 7S 7H 8S TS JS JD QD QH KD KH QS KS 2S AH"
 def test_example16_send_everything_is_u(send_all):
     game, st = new_state(EX16, stock_top=EX16_STOCK, options={"send_all_counts_as_u": send_all})
     play(st, "discard 7C")
-    run_until(st, lambda s: s.cur == 2 and s.phase == 1)     # seat 2's lay-down
+    run_until(st, lambda s: s.cur == 2 and s.phase == 1)  # seat 2's lay-down
     assert st.stock_left == 1
     texts = [(o, R.mask_text(m)) for o, m, _own, _e in st.table]
     assert texts == [(0, "8H 9H TH"), (1, "3S 3C 3H"), (1, "TC JC QC")]
@@ -278,8 +348,12 @@ def test_example16_send_everything_is_u(send_all):
 
 
 def test_example17_u_khan():
-    hands = ["AD 2D 4D 5D 6D 8D 9D TD JD QD", "AS 4S 8S QS 2H 6H TH 3D 7C",
-             "2S 2C 4C 4H 6C 6S 8C 8H TS", "3S 3C 5S 5C 7S 7D 9S 9C JS"]
+    hands = [
+        "AD 2D 4D 5D 6D 8D 9D TD JD QD",
+        "AS 4S 8S QS 2H 6H TH 3D 7C",
+        "2S 2C 4C 4H 6C 6S 8C 8H TS",
+        "3S 3C 5S 5C 7S 7D 9S 9C JS",
+    ]
     assert R.is_u_khan(imask(hands[1]))
     game, st = new_state(hands)
     play(st, "discard QD")
@@ -293,9 +367,13 @@ def test_example17_u_khan():
 
 
 def test_example18_tie_break_with_tai():
-    assert S.rank_seats([20, 30, 20, 35], [False] * 4, [True, False, False, False],
-                        [0, 1, 2, 3], True)[:2] == [2, 0]
-    assert S.rank_seats([20, 30, 20, 35], [False] * 4, [False] * 4, [0, 1, 2, 3], True)[:2] == [0, 2]
+    assert S.rank_seats(
+        [20, 30, 20, 35], [False] * 4, [True, False, False, False], [0, 1, 2, 3], True
+    )[:2] == [2, 0]
+    assert S.rank_seats([20, 30, 20, 35], [False] * 4, [False] * 4, [0, 1, 2, 3], True)[:2] == [
+        0,
+        2,
+    ]
 
 
 def test_example19_all_mom():
@@ -307,14 +385,20 @@ def test_example19_all_mom():
     # with the lay-down order starting at seat 1 (after an early eat) seat 1 wins
     r = S.rank_seats([30, 40, 50, 60], [True] * 4, [False] * 4, [1, 2, 3, 0])
     assert r[0] == 1
-    assert S.rank_payments(r, [True] * 4, {"mom_payment": 4, "last_place_pays": "by_position",
-                                           "all_mom_first_layer_wins": True}) == [
-        (2, 1, 4), (3, 1, 4), (0, 1, 4)]
+    assert S.rank_payments(
+        r,
+        [True] * 4,
+        {"mom_payment": 4, "last_place_pays": "by_position", "all_mom_first_layer_wins": True},
+    ) == [(2, 1, 4), (3, 1, 4), (0, 1, 4)]
 
 
 def test_example20_ca_k():
-    hands = ["AS AC 3S 3C 5S 5C 7S 7C 9S 9C", "AD AH 3D 3H 5D 5H KC KD 9D",
-             "2S 2C 4S 4C 6S 6C 8S 8C TS", "2D 2H 4D 4H 6D 6H 8D 8H TD"]
+    hands = [
+        "AS AC 3S 3C 5S 5C 7S 7C 9S 9C",
+        "AD AH 3D 3H 5D 5H KC KD 9D",
+        "2S 2C 4S 4C 6S 6C 8S 8C TS",
+        "2D 2H 4D 4H 6D 6H 8D 8H TD",
+    ]
     for ca_k, amount in ((True, 4), (False, 1)):
         game, st = new_state(hands, stock_top="9H TC TH KS", options={"ca_k_enabled": ca_k})
         run_until(st, lambda s: s.cur == 1 and s.phase == TAKE and len(s.rows[0]) == 2)
@@ -324,13 +408,23 @@ def test_example20_ca_k():
 
 
 def test_example20_u_k():
-    hands = ["AS AC 3S 3C 5S 5C 7S 7C 9S 9C", "AD AH 3D 3H 5D 5H 7D 7H 9D",
-             "2S 2C 4S 4C 6S 6C 8S 8C TS", "2D 2H 4D 4H 6D 6H KS KD KC"]
+    hands = [
+        "AS AC 3S 3C 5S 5C 7S 7C 9S 9C",
+        "AD AH 3D 3H 5D 5H 7D 7H 9D",
+        "2S 2C 4S 4C 6S 6C 8S 8C TS",
+        "2D 2H 4D 4H 6D 6H KS KD KC",
+    ]
     game, st = new_state(hands, stock_top="KH", options={"u_k_enabled": True})
     run_until(st, lambda s: False)
     assert [R.mask_text(t[1]) for t in st.table] == ["KS KC KD"]
-    assert st.settlement() == [(0, 3, 4.0), (1, 3, 4.0), (2, 3, 4.0),
-                               (0, 3, 5.0), (1, 3, 5.0), (2, 3, 5.0)]
+    assert st.settlement() == [
+        (0, 3, 4.0),
+        (1, 3, 4.0),
+        (2, 3, 4.0),
+        (0, 3, 5.0),
+        (1, 3, 5.0),
+        (2, 3, 5.0),
+    ]
     # one of the three kings eaten: no Ù K bonus
     hands[3] = "2D 2H 4D 4H 6D 6H KD KC TD"
     game, st = new_state(hands, stock_top="KH KS", options={"u_k_enabled": True})

@@ -59,7 +59,9 @@ def default_move(state):
     if ph == TAKE:
         return DRAW
     if ph == LAY:
-        return max(legal, key=lambda a: sum(m.bit_count() for m in a) if isinstance(a, tuple) else -1)
+        return max(
+            legal, key=lambda a: sum(m.bit_count() for m in a) if isinstance(a, tuple) else -1
+        )
     assert ph in (SEND, DISCARD)
     p = state.cur
     for seat, mv in reversed(state.history):
@@ -88,6 +90,7 @@ def take_turn_of(seat: int):
 
 
 # -- checks of the helpers ---------------------------------------------------------------------
+
 
 def test_make_deal_fills_stock_and_set_aside():
     d = make_deal(["AS AC 3S 3C 5S 5C 7S 7C 9S 9C", "AD AH 3D 3H 5D 5H 7D 7H 9D"], "KH")
@@ -125,5 +128,6 @@ def test_heuristic_meld_counts_match_their_definition():
                 want += 1
         assert _potential(h, melded, unseen) == want
         x = rng.randrange(52)
-        assert _danger(x, unseen) == sum(1 for m in R.MIN_MELDS[x]
-                                         if (m & ~(1 << x)) & unseen == m & ~(1 << x))
+        assert _danger(x, unseen) == sum(
+            1 for m in R.MIN_MELDS[x] if (m & ~(1 << x)) & unseen == m & ~(1 << x)
+        )

@@ -14,7 +14,7 @@ import pytest
 from quansu import games
 from quansu.games.phom import rules as R
 from quansu.games.phom import sparring as SP
-from quansu.games.phom.game import DISCARD, DRAW, EAT, LAY, SEND, SEND_BASE, TAKE, U
+from quansu.games.phom.game import DISCARD, LAY, SEND, TAKE, U
 from quansu.games.phom.heuristic import heuristic_move
 from tests.games.test_phom_helpers import icard, imask, new_state, play, run_until
 
@@ -36,42 +36,91 @@ def _position(hands, stock_top, moves, options=None):
 DISCARDS = [
     # JD: every phỏm through it is dead (TD QD JS JC seen); KH: four live pairs.  Points alone
     # would throw KH (13 > 11).
-    ("discards the card the next seat cannot eat, not the higher one it may eat",
-     ["AS 2S 3S 5C 6C 7C JD KH 8H QD", "TD 2C 2H 4D 4H 6H 6S TS 9C",
-      "JS 3C 3D 5D 5H 8S 8C 9S TC", "JC 4S 5S 7S 7D AD AH KS QS"],
-     "2D 3H 9H 8D",
-     ["discard QD", "draw", "discard TD", "draw", "discard JS", "draw", "discard JC", "draw"],
-     None, {"discard KH"}, {"discard JD"}),
+    (
+        "discards the card the next seat cannot eat, not the higher one it may eat",
+        [
+            "AS 2S 3S 5C 6C 7C JD KH 8H QD",
+            "TD 2C 2H 4D 4H 6H 6S TS 9C",
+            "JS 3C 3D 5D 5H 8S 8C 9S TC",
+            "JC 4S 5S 7S 7D AD AH KS QS",
+        ],
+        "2D 3H 9H 8D",
+        ["discard QD", "draw", "discard TD", "draw", "discard JS", "draw", "discard JC", "draw"],
+        None,
+        {"discard KH"},
+        {"discard JD"},
+    ),
     # one eaten card per phỏm off: seat 1 ate 7H, and with 6H, 7S, 7C in seat 0's hand its only
     # possible partners are 8H 9H: TH (and 6H) would be eaten into 7H 8H 9H.
-    ("does not discard a card the next seat can eat into the phỏm of its eaten card",
-     ["6H 7S 7C 7H TH KS KC KD 2D 3D", "8H 9H 2S 2C 5D 5C JS JD QC",
-      "AS AC 3S 3C 9S 9C JC QS QD", "AD AH 4D 4C 8S 8C TS TC QH"],
-     "4H 5H 4S",
-     ["discard 7H", "eat 7H", "discard QC", "draw", "discard QD", "draw", "discard QH", "draw"],
-     {"one_eaten_card_per_meld": False}, {"discard TH", "discard 6H"}, None),
+    (
+        "does not discard a card the next seat can eat into the phỏm of its eaten card",
+        [
+            "6H 7S 7C 7H TH KS KC KD 2D 3D",
+            "8H 9H 2S 2C 5D 5C JS JD QC",
+            "AS AC 3S 3C 9S 9C JC QS QD",
+            "AD AH 4D 4C 8S 8C TS TC QH",
+        ],
+        "4H 5H 4S",
+        ["discard 7H", "eat 7H", "discard QC", "draw", "discard QD", "draw", "discard QH", "draw"],
+        {"one_eaten_card_per_meld": False},
+        {"discard TH", "discard 6H"},
+        None,
+    ),
     # seat 1 has eaten twice (5H, 9D): a third eat is its Ù, paid by seat 0 alone (đền).  2D has
     # no live phỏm (3D 2C seen, 2S in hand); KD, 7S, 6H have some.  The old heuristic throws KD.
-    ("gives no third eat: discards the one card the next seat cannot eat",
-     ["5H 9D AS 2S 3S JC QC KC 2D KD", "5S 5C 9S 9C 2C 6D 8C TS TH",
-      "3D 4S 4C 6S 6C 8S 8D TC QS", "AH 3C 3H 4D 7C 7D JS JH QH"],
-     "4H 9H 7S 2H 8H 6H",
-     ["discard 5H", "eat 5H", "discard 2C", "draw", "discard 3D", "draw", "discard JS", "draw",
-      "discard 9D", "eat 9D", "discard 8C", "draw", "discard QS", "draw", "discard QH", "draw"],
-     None, {"discard KD", "discard 7S", "discard 6H"}, {"discard 2D"}),
+    (
+        "gives no third eat: discards the one card the next seat cannot eat",
+        [
+            "5H 9D AS 2S 3S JC QC KC 2D KD",
+            "5S 5C 9S 9C 2C 6D 8C TS TH",
+            "3D 4S 4C 6S 6C 8S 8D TC QS",
+            "AH 3C 3H 4D 7C 7D JS JH QH",
+        ],
+        "4H 9H 7S 2H 8H 6H",
+        [
+            "discard 5H",
+            "eat 5H",
+            "discard 2C",
+            "draw",
+            "discard 3D",
+            "draw",
+            "discard JS",
+            "draw",
+            "discard 9D",
+            "eat 9D",
+            "discard 8C",
+            "draw",
+            "discard QS",
+            "draw",
+            "discard QH",
+            "draw",
+        ],
+        None,
+        {"discard KD", "discard 7S", "discard 6H"},
+        {"discard 2D"},
+    ),
     # 4C 4D: both 4S and 4H were discarded (dead cạ); JH QH: TH and KH unseen (live cạ).
     # Points alone would throw QH.
-    ("keeps the cạ with live cards and breaks the one whose cards are all dead",
-     ["AS 2S 3S 9C 9D 9H 4C 4D JH 7S", "4S 2C 2H 5D 5H 6S 6D TS TC",
-      "4H 3C 3D 7D 7H 8S 8C JS JC", "KS KC 5C 6C 8D 8H TD QS QC"],
-     "AC AD 2D QH",
-     ["discard 7S", "draw", "discard 4S", "draw", "discard 4H", "draw", "discard KS", "draw"],
-     None, {"discard QH", "discard JH"}, {"discard 4C", "discard 4D"}),
+    (
+        "keeps the cạ with live cards and breaks the one whose cards are all dead",
+        [
+            "AS 2S 3S 9C 9D 9H 4C 4D JH 7S",
+            "4S 2C 2H 5D 5H 6S 6D TS TC",
+            "4H 3C 3D 7D 7H 8S 8C JS JC",
+            "KS KC 5C 6C 8D 8H TD QS QC",
+        ],
+        "AC AD 2D QH",
+        ["discard 7S", "draw", "discard 4S", "draw", "discard 4H", "draw", "discard KS", "draw"],
+        None,
+        {"discard QH", "discard JH"},
+        {"discard 4C", "discard 4D"},
+    ),
 ]
 
 
-@pytest.mark.parametrize("name,hands,stock_top,moves,options,bad,good", DISCARDS,
-                         ids=[d[0] for d in DISCARDS])
+@pytest.mark.parametrize(
+    "name,hands,stock_top,moves,options,bad,good", DISCARDS, ids=[d[0] for d in DISCARDS]
+)
 def test_discard_choice(name, hands, stock_top, moves, options, bad, good):
     st = _position(hands, stock_top, moves, options)
     assert st.cur == 0 and st.phase == DISCARD
@@ -96,8 +145,12 @@ def test_the_dangerous_card_is_seen_as_dangerous():
 def test_a_pass_rules_out_the_pairs_of_the_passed_card():
     """Seat 1 drew instead of eating 7S: it held no 7C 7D then, so 7H is safer than before the
     pass (its other pairs are unchanged)."""
-    hands = ["7S 7H AS 2S 3S 9C 9D 9H KD QC", "2C 2H 5D 5H 6S 6D TS TC JD",
-             "3C 3D 4S 4H 8S 8C JS JC QS", "4C 4D 5C 6C 8D 8H TD KS KC"]
+    hands = [
+        "7S 7H AS 2S 3S 9C 9D 9H KD QC",
+        "2C 2H 5D 5H 6S 6D TS TC JD",
+        "3C 3D 4S 4H 8S 8C JS JC QS",
+        "4C 4D 5C 6C 8D 8H TD KS KC",
+    ]
     before = _position(hands, "AD AH 2D", ["discard QC"])
     after = _position(hands, "AD AH 2D", ["discard 7S"])
     play(before, "draw", "discard 2C", "draw", "discard 3C", "draw", "discard 4C", "draw")
@@ -123,12 +176,36 @@ def test_third_eat_costs_the_whole_u():
 # -- takes -----------------------------------------------------------------------------------------
 # (hands, seat 0's opening discard, the eat seat 1 must choose)
 EATS = [
-    (["AS 2S 3S 5C 6C 7C JD KH 8H 5H", "5S 5D 2C 2H 6S 6D TS TC JC",
-      "JS 3C 3D 4D 4H 8S 8C 9S QC", "AD AH 4S 7S 7D 9C 9D QS QD"], "discard 5H", "eat 5H"),
-    (["AS 2S 3S 5C 6C 7C JD KH 8H TD", "9D JH 2C 2H 6S 6D TS TC JC",
-      "JS 3C 3D 4D 4H 8S 8C 9S QC", "AD AH 4S 7S QH 9C QD QS 7D"], "discard TD", "eat TD"),
-    (["AS 2S 3S 5C 6C 7C JD KH 8H 4D", "2D 3D 2C 2H 6S 6D TS TC JC",
-      "JS 3C 9D 5D 4H 8S 8C 9S QC", "AD AH 4S 7S QH 9C QD QS 7D"], "discard 4D", "eat 4D"),
+    (
+        [
+            "AS 2S 3S 5C 6C 7C JD KH 8H 5H",
+            "5S 5D 2C 2H 6S 6D TS TC JC",
+            "JS 3C 3D 4D 4H 8S 8C 9S QC",
+            "AD AH 4S 7S 7D 9C 9D QS QD",
+        ],
+        "discard 5H",
+        "eat 5H",
+    ),
+    (
+        [
+            "AS 2S 3S 5C 6C 7C JD KH 8H TD",
+            "9D JH 2C 2H 6S 6D TS TC JC",
+            "JS 3C 3D 4D 4H 8S 8C 9S QC",
+            "AD AH 4S 7S QH 9C QD QS 7D",
+        ],
+        "discard TD",
+        "eat TD",
+    ),
+    (
+        [
+            "AS 2S 3S 5C 6C 7C JD KH 8H 4D",
+            "2D 3D 2C 2H 6S 6D TS TC JC",
+            "JS 3C 9D 5D 4H 8S 8C 9S QC",
+            "AD AH 4S 7S QH 9C QD QS 7D",
+        ],
+        "discard 4D",
+        "eat 4D",
+    ),
 ]
 
 
@@ -145,8 +222,12 @@ def test_draws_when_no_eat_is_legal():
 
 
 # -- lay and send ----------------------------------------------------------------------------------
-EX16 = ["8H 9H TH AS AC 2D 4C 5H 6D 7C", "3C 3S 3H TC JC QC AD 5C 7D",
-        "4S 5S 6S 9C 9D 9S JH 3D KC", "2C 2H 4D 4H 6C 6H 8C 8D TD"]
+EX16 = [
+    "8H 9H TH AS AC 2D 4C 5H 6D 7C",
+    "3C 3S 3H TC JC QC AD 5C 7D",
+    "4S 5S 6S 9C 9D 9S JH 3D KC",
+    "2C 2H 4D 4H 6C 6H 8C 8D TD",
+]
 EX16_STOCK = "5D 7S 7H 8S TS JS JD QD QH KD KH QS KS 2S AH"
 
 
@@ -171,8 +252,11 @@ def test_never_lays_nothing_when_a_phom_is_possible():
     for _ in range(40):
         st = game.new_initial_state(rng)
         while not st.is_terminal():
-            if st.phase == LAY and st.kind != 2 and any(type(m) is tuple and m for m in
-                                                          st.legal_moves()):
+            if (
+                st.phase == LAY
+                and st.kind != 2
+                and any(type(m) is tuple and m for m in st.legal_moves())
+            ):
                 mv = game.sparring_move(st, rng)
                 assert mv != (), R.mask_text(st.hands[st.cur])
                 seen += 1
@@ -183,6 +267,7 @@ def test_never_lays_nothing_when_a_phom_is_possible():
 
 
 # -- information -----------------------------------------------------------------------------------
+
 
 def _hidden_permutations(game, st, rng, k):
     """States with the same public record and the acting seat's hand, the other hidden cards
@@ -212,9 +297,16 @@ def test_permuting_the_opponents_hidden_cards_does_not_change_the_move(players):
     assert checked > 100 and differ > checked
 
 
-@pytest.mark.parametrize("options", [
-    {}, {"one_eaten_card_per_meld": False}, {"auto_declare_u": False},
-    {"tai_turn_can_send": False, "send_all_counts_as_u": False}, {"ca_k_enabled": True}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"one_eaten_card_per_meld": False},
+        {"auto_declare_u": False},
+        {"tai_turn_can_send": False, "send_all_counts_as_u": False},
+        {"ca_k_enabled": True},
+    ],
+)
 @pytest.mark.parametrize("players", [2, 4])
 def test_plays_legal_moves_to_the_end(players, options):
     game = games.make("phom", players, options)

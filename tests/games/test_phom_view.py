@@ -13,10 +13,15 @@ from quansu.games.base import GameError, IllegalMoveError
 from quansu.games.cards import parse_cards
 from quansu.games.phom.game import DRAW, LAYDOWN, SEND, SEND_BASE
 from quansu.games.phom.view import _PublicTurns
-from tests.helpers.option_sets import OTHER, PHOM_OPTION_SETS as OPTION_SETS
+from tests.helpers.option_sets import OTHER
+from tests.helpers.option_sets import PHOM_OPTION_SETS as OPTION_SETS
 
-HANDS = ["JH AS AD 3S 3C 5S 5C 7S 7D KD", "QH TH 9H 2S 5D 7C KS 4C 3H",
-         "8S 8D 2C 4S 6S 6C 9S 9D JC", "2D 2H 4D 4H 6D 6H TD 8H KH"]
+HANDS = [
+    "JH AS AD 3S 3C 5S 5C 7S 7D KD",
+    "QH TH 9H 2S 5D 7C KS 4C 3H",
+    "8S 8D 2C 4S 6S 6C 9S 9D JC",
+    "2D 2H 4D 4H 6D 6H TD 8H KH",
+]
 
 
 def _moves(game, text: str) -> list:
@@ -29,37 +34,51 @@ def _moves(game, text: str) -> list:
     return out
 
 
-@pytest.mark.parametrize("history,fragment", [
-    ("0:discard JH, 0:draw", r"moves\[1\]: seat 0 moved but seat 1 is to act"),
-    ("0:discard JH, 2:draw", r"moves\[1\]: seat 2 moved but seat 1 is to act"),
-    ("1:draw", r"moves\[0\]: seat 1 moved but seat 0 is to act"),
-    ("0:draw", r"moves\[0\]: 'draw': seat 0 must discard now \(discard phase\)"),
-    ("0:lay 3S 3C 3D", r"moves\[0\]: 'lay 3S 3C 3D': seat 0 must discard now"),
-    ("0:discard JH, 1:discard QH", r"moves\[1\]: 'discard QH': seat 1 must draw / eat now "
-                                   r"\(take phase\)"),
-    ("0:discard JH, 1:send 9H to 0", r"moves\[1\]: 'send 9H to 0': seat 1 must draw / eat"),
-    ("0:discard JH, 1:eat AS", r"moves\[1\]: 'eat AS': only the previous seat's last discard "
-                               r"can be eaten \(JH now\)"),
-    ("0:discard JH, 1:draw, 1:discard QH, 2:eat JH", r"moves\[3\]: 'eat JH': .*\(QH now\)"),
-    ("0:discard JH, 1:draw, 1:eat JH", r"moves\[2\]: 'eat JH': seat 1 must discard now"),
-    ("0:discard JH, 1:draw, 1:send 9H to 0", r"moves\[2\]: 'send 9H to 0': seat 1 must discard "
-                                              r"now"),
-    ("0:u", r"moves\[0\]: 'u': Ù is declared automatically"),
-])
+@pytest.mark.parametrize(
+    "history,fragment",
+    [
+        ("0:discard JH, 0:draw", r"moves\[1\]: seat 0 moved but seat 1 is to act"),
+        ("0:discard JH, 2:draw", r"moves\[1\]: seat 2 moved but seat 1 is to act"),
+        ("1:draw", r"moves\[0\]: seat 1 moved but seat 0 is to act"),
+        ("0:draw", r"moves\[0\]: 'draw': seat 0 must discard now \(discard phase\)"),
+        ("0:lay 3S 3C 3D", r"moves\[0\]: 'lay 3S 3C 3D': seat 0 must discard now"),
+        (
+            "0:discard JH, 1:discard QH",
+            r"moves\[1\]: 'discard QH': seat 1 must draw / eat now "
+            r"\(take phase\)",
+        ),
+        ("0:discard JH, 1:send 9H to 0", r"moves\[1\]: 'send 9H to 0': seat 1 must draw / eat"),
+        (
+            "0:discard JH, 1:eat AS",
+            r"moves\[1\]: 'eat AS': only the previous seat's last discard "
+            r"can be eaten \(JH now\)",
+        ),
+        ("0:discard JH, 1:draw, 1:discard QH, 2:eat JH", r"moves\[3\]: 'eat JH': .*\(QH now\)"),
+        ("0:discard JH, 1:draw, 1:eat JH", r"moves\[2\]: 'eat JH': seat 1 must discard now"),
+        (
+            "0:discard JH, 1:draw, 1:send 9H to 0",
+            r"moves\[2\]: 'send 9H to 0': seat 1 must discard "
+            r"now",
+        ),
+        ("0:u", r"moves\[0\]: 'u': Ù is declared automatically"),
+    ],
+)
 def test_history_follows_the_turn(history, fragment):
     game = games.make("phom", 4)
     hand = parse_cards(HANDS[1])
     with pytest.raises(IllegalMoveError, match=fragment):
-        game.deal_for_view(1, hand, [10, 9, 9, 9], _moves(game, history), random.Random(0),
-                           drawn=parse_cards("2D"))
+        game.deal_for_view(
+            1, hand, [10, 9, 9, 9], _moves(game, history), random.Random(0), drawn=parse_cards("2D")
+        )
 
 
 def _finished(game, seed):
     rng = random.Random(seed)
     st = game.new_initial_state(rng)
     while not st.is_terminal():
-        st.apply(game.heuristic_move(st, rng) if rng.random() < 0.7
-                 else rng.choice(st.legal_moves()))
+        st.apply(
+            game.heuristic_move(st, rng) if rng.random() < 0.7 else rng.choice(st.legal_moves())
+        )
     return st
 
 
@@ -88,10 +107,20 @@ def test_moves_after_the_end_and_bad_sends():
             seen.add("over")
             n = len(hist)
             hand, counts, moves, drawn = _view(st, 0, n)
-            with pytest.raises(IllegalMoveError, match=rf"moves\[{n}\]: 'draw' by seat "
-                                                       r"\d, but the game is over"):
-                game.deal_for_view(0, hand, counts, moves + [((hist[-1][0] + 1) % 3, DRAW)],
-                                   random.Random(0), first=first, drawn=drawn)
+            with pytest.raises(
+                IllegalMoveError,
+                match=rf"moves\[{n}\]: 'draw' by seat "
+                r"\d, but the game is over",
+            ):
+                game.deal_for_view(
+                    0,
+                    hand,
+                    counts,
+                    moves + [((hist[-1][0] + 1) % 3, DRAW)],
+                    random.Random(0),
+                    first=first,
+                    drawn=drawn,
+                )
         # the first send-phase decision of a lay-down turn, replaced by bad sends
         for i, (s, _mv) in enumerate(hist):
             if "send" in seen:
@@ -103,11 +132,20 @@ def test_moves_after_the_end_and_bad_sends():
             hand, counts, moves, drawn = _view(st, 0, i)
             own = [j for j, t in enumerate(before.table) if t[0] == s][0]
             melds = len(before.table)
-            for mv, fragment in [(SEND_BASE + 64 * melds, rf"there is no meld {melds}"),
-                                 (SEND_BASE + 64 * own, rf"meld {own} is seat {s}'s own")]:
+            for mv, fragment in [
+                (SEND_BASE + 64 * melds, rf"there is no meld {melds}"),
+                (SEND_BASE + 64 * own, rf"meld {own} is seat {s}'s own"),
+            ]:
                 with pytest.raises(IllegalMoveError, match=rf"moves\[{i}\]: .*{fragment}"):
-                    game.deal_for_view(0, hand, counts, moves + [(s, mv)], random.Random(0),
-                                       first=first, drawn=drawn)
+                    game.deal_for_view(
+                        0,
+                        hand,
+                        counts,
+                        moves + [(s, mv)],
+                        random.Random(0),
+                        first=first,
+                        drawn=drawn,
+                    )
     assert seen == {"over", "send"}
 
 
@@ -126,8 +164,9 @@ def test_every_seat_view_rebuilds(players, opts):
             truth = game.replay(st.deal, st.history[:k])
             for seat in range(players):
                 hand, counts, moves, drawn = _view(st, seat, k)
-                deal = game.deal_for_view(seat, hand, counts, moves, rng, first=st.deal.first,
-                                          drawn=drawn)
+                deal = game.deal_for_view(
+                    seat, hand, counts, moves, rng, first=st.deal.first, drawn=drawn
+                )
                 assert game.replay(deal, moves).observation(seat) == truth.observation(seat)
                 count += 1
     assert count > 50
@@ -137,23 +176,44 @@ def test_every_seat_view_rebuilds(players, opts):
 # may share a phỏm): (players, seat, first, hand, drawn, moves, options)
 FIXED_VIEWS = [
     # eaten 9S and JS share 9S TS JS: no 3-card phỏm around 9S alone is left
-    (4, 1, 0, "7H 2D AD 2C AC 3C 3H 9H KC", "8S KD TC JH",
-     "0:discard KS, 1:draw, 1:discard KC, 2:draw, 2:discard JC, 3:draw, 3:discard 8D, 0:draw, "
-     "0:discard QC, 1:draw, 1:discard AD, 2:eat AD, 2:discard JS, 3:eat JS, 3:discard 7C, "
-     "0:draw, 0:discard JD, 1:draw, 1:discard KD, 2:draw, 2:discard 9S, 3:eat 9S, 3:discard 9C, "
-     "0:draw, 0:discard 9D, 1:draw, 1:discard AC", OTHER),
+    (
+        4,
+        1,
+        0,
+        "7H 2D AD 2C AC 3C 3H 9H KC",
+        "8S KD TC JH",
+        "0:discard KS, 1:draw, 1:discard KC, 2:draw, 2:discard JC, 3:draw, 3:discard 8D, 0:draw, "
+        "0:discard QC, 1:draw, 1:discard AD, 2:eat AD, 2:discard JS, 3:eat JS, 3:discard 7C, "
+        "0:draw, 0:discard JD, 1:draw, 1:discard KD, 2:draw, 2:discard 9S, 3:eat 9S, 3:discard 9C, "
+        "0:draw, 0:discard 9D, 1:draw, 1:discard AC",
+        OTHER,
+    ),
     # partner deadlines: the cards around an eaten card cannot all be in the dealt hand
-    (2, 0, 1, "AS AH JH 3D 4H 4D JD 4S TC", "QC 8S JC",
-     "1:discard KC, 0:draw, 0:discard QC, 1:draw, 1:discard QS, 0:draw, 0:discard 4S, "
-     "1:eat 4S, 1:discard TD, 0:draw, 0:discard TC, 1:eat TC, 1:discard TH", OTHER),
+    (
+        2,
+        0,
+        1,
+        "AS AH JH 3D 4H 4D JD 4S TC",
+        "QC 8S JC",
+        "1:discard KC, 0:draw, 0:discard QC, 1:draw, 1:discard QS, 0:draw, 0:discard 4S, "
+        "1:eat 4S, 1:discard TD, 0:draw, 0:discard TC, 1:eat TC, 1:discard TH",
+        OTHER,
+    ),
     # the cards seat 0 plays later, all dealt to him, make a Ù right after 'eat TD'
-    (4, 1, 0, "6D 3H 6C 5D 2S JC 5H 7S QD", "7H AS AC 3C",
-     "0:discard TH, 1:draw, 1:discard QD, 2:draw, 2:discard QS, 3:eat QS, 3:discard TD, "
-     "0:eat TD, 0:discard 9S, 1:draw, 1:discard JC, 2:draw, 2:discard KD, 3:draw, 3:discard TC, "
-     "0:draw, 0:discard TS, 1:draw, 1:discard 7S, 2:draw, 2:discard KH, 3:draw, 3:discard 2D, "
-     "0:draw, 0:discard JS, 1:draw, 1:discard 7H, 2:draw, 2:lay, 2:discard JH, 3:draw, "
-     "3:lay 8C 8D 8H / QS QC QH, 3:discard KS, 0:draw, 0:lay 4S 4C 4D 4H / 9D TD JD, "
-     "0:send 8S to 0", {}),
+    (
+        4,
+        1,
+        0,
+        "6D 3H 6C 5D 2S JC 5H 7S QD",
+        "7H AS AC 3C",
+        "0:discard TH, 1:draw, 1:discard QD, 2:draw, 2:discard QS, 3:eat QS, 3:discard TD, "
+        "0:eat TD, 0:discard 9S, 1:draw, 1:discard JC, 2:draw, 2:discard KD, 3:draw, 3:discard TC, "
+        "0:draw, 0:discard TS, 1:draw, 1:discard 7S, 2:draw, 2:discard KH, 3:draw, 3:discard 2D, "
+        "0:draw, 0:discard JS, 1:draw, 1:discard 7H, 2:draw, 2:lay, 2:discard JH, 3:draw, "
+        "3:lay 8C 8D 8H / QS QC QH, 3:discard KS, 0:draw, 0:lay 4S 4C 4D 4H / 9D TD JD, "
+        "0:send 8S to 0",
+        {},
+    ),
 ]
 
 
@@ -163,8 +223,15 @@ def test_fixed_views_rebuild(players, seat, first, hand, drawn, history, opts):
     counts = [10 if s == first else 9 for s in range(players)]
     moves = _moves(game, history)
     for k in range(8):
-        deal = game.deal_for_view(seat, parse_cards(hand), counts, moves, random.Random(k),
-                                  first=first, drawn=parse_cards(drawn))
+        deal = game.deal_for_view(
+            seat,
+            parse_cards(hand),
+            counts,
+            moves,
+            random.Random(k),
+            first=first,
+            drawn=parse_cards(drawn),
+        )
         st = game.replay(deal, moves)
         assert st.history == moves and not st.is_terminal()
         assert list(deal.hands[seat]) == parse_cards(hand)
@@ -198,8 +265,15 @@ def test_mutated_histories_fail_cleanly():
                 else:
                     moves.insert(j, (rng.randrange(players), game.parse_move(rng.choice(texts))))
                 try:
-                    game.deal_for_view(seat, hand, counts, moves, random.Random(0),
-                                       first=st.deal.first, drawn=drawn)
+                    game.deal_for_view(
+                        seat,
+                        hand,
+                        counts,
+                        moves,
+                        random.Random(0),
+                        first=st.deal.first,
+                        drawn=drawn,
+                    )
                 except GameError:
                     rejected += 1
                 try:

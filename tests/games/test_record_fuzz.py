@@ -111,10 +111,13 @@ def test_mutated_views_never_crash(name):
                 elif change == 1:
                     v["deal"]["hands"][seat] = mutate_deal(r["deal"], players, rng)["hands"][seat]
                 elif v.get("drawn"):
-                    v["drawn"][rng.randrange(len(v["drawn"]))] = rng.choice(r["deal"]["hands"][0]["cards"])
+                    v["drawn"][rng.randrange(len(v["drawn"]))] = rng.choice(
+                        r["deal"]["hands"][0]["cards"]
+                    )
                 else:
-                    v.setdefault("moves", []).append({"seat": rng.randrange(players),
-                                                      "move": rng.choice(texts)})
+                    v.setdefault("moves", []).append(
+                        {"seat": rng.randrange(players), "move": rng.choice(texts)}
+                    )
                 try:
                     rec.replay_view(v, random.Random(0))
                 except games.GameError:
@@ -128,7 +131,9 @@ def test_views_with_one_more_move_never_crash(name):
     cls = games.game_classes()[name]
     game = games.make(name, cls.max_players)
     r, texts = _finished(game, 3)
-    example = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "docs", "examples", f"{name}.record.json")
+    example = os.path.join(
+        os.path.dirname(__file__), os.pardir, os.pardir, "docs", "examples", f"{name}.record.json"
+    )
     if os.path.exists(example):  # a fixed game as well as a seeded one
         r = rec.read_json(example)
         game = rec.parse_record(r).game

@@ -82,8 +82,9 @@ def test_round_trip(name, players, opts):
         text = rec.dumps(r)
         again = rec.replay_record(rec.loads(text))
         assert again.returns() == state.returns()
-        assert [again.observation(s) for s in range(players)] == \
-            [state.observation(s) for s in range(players)]
+        assert [again.observation(s) for s in range(players)] == [
+            state.observation(s) for s in range(players)
+        ]
         assert rec.record_from_state(again) == r
 
 
@@ -92,9 +93,15 @@ def view_cases():
     option set at the largest count, and one game cut at every step."""
     for name in NAMES:
         cls = games.game_classes()[name]
-        runs = [(p, {}, sd, False) for p in range(cls.min_players, cls.max_players + 1) for sd in range(2)]
+        runs = [
+            (p, {}, sd, False)
+            for p in range(cls.min_players, cls.max_players + 1)
+            for sd in range(2)
+        ]
         counts = list(range(cls.min_players, cls.max_players + 1))
-        runs += [(counts[i % len(counts)], o, 5 + i, False) for i, o in enumerate(option_sets(cls)[1:])]
+        runs += [
+            (counts[i % len(counts)], o, 5 + i, False) for i, o in enumerate(option_sets(cls)[1:])
+        ]
         runs += [(cls.min_players, {}, 9, True)]
         yield pytest.param(name, runs, id=name)
 
@@ -106,7 +113,11 @@ def test_view_gives_engine_observation(name, runs):
         state, states = random_game(game, 100 * seed + players)
         r = rec.record_from_state(state)
         n = len(r.get("moves", []))
-        cuts = set(range(n + 1)) if every_step else {0, 1, 2, 3, n // 3, n // 2, (2 * n) // 3, n - 1, n}
+        cuts = (
+            set(range(n + 1))
+            if every_step
+            else {0, 1, 2, 3, n // 3, n // 2, (2 * n) // 3, n - 1, n}
+        )
         cuts = sorted(cuts & set(range(n + 1)))
         for k in cuts:
             for seat in range(players):
@@ -119,7 +130,12 @@ def test_view_gives_engine_observation(name, runs):
                     continue
                 assert "result" not in v
                 got = rec.replay_view(rec.loads(rec.dumps(v)), random.Random(k * 7 + seat))
-                assert got.observation(seat) == states[k].observation(seat), (players, opts, k, seat)
+                assert got.observation(seat) == states[k].observation(seat), (
+                    players,
+                    opts,
+                    k,
+                    seat,
+                )
                 assert got.current_player == states[k].current_player
 
 
@@ -144,8 +160,9 @@ def test_replay_legal_lists_engine_moves(name, tmp_path):
             # every legal move, in a player's order (grouped by kind, low to high)
             ordered = game.sort_moves(states[k].legal_moves(), states[k].trump_card())
             assert line["legal"] == [game.move_to_text(m) for m in ordered]
-            assert sorted(line["legal"]) == sorted(game.move_to_text(m)
-                                                   for m in states[k].legal_moves())
+            assert sorted(line["legal"]) == sorted(
+                game.move_to_text(m) for m in states[k].legal_moves()
+            )
             assert line["to_act"] == states[k].current_player == line["seat"]
         end = lines[-1]
         assert end["type"] == "end" and end["over"] and end["result"] == "agrees"
@@ -203,7 +220,9 @@ def test_errors(name):
     bad = copy.deepcopy(r)
     dup = bad["deal"]["hands"][0]["cards"][0]
     bad["deal"]["hands"][1]["cards"][0] = dup
-    with pytest.raises(DealError, match=rf"^deal.hands\[1\]: {dup} dealt twice \(also in deal.hands\[0\]\)"):
+    with pytest.raises(
+        DealError, match=rf"^deal.hands\[1\]: {dup} dealt twice \(also in deal.hands\[0\]\)"
+    ):
         rec.replay_record(bad)
     # a hand with a card too few: the field of the bad deal is named
     bad = copy.deepcopy(r)
@@ -225,7 +244,9 @@ def test_errors(name):
         bad["result"]["net"] = [-x for x in net]
         with pytest.raises(rec.ResultError, match=r"^result.net: .* disagrees with the settlement"):
             rec.replay_record(bad)
-    bad["result"] = {"net": [x + (1 if s == 0 else 0) - (1 if s == 1 else 0) for s, x in enumerate(net)]}
+    bad["result"] = {
+        "net": [x + (1 if s == 0 else 0) - (1 if s == 1 else 0) for s, x in enumerate(net)]
+    }
     with pytest.raises(rec.ResultError, match=r"^result.net: .* disagrees with the settlement"):
         rec.replay_record(bad)
     bad["result"] = {"transfers": [{"payer": 0, "payee": 1, "amount": 123.5}]}
@@ -235,12 +256,14 @@ def test_errors(name):
 
 # -- examples ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", NAMES)
 def test_example_files_load_and_replay(name):
     rpath = os.path.join(EXAMPLES, f"{name}.record.json")
     vpath = os.path.join(EXAMPLES, f"{name}.view.json")
-    assert os.path.exists(rpath) and os.path.exists(vpath), \
+    assert os.path.exists(rpath) and os.path.exists(vpath), (
         f"no example for {name}: run python docs/examples/make_examples.py"
+    )
     r = rec.read_json(rpath)
     assert r["game"] == name and "result" in r
     final = rec.replay_record(r)
@@ -262,7 +285,9 @@ def test_view_with_wrong_number_of_draws_is_rejected(name):
     state, _ = random_game(game, 21)
     r = rec.record_from_state(state)
     n = len(r.get("moves", []))
-    views = [rec.view_at(r, s, k) for s in range(cls.min_players) for k in (n // 2, n - 1) if k >= 0]
+    views = [
+        rec.view_at(r, s, k) for s in range(cls.min_players) for k in (n // 2, n - 1) if k >= 0
+    ]
     views = [v for v in views if "result" not in v]
     with_draws = [v for v in views if v.get("drawn")]
     if not with_draws:

@@ -9,8 +9,18 @@ import random
 import pytest
 
 from quansu.games import record as rec
-from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
-                        MoveParseError, OptionError, OptionSpec, State)
+from quansu.games.base import (
+    TERMINAL,
+    Deal,
+    DealError,
+    Game,
+    IllegalMoveError,
+    MoveInfo,
+    MoveParseError,
+    OptionError,
+    OptionSpec,
+    State,
+)
 from quansu.games.cards import card_str, cards_of, mask_of, parse_card
 
 DRAW = -1
@@ -25,8 +35,10 @@ class ToyGame(Game):
     name = "toy"
     min_players = 2
     max_players = 3
-    option_specs = (OptionSpec("refill", True, "refill an empty hand"),
-                    OptionSpec("stake", 1, "bets paid to the winner", type=int))
+    option_specs = (
+        OptionSpec("refill", True, "refill an empty hand"),
+        OptionSpec("stake", 1, "bets paid to the winner", type=int),
+    )
     max_moves = 12
 
     def payoff_bound(self):
@@ -36,9 +48,13 @@ class ToyGame(Game):
         deck = list(range(52))
         rng.shuffle(deck)
         n = self.num_players
-        hands = tuple(tuple(deck[3 * s:3 * s + 3]) for s in range(n))
-        return Deal(hands=hands, first=rng.randrange(n), stock=tuple(deck[3 * n:3 * n + 5]),
-                    set_aside=tuple(deck[3 * n + 5:]))
+        hands = tuple(tuple(deck[3 * s : 3 * s + 3]) for s in range(n))
+        return Deal(
+            hands=hands,
+            first=rng.randrange(n),
+            stock=tuple(deck[3 * n : 3 * n + 5]),
+            set_aside=tuple(deck[3 * n + 5 :]),
+        )
 
     def state_from_deal(self, deal):
         for s, h in enumerate(deal.hands):
@@ -80,7 +96,9 @@ class ToyGame(Game):
             else:
                 if s != seat and m not in held[s]:
                     if m in pool_used:
-                        raise IllegalMoveError(f"moves[{i}]: {card_str(m)} cannot be in seat {s}'s hand")
+                        raise IllegalMoveError(
+                            f"moves[{i}]: {card_str(m)} cannot be in seat {s}'s hand"
+                        )
                     slot = next((x for x in held[s] if x is None or isinstance(x, tuple)), "none")
                     if slot == "none":
                         raise IllegalMoveError(f"moves[{i}]: seat {s} has no card to discard")
@@ -105,8 +123,12 @@ class ToyGame(Game):
         for k, c in enumerate(stock):
             if c is None:
                 stock[k] = pool.pop()
-        return Deal(hands=tuple(tuple(h) for h in hands), first=first, stock=tuple(stock),
-                    set_aside=tuple(pool))
+        return Deal(
+            hands=tuple(tuple(h) for h in hands),
+            first=first,
+            stock=tuple(stock),
+            set_aside=tuple(pool),
+        )
 
     def move_to_text(self, move):
         return "draw" if move == DRAW else f"discard {card_str(move)}"
@@ -153,7 +175,7 @@ class ToyState(State):
     def apply(self, move):
         if move not in self.legal_moves():
             if isinstance(move, int) and move >= 0:
-                raise IllegalMoveError(f"\"{card_str(move)}\" is not in seat {self.to_act}'s hand")
+                raise IllegalMoveError(f'"{card_str(move)}" is not in seat {self.to_act}\'s hand')
             raise IllegalMoveError("cannot draw now")
         s = self.to_act
         if move == DRAW:
@@ -184,7 +206,9 @@ class ToyState(State):
         if self.winner is None:
             return []
         k = self.game.options["stake"]
-        return [(s, self.winner, float(k)) for s in range(self.game.num_players) if s != self.winner]
+        return [
+            (s, self.winner, float(k)) for s in range(self.game.num_players) if s != self.winner
+        ]
 
     @property
     def deal(self):
@@ -195,8 +219,15 @@ class ToyState(State):
         return list(self._history)
 
     def observation(self, seat):
-        return (seat, self.hands[seat], tuple(self.discard), tuple(h.bit_count() for h in self.hands),
-                len(self.stock), tuple(self._history), self.current_player)
+        return (
+            seat,
+            self.hands[seat],
+            tuple(self.discard),
+            tuple(h.bit_count() for h in self.hands),
+            len(self.stock),
+            tuple(self._history),
+            self.current_player,
+        )
 
     def zones(self):
         z = {f"hand{s}": h for s, h in enumerate(self.hands)}
@@ -232,6 +263,7 @@ def finished_record(seed=1, players=3, options=None):
 
 # -- round trips ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("options", [None, {"refill": False}, {"stake": 3}])
 def test_round_trip(players, options):
@@ -263,6 +295,7 @@ def test_moves_case_insensitive_and_written_canonical():
 
 # -- views ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("options", [None, {"refill": False}])
 def test_view_matches_engine_observation(options):
     for seed in range(10):
@@ -287,8 +320,12 @@ def test_view_matches_engine_observation(options):
 def test_view_drawn_lists_own_draws_in_order():
     # seat 0 draws, seat 1 draws, seat 0 discards all three dealt cards -> automatic refill of 2
     game = ToyGame(2)
-    deal = Deal(hands=((0, 1, 2), (3, 4, 5)), first=0, stock=(10, 11, 12, 13, 14),
-                set_aside=tuple(range(6, 10)) + tuple(range(15, 52)))
+    deal = Deal(
+        hands=((0, 1, 2), (3, 4, 5)),
+        first=0,
+        stock=(10, 11, 12, 13, 14),
+        set_aside=tuple(range(6, 10)) + tuple(range(15, 52)),
+    )
     state = game.state_from_deal(deal)
     for m in (DRAW, DRAW, 0, 3, 1, 4, 2, 5, 10):
         state.apply(m)
@@ -324,7 +361,9 @@ def test_view_shape_errors():
     v = rec.view_at(finished_record(), 0, 2)
     bad = copy.deepcopy(v)
     bad["deal"]["hands"][1] = {"cards": ["3S"]}
-    with pytest.raises(rec.RecordError, match=r"deal.hands\[1\].cards: a view shows only the count"):
+    with pytest.raises(
+        rec.RecordError, match=r"deal.hands\[1\].cards: a view shows only the count"
+    ):
         rec.parse_view(bad)
     bad = copy.deepcopy(v)
     bad["deal"]["stock"] = []
@@ -340,12 +379,15 @@ def test_view_shape_errors():
 
 # -- errors -----------------------------------------------------------------------------------
 
+
 def test_first_impossible_move_is_named():
     r = finished_record(seed=4)
     state = rec.replay_record(r)
     k = 3
     seat = r["moves"][k]["seat"]
-    hand_before = rec.replay_record({**r, "moves": r["moves"][:k], "result": None}).zones()[f"hand{seat}"]
+    hand_before = rec.replay_record({**r, "moves": r["moves"][:k], "result": None}).zones()[
+        f"hand{seat}"
+    ]
     bad = next(c for c in range(52) if not hand_before >> c & 1)
     r2 = copy.deepcopy(r)
     r2["moves"][k]["move"] = f"discard {card_str(bad)}"
@@ -359,7 +401,9 @@ def test_wrong_seat_and_moves_after_end():
     r = finished_record(seed=5)
     r2 = copy.deepcopy(r)
     r2["moves"][1]["seat"] = r["moves"][0]["seat"]
-    with pytest.raises(IllegalMoveError, match=r"^moves\[1\]: seat \d moved but seat \d is to act$"):
+    with pytest.raises(
+        IllegalMoveError, match=r"^moves\[1\]: seat \d moved but seat \d is to act$"
+    ):
         rec.replay_record(r2)
     r3 = copy.deepcopy(r)
     r3["moves"].append({"seat": 0, "move": "draw"})
@@ -388,11 +432,15 @@ def test_card_dealt_twice():
     r = finished_record()
     r["deal"]["hands"][2]["cards"][0] = r["deal"]["hands"][0]["cards"][1]
     c = r["deal"]["hands"][0]["cards"][1]
-    with pytest.raises(DealError, match=rf"^deal.hands\[2\]: {c} dealt twice \(also in deal.hands\[0\]\)$"):
+    with pytest.raises(
+        DealError, match=rf"^deal.hands\[2\]: {c} dealt twice \(also in deal.hands\[0\]\)$"
+    ):
         rec.parse_record(r)
     r = finished_record()
     r["deal"]["stock"][1] = r["deal"]["hands"][1]["cards"][0]
-    with pytest.raises(DealError, match=r"^deal.stock: .. dealt twice \(also in deal.hands\[1\]\)$"):
+    with pytest.raises(
+        DealError, match=r"^deal.stock: .. dealt twice \(also in deal.hands\[1\]\)$"
+    ):
         rec.parse_record(r)
 
 
@@ -406,7 +454,9 @@ def test_bad_card_text():
 def test_unknown_option_and_bad_value():
     r = finished_record()
     r["options"] = {"turbo": True}
-    with pytest.raises(OptionError, match="^options: unknown option 'turbo'; known options: refill, stake$"):
+    with pytest.raises(
+        OptionError, match="^options: unknown option 'turbo'; known options: refill, stake$"
+    ):
         rec.parse_record(r)
     r["options"] = {"stake": "high"}
     with pytest.raises(OptionError, match="^options: option 'stake'"):
@@ -420,7 +470,9 @@ def test_result_disagrees_with_settlement():
             break
     bad = copy.deepcopy(r)
     bad["result"]["net"] = [-x for x in r["result"]["net"]]
-    with pytest.raises(rec.ResultError, match=r"^result.net: \[.*\] disagrees with the settlement, which gives"):
+    with pytest.raises(
+        rec.ResultError, match=r"^result.net: \[.*\] disagrees with the settlement, which gives"
+    ):
         rec.replay_record(bad)
     bad = copy.deepcopy(r)
     bad["result"]["transfers"][0]["amount"] = 7
@@ -433,19 +485,46 @@ def test_result_disagrees_with_settlement():
     rec.replay_record(r)  # the true result passes
 
 
-@pytest.mark.parametrize("mutate,cls,pattern", [
-    (lambda r: r.update(format="quansu-record/2"), rec.RecordError, "^format: expected"),
-    (lambda r: r.update(players="3"), rec.RecordError, '^players: expected an integer, got "3"'),
-    (lambda r: r.update(players=5), rec.RecordError, "^players: toy: 5 players is not supported"),
-    (lambda r: r.update(game="chess"), rec.RecordError, "^game: unknown game 'chess'"),
-    (lambda r: r.update(colour="red"), rec.RecordError, "^colour: unknown field"),
-    (lambda r: r["deal"].update(first=3), DealError, r"^deal.first: seat 3 is out of range 0\.\.2"),
-    (lambda r: r["deal"]["hands"].pop(), DealError, "^deal.hands: 2 hands for 3 players"),
-    (lambda r: r["deal"]["hands"][0].pop("cards"), rec.RecordError, r"^deal.hands\[0\].cards: missing"),
-    (lambda r: r["moves"][0].update(seat=9), rec.RecordError, r"^moves\[0\].seat: expected a seat"),
-    (lambda r: r["result"].update(net=[1]), rec.RecordError, "^result.net: 1 entries for 3 players"),
-    (lambda r: r.update(moves={}), rec.RecordError, "^moves: expected a list"),
-])
+@pytest.mark.parametrize(
+    "mutate,cls,pattern",
+    [
+        (lambda r: r.update(format="quansu-record/2"), rec.RecordError, "^format: expected"),
+        (
+            lambda r: r.update(players="3"),
+            rec.RecordError,
+            '^players: expected an integer, got "3"',
+        ),
+        (
+            lambda r: r.update(players=5),
+            rec.RecordError,
+            "^players: toy: 5 players is not supported",
+        ),
+        (lambda r: r.update(game="chess"), rec.RecordError, "^game: unknown game 'chess'"),
+        (lambda r: r.update(colour="red"), rec.RecordError, "^colour: unknown field"),
+        (
+            lambda r: r["deal"].update(first=3),
+            DealError,
+            r"^deal.first: seat 3 is out of range 0\.\.2",
+        ),
+        (lambda r: r["deal"]["hands"].pop(), DealError, "^deal.hands: 2 hands for 3 players"),
+        (
+            lambda r: r["deal"]["hands"][0].pop("cards"),
+            rec.RecordError,
+            r"^deal.hands\[0\].cards: missing",
+        ),
+        (
+            lambda r: r["moves"][0].update(seat=9),
+            rec.RecordError,
+            r"^moves\[0\].seat: expected a seat",
+        ),
+        (
+            lambda r: r["result"].update(net=[1]),
+            rec.RecordError,
+            "^result.net: 1 entries for 3 players",
+        ),
+        (lambda r: r.update(moves={}), rec.RecordError, "^moves: expected a list"),
+    ],
+)
 def test_shape_errors_name_the_field(mutate, cls, pattern):
     r = finished_record()
     mutate(r)
@@ -460,7 +539,7 @@ def test_errors_are_game_errors():
 
 def test_bad_json_text():
     with pytest.raises(rec.RecordError, match="^not valid JSON: .* line 1, column"):
-        rec.loads("{\"format\": ")
+        rec.loads('{"format": ')
 
 
 def test_dumps_layout():
@@ -472,6 +551,7 @@ def test_dumps_layout():
 
 
 # -- command line -----------------------------------------------------------------------------
+
 
 def _cli(module, argv, tmp_path=None):
     import argparse
@@ -504,8 +584,10 @@ def test_replay_command_table_and_json(tmp_path):
     for line, m in zip(lines[1:-1], r["moves"]):
         assert line["move"] == m["move"] and line["to_act"] == state.current_player == m["seat"]
         # in a player's order: a game without its own (games/<game>/labels.py) groups by kind
-        want = sorted(state.legal_moves(), key=lambda x: (state.game.describe_move(x).kind,
-                                                          state.game.move_to_text(x)))
+        want = sorted(
+            state.legal_moves(),
+            key=lambda x: (state.game.describe_move(x).kind, state.game.move_to_text(x)),
+        )
         assert line["legal"] == [state.game.move_to_text(x) for x in want]
         state.apply(state.game.parse_move(m["move"]))
     assert lines[-1]["net"] == r["result"]["net"]
@@ -522,7 +604,9 @@ def test_replay_command_rejects_bad_record(tmp_path):
     rec.write_json(r, str(path))
     code, out, err = _cli(cmd_replay, [str(path)])
     assert code == 1 and "invalid record: moves[4]: seat" in err
-    assert sum(1 for line in out.splitlines() if line[:1].isdigit()) == 4  # moves 0..3 were accepted
+    assert (
+        sum(1 for line in out.splitlines() if line[:1].isdigit()) == 4
+    )  # moves 0..3 were accepted
     code, out, err = _cli(cmd_replay, [str(path), "--json"])
     assert code == 1 and json.loads(out.splitlines()[-1])["error"].startswith("moves[4]: seat")
     code, _, err = _cli(cmd_replay, [str(tmp_path / "missing.json")])
@@ -576,8 +660,11 @@ def test_files_equal_their_protobuf_json():
         r = finished_record(seed=seed, options={"stake": 2} if seed % 2 else None)
         cuts = [rec.view_at(r, s, k) for s in range(3) for k in (0, 3, len(r["moves"]))]
         for obj, msg in [(r, records_pb2.Record)] + [(v, records_pb2.View) for v in cuts]:
-            back = json_format.MessageToDict(json_format.ParseDict(obj, msg()),
-                                             preserving_proto_field_name=True)
+            back = json_format.MessageToDict(
+                json_format.ParseDict(obj, msg()), preserving_proto_field_name=True
+            )
             assert back == obj
             parse = rec.parse_view if msg is records_pb2.View else rec.parse_record
-            assert (rec.view_to_json if msg is records_pb2.View else rec.record_to_json)(parse(back)) == obj
+            assert (rec.view_to_json if msg is records_pb2.View else rec.record_to_json)(
+                parse(back)
+            ) == obj

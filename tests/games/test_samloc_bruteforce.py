@@ -32,7 +32,7 @@ def slow_classify(cards, allow_two, double_quad):
                 return None
             vals = sorted(1 if r == ACE else 2 if r == TWO else r + 3 for r in ranks)
         else:
-            vals = sorted(r + 3 for r in ranks)      # A -> 14
+            vals = sorted(r + 3 for r in ranks)  # A -> 14
         if all(vals[i + 1] == vals[i] + 1 for i in range(n - 1)):
             return ("straight", n, vals[-1])
     return None
@@ -119,9 +119,16 @@ def _positions(g, count, seed):
     return out[:count]
 
 
-@pytest.mark.parametrize("n,opts,seed", [
-    (4, OPTION_SETS[0], 1), (3, OPTION_SETS[1], 2), (2, OPTION_SETS[2], 3), (4, OPTION_SETS[2], 4),
-    (4, OPTION_SETS[1], 5)])
+@pytest.mark.parametrize(
+    "n,opts,seed",
+    [
+        (4, OPTION_SETS[0], 1),
+        (3, OPTION_SETS[1], 2),
+        (2, OPTION_SETS[2], 3),
+        (4, OPTION_SETS[2], 4),
+        (4, OPTION_SETS[1], 5),
+    ],
+)
 def test_fast_generator_matches_brute_force(n, opts, seed):
     g = game(n, **opts)
     positions = _positions(g, 450, seed)
@@ -153,10 +160,10 @@ def _biased_hand(rng, size, exclude=0):
     hand = 0
     while hand.bit_count() < size:
         kind = rng.random()
-        if kind < 0.25:                       # a whole rank
+        if kind < 0.25:  # a whole rank
             r = rng.randrange(13)
             add = 0xF << (4 * r)
-        elif kind < 0.5:                      # a run of ranks, one card each
+        elif kind < 0.5:  # a run of ranks, one card each
             start = rng.randrange(13)
             add = 0
             for i in range(rng.randint(3, 6)):
@@ -173,6 +180,7 @@ def _biased_hand(rng, size, exclude=0):
 def _random_top(rng, g, hand):
     """A random combination made of cards not in ``hand``, or None (a lead)."""
     from quansu.games.samloc import rules as R
+
     if rng.random() < 0.15:
         return None
     rest = ((1 << 52) - 1) & ~hand
@@ -207,10 +215,13 @@ def _random_top(rng, g, hand):
     return None
 
 
-@pytest.mark.parametrize("opts,seed", [(OPTION_SETS[0], 11), (OPTION_SETS[1], 12),
-                                       ({"single_quad_chops_pair_of_twos": True}, 13)])
+@pytest.mark.parametrize(
+    "opts,seed",
+    [(OPTION_SETS[0], 11), (OPTION_SETS[1], 12), ({"single_quad_chops_pair_of_twos": True}, 13)],
+)
 def test_rules_generators_match_brute_force_on_bomb_rich_hands(opts, seed):
     from quansu.games.samloc import rules as R
+
     g = game(4, **opts)
     o = g.options
     rng = random.Random(seed)
@@ -219,8 +230,15 @@ def test_rules_generators_match_brute_force_on_bomb_rich_hands(opts, seed):
         top = _random_top(rng, g, hand)
         cards = [c for c in range(52) if hand >> c & 1]
         slow = set()
-        tcls = None if top is None else slow_classify(
-            [c for c in range(52) if top >> c & 1], o["straight_allows_two"], o["double_quad_enabled"])
+        tcls = (
+            None
+            if top is None
+            else slow_classify(
+                [c for c in range(52) if top >> c & 1],
+                o["straight_allows_two"],
+                o["double_quad_enabled"],
+            )
+        )
         for k in range(1, len(cards) + 1):
             for combo in itertools.combinations(cards, k):
                 cls = slow_classify(combo, o["straight_allows_two"], o["double_quad_enabled"])

@@ -9,7 +9,6 @@ import pytest
 from quansu.games import make
 from quansu.games.conformance import check_determinization, check_zones
 from quansu.games.samloc import DECLARE, DECLINE
-
 from tests.helpers.option_sets import SAMLOC_OPTION_SETS as OPTION_SETS
 
 
@@ -27,7 +26,9 @@ def _long_games(g, games, seed):
                 for s in range(n):
                     check_determinization(g, st, s, rng)
                 replayed = g.replay(st.deal, st.history)
-                assert [replayed.observation(s) for s in range(n)] == [st.observation(s) for s in range(n)]
+                assert [replayed.observation(s) for s in range(n)] == [
+                    st.observation(s) for s in range(n)
+                ]
                 for m in lm:
                     assert g.parse_move(g.move_to_text(m)) == m
             if lm[-1] == DECLINE:

@@ -32,22 +32,32 @@ def test_asking_goes_on_after_a_declaration_and_the_lowest_declarer_leads():
     g, st = position([], first=0, declines=False)
     play(g, st, "decline", "declare")
     assert st.declarer == -1 and st.current_player == 2 and st.in_declarations
-    assert st.legal_moves() == [DECLARE, DECLINE]          # a moot answer still has both choices
+    assert st.legal_moves() == [DECLARE, DECLINE]  # a moot answer still has both choices
     assert not st.declaration_matters(2) and st.declared_mask() == 0b10
-    play(g, st, "declare", "decline")                      # seat 2 declares too: outranked
+    play(g, st, "declare", "decline")  # seat 2 declares too: outranked
     assert st.declarer == 1 and st.current_player == 1 and not st.in_declarations
     assert DECLARE not in st.legal_moves()
     with pytest.raises(IllegalMoveError, match="báo sâm is over"):
         st.apply(DECLARE)
 
 
-@pytest.mark.parametrize("answers,prev,declarer", [
-    # first game (no previous winner): the declarer nearest seat 0 in seat order
-    ("dddd", -1, 0), ("-dd-", -1, 1), ("---d", -1, 3), ("----", -1, -1),
-    # a later game: the previous winner first among the declarers, wherever he sits
-    ("d-d-", 2, 2), ("d---", 2, 0), ("-d-d", 3, 3), ("dd--", 0, 0), ("-dd-", 0, 1),
-    ("----", 1, -1),
-])
+@pytest.mark.parametrize(
+    "answers,prev,declarer",
+    [
+        # first game (no previous winner): the declarer nearest seat 0 in seat order
+        ("dddd", -1, 0),
+        ("-dd-", -1, 1),
+        ("---d", -1, 3),
+        ("----", -1, -1),
+        # a later game: the previous winner first among the declarers, wherever he sits
+        ("d-d-", 2, 2),
+        ("d---", 2, 0),
+        ("-d-d", 3, 3),
+        ("dd--", 0, 0),
+        ("-dd-", 0, 1),
+        ("----", 1, -1),
+    ],
+)
 def test_priority_picks_the_declarer_after_all_answers(answers, prev, declarer):
     g = game(4, previous_winner=prev)
     first = prev if prev >= 0 else None
@@ -76,21 +86,33 @@ def test_declaration_matters_only_for_the_first_declarer_or_the_previous_winner(
 
 def test_old_dialect_is_refused_with_the_seat_that_must_answer():
     from quansu.games import record as rec
+
     g, st = position(["7S 8D 9C"], first=0, n=3, declines=False)
     deal = st.deal
-    old = [(0, DECLARE), (0, mask("7S 8D 9C"))]       # the former dialect: play after one declare
-    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: seat 1 must answer báo sâm "
-                                               r"\(declare or decline\) before play starts"):
+    old = [(0, DECLARE), (0, mask("7S 8D 9C"))]  # the former dialect: play after one declare
+    with pytest.raises(
+        IllegalMoveError,
+        match=r"moves\[1\]: seat 1 must answer báo sâm "
+        r"\(declare or decline\) before play starts",
+    ):
         g.replay(deal, old)
-    r = {"format": "quansu-record/1", "game": "samloc", "players": 3,
-         "options": {"previous_winner": 0}, "deal": rec.deal_json(deal),
-         "moves": [{"seat": s, "move": g.move_to_text(m)} for s, m in old]}
+    r = {
+        "format": "quansu-record/1",
+        "game": "samloc",
+        "players": 3,
+        "options": {"previous_winner": 0},
+        "deal": rec.deal_json(deal),
+        "moves": [{"seat": s, "move": g.move_to_text(m)} for s, m in old],
+    }
     with pytest.raises(IllegalMoveError, match=r"moves\[1\]: seat 1 must answer báo sâm"):
         rec.replay_record(r)
     # a later game whose previous winner (seat 2) was asked right after seat 0's declaration
     g, st = position([], first=2, n=3, declines=False)
-    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: seat 2 answers báo sâm out of turn.*"
-                                               r"seat 1 answers next"):
+    with pytest.raises(
+        IllegalMoveError,
+        match=r"moves\[1\]: seat 2 answers báo sâm out of turn.*"
+        r"seat 1 answers next",
+    ):
         g.replay(st.deal, [(0, DECLARE), (2, DECLINE)])
     view = rec.view_at({**r, "moves": r["moves"][:1]}, 1)
     view["moves"].append({"seat": 0, "move": "7S 8D 9C"})
@@ -210,7 +232,7 @@ def test_sampler_rejects_instant_win_hands():
     rng = random.Random(0)
     for _ in range(100):
         drawn, rest = g._sample(rng, fixed, [0, 1], pool, [12, 12], -1, True)
-        assert drawn[1] & R.RED == 0                     # a red card would make đồng hoa
+        assert drawn[1] & R.RED == 0  # a red card would make đồng hoa
         assert drawn[1] | rest == pool and not drawn[1] & rest
 
 
@@ -239,15 +261,23 @@ def _heuristic_game(g, seed, stop_after=None):
     return st
 
 
-@pytest.mark.parametrize("n,opts", [(4, {}), (3, {"bao_mot_mode": "forced"}), (2, {}),
-                                    (4, {"first_game_leader": "random"})])
+@pytest.mark.parametrize(
+    "n,opts",
+    [(4, {}), (3, {"bao_mot_mode": "forced"}), (2, {}), (4, {"first_game_leader": "random"})],
+)
 def test_deal_for_view_replays_the_seats_view(n, opts):
     g = game(n, **opts)
     for seed in range(6):
         st = _heuristic_game(g, seed, stop_after=5 + 3 * seed)
         for seat in range(n):
-            d = g.deal_for_view(seat, st.deal.hands[seat], [10] * n, st.history, random.Random(seed),
-                                first=st.deal.first)
+            d = g.deal_for_view(
+                seat,
+                st.deal.hands[seat],
+                [10] * n,
+                st.history,
+                random.Random(seed),
+                first=st.deal.first,
+            )
             rep = g.replay(d, st.history)
             assert rep.observation(seat) == st.observation(seat)
             assert rep.current_player == st.current_player
@@ -287,19 +317,27 @@ def test_seeded_games_are_deterministic():
     assert g.random_deal(rng1) == g.random_deal(rng2)
 
 
-@pytest.mark.parametrize("n,opts", [(2, {}), (3, {}), (4, {}), (4, {"bao_mot_mode": "forced"}),
-                                    (3, {"straight_allows_two": False, "double_quad_enabled": False}),
-                                    (4, {"single_quad_chops_pair_of_twos": True, "instant_win_enabled": False})])
+@pytest.mark.parametrize(
+    "n,opts",
+    [
+        (2, {}),
+        (3, {}),
+        (4, {}),
+        (4, {"bao_mot_mode": "forced"}),
+        (3, {"straight_allows_two": False, "double_quad_enabled": False}),
+        (4, {"single_quad_chops_pair_of_twos": True, "instant_win_enabled": False}),
+    ],
+)
 def test_heuristic_plays_complete_games(n, opts):
     g = game(n, **opts)
     for seed in range(8):
-        st = _heuristic_game(g, 100 + seed)     # apply() raises on any illegal move
+        st = _heuristic_game(g, 100 + seed)  # apply() raises on any illegal move
         assert st.is_terminal() and abs(sum(st.returns())) < 1e-9
 
 
 def test_heuristic_declares_only_very_strong_hands():
     g = game(4)
-    strong = mask("2S 2C 2D 6C 7D 8H 9S TC JD QH")     # unbeatable 2s, then a 7-card straight
+    strong = mask("2S 2C 2D 6C 7D 8H 9S TC JD QH")  # unbeatable 2s, then a 7-card straight
     assert sam_success_chance(g, strong, ((1 << 52) - 1) & ~strong, random.Random(0)) == 1.0
     g, st = position(["2S 2C 2D 6C 7D 8H 9S TC JD QH"], first=0, declines=False, full=False)
     assert g.heuristic_move(st, random.Random(0)) == DECLARE
@@ -328,6 +366,7 @@ def test_heuristic_chops_a_two_and_keeps_quads_when_leading():
 def test_heuristic_respects_bao_mot():
     # EX9 of the examples: seat 1 leads while seat 2 (next) has one card
     from tests.games.test_samloc_examples import EX9, EX9_MOVES
+
     g, st = position(EX9, first=2, full=True)
     play(g, st, *EX9_MOVES)
     m = g.heuristic_move(st, random.Random(0))
@@ -361,15 +400,23 @@ def test_deal_for_view_of_a_later_game_with_several_declarers(answers, declarer)
     assert st.declarer == declarer and st.current_player == declarer
     st.apply(st.legal_moves()[0])
     for seat in range(4):
-        d = g.deal_for_view(seat, st.deal.hands[seat], [10] * 4, st.history, random.Random(seat),
-                            first=2)
+        d = g.deal_for_view(
+            seat, st.deal.hands[seat], [10] * 4, st.history, random.Random(seat), first=2
+        )
         assert g.replay(d, st.history).observation(seat) == st.observation(seat)
     with pytest.raises(DealError, match="previous winner"):
         g.deal_for_view(0, st.deal.hands[0], [10] * 4, st.history, random.Random(0), first=1)
 
 
 def test_records_and_views_round_trip():
-    from quansu.games.record import parse_record, record_from_state, replay_record, replay_view, view_from_state
+    from quansu.games.record import (
+        parse_record,
+        record_from_state,
+        replay_record,
+        replay_view,
+        view_from_state,
+    )
+
     g = game(4, bao_mot_mode="forced")
     for seed in range(3):
         done = _heuristic_game(g, 40 + seed)
@@ -388,6 +435,7 @@ def test_views_during_bao_sam_after_a_declaration():
     """A view cut while báo sâm goes on after a declaration rebuilds that seat's information
     state; the seat to act still answers declare or decline (also under determinization)."""
     from quansu.games import record as rec
+
     g, st = position([], first=3, n=4, declines=False)
     play(g, st, "declare", "decline")
     record = rec.record_from_state(st)
@@ -397,7 +445,7 @@ def test_views_during_bao_sam_after_a_declaration():
         assert rebuilt.current_player == 2 and rebuilt.legal_moves() == [DECLARE, DECLINE]
         det = st.determinize(seat, random.Random(seat))
         assert det.legal_moves() == [DECLARE, DECLINE] and det.declared_mask() == 0b1
-    play(g, st, "declare", "declare")          # seat 3, the previous winner, outranks seat 0
+    play(g, st, "declare", "declare")  # seat 3, the previous winner, outranks seat 0
     assert st.declarer == 3 and st.current_player == 3
     record = rec.record_from_state(st)
     assert rec.replay_record(record).declarer == 3
@@ -408,10 +456,10 @@ def test_views_during_bao_sam_after_a_declaration():
 def test_heuristic_declines_a_moot_declaration_but_not_as_the_previous_winner():
     strong = "2S 2C 2D 6C 7D 8H 9S TC JD QH"
     g, st = position(["", strong], first=0, declines=False)
-    play(g, st, "declare")                      # seat 0 (the previous winner) outranks seat 1
+    play(g, st, "declare")  # seat 0 (the previous winner) outranks seat 1
     assert not st.declaration_matters(1)
     assert g.heuristic_move(st, random.Random(0)) == DECLINE
     g, st = position(["", strong], first=1, declines=False)
-    play(g, st, "declare")                      # seat 1 is the previous winner: his Sâm wins
+    play(g, st, "declare")  # seat 1 is the previous winner: his Sâm wins
     assert st.declaration_matters(1)
     assert g.heuristic_move(st, random.Random(0)) == DECLARE

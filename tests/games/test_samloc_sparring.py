@@ -28,47 +28,53 @@ def txt(g, m) -> str:
 def endgame(rest: str, moves_after: tuple[str, ...], **opts):
     hands = ["3S 4S 5S 6S 7S 8S " + rest, "4H 5H 6H 7H 8H 9H JC JD 4C 3C"]
     g, st = position(hands, first=0, n=2, full=True, **opts)
-    play(g, st, "3S 4S 5S 6S 7S 8S", "4H 5H 6H 7H 8H 9H", "pass", "JC JD", "pass", "3C",
-         *moves_after)
+    play(
+        g, st, "3S 4S 5S 6S 7S 8S", "4H 5H 6H 7H 8H 9H", "pass", "JC JD", "pass", "3C", *moves_after
+    )
     return g, st
 
 
 # -- table: (what it shows, position builder, expected move(s)) --------------------------------
 def _chop_two():
     # seat 1 leads a single 2; seat 0 holds four 7s
-    g, st = position(["7S 7C 7D 7H 3D 5S 9C JD KD QH", "2H 4C 6C 8C TC QC AS 3H 5H 9D"],
-                     first=1, n=2, full=True)
+    g, st = position(
+        ["7S 7C 7D 7H 3D 5S 9C JD KD QH", "2H 4C 6C 8C TC QC AS 3H 5H 9D"], first=1, n=2, full=True
+    )
     play(g, st, "2H")
     return g, st
 
 
 def _chop_pair_of_twos():
-    g, st = position(["7S 7C 7D 7H 9S 9C 9D 9H 3D 5S", "2H 2D 6C 8C TC QC AS 3H 5H JD"],
-                     first=1, n=2, full=True)
+    g, st = position(
+        ["7S 7C 7D 7H 9S 9C 9D 9H 3D 5S", "2H 2D 6C 8C TC QC AS 3H 5H JD"], first=1, n=2, full=True
+    )
     play(g, st, "2H 2D")
     return g, st
 
 
 def _low_single_early():
     # seat 1 leads 4C at the start: seat 0 answers low and keeps its 2 and its ace
-    g, st = position(["3D 6D 8S 9C JH QS KD AH 2H 5C", "4C 6C 8C TC QC AS 3H 5H 9D 7D"],
-                     first=1, n=2, full=True)
+    g, st = position(
+        ["3D 6D 8S 9C JH QS KD AH 2H 5C", "4C 6C 8C TC QC AS 3H 5H 9D 7D"], first=1, n=2, full=True
+    )
     play(g, st, "4C")
     return g, st
 
 
 def _lead_fresh_hand():
     # seat 0 leads a fresh hand holding 2H and AH: it leads its low straight, keeping the bosses
-    g, st = position(["3D 4S 6D 8S TC JH KD AH 2H 5C", "4C 6C 8C TH QC AS 3H 5H 9D 7D"],
-                     first=0, n=2, full=True)
+    g, st = position(
+        ["3D 4S 6D 8S TC JH KD AH 2H 5C", "4C 6C 8C TH QC AS 3H 5H 9D 7D"], first=0, n=2, full=True
+    )
     return g, st
 
 
 def _lead_boss_straight():
     # J Q K A is the highest four-card straight: led, it keeps the lead (and it is no answer to
     # anything later), so it goes first
-    g, st = position(["3D 6D 8S 9C JH QS KD AH 2H 5C", "4C 6C 8C TC QC AS 3H 5H 9D 7D"],
-                     first=0, n=2, full=True)
+    g, st = position(
+        ["3D 6D 8S 9C JH QS KD AH 2H 5C", "4C 6C 8C TC QC AS 3H 5H 9D 7D"], first=0, n=2, full=True
+    )
     return g, st
 
 
@@ -155,7 +161,7 @@ def test_forced_mode_is_obeyed_and_off_mode_has_no_obligation():
 
 
 # -- báo sâm ---------------------------------------------------------------------------------
-STRONG = "3S 4C 5D 6H 7S 8C 9D TH QS 2C"      # a straight 3..T, the 2, and QS to finish
+STRONG = "3S 4C 5D 6H 7S 8C 9D TH QS 2C"  # a straight 3..T, the 2, and QS to finish
 WEAK = "3C 3D 5C 5H 8D 9H JS JC KC QD"
 
 
@@ -179,7 +185,7 @@ def test_as_declarer_it_never_ends_on_a_2():
     g, st = position([STRONG, WEAK], first=0, n=2, full=True, declarers=(0,))
     assert st.declarer == 0
     first = bot(g, st)
-    assert txt(g, first) != "QS"             # the riskiest 2-free play is kept for last
+    assert txt(g, first) != "QS"  # the riskiest 2-free play is kept for last
     plays = []
     while not st.is_terminal():
         if st.current_player == 0:
@@ -192,23 +198,40 @@ def test_as_declarer_it_never_ends_on_a_2():
 
 
 def test_blocks_a_declarer_with_a_chop_when_it_can():
-    g, st = position(["2S 3C 4C 5C 6C 7D 8D 9D TD KS", "QS QC QD QH 3D 5H 7H KC AH 4D"],
-                     first=0, n=2, full=True, declarers=(0,))
+    g, st = position(
+        ["2S 3C 4C 5C 6C 7D 8D 9D TD KS", "QS QC QD QH 3D 5H 7H KC AH 4D"],
+        first=0,
+        n=2,
+        full=True,
+        declarers=(0,),
+    )
     play(g, st, "2S")
     assert txt(g, bot(g, st)) == "QS QC QD QH"
-    g, st = position(["3C 4C 5C 6C 7D 8D 9D TD JS KS", "9S 9C 9H 3D 5H 7H QC KC AH 4D"],
-                     first=0, n=2, full=True, declarers=(0,))
+    g, st = position(
+        ["3C 4C 5C 6C 7D 8D 9D TD JS KS", "9S 9C 9H 3D 5H 7H QC KC AH 4D"],
+        first=0,
+        n=2,
+        full=True,
+        declarers=(0,),
+    )
     play(g, st, "3C 4C 5C 6C 7D 8D 9D TD JS")
-    assert bot(g, st) == PASS                # nothing beats a nine-card straight
-    g, st = position(["3C 4C 5C 6C 7D 8D 9D TD JS KS", "9S 9C 9H 3D 5H 7H QC KC AH 4D"],
-                     first=0, n=2, full=True, declarers=(0,))
+    assert bot(g, st) == PASS  # nothing beats a nine-card straight
+    g, st = position(
+        ["3C 4C 5C 6C 7D 8D 9D TD JS KS", "9S 9C 9H 3D 5H 7H QC KC AH 4D"],
+        first=0,
+        n=2,
+        full=True,
+        declarers=(0,),
+    )
     play(g, st, "KS")
-    assert txt(g, bot(g, st)) == "AH"       # any play that beats blocks the Sâm
+    assert txt(g, bot(g, st)) == "AH"  # any play that beats blocks the Sâm
 
 
 # -- information and legality ----------------------------------------------------------------
-@pytest.mark.parametrize("n,opts", [(4, {}), (4, {"bao_mot_mode": "forced"}), (3, {}),
-                                    (2, {"straight_allows_two": False})])
+@pytest.mark.parametrize(
+    "n,opts",
+    [(4, {}), (4, {"bao_mot_mode": "forced"}), (3, {}), (2, {"straight_allows_two": False})],
+)
 def test_redrawing_the_hidden_cards_never_changes_its_move(n, opts):
     g = game(n, **opts)
     rng = random.Random(11)
@@ -227,13 +250,19 @@ def test_redrawing_the_hidden_cards_never_changes_its_move(n, opts):
     assert checked > 50
 
 
-@pytest.mark.parametrize("n,opts", [
-    (4, {}), (3, {}), (2, {}),
-    (4, {"bao_mot_mode": "forced"}), (4, {"bao_mot_mode": "off"}),
-    (4, {"straight_allows_two": False, "two_in_straight_counts": False}),
-    (4, {"single_quad_chops_pair_of_twos": True, "double_quad_enabled": False}),
-    (4, {"instant_win_enabled": False, "chop_chain_last_victim_pays_all": False}),
-])
+@pytest.mark.parametrize(
+    "n,opts",
+    [
+        (4, {}),
+        (3, {}),
+        (2, {}),
+        (4, {"bao_mot_mode": "forced"}),
+        (4, {"bao_mot_mode": "off"}),
+        (4, {"straight_allows_two": False, "two_in_straight_counts": False}),
+        (4, {"single_quad_chops_pair_of_twos": True, "double_quad_enabled": False}),
+        (4, {"instant_win_enabled": False, "chop_chain_last_victim_pays_all": False}),
+    ],
+)
 def test_full_games_are_legal_under_every_option(n, opts):
     g = game(n, **opts)
     rng = random.Random(5)

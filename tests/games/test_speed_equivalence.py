@@ -67,8 +67,11 @@ def _random_games(name: str, count: int, seed: int, heuristic_share: float = 0.6
         game = None
         while game is None:
             try:
-                game = games.make(name, rng.randint(cls.min_players, cls.max_players),
-                                  _random_options(cls, rng) if rng.random() < 0.7 else {})
+                game = games.make(
+                    name,
+                    rng.randint(cls.min_players, cls.max_players),
+                    _random_options(cls, rng) if rng.random() < 0.7 else {},
+                )
             except games.GameError:
                 game = None
         state = game.new_initial_state(random.Random(rng.getrandbits(32)))
@@ -87,14 +90,15 @@ def _hands(rng: random.Random, count: int, lo: int = 0, hi: int = 13):
         k = rng.randint(lo, hi)
         cards = rng.sample(range(52), k)
         if i % 7 == 0:
-            cards = list(set(cards) | {48, 49, 50, 51})          # four 2s (Tiến lên)
-        if i % 5 == 0:                                             # rich in pairs and quads
+            cards = list(set(cards) | {48, 49, 50, 51})  # four 2s (Tiến lên)
+        if i % 5 == 0:  # rich in pairs and quads
             ranks = rng.sample(range(12), 6)
             cards = [4 * r + s for r in ranks for s in rng.sample(range(4), rng.randint(2, 4))]
         yield _mask(cards)
 
 
 # -- Tiến lên -----------------------------------------------------------------------------------
+
 
 def test_tienlen_classify_matches_reference():
     rng = random.Random(3)
@@ -104,7 +108,7 @@ def test_tienlen_classify_matches_reference():
             m = rng.getrandbits(54) - (1 << 52)
         elif kind == 1:
             m = _mask(rng.sample(range(52), rng.randint(1, 14)))
-        else:   # runs of ranks with 1, 2, 3 cards each (straights, pair sequences, near misses)
+        else:  # runs of ranks with 1, 2, 3 cards each (straights, pair sequences, near misses)
             lo = rng.randint(0, 12)
             per = rng.choice([1, 2, 2, 3, None])
             m = 0
@@ -132,8 +136,9 @@ def test_tienlen_heuristic_and_follow_rule_match_reference():
         game = state.game
         seed = n
         n += 1
-        assert (game.heuristic_move(state, random.Random(seed))
-                == TREF.choose(game, state, random.Random(seed)))
+        assert game.heuristic_move(state, random.Random(seed)) == TREF.choose(
+            game, state, random.Random(seed)
+        )
         if state.top:
             legal = set(state.legal_moves())
             same, bits, shapes = state.follow_rule()
@@ -160,24 +165,28 @@ def test_tienlen_lowest_play_is_the_lowest_legal_play_of_its_kind():
     assert n > 2_000
 
 
-@pytest.mark.parametrize("hand,shape,floor,want", [
-    ("3S 3C 4D 4H 5S 5C", TR.PAIRSEQ + 3, 0, "3S 3C 4D 4H 5S 5C"),
-    ("3S 3C 3D 4D 4H 5S 5C 5H", TR.PAIRSEQ + 3, 10, "3S 3C 4D 4H 5S 5H"),  # top above 5C
-    ("3S 3C 3D 4D 4H 5S 5C 5H", TR.PAIRSEQ + 3, 12, ""),                   # above 5H
-    ("3S 4S 4H 5C 6D 7S", TR.STRAIGHT + 3, 0, "3S 4S 5C"),
-    ("3S 4S 4H 5C 6D 7S", TR.STRAIGHT + 3, 10, "4S 5C 6D"),                # top above 5C
-    ("QS KS AS 2S", TR.STRAIGHT + 3, 0, "QS KS AS"),                      # no 2 in a straight
-    ("KS AS 2S 2C", TR.STRAIGHT + 3, 46, ""),
-    ("7S 7C 7D 9S 9H", TR.PAIR, 0, "7S 7C"),
-    ("7S 7C 7D 9S 9H", TR.PAIR, 18, "7S 7D"),                              # top above 7C
-    ("7S 7C 7D 9S 9H", TR.TRIPLE, 0, "7S 7C 7D"),
-    ("2S 2C 2D 2H", TR.QUAD, 0, "2S 2C 2D 2H"),
-])
+@pytest.mark.parametrize(
+    "hand,shape,floor,want",
+    [
+        ("3S 3C 4D 4H 5S 5C", TR.PAIRSEQ + 3, 0, "3S 3C 4D 4H 5S 5C"),
+        ("3S 3C 3D 4D 4H 5S 5C 5H", TR.PAIRSEQ + 3, 10, "3S 3C 4D 4H 5S 5H"),  # top above 5C
+        ("3S 3C 3D 4D 4H 5S 5C 5H", TR.PAIRSEQ + 3, 12, ""),  # above 5H
+        ("3S 4S 4H 5C 6D 7S", TR.STRAIGHT + 3, 0, "3S 4S 5C"),
+        ("3S 4S 4H 5C 6D 7S", TR.STRAIGHT + 3, 10, "4S 5C 6D"),  # top above 5C
+        ("QS KS AS 2S", TR.STRAIGHT + 3, 0, "QS KS AS"),  # no 2 in a straight
+        ("KS AS 2S 2C", TR.STRAIGHT + 3, 46, ""),
+        ("7S 7C 7D 9S 9H", TR.PAIR, 0, "7S 7C"),
+        ("7S 7C 7D 9S 9H", TR.PAIR, 18, "7S 7D"),  # top above 7C
+        ("7S 7C 7D 9S 9H", TR.TRIPLE, 0, "7S 7C 7D"),
+        ("2S 2C 2D 2H", TR.QUAD, 0, "2S 2C 2D 2H"),
+    ],
+)
 def test_tienlen_lowest_combination_table(hand, shape, floor, want):
     """The smallest combination of a shape with its top card at or above a card id, on hands
     written in card notation ("" when there is none)."""
     from quansu.games.cards import parse_cards
-    mask = lambda text: sum(1 << c for c in parse_cards(text))   # noqa: E731
+
+    mask = lambda text: sum(1 << c for c in parse_cards(text))  # noqa: E731
     assert TR.lowest_combination(mask(hand), shape, floor) == (mask(want) if want else 0)
 
 
@@ -200,6 +209,7 @@ def test_tienlen_lowest_combination_is_the_least_generated():
 
 # -- Sâm lốc ------------------------------------------------------------------------------------
 
+
 def test_samloc_plan_matches_reference():
     for hand in _hands(random.Random(5), 15_000):
         for allow_two in (True, False):
@@ -215,7 +225,7 @@ def test_samloc_can_beat_matches_beating_combos():
         if i % 4 == 0:
             for r in rng.sample(range(13), rng.randint(0, 3)):
                 hand |= 0xF << (4 * r)
-        if i % 4 == 1:   # nearly every rank: long straights, A-high windows
+        if i % 4 == 1:  # nearly every rank: long straights, A-high windows
             hand = _mask(4 * r + rng.randrange(4) for r in range(13) if rng.random() < 0.93)
         if rng.random() < 0.5:
             ctype, length = SR.STRAIGHT, rng.randint(3, 14)
@@ -223,18 +233,24 @@ def test_samloc_can_beat_matches_beating_combos():
         else:
             ctype, length = tops[rng.randrange(len(tops))]
             key = rng.randint(0, 12)
-        for flags in ((True, True, True), (True, False, False), (False, True, False),
-                      (False, False, True)):
-            assert (SR.can_beat(hand, ctype, length, key, *flags)
-                    == bool(SR.beating_combos(hand, ctype, length, key, *flags)))
+        for flags in (
+            (True, True, True),
+            (True, False, False),
+            (False, True, False),
+            (False, False, True),
+        ):
+            assert SR.can_beat(hand, ctype, length, key, *flags) == bool(
+                SR.beating_combos(hand, ctype, length, key, *flags)
+            )
 
 
 def test_samloc_heuristic_matches_reference():
     n = 0
     for state in _random_games("samloc", 150, 13, heuristic_share=0.5):
         game = state.game
-        assert (game.heuristic_move(state, random.Random(n))
-                == SREF.heuristic_move(game, state, random.Random(n)))
+        assert game.heuristic_move(state, random.Random(n)) == SREF.heuristic_move(
+            game, state, random.Random(n)
+        )
         n += 1
     assert n > 2_000
 
@@ -243,8 +259,9 @@ def test_tan_heuristic_matches_reference():
     n = 0
     for state in _random_games("tan", 150, 17, heuristic_share=0.5):
         game = state.game
-        assert (game.heuristic_move(state, random.Random(n))
-                == TANREF.heuristic_move(state, random.Random(n)))
+        assert game.heuristic_move(state, random.Random(n)) == TANREF.heuristic_move(
+            state, random.Random(n)
+        )
         n += 1
     assert n > 2_000
 
@@ -256,7 +273,7 @@ def test_sam_success_chance_is_the_reference_loop_and_reads_no_randomness():
         game = games.make("samloc", rng.randint(2, 4), _random_options(cls, rng))
         if i % 2:
             hand = _mask(rng.sample(range(52), 10))
-        else:   # strong hands: few ranks, long straights, 2s
+        else:  # strong hands: few ranks, long straights, 2s
             hand = 0
             for r in rng.sample(range(13), 4):
                 for s in rng.sample(range(4), rng.randint(1, 3)):
@@ -270,7 +287,7 @@ def test_sam_success_chance_is_the_reference_loop_and_reads_no_randomness():
         got = SH.sam_success_chance(game, hand, unseen, caller)
         assert caller.getstate() == before
         assert got == SREF.sam_success_chance(game, hand, unseen)
-        assert SH.sam_success_chance(game, hand, unseen, random.Random(99)) == got   # memoised
+        assert SH.sam_success_chance(game, hand, unseen, random.Random(99)) == got  # memoised
     assert len(SH._sam_memo) <= SH._SAM_MEMO_MAX
 
 
@@ -286,6 +303,7 @@ def test_sam_success_chance_memo_is_bounded(monkeypatch):
 
 
 # -- Phỏm ---------------------------------------------------------------------------------------
+
 
 def test_phom_determinize_matches_reference():
     rng = random.Random(21)
@@ -316,7 +334,7 @@ def test_phom_min_deadwood_is_the_search_over_the_whole_hand():
     kinds = {"free": 0, "no cover": 0, "eaten": 0}
     for i in range(6_000):
         h = _mask(rng.sample(range(52), rng.randint(1, 13)))
-        if i % 4 == 0:    # rich in melds: runs and sets
+        if i % 4 == 0:  # rich in melds: runs and sets
             s, r = rng.randrange(4), rng.randrange(9)
             h |= sum(1 << (13 * s + r + k) for k in range(rng.randint(3, 5)))
             h |= sum(1 << (13 * t + r) for t in rng.sample(range(4), 3))
@@ -329,10 +347,10 @@ def test_phom_min_deadwood_is_the_search_over_the_whole_hand():
             want = PR._best(h, e, one, {})
             assert PR.min_deadwood(h, e, one) == want, (h, e, one)
             kinds["free"] += bool(h & ~PR.meldable(h))
-            kinds["no cover"] += want[0] >= 10 ** 6
-            kinds["eaten"] += bool(e) and want[0] < 10 ** 6
+            kinds["no cover"] += want[0] >= 10**6
+            kinds["eaten"] += bool(e) and want[0] < 10**6
     assert min(kinds.values()) > 300, kinds
-    info = PR.min_deadwood.cache_info()     # the LRU cache's figures, as before
+    info = PR.min_deadwood.cache_info()  # the LRU cache's figures, as before
     assert info.maxsize and info.currsize
 
 
@@ -419,6 +437,7 @@ def _finished(name: str, count: int):
 
 # -- whole searches -------------------------------------------------------------------------------
 
+
 def _position(name: str, seed: int, after_declarations: bool = False):
     game = games.make(name, 4)
     rng = random.Random(seed)
@@ -436,20 +455,22 @@ def _position(name: str, seed: int, after_declarations: bool = False):
 
 
 def _same(a, b) -> None:
-    assert [(m.move, m.visits, m.mean, m.line) for m in a.moves] == \
-        [(m.move, m.visits, m.mean, m.line) for m in b.moves]
+    assert [(m.move, m.visits, m.mean, m.line) for m in a.moves] == [
+        (m.move, m.visits, m.mean, m.line) for m in b.moves
+    ]
     assert (a.iterations, a.tree_size) == (b.iterations, b.tree_size)
 
 
-@pytest.mark.parametrize("name,seed", [("tienlen", 1), ("tienlen", 2), ("samloc", 3),
-                                       ("samloc", 4)])
+@pytest.mark.parametrize(
+    "name,seed", [("tienlen", 1), ("tienlen", 2), ("samloc", 3), ("samloc", 4)]
+)
 def test_search_with_the_reference_heuristic_gives_the_same_result(name, seed):
     state = _position(name, seed)
     game = state.game
     cfg = SearchConfig(iterations=150, playout="heuristic")
     fast = search(state, cfg, seed=seed)
     ref = TREF.choose if name == "tienlen" else SREF.heuristic_move
-    game.heuristic_move = lambda st, rng: ref(game, st, rng)   # this game object only
+    game.heuristic_move = lambda st, rng: ref(game, st, rng)  # this game object only
     try:
         slow = search(state, cfg, seed=seed)
     finally:
@@ -464,21 +485,41 @@ def test_phom_search_with_the_reference_determinization_gives_the_same_result(se
     fast = search(state, cfg, seed=seed)
     from quansu.games.phom.game import PhomState
 
-    monkeypatch.setattr(PhomState, "determinize",
-                        lambda self, seat, rng: PREF.determinize(self, seat, rng))
+    monkeypatch.setattr(
+        PhomState, "determinize", lambda self, seat, rng: PREF.determinize(self, seat, rng)
+    )
     _same(fast, search(state, cfg, seed=seed))
 
 
 # -- the benchmark ------------------------------------------------------------------------------
+
 
 def test_bench_shipped_against_a_baseline_checkout(tmp_path, capsys):
     """``bench.search --shipped`` with this checkout as its own baseline (a smoke run)."""
     from quansu.bench import search as bench_search
 
     out = tmp_path / "shipped.json"
-    assert bench_search.main(["--shipped", "--uniform", "--games", "tienlen", "--hint-positions",
-                              "2", "--iterations", "20", "--levels", "1", "--baseline",
-                              str(ROOT), "--json", str(out)]) == 0
+    assert (
+        bench_search.main(
+            [
+                "--shipped",
+                "--uniform",
+                "--games",
+                "tienlen",
+                "--hint-positions",
+                "2",
+                "--iterations",
+                "20",
+                "--levels",
+                "1",
+                "--baseline",
+                str(ROOT),
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     row = data["shipped"][0]
     assert row["game"] == "tienlen" and row["evaluator"] == "uniform"

@@ -8,7 +8,6 @@ from quansu.games import DealError, IllegalMoveError, make
 from quansu.games.cards import card_str
 from quansu.games.tan import rules as R
 from quansu.games.tan.game import ATTACK, DEFEND, SETUP, THROW
-
 from tests.helpers.option_sets import TAN_OPTION_SETS as OPTION_SETS
 
 ORDER = "23456789TJQKA"
@@ -169,7 +168,7 @@ def test_determinization_depends_only_on_the_seat_information():
         for k in range(5):
             a = st.determinize(seat, random.Random(k))
             b = other.determinize(seat, random.Random(k))
-            assert a.zones() == b.zones() and a.stock[a.sp:] == b.stock[b.sp:]
+            assert a.zones() == b.zones() and a.stock[a.sp :] == b.stock[b.sp :]
 
 
 def test_determinization_of_a_determinization_keeps_a_replayable_deal():
@@ -184,7 +183,7 @@ def test_trump_card_is_the_deals_trump_in_every_sampled_world():
     """The encoder reads ``trump_card()`` instead of rebuilding a sampled world's deal."""
     st, rng = _until_a_take(5)
     det = st.determinize(0, rng).determinize(1, rng)
-    assert det._perm is not None   # the deal of det is rebuilt from its permutations
+    assert det._perm is not None  # the deal of det is rebuilt from its permutations
     for s in (st, det, st.determinize(2, rng)):
         assert s.trump_card() == s.deal.trump == st.deal.trump
         assert s.trump_card() & 3 == s.trump
@@ -201,7 +200,10 @@ def test_a_repeated_determinization_draws_as_the_first():
     st.apply(st.legal_moves()[0])
     moved = st.clone()
     for s in range(st.n):
-        assert st.determinize(s, random.Random(9)).zones() == moved.determinize(s, random.Random(9)).zones()
+        assert (
+            st.determinize(s, random.Random(9)).zones()
+            == moved.determinize(s, random.Random(9)).zones()
+        )
     assert before.zones() != st.zones() or before.history != st.history
 
 
@@ -210,6 +212,7 @@ def test_heuristic_playout_plays_the_generic_loops_moves(options):
     """TanGame.heuristic_playout (one loop in the heuristic's module) plays what
     Game.heuristic_playout plays: the same moves, payoffs and draws; ``stop`` ends it."""
     from quansu.games.base import Game
+
     g = make("tan", 3, options)
     rng = random.Random(4)
     for _ in range(6):
@@ -249,8 +252,9 @@ def _play_with_draw_log(g, rng, steps):
     return st
 
 
-@pytest.mark.parametrize("players,options", [(2, {}), (3, OPTION_SETS[2]), (4, OPTION_SETS[3]),
-                                             (4, OPTION_SETS[1])])
+@pytest.mark.parametrize(
+    "players,options", [(2, {}), (3, OPTION_SETS[2]), (4, OPTION_SETS[3]), (4, OPTION_SETS[1])]
+)
 def test_deal_for_view_rebuilds_the_seat_view(players, options):
     g = make("tan", players, options)
     rng = random.Random(players)
@@ -259,15 +263,32 @@ def test_deal_for_view_rebuilds_the_seat_view(players, options):
         seat = rng.randrange(players)
         drawn = [c for s, c in st._draw_log if s == seat]
         d = st.deal
-        deal = g.deal_for_view(seat, d.hands[seat], [8] * players, st.history, rng,
-                               first=d.first, drawn=drawn, trump=d.trump)
+        deal = g.deal_for_view(
+            seat,
+            d.hands[seat],
+            [8] * players,
+            st.history,
+            rng,
+            first=d.first,
+            drawn=drawn,
+            trump=d.trump,
+        )
         again = g.replay(deal, st.history)
         assert again.observation(seat) == st.observation(seat)
-        assert [again.known_cards(seat)[z] for z in sorted(again.zones())] == \
-            [st.known_cards(seat)[z] for z in sorted(st.zones())]
+        assert [again.known_cards(seat)[z] for z in sorted(again.zones())] == [
+            st.known_cards(seat)[z] for z in sorted(st.zones())
+        ]
         text_moves = [(s, g.move_to_text(m)) for s, m in st.history]
-        deal2 = g.deal_for_view(seat, d.hands[seat], [8] * players, text_moves, rng,
-                                first=d.first, drawn=drawn, trump=d.trump)
+        deal2 = g.deal_for_view(
+            seat,
+            d.hands[seat],
+            [8] * players,
+            text_moves,
+            rng,
+            first=d.first,
+            drawn=drawn,
+            trump=d.trump,
+        )
         assert g.replay(deal2, st.history).observation(seat) == st.observation(seat)
 
 
@@ -290,8 +311,9 @@ def test_deal_for_view_errors_name_the_field():
         with pytest.raises(DealError, match="drawn:"):
             g.deal_for_view(0, d.hands[0], [8, 8], st.history, rng, drawn=drawn[:-1], **kw)
     with pytest.raises(DealError, match=r"drawn\[0\]"):
-        g.deal_for_view(0, d.hands[0], [8, 8], st.history, rng,
-                        drawn=[d.hands[0][0]] + drawn[1:], **kw)
+        g.deal_for_view(
+            0, d.hands[0], [8, 8], st.history, rng, drawn=[d.hands[0][0]] + drawn[1:], **kw
+        )
     # an opponent's move with a card the observer holds
     g2 = make("tan", 2, {"trump_swap": "none"})
     own = d.hands[0][0]
@@ -330,8 +352,11 @@ def test_heuristic_beats_random_play():
     for _ in range(120):
         st = g.new_initial_state(rng)
         while not st.is_terminal():
-            st.apply(g.heuristic_move(st, rng) if st.current_player == 0
-                     else rng.choice(st.legal_moves()))
+            st.apply(
+                g.heuristic_move(st, rng)
+                if st.current_player == 0
+                else rng.choice(st.legal_moves())
+            )
         score += st.returns()[0]
     assert score > 120  # random play would average -0 per game; the heuristic wins most
 
@@ -355,35 +380,45 @@ def test_heuristic_uses_only_its_own_information():
 
 def _pos(hands, trump, **kw):
     from tests.games.test_tan_rules import position
+
     return position(hands, trump, **kw)
 
 
-@pytest.mark.parametrize("hands,attack,expected", [
-    (["5C 9S", "7C 8C 3D AD", "4H", "6H"], "5C", "defend 5C with 7C"),   # lowest same suit
-    (["5C 9S", "3D AD 8S", "4H", "6H"], "5C", "defend 5C with 3D"),      # cheap trump
-    (["5C 9S", "KD AD 8S", "4H", "6H"], "5C", "take"),                   # only high trumps
-    (["5C 9S", "8S 2H", "4H", "6H"], "5C", "take"),                      # nothing beats
-])
+@pytest.mark.parametrize(
+    "hands,attack,expected",
+    [
+        (["5C 9S", "7C 8C 3D AD", "4H", "6H"], "5C", "defend 5C with 7C"),  # lowest same suit
+        (["5C 9S", "3D AD 8S", "4H", "6H"], "5C", "defend 5C with 3D"),  # cheap trump
+        (["5C 9S", "KD AD 8S", "4H", "6H"], "5C", "take"),  # only high trumps
+        (["5C 9S", "8S 2H", "4H", "6H"], "5C", "take"),  # nothing beats
+    ],
+)
 def test_heuristic_defence(hands, attack, expected):
     st = _pos(hands, "D", stock="2S 3S", faceup="4D")
     st.apply(st.game.parse_move("attack " + attack))
     assert st.game.move_to_text(st.game.heuristic_move(st, random.Random(0))) == expected
 
 
-@pytest.mark.parametrize("hand,expected", [
-    ("9C 5H 3D 8S 8H", "attack 5H"),   # the lowest non-trump
-    ("9C 6H 3D 7S 7H", "attack 7S"),   # a pair is worth leading: the rest can be thrown in
-    ("AD 3D", "attack 3D"),            # only trumps: the lowest
-])
+@pytest.mark.parametrize(
+    "hand,expected",
+    [
+        ("9C 5H 3D 8S 8H", "attack 5H"),  # the lowest non-trump
+        ("9C 6H 3D 7S 7H", "attack 7S"),  # a pair is worth leading: the rest can be thrown in
+        ("AD 3D", "attack 3D"),  # only trumps: the lowest
+    ],
+)
 def test_heuristic_attack(hand, expected):
     st = _pos([hand, "TC JC QC", "KH", "AH"], "D", stock="2S 3S", faceup="4D")
     assert st.game.move_to_text(st.game.heuristic_move(st, random.Random(0))) == expected
 
 
-@pytest.mark.parametrize("hand,expected", [
-    ("9C 9H 9D QH", "throw 9H"),   # a low non-trump of a rank on the table
-    ("9C 9D QH", "done"),          # only a trump would do: keep it while the stock lasts
-])
+@pytest.mark.parametrize(
+    "hand,expected",
+    [
+        ("9C 9H 9D QH", "throw 9H"),  # a low non-trump of a rank on the table
+        ("9C 9D QH", "done"),  # only a trump would do: keep it while the stock lasts
+    ],
+)
 def test_heuristic_throw_in(hand, expected):
     st = _pos([hand, "TC JC QC 8C", "KH", "AH"], "D", stock="2S 3S", faceup="4D")
     g = st.game
@@ -394,6 +429,7 @@ def test_heuristic_throw_in(hand, expected):
 
 def test_heuristic_swaps_for_the_face_up_trump():
     from tests.games.test_tan_rules import full_deal
+
     g = make("tan", 2)
     st = g.state_from_deal(full_deal(2, ["3H 5H", ""], "KH"))
     assert g.move_to_text(g.heuristic_move(st, random.Random(0))) == "swap 3H"
@@ -404,25 +440,29 @@ def test_heuristic_swaps_for_the_face_up_trump():
     assert g.move_to_text(g.heuristic_move(st, random.Random(0))) == "swap 2H"
 
 
-
 def _golden(name):
     import json
     from pathlib import Path
+
     path = Path(__file__).parents[1] / "data" / "records" / "tan" / f"{name}.json"
     return json.loads(path.read_text())
 
 
-@pytest.mark.parametrize("name,at,seat,to_act", [
-    ("two_only_swap_moves_first_attacker_2p", 1, 1, 1),  # after a two_only swap
-    ("two_of_trumps_face_up_2p", 0, 1, 1),  # the 2 of trumps face up at the deal
-    ("two_of_trumps_face_up_2p", 1, 0, 0),
-    ("swap_turns_up_the_two_2p", 1, 1, 1),  # a swap gave the 2 of trumps
-    ("swap_then_forced_done_2p", 1, 1, 1),  # no trump lower than the new face-up card
-])
+@pytest.mark.parametrize(
+    "name,at,seat,to_act",
+    [
+        ("two_only_swap_moves_first_attacker_2p", 1, 1, 1),  # after a two_only swap
+        ("two_of_trumps_face_up_2p", 0, 1, 1),  # the 2 of trumps face up at the deal
+        ("two_of_trumps_face_up_2p", 1, 0, 0),
+        ("swap_turns_up_the_two_2p", 1, 1, 1),  # a swap gave the 2 of trumps
+        ("swap_then_forced_done_2p", 1, 1, 1),  # no trump lower than the new face-up card
+    ],
+)
 def test_views_follow_the_swap_round(name, at, seat, to_act):
     """A seat's view in the swap round: the forced 'done' is its only move (views of either
     seat), and the heuristic answers it."""
     from quansu.games import record as rec
+
     record = _golden(name)
     for observer in (0, 1):
         state = rec.replay_view(rec.view_at(record, observer, at), random.Random(observer))
@@ -434,14 +474,21 @@ def test_views_follow_the_swap_round(name, at, seat, to_act):
 def test_views_in_a_former_dialect_are_refused():
     from quansu.games import GameError
     from quansu.games import record as rec
+
     record = _golden("swap_then_forced_done_2p")
     view = rec.view_at(record, 0, 1)
     view["moves"].append({"seat": 0, "move": "attack 3C"})  # the forced 'done' left out
-    with pytest.raises(GameError, match=r"moves\[1\]: 'attack 3C' by seat 0, but seat 1 must "
-                                        r"answer the swap round \(swap C or done\)"):
+    with pytest.raises(
+        GameError,
+        match=r"moves\[1\]: 'attack 3C' by seat 0, but seat 1 must "
+        r"answer the swap round \(swap C or done\)",
+    ):
         rec.replay_view(view, random.Random(0))
     view = rec.view_at(_golden("two_only_swap_moves_first_attacker_2p"), 0, 1)
     view["moves"].append({"seat": 1, "move": "attack 3D"})
-    with pytest.raises(GameError, match=r"moves\[1\]: 'attack 3D': seat 1 must answer the swap "
-                                        r"round \(swap C or done\) before the first attack"):
+    with pytest.raises(
+        GameError,
+        match=r"moves\[1\]: 'attack 3D': seat 1 must answer the swap "
+        r"round \(swap C or done\) before the first attack",
+    ):
         rec.replay_view(view, random.Random(0))

@@ -11,8 +11,8 @@ from quansu.games.cards import FULL_DECK, SUITS, card_str, parse_card, parse_car
 from quansu.games.tan import rules as R
 from quansu.games.tan.game import ATTACK, SETUP, THROW
 
-
 # -- helpers ----------------------------------------------------------------------------------
+
 
 def position(hands, trump, stock="", faceup=None, attacker=0, n=None, known=None, options=None):
     """A state at the start of a bout: ``hands`` (card text per seat), the face-down ``stock``
@@ -66,7 +66,7 @@ def full_deal(n, hands, trump, first=0):
     tsuit = parse_card(trump) & 3
     rest = sorted((c for c in range(52) if c not in used), key=lambda c: (c & 3 == tsuit, c))
     k = 52 - 8 * n - 1
-    pad = rest[:8 * n - sum(len(h) for h in hs)]
+    pad = rest[: 8 * n - sum(len(h) for h in hs)]
     out = []
     for h in hs:
         need = 8 - len(h)
@@ -78,6 +78,7 @@ def full_deal(n, hands, trump, first=0):
 
 
 # -- §9 worked examples -----------------------------------------------------------------------
+
 
 def test_example_1_trump_beats_any_non_trump():
     st = position(["AS 5C", "2D 3C", "4H", "5H"], "D", stock="6C", faceup="9D")
@@ -112,8 +113,9 @@ def test_example_4_two_of_trumps_beats_a_plain_ace():
 
 
 def test_example_5_throw_in_only_with_ranks_on_the_table():
-    st = position(["9C 9H JS 9D QS 4S", "JC TD KD 3H 5S", "QH 9S", "2H"], "D",
-                  stock="6C", faceup="7D")
+    st = position(
+        ["9C 9H JS 9D QS 4S", "JC TD KD 3H 5S", "QH 9S", "2H"], "D", stock="6C", faceup="7D"
+    )
     play(st, "attack 9C", "defend 9C with JC")
     assert st.current_player == 0
     assert legal_texts(st) == ["done", "throw 9D", "throw 9H", "throw JS"]
@@ -146,11 +148,28 @@ def test_example_7_who_attacks_next():
 
 
 def test_example_8_refill_order():
-    st = position(["8C 2H 3H 4H 5H 6H", "9C 9H TS JS QS KS AS 2C",
-                   "8H JC QC KC AC TC 7H 7S", "2D 3D 4D 5D 6D 8D 9D TD"], "D",
-                  stock="JH QH KH AH", faceup="7D")
-    play(st, "attack 8C", "defend 8C with 9C", "done", "throw 8H", "defend 8H with 9H",
-         "done", "done", "done")
+    st = position(
+        [
+            "8C 2H 3H 4H 5H 6H",
+            "9C 9H TS JS QS KS AS 2C",
+            "8H JC QC KC AC TC 7H 7S",
+            "2D 3D 4D 5D 6D 8D 9D TD",
+        ],
+        "D",
+        stock="JH QH KH AH",
+        faceup="7D",
+    )
+    play(
+        st,
+        "attack 8C",
+        "defend 8C with 9C",
+        "done",
+        "throw 8H",
+        "defend 8H with 9H",
+        "done",
+        "done",
+        "done",
+    )
     # order 0, 3, 2, 1: seat 0 draws 3, seat 3 none, seat 2 one, seat 1 the face-up trump
     assert st.hands[0] == mask("2H 3H 4H 5H 6H JH QH KH")
     assert st.hands[3] == mask("2D 3D 4D 5D 6D 8D 9D TD")
@@ -173,8 +192,16 @@ def test_example_9_stock_sizes(n, stock):
 
 def test_example_10_swap_any_lower():
     g = make("tan", 4)
-    deal = full_deal(4, ["2S 3S 4S 5S 6S 7S 8S 9S", "2C 3C 4C 5C 6C 7C 8C 9C",
-                         "4H 2D 3D 4D 5D 6D 7D 8D", "2H 5H TS JS QS KS AS 9D"], "KH")
+    deal = full_deal(
+        4,
+        [
+            "2S 3S 4S 5S 6S 7S 8S 9S",
+            "2C 3C 4C 5C 6C 7C 8C 9C",
+            "4H 2D 3D 4D 5D 6D 7D 8D",
+            "2H 5H TS JS QS KS AS 9D",
+        ],
+        "KH",
+    )
     st = g.state_from_deal(deal)
     assert st.phase == SETUP and st.current_player == 0
     play(st, "done", "done")
@@ -253,9 +280,13 @@ def test_example_13_game_end():
 
 
 def test_example_14_end_bout_option():
-    st = position(["5C 5H 2C 3C 4C 6C 8C", "7C", "5S 2H 3D 4D 5D 6D 8D 9D",
-                   "3H 4H 6H 7H 8H 9H TH JH"], "D", stock="QH KH AH TS JS QS KS AS 2S",
-                  faceup="7D", options={"defender_empty": "end_bout"})
+    st = position(
+        ["5C 5H 2C 3C 4C 6C 8C", "7C", "5S 2H 3D 4D 5D 6D 8D 9D", "3H 4H 6H 7H 8H 9H TH JH"],
+        "D",
+        stock="QH KH AH TS JS QS KS AS 2S",
+        faceup="7D",
+        options={"defender_empty": "end_bout"},
+    )
     play(st, "attack 5C", "defend 5C with 7C")
     # the bout is over at once (no throw-in at an empty hand), seat 1 refills and attacks next
     assert st.phase == ATTACK and st.current_player == 1 and st.table == 0
@@ -266,15 +297,33 @@ def test_example_14_end_bout_option():
 
 # -- tables -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("trump,attack,defence,ok", [
-    ("D", "AS", "2D", True), ("D", "5D", "4D", False), ("D", "5D", "KS", False),
-    ("D", "5D", "9D", True), ("D", "9C", "TC", True), ("D", "9C", "8C", False),
-    ("D", "9C", "TS", False), ("D", "9C", "3D", True), ("C", "AH", "2C", True),
-    ("H", "3H", "4H", True), ("H", "3H", "AH", True), ("H", "AH", "2H", False),
-    ("S", "KC", "AC", True), ("S", "AC", "2C", False), ("S", "2C", "3C", True),
-    ("S", "TS", "9S", False), ("S", "TS", "JS", True), ("S", "7H", "7S", True),
-    ("S", "7H", "7D", False), ("S", "2H", "2S", True), ("C", "AD", "KC", True),
-])
+
+@pytest.mark.parametrize(
+    "trump,attack,defence,ok",
+    [
+        ("D", "AS", "2D", True),
+        ("D", "5D", "4D", False),
+        ("D", "5D", "KS", False),
+        ("D", "5D", "9D", True),
+        ("D", "9C", "TC", True),
+        ("D", "9C", "8C", False),
+        ("D", "9C", "TS", False),
+        ("D", "9C", "3D", True),
+        ("C", "AH", "2C", True),
+        ("H", "3H", "4H", True),
+        ("H", "3H", "AH", True),
+        ("H", "AH", "2H", False),
+        ("S", "KC", "AC", True),
+        ("S", "AC", "2C", False),
+        ("S", "2C", "3C", True),
+        ("S", "TS", "9S", False),
+        ("S", "TS", "JS", True),
+        ("S", "7H", "7S", True),
+        ("S", "7H", "7D", False),
+        ("S", "2H", "2S", True),
+        ("C", "AD", "KC", True),
+    ],
+)
 def test_beating_table(trump, attack, defence, ok):
     t = SUITS.index(trump)
     a, d = parse_card(attack), parse_card(defence)
@@ -282,19 +331,26 @@ def test_beating_table(trump, attack, defence, ok):
     free = [c for c in parse_cards("3S 3C 3D 3H 4S 4C 4D 4H 6S 6C 6D 6H") if c not in (a, d)]
     faceup = next(c for c in range(52) if c & 3 == t and c not in (a, d) + tuple(free[:4]))
     texts = [card_str(c) for c in free[:4]]
-    st = position([f"{attack} {texts[0]}", f"{defence} {texts[1]}", texts[2], texts[3]], trump,
-                  stock="", faceup=card_str(faceup))
+    st = position(
+        [f"{attack} {texts[0]}", f"{defence} {texts[1]}", texts[2], texts[3]],
+        trump,
+        stock="",
+        faceup=card_str(faceup),
+    )
     play(st, "attack " + attack)
     assert (f"defend {attack} with {defence}" in legal_texts(st)) is ok
 
 
-@pytest.mark.parametrize("table,hand,throws", [
-    ("9C JC", "9H JS 9D QS 4S", "9D 9H JS"),
-    ("2C 3C", "2H 3S 4S", "2H 3S"),
-    ("AS 2D", "AH 2C KC", "2C AH"),
-    ("7H 8H", "6H 9H", ""),
-    ("TD QD", "10S QC JS", "QC TS"),
-])
+@pytest.mark.parametrize(
+    "table,hand,throws",
+    [
+        ("9C JC", "9H JS 9D QS 4S", "9D 9H JS"),
+        ("2C 3C", "2H 3S 4S", "2H 3S"),
+        ("AS 2D", "AH 2C KC", "2C AH"),
+        ("7H 8H", "6H 9H", ""),
+        ("TD QD", "10S QC JS", "QC TS"),
+    ],
+)
 def test_throw_in_ranks(table, hand, throws):
     a, d = table.split()
     st = position([a + " " + hand, d + " 3D", "5C", "6C"], "D", stock="4C", faceup="4D")
@@ -318,8 +374,13 @@ def test_throw_in_limits_one_uncovered_card_and_a_defender_card():
     play(st, "defend 5C with 6C", "throw 5H", "defend 5H with 7H")
     # the defender beat with his last card: he draws (draw_and_continue) the last stock cards
     assert st.hands[1] == mask("4C 4S")
-    st = position(["5C 5H 5S", "6C"], "S", stock="7C 8C 9C TC JC QC KC AC 2C 7D 8D 9D TD",
-                  faceup="4S", options={"defender_empty": "end_bout"})
+    st = position(
+        ["5C 5H 5S", "6C"],
+        "S",
+        stock="7C 8C 9C TC JC QC KC AC 2C 7D 8D 9D TD",
+        faceup="4S",
+        options={"defender_empty": "end_bout"},
+    )
     play(st, "attack 5C", "defend 5C with 6C")
     assert st.phase == ATTACK and st.current_player == 1  # no throw-in at an empty hand
     assert st.hands[1] == mask("KC AC 2C 7D 8D 9D TD 4S")
@@ -338,7 +399,7 @@ def test_throw_in_pointer_order_and_end_of_bout():
     st = position(["5C 9D", "6C 7C 6H 9C", "5H 2S", "5S 3S"], "D", stock="4C", faceup="4D")
     play(st, "attack 5C", "defend 5C with 6C", "done", "throw 5H", "defend 5H with 6H")
     assert st.current_player == 2  # the thrower keeps the pointer
-    play(st, "done", "throw 5S")     # seat 3 throws; seat 1 must answer
+    play(st, "done", "throw 5S")  # seat 3 throws; seat 1 must answer
     assert st.current_player == 1
     play(st, "take")
     assert st.phase == ATTACK and st.current_player == 2
@@ -351,14 +412,17 @@ def test_bout_ends_after_every_thrower_passes():
     assert st.discard & mask("5C 6C") == mask("5C 6C")
 
 
-@pytest.mark.parametrize("mode,faceup,hand,swaps", [
-    ("any_lower", "KH", "4H 2H AH 5S", "2H 4H"),
-    ("any_lower", "3H", "2H 4H", "2H"),
-    ("any_lower", "5S", "5H 6S AS", ""),
-    ("two_only", "KH", "4H 2H", "2H"),
-    ("two_only", "KH", "4H 3H", ""),
-    ("none", "KH", "2H 4H", ""),
-])
+@pytest.mark.parametrize(
+    "mode,faceup,hand,swaps",
+    [
+        ("any_lower", "KH", "4H 2H AH 5S", "2H 4H"),
+        ("any_lower", "3H", "2H 4H", "2H"),
+        ("any_lower", "5S", "5H 6S AS", ""),
+        ("two_only", "KH", "4H 2H", "2H"),
+        ("two_only", "KH", "4H 3H", ""),
+        ("none", "KH", "2H 4H", ""),
+    ],
+)
 def test_swap_table(mode, faceup, hand, swaps):
     g = make("tan", 2, {"trump_swap": mode})
     deal = full_deal(2, [hand, ""], faceup)
@@ -400,14 +464,20 @@ def test_swap_round_refuses_a_former_dialect():
     # an attack where the protocol expects a swap-round answer names the move and the rule
     g = make("tan", 2, {"trump_swap": "two_only"})
     deal = full_deal(2, ["2S 4C", "5S 6S"], "9S", first=0)
-    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: 'attack 5S': seat 1 must answer "
-                       r"the swap round \(swap C or done\) before the first attack; its only "
-                       r"answer is 'done'"):
+    with pytest.raises(
+        IllegalMoveError,
+        match=r"moves\[1\]: 'attack 5S': seat 1 must answer "
+        r"the swap round \(swap C or done\) before the first attack; its only "
+        r"answer is 'done'",
+    ):
         g.replay(deal, [(0, g.parse_move("swap 2S")), (1, g.parse_move("attack 5S"))])
     g = make("tan", 3)
     deal = full_deal(3, ["2S 4C", "5S 6S", "7D"], "9S", first=0)
-    with pytest.raises(IllegalMoveError, match=r"moves\[1\]: 'attack 4C' by seat 0, but seat 1 "
-                       r"must answer the swap round"):
+    with pytest.raises(
+        IllegalMoveError,
+        match=r"moves\[1\]: 'attack 4C' by seat 0, but seat 1 "
+        r"must answer the swap round",
+    ):
         g.replay(deal, [(0, g.parse_move("swap 2S")), (0, g.parse_move("attack 4C"))])
 
 
@@ -445,28 +515,36 @@ def test_doi_2_chu_while_in_stock_before_the_first_attack():
     assert (st.attacker, st.defender, st.current_player) == (1, 2, 1)
 
 
-@pytest.mark.parametrize("order,direction,attacker,expected", [
-    ("attacker_then_reverse", "counterclockwise", 0, (0, 3, 2, 1)),
-    ("attacker_then_reverse", "counterclockwise", 2, (2, 1, 0, 3)),
-    ("attacker_then_play_order_defender_last", "counterclockwise", 0, (0, 2, 3, 1)),
-    ("attacker_then_play_order_defender_last", "counterclockwise", 3, (3, 1, 2, 0)),
-    # seats follow the order of play whatever ``direction`` says (issue 44): the same orders
-    ("attacker_then_reverse", "clockwise", 0, (0, 3, 2, 1)),
-    ("attacker_then_reverse", "clockwise", 2, (2, 1, 0, 3)),
-    ("attacker_then_play_order_defender_last", "clockwise", 0, (0, 2, 3, 1)),
-    ("attacker_then_play_order_defender_last", "clockwise", 3, (3, 1, 2, 0)),
-])
+@pytest.mark.parametrize(
+    "order,direction,attacker,expected",
+    [
+        ("attacker_then_reverse", "counterclockwise", 0, (0, 3, 2, 1)),
+        ("attacker_then_reverse", "counterclockwise", 2, (2, 1, 0, 3)),
+        ("attacker_then_play_order_defender_last", "counterclockwise", 0, (0, 2, 3, 1)),
+        ("attacker_then_play_order_defender_last", "counterclockwise", 3, (3, 1, 2, 0)),
+        # seats follow the order of play whatever ``direction`` says (issue 44): the same orders
+        ("attacker_then_reverse", "clockwise", 0, (0, 3, 2, 1)),
+        ("attacker_then_reverse", "clockwise", 2, (2, 1, 0, 3)),
+        ("attacker_then_play_order_defender_last", "clockwise", 0, (0, 2, 3, 1)),
+        ("attacker_then_play_order_defender_last", "clockwise", 3, (3, 1, 2, 0)),
+    ],
+)
 def test_refill_order_table(order, direction, attacker, expected):
     g = make("tan", 4, {"refill_order": order, "direction": direction})
     assert g._refill[attacker] == expected
 
 
 def test_refill_order_option_in_play():
-    hands = ["8C 2H 3H 4H 5H 6H", "9C TS JS QS KS AS 2C 3C", "8H JC QC KC AC TC 7H",
-             "2D 3D 4D 5D 6D 8D 9D"]
+    hands = [
+        "8C 2H 3H 4H 5H 6H",
+        "9C TS JS QS KS AS 2C 3C",
+        "8H JC QC KC AC TC 7H",
+        "2D 3D 4D 5D 6D 8D 9D",
+    ]
     kw = dict(stock="JH QH KH AH", faceup="7D")
-    st = position(hands, "D", **kw,
-                  options={"refill_order": "attacker_then_play_order_defender_last"})
+    st = position(
+        hands, "D", **kw, options={"refill_order": "attacker_then_play_order_defender_last"}
+    )
     play(st, "attack 8C", "defend 8C with 9C", "done", "done", "done")
     # order 0, 2, 3, 1: seat 0 draws 3, seat 2 one, seat 3 the face-up card, seat 1 nothing
     assert st.hands[2] & mask("AH") and st.hands[3] & mask("7D") and st.hands[1].bit_count() == 7
@@ -479,16 +557,22 @@ def test_refill_order_option_in_play():
 def test_clockwise_play_goes_up_the_seat_numbers():
     # seats are numbered in the order of play: "clockwise" is where the table turns, not a
     # different seat order (issue 44: the engine used to play 0 -> 3 -> 2 -> 1)
-    st = position(["5C", "6C", "7C", "8C"], "D", stock="2S 3S 4S 5S 6S 7S 8S", faceup="2D",
-                  options={"direction": "clockwise"})
+    st = position(
+        ["5C", "6C", "7C", "8C"],
+        "D",
+        stock="2S 3S 4S 5S 6S 7S 8S",
+        faceup="2D",
+        options={"direction": "clockwise"},
+    )
     assert (st.attacker, st.defender) == (0, 1)
     play(st, "attack 5C", "take")
-    assert (st.attacker, st.defender) == (2, 3)   # the seat after the defender attacks next
+    assert (st.attacker, st.defender) == (2, 3)  # the seat after the defender attacks next
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("order", ["attacker_then_reverse",
-                                   "attacker_then_play_order_defender_last"])
+@pytest.mark.parametrize(
+    "order", ["attacker_then_reverse", "attacker_then_play_order_defender_last"]
+)
 def test_direction_changes_no_seat_order(n, order):
     ccw = make("tan", n, {"refill_order": order})
     cw = make("tan", n, {"refill_order": order, "direction": "clockwise"})
@@ -504,11 +588,16 @@ def test_issue_44_clockwise_swap_round_in_seat_order():
     used = set(" ".join(hands).split()) | {"AC"}
     stock = [card_str(c) for c in range(52) if card_str(c) not in used]
     record = {
-        "format": "quansu-record/1", "game": "tan", "players": 3,
-        "options": {"direction": "clockwise", "first_attacker": "random",
-                    "trump_swap": "two_only"},
-        "deal": {"hands": [{"cards": h.split()} for h in hands], "stock": stock,
-                 "trump": "AC", "first": 2},
+        "format": "quansu-record/1",
+        "game": "tan",
+        "players": 3,
+        "options": {"direction": "clockwise", "first_attacker": "random", "trump_swap": "two_only"},
+        "deal": {
+            "hands": [{"cards": h.split()} for h in hands],
+            "stock": stock,
+            "trump": "AC",
+            "first": 2,
+        },
         "moves": [{"seat": 2, "move": "swap 2C"}, {"seat": 0, "move": "done"}],
     }
     st = rec.replay_record(record)
@@ -523,13 +612,20 @@ def test_issue_44_clockwise_swap_round_in_seat_order():
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("options", [
-    {},
-    {"trump_swap": "two_only", "first_attacker": "random"},
-    {"trump_swap": "two_only", "swap_timing": "while_in_stock", "first_attacker": "random",
-     "refill_order": "attacker_then_play_order_defender_last"},
-    {"end_condition": "until_one_left", "defender_empty": "end_bout"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"trump_swap": "two_only", "first_attacker": "random"},
+        {
+            "trump_swap": "two_only",
+            "swap_timing": "while_in_stock",
+            "first_attacker": "random",
+            "refill_order": "attacker_then_play_order_defender_last",
+        },
+        {"end_condition": "until_one_left", "defender_empty": "end_bout"},
+    ],
+)
 def test_clockwise_game_equals_counterclockwise_move_for_move(n, options):
     """On the same deal the two directions are the same game: the same seat to act, the same
     legal moves at every step of random games, the same history and the same result."""
@@ -550,7 +646,7 @@ def test_clockwise_game_equals_counterclockwise_move_for_move(n, options):
             steps += 1
         assert b.is_terminal() and b.history == a.history and b.returns() == a.returns()
         assert b.hands == a.hands and b.discard == a.discard
-    assert steps > 12 * 40   # whole games were compared, not just their openings
+    assert steps > 12 * 40  # whole games were compared, not just their openings
 
 
 def test_first_out_when_the_stock_runs_out_in_the_refill():
@@ -565,8 +661,17 @@ def test_first_out_tie_goes_to_the_first_to_empty():
     # seats 2 and 3 both empty their hands; seat 0 draws the last card, both are out at once:
     # seat 2 emptied his hand first and wins
     st = position(["5C 9D", "6C 6H 7D 8D", "5H", "6D"], "S", faceup="4S")
-    play(st, "attack 5C", "defend 5C with 6C", "done", "throw 5H", "defend 5H with 6H",
-         "throw 6D", "defend 6D with 7D", "done")
+    play(
+        st,
+        "attack 5C",
+        "defend 5C with 6C",
+        "done",
+        "throw 5H",
+        "defend 5H with 6H",
+        "throw 6D",
+        "defend 6D with 7D",
+        "done",
+    )
     assert st.is_terminal() and st.winner == 2
     assert st.hands[0] == mask("9D 4S") and st.returns() == [-1.0, -1.0, 3.0, -1.0]
 
@@ -608,18 +713,38 @@ def test_loss_amount_scales_payments():
 
 # -- notation, options, deals -----------------------------------------------------------------
 
-@pytest.mark.parametrize("text,canonical", [
-    ("attack 7S", "attack 7S"), ("ATTACK 10h", "attack TH"),
-    ("defend 7♠ with 9♠", "defend 7S with 9S"),
-    ("throw qd", "throw QD"), ("swap 2H", "swap 2H"), ("  Take ", "take"), ("DONE", "done"),
-])
+
+@pytest.mark.parametrize(
+    "text,canonical",
+    [
+        ("attack 7S", "attack 7S"),
+        ("ATTACK 10h", "attack TH"),
+        ("defend 7♠ with 9♠", "defend 7S with 9S"),
+        ("throw qd", "throw QD"),
+        ("swap 2H", "swap 2H"),
+        ("  Take ", "take"),
+        ("DONE", "done"),
+    ],
+)
 def test_move_text(text, canonical):
     g = make("tan", 4)
     assert g.move_to_text(g.parse_move(text)) == canonical
 
 
-@pytest.mark.parametrize("text", ["", "attack", "attack 1S", "defend 7S 9S", "defend 7S by 9S",
-                                  "jump 7S", "take 7S", "swap", "throw 7S 8S"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "attack",
+        "attack 1S",
+        "defend 7S 9S",
+        "defend 7S by 9S",
+        "jump 7S",
+        "take 7S",
+        "swap",
+        "throw 7S 8S",
+    ],
+)
 def test_bad_move_text_is_named(text):
     with pytest.raises(MoveParseError) as e:
         make("tan", 4).parse_move(text)
@@ -635,22 +760,26 @@ def test_every_move_code_round_trips_and_describes():
         assert g.parse_move(g.move_to_text(m)) == m
     assert g.describe_move(parse_card("7S")) == MoveInfo("attack", (parse_card("7S"),))
     assert g.describe_move(g.parse_move("defend 7S with 9S")) == MoveInfo(
-        "defend", (parse_card("9S"),), target=parse_card("7S"))
+        "defend", (parse_card("9S"),), target=parse_card("7S")
+    )
     assert g.describe_move(g.parse_move("swap 2H")).kind == "swap"
     assert g.describe_move(R.TAKE) == MoveInfo("take")
     with pytest.raises(MoveParseError):
         g.move_to_text(60)
 
 
-@pytest.mark.parametrize("options,fragment", [
-    ({"trump_swap": "all"}, "'all' is not one of"),
-    ({"loss_amount": 0}, "positive"),
-    ({"cung_chu": True}, "not supported"),
-    ({"xa_chu": True}, "not supported"),
-    ({"repeat_trump_loss": True}, "not supported"),
-    ({"direction": 1}, "expected a string"),
-    ({"speed": 1}, "unknown option 'speed'"),
-])
+@pytest.mark.parametrize(
+    "options,fragment",
+    [
+        ({"trump_swap": "all"}, "'all' is not one of"),
+        ({"loss_amount": 0}, "positive"),
+        ({"cung_chu": True}, "not supported"),
+        ({"xa_chu": True}, "not supported"),
+        ({"repeat_trump_loss": True}, "not supported"),
+        ({"direction": 1}, "expected a string"),
+        ({"speed": 1}, "unknown option 'speed'"),
+    ],
+)
 def test_bad_options(options, fragment):
     with pytest.raises(OptionError, match=fragment):
         make("tan", 4, options)
@@ -660,11 +789,19 @@ def test_every_rules_option_exists_with_its_default():
     g = make("tan", 4)
     assert g.name == "tan" and g.title == "Tấn"
     assert {o["name"]: o["default"] for o in g.describe_options()} == {
-        "direction": "counterclockwise", "trump_swap": "any_lower", "swap_timing": "setup",
-        "first_attacker": "dealer", "defender_empty": "draw_and_continue",
-        "refill_order": "attacker_then_reverse", "end_condition": "first_out_wins",
-        "loss_amount": 1.0, "instant_win_eight_trumps": False, "repeat_trump_loss": False,
-        "cung_chu": False, "xa_chu": False}
+        "direction": "counterclockwise",
+        "trump_swap": "any_lower",
+        "swap_timing": "setup",
+        "first_attacker": "dealer",
+        "defender_empty": "draw_and_continue",
+        "refill_order": "attacker_then_reverse",
+        "end_condition": "first_out_wins",
+        "loss_amount": 1.0,
+        "instant_win_eight_trumps": False,
+        "repeat_trump_loss": False,
+        "cung_chu": False,
+        "xa_chu": False,
+    }
     assert all(o["description"] for o in g.describe_options())
 
 
@@ -672,18 +809,30 @@ def _good_deal(n=4):
     return make("tan", n).random_deal(random.Random(1))
 
 
-@pytest.mark.parametrize("change,fragment", [
-    (lambda d: Deal(d.hands[:3], d.first, d.stock, (), d.trump), r"deal.hands: 3 hands for 4"),
-    (lambda d: Deal((d.hands[0][:7],) + d.hands[1:], d.first, d.stock + (d.hands[0][7],), (),
-                    d.trump), r"deal.hands\[0\]: 7 cards, Tấn deals 8"),
-    (lambda d: Deal(d.hands, d.first, d.stock, (), None), r"deal.trump: missing"),
-    (lambda d: Deal(d.hands, d.first, d.stock[:-1] + (d.hands[1][0],), (), d.trump),
-     r"dealt twice \(deal.hands\[1\] and deal.stock\)"),
-    (lambda d: Deal(d.hands, d.first, d.stock[:-1], (), d.trump), r"deal.stock: 18 cards"),
-    (lambda d: Deal(d.hands, 5, d.stock, (), d.trump), r"deal.first: 5 is not a seat"),
-    (lambda d: Deal(d.hands, d.first, d.stock, (d.stock[0],), d.trump), r"deal.set_aside: 1 cards"),
-    (lambda d: Deal(d.hands, d.first, d.stock[:-1] + (99,), (), d.trump), r"bad card id 99"),
-])
+@pytest.mark.parametrize(
+    "change,fragment",
+    [
+        (lambda d: Deal(d.hands[:3], d.first, d.stock, (), d.trump), r"deal.hands: 3 hands for 4"),
+        (
+            lambda d: Deal(
+                (d.hands[0][:7],) + d.hands[1:], d.first, d.stock + (d.hands[0][7],), (), d.trump
+            ),
+            r"deal.hands\[0\]: 7 cards, Tấn deals 8",
+        ),
+        (lambda d: Deal(d.hands, d.first, d.stock, (), None), r"deal.trump: missing"),
+        (
+            lambda d: Deal(d.hands, d.first, d.stock[:-1] + (d.hands[1][0],), (), d.trump),
+            r"dealt twice \(deal.hands\[1\] and deal.stock\)",
+        ),
+        (lambda d: Deal(d.hands, d.first, d.stock[:-1], (), d.trump), r"deal.stock: 18 cards"),
+        (lambda d: Deal(d.hands, 5, d.stock, (), d.trump), r"deal.first: 5 is not a seat"),
+        (
+            lambda d: Deal(d.hands, d.first, d.stock, (d.stock[0],), d.trump),
+            r"deal.set_aside: 1 cards",
+        ),
+        (lambda d: Deal(d.hands, d.first, d.stock[:-1] + (99,), (), d.trump), r"bad card id 99"),
+    ],
+)
 def test_bad_deals_are_named(change, fragment):
     g = make("tan", 4)
     with pytest.raises(DealError, match=fragment):
@@ -700,8 +849,11 @@ def test_random_deal_first_attacker_option():
 def test_illegal_moves_are_explained_and_change_nothing():
     st = position(["5C 9D", "6C 7C", "5H 2S", "8S 3S"], "D", stock="4C", faceup="4D")
     before = (st.hands[:], st.table, len(st.history))
-    for text, fragment in [("attack QH", "not in seat 0's hand"), ("take", "must open the bout"),
-                           ("done", "must open the bout")]:
+    for text, fragment in [
+        ("attack QH", "not in seat 0's hand"),
+        ("take", "must open the bout"),
+        ("done", "must open the bout"),
+    ]:
         with pytest.raises(IllegalMoveError, match=fragment):
             play(st, text)
     with pytest.raises(IllegalMoveError, match="not a Tấn move"):
@@ -715,8 +867,9 @@ def test_illegal_moves_are_explained_and_change_nothing():
 
 
 def test_render_shows_the_seat_view():
-    st = position(["5C 9D", "6C 7C", "5H 2S", "8S 3S"], "D", stock="4C", faceup="4D",
-                  known=["", "7C", "", ""])
+    st = position(
+        ["5C 9D", "6C 7C", "5H 2S", "8S 3S"], "D", stock="4C", faceup="4D", known=["", "7C", "", ""]
+    )
     play(st, "attack 5C")
     text = st.render(0)
     assert "seat 0 (you) attacker: 9D" in text
@@ -727,6 +880,7 @@ def test_render_shows_the_seat_view():
 @pytest.mark.parametrize("method", ["observation", "known_cards", "render", "determinize"])
 def test_bad_seats_are_named(method):
     from quansu.games import GameError
+
     st = make("tan", 3).new_initial_state(random.Random(0))
     args = (random.Random(0),) if method == "determinize" else ()
     for bad in (3, -1, "0", True):
@@ -742,9 +896,17 @@ def test_heuristic_on_a_finished_game_is_an_error():
 
 
 def test_zones_and_known_cards():
-    st = position(["5C 9D 2C 3H 4H 6H 7H 9H", "6C 7C 8H 2H 3D 5D 6D 7D",
-                   "5H 2S TS JS QS KS AS 9S", "8S 3S 4S 5S 6S 7S TH JH"], "D",
-                  stock="4C 3C 8C", faceup="4D")
+    st = position(
+        [
+            "5C 9D 2C 3H 4H 6H 7H 9H",
+            "6C 7C 8H 2H 3D 5D 6D 7D",
+            "5H 2S TS JS QS KS AS 9S",
+            "8S 3S 4S 5S 6S 7S TH JH",
+        ],
+        "D",
+        stock="4C 3C 8C",
+        faceup="4D",
+    )
     play(st, "attack 5C", "defend 5C with 6C", "done", "throw 5H", "take")
     # refill 0, 3, 2, 1: seat 0 draws 4C, seat 2 draws 3C; 8C and the face-up 4D are left
     z = st.zones()
@@ -755,7 +917,7 @@ def test_zones_and_known_cards():
     for seat in (0, 2, 3):
         k = st.known_cards(seat)
         assert k["hand1"] == mask("5C 6C 5H")  # picked up: public
-        assert k["stock"] == mask("4D")         # the face-up card, not the face-down ones
+        assert k["stock"] == mask("4D")  # the face-up card, not the face-down ones
         assert k["discard"] == z["discard"]
         assert k[f"hand{seat}"] == z[f"hand{seat}"]
     assert st.known_cards(1)["hand1"] == z["hand1"]

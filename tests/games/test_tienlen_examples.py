@@ -43,12 +43,18 @@ def deal_with(game, fixed: dict, seed=0, first=0):
             if s in fixed:
                 hands.append(tuple(sorted(parse_cards(fixed[s]))))
             else:
-                hands.append(tuple(sorted(rest[k:k + 13])))
+                hands.append(tuple(sorted(rest[k : k + 13])))
                 k += 13
-        if all(s in fixed or not R.instant_win(mask_of(h), o["first_game"],
-                                                o["instant_win_first_game_extra"],
-                                                o["instant_win_flush_rule"])
-               for s, h in enumerate(hands)):
+        if all(
+            s in fixed
+            or not R.instant_win(
+                mask_of(h),
+                o["first_game"],
+                o["instant_win_first_game_extra"],
+                o["instant_win_flush_rule"],
+            )
+            for s, h in enumerate(hands)
+        ):
             return Deal(hands=tuple(hands), first=first)
 
 
@@ -64,8 +70,9 @@ def test_01_straight_cannot_contain_a_two():
 
 def test_02_same_length_required():
     g = tl()
-    st = position(g, ["", "3S 4C 5D 6S 5C 6C 7S 4D 5H 6D", "", ""], to_act=1, top="4S 5S 6H",
-                  owner=0)
+    st = position(
+        g, ["", "3S 4C 5D 6S 5C 6C 7S 4D 5H 6D", "", ""], to_act=1, top="4S 5S 6H", owner=0
+    )
     legal = legal_texts(g, st)
     assert "3S 4C 5D 6S" not in legal
     assert "5C 6C 7S" in legal
@@ -134,8 +141,9 @@ def test_06b_a_higher_four_pairs_may_answer():
 
 def test_07_bomb_against_same_type_bomb():
     g = tl()
-    st = position(g, ["", "3D 3H 4D 4H 5C 5D 6S 6C", "7S", "7C"], to_act=1,
-                  top="3S 3C 4S 4C 5S 5H", owner=0)
+    st = position(
+        g, ["", "3D 3H 4D 4H 5C 5D 6S 6C", "7S", "7C"], to_act=1, top="3S 3C 4S 4C 5S 5H", owner=0
+    )
     legal = legal_texts(g, st)
     assert "3D 3H 4D 4H 5C 5D" not in legal
     assert "4D 4H 5C 5D 6S 6C" in legal
@@ -164,8 +172,7 @@ def test_09_huong_sai():
 
 def test_10_chop_chain_last_victim_pays_all():
     g = tl()
-    hands = ["2H 3C", "5S 5H 6C 6D 7S 7C 3D", "9S 9C 9D 9H 3H",
-             "JS JC QS QC KS KC AS AC 4S"]
+    hands = ["2H 3C", "5S 5H 6C 6D 7S 7C 3D", "9S 9C 9D 9H 3H", "JS JC QS QC KS KC AS AC 4S"]
     st = position(g, hands, to_act=0)
     play(st, "2H", "5S 5H 6C 6D 7S 7C", "9S 9C 9D 9H", "JS JC QS QC KS KC AS AC")
     assert st.chain == (4.5, 2, 3)
@@ -175,8 +182,7 @@ def test_10_chop_chain_last_victim_pays_all():
 
 def test_10b_each_victim_pays_when_the_option_is_off():
     g = tl(chop_chain_last_victim_pays_all=False)
-    hands = ["2H 3C", "5S 5H 6C 6D 7S 7C 3D", "9S 9C 9D 9H 3H",
-             "JS JC QS QC KS KC AS AC 4S"]
+    hands = ["2H 3C", "5S 5H 6C 6D 7S 7C 3D", "9S 9C 9D 9H 3H", "JS JC QS QC KS KC AS AC 4S"]
     st = position(g, hands, to_act=0)
     play(st, "2H", "5S 5H 6C 6D 7S 7C", "9S 9C 9D 9H", "JS JC QS QC KS KC AS AC")
     assert st.transfers == ((0, 1, 1.0), (1, 2, 1.5), (2, 3, 2.0))
@@ -206,14 +212,17 @@ def test_12_a_two_may_be_the_last_card():
 
 def test_13_triple_of_twos_is_unbeatable():
     g = tl()
-    st = position(g, ["", "3S 3C 3D 3H 4S 4C 5S 5C 6S 6C 7S 7C", "", ""], to_act=1,
-                  top="2S 2D 2H", owner=0)
+    st = position(
+        g, ["", "3S 3C 3D 3H 4S 4C 5S 5C 6S 6C 7S 7C", "", ""], to_act=1, top="2S 2D 2H", owner=0
+    )
     assert legal_texts(g, st) == {"pass"}
 
 
 def test_14_thoi_and_rank_money():
-    for payee, net in (("previous_finisher", [0.5, -4.5, 1.0, 3.0]),
-                       ("winner", [0.5, -4.5, 4.5, -0.5])):
+    for payee, net in (
+        ("previous_finisher", [0.5, -4.5, 1.0, 3.0]),
+        ("winner", [0.5, -4.5, 4.5, -0.5]),
+    ):
         g = tl(thoi_payee=payee)
         st = position(g, ["", "2S 2D 8C 8D 8H 8S JC", "", "5S"], to_act=3, finished=(2, 0))
         play(st, "5S")

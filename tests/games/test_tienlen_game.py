@@ -11,7 +11,6 @@ from quansu.games.cards import card_str, parse_cards, parse_mask
 from quansu.games.conformance import check_determinization
 from quansu.games.tienlen import rules as R
 from quansu.games.tienlen.heuristic import plan
-
 from tests.helpers.option_sets import TIENLEN_OPTION_SETS as OPTION_SETS
 
 
@@ -61,14 +60,17 @@ def test_returns_zero_before_the_end():
     assert st.returns() == [0.0] * 4 and st.settlement() == []
 
 
-@pytest.mark.parametrize("deal_kwargs,fragment", [
-    ({"hands": "short"}, r"deal.hands\[1\]: 12 cards, Tiến lên deals 13"),
-    ({"hands": "dup"}, "card 3S dealt twice"),
-    ({"hands": "badid"}, r"deal.hands\[0\]\[0\]: bad card id 60"),
-    ({"first": 4}, "deal.first: seat 4 out of range"),
-    ({"stock": (1,)}, "deal.stock: Tiến lên has no stock"),
-    ({"hands": "three"}, "deal.hands: 3 hands for 4 players"),
-])
+@pytest.mark.parametrize(
+    "deal_kwargs,fragment",
+    [
+        ({"hands": "short"}, r"deal.hands\[1\]: 12 cards, Tiến lên deals 13"),
+        ({"hands": "dup"}, "card 3S dealt twice"),
+        ({"hands": "badid"}, r"deal.hands\[0\]\[0\]: bad card id 60"),
+        ({"first": 4}, "deal.first: seat 4 out of range"),
+        ({"stock": (1,)}, "deal.stock: Tiến lên has no stock"),
+        ({"hands": "three"}, "deal.hands: 3 hands for 4 players"),
+    ],
+)
 def test_bad_deals_are_named(deal_kwargs, fragment):
     g = games.make("tienlen", 4)
     hands = [tuple(range(13 * s, 13 * s + 13)) for s in range(4)]
@@ -88,7 +90,7 @@ def test_bad_deals_are_named(deal_kwargs, fragment):
 
 def test_set_aside_checked_for_fewer_players():
     g = games.make("tienlen", 2)
-    hands = (tuple(range(0, 52, 4)) , tuple(range(1, 52, 4)))
+    hands = (tuple(range(0, 52, 4)), tuple(range(1, 52, 4)))
     st = g.state_from_deal(Deal(hands=hands))
     assert st.zones()["set_aside"].bit_count() == 26
     with pytest.raises(DealError, match="deal.set_aside: 3 cards, expected 26"):
@@ -197,8 +199,14 @@ def test_deal_for_view_replays_the_public_history():
                         break
                     st.apply(rng.choice(st.legal_moves()))
                 seat = rng.randrange(n)
-                deal = g.deal_for_view(seat, st.deal.hands[seat], [13] * n, st.history,
-                                       random.Random(seed), first=st.deal.first)
+                deal = g.deal_for_view(
+                    seat,
+                    st.deal.hands[seat],
+                    [13] * n,
+                    st.history,
+                    random.Random(seed),
+                    first=st.deal.first,
+                )
                 again = g.replay(deal, st.history)
                 assert again.observation(seat) == st.observation(seat)
 
@@ -211,8 +219,14 @@ def test_deal_for_view_errors():
     with pytest.raises(IllegalMoveError, match=r"moves\[0\]: 3S is in seat 0's hand, not seat 1's"):
         g.deal_for_view(0, hand, [13] * 4, [(1, parse_mask("3S"))], random.Random(0), first=1)
     with pytest.raises(IllegalMoveError, match=r"moves\[1\]: 3C was already played"):
-        g.deal_for_view(0, hand, [13] * 4, [(1, parse_mask("3C")), (2, parse_mask("3C"))],
-                        random.Random(0), first=1)
+        g.deal_for_view(
+            0,
+            hand,
+            [13] * 4,
+            [(1, parse_mask("3C")), (2, parse_mask("3C"))],
+            random.Random(0),
+            first=1,
+        )
     with pytest.raises(IllegalMoveError, match=r"moves\[0\]: 3C is not in seat 0's hand"):
         g.deal_for_view(0, hand, [13] * 4, [(0, parse_mask("3C"))], random.Random(0))
     with pytest.raises(DealError, match="drawn: Tiến lên has no stock"):
@@ -261,12 +275,15 @@ def test_heuristic_beats_random_players():
     assert total > 0
 
 
-@pytest.mark.parametrize("hand,expected", [
-    ("3S 4C 5D 9S 9H 2H", {"3S 4C 5D", "9S 9H", "2H"}),
-    ("5S 5C 6S 6C 7S 7C 8D JH", {"5S 5C 6S 6C 7S 7C", "8D", "JH"}),
-    ("7S 7C 7D 7H 8S QD", {"7S 7C 7D 7H", "8S", "QD"}),
-    ("3S 4S 5S 5C 6S 7S", {"3S 4S 5S 6S 7S", "5C"}),
-])
+@pytest.mark.parametrize(
+    "hand,expected",
+    [
+        ("3S 4C 5D 9S 9H 2H", {"3S 4C 5D", "9S 9H", "2H"}),
+        ("5S 5C 6S 6C 7S 7C 8D JH", {"5S 5C 6S 6C 7S 7C", "8D", "JH"}),
+        ("7S 7C 7D 7H 8S QD", {"7S 7C 7D 7H", "8S", "QD"}),
+        ("3S 4S 5S 5C 6S 7S", {"3S 4S 5S 6S 7S", "5C"}),
+    ],
+)
 def test_heuristic_plan(hand, expected):
     from quansu.games.cards import format_cards
 
@@ -278,24 +295,45 @@ def test_heuristic_keeps_twos_and_chops():
 
     g = games.make("tienlen", 4)
     # a low single on the table: the lowest loose single, the pair of 5s kept whole
-    st = position(g, ["3C 4C 6H 8H 9H TD", "2S 2H 5S 5C 9C JS QD KH", "6S 7S 8S 9S JC", "TS JD QS KS AC"],
-                  to_act=1, top="4S", owner=0)
+    st = position(
+        g,
+        ["3C 4C 6H 8H 9H TD", "2S 2H 5S 5C 9C JS QD KH", "6S 7S 8S 9S JC", "TS JD QS KS AC"],
+        to_act=1,
+        top="4S",
+        owner=0,
+    )
     assert g.move_to_text(g.heuristic_move(st, random.Random(0))) == "9C"
     # a king on the table, no loose single beats it: pass rather than spend a 2
-    st = position(g, ["3C 4C 6H 8H 9H TD", "2S 2H 5S 5C 9C JS", "6S 7S 8S 9S JC", "TS JD QS KS AC"],
-                  to_act=1, top="KD", owner=0)
+    st = position(
+        g,
+        ["3C 4C 6H 8H 9H TD", "2S 2H 5S 5C 9C JS", "6S 7S 8S 9S JC", "TS JD QS KS AC"],
+        to_act=1,
+        top="KD",
+        owner=0,
+    )
     assert g.heuristic_move(st, random.Random(0)) == 0
-    st = position(g, ["3C 4C 6H 8H 9H TD", "2S 2H 9C JS QD KH", "6S 7S 8S 9S JC", "TS JD QS KS AC"],
-                  to_act=1, top="7D", owner=0)
-    assert g.heuristic_move(st, random.Random(0)) in (parse_mask("9C"), parse_mask("JS"),
-                                                        parse_mask("QD"), parse_mask("KH"))
+    st = position(
+        g,
+        ["3C 4C 6H 8H 9H TD", "2S 2H 9C JS QD KH", "6S 7S 8S 9S JC", "TS JD QS KS AC"],
+        to_act=1,
+        top="7D",
+        owner=0,
+    )
+    assert g.heuristic_move(st, random.Random(0)) in (
+        parse_mask("9C"),
+        parse_mask("JS"),
+        parse_mask("QD"),
+        parse_mask("KH"),
+    )
     # a 2 on the table and a four in hand: chop
-    st = position(g, ["3C 4C 6H", "5S 5C 5D 5H 9C JS", "6S 7S 8S", "TS JD QS"],
-                  to_act=1, top="2H", owner=0)
+    st = position(
+        g, ["3C 4C 6H", "5S 5C 5D 5H 9C JS", "6S 7S 8S", "TS JD QS"], to_act=1, top="2H", owner=0
+    )
     assert g.move_to_text(g.heuristic_move(st, random.Random(0))) == "5S 5C 5D 5H"
     # the whole hand is one play: finish
-    st = position(g, ["3C 4C 6H", "9S TC JD", "6S 7S 8S", "TS JS QS"], to_act=1, top="6C 7C 8C",
-                  owner=0)
+    st = position(
+        g, ["3C 4C 6H", "9S TC JD", "6S 7S 8S", "TS JS QS"], to_act=1, top="6C 7C 8C", owner=0
+    )
     assert g.move_to_text(g.heuristic_move(st, random.Random(0))) == "9S TC JD"
 
 
@@ -313,19 +351,22 @@ def test_deal_for_view_first_lead_and_instant_cases():
     assert g.state_from_deal(deal).next_first() == 1
 
 
-@pytest.mark.parametrize("hands,expected", [
-    # lead the piece that starts lowest, the longer one on ties
-    (["3S 4C 5D 9S 9H KD 2H", "6S 6C", "7S 7C", "8S 8C"], "3S 4C 5D"),
-    (["4S 9S 9H KD 2H", "6S 6C", "7S 7C", "8S 8C"], "4S"),
-    # an opponent on one card: no single while a bigger piece exists
-    (["4S 9S 9H KD 2H", "6S", "7S 7C", "8S 8C"], "9S 9H"),
-    # only singles left and an opponent on one card: the highest
-    (["4S 9S KD", "6S", "7S 7C", "8S 8C"], "KD"),
-    # two pieces left, one a 2: the 2 first
-    (["5S 2H", "6S 6C", "7S 7C", "8S 8C"], "2H"),
-    # only 2s and bombs: the bomb first
-    (["6S 6C 6D 6H 2H", "7S", "8S 8C", "9S 9C"], "6S 6C 6D 6H"),
-])
+@pytest.mark.parametrize(
+    "hands,expected",
+    [
+        # lead the piece that starts lowest, the longer one on ties
+        (["3S 4C 5D 9S 9H KD 2H", "6S 6C", "7S 7C", "8S 8C"], "3S 4C 5D"),
+        (["4S 9S 9H KD 2H", "6S 6C", "7S 7C", "8S 8C"], "4S"),
+        # an opponent on one card: no single while a bigger piece exists
+        (["4S 9S 9H KD 2H", "6S", "7S 7C", "8S 8C"], "9S 9H"),
+        # only singles left and an opponent on one card: the highest
+        (["4S 9S KD", "6S", "7S 7C", "8S 8C"], "KD"),
+        # two pieces left, one a 2: the 2 first
+        (["5S 2H", "6S 6C", "7S 7C", "8S 8C"], "2H"),
+        # only 2s and bombs: the bomb first
+        (["6S 6C 6D 6H 2H", "7S", "8S 8C", "9S 9C"], "6S 6C 6D 6H"),
+    ],
+)
 def test_heuristic_leads(hands, expected):
     from quansu.games.tienlen.testing import position
 

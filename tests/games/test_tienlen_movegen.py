@@ -46,7 +46,11 @@ def slow_beats(x, t, opts):
     if kx == ("pairs", 3):
         return two_single
     if kx == ("set", 4):
-        return two_single or (two_pair and opts["four_of_a_kind_chops_pair_of_twos"]) or kt == ("pairs", 3)
+        return (
+            two_single
+            or (two_pair and opts["four_of_a_kind_chops_pair_of_twos"])
+            or kt == ("pairs", 3)
+        )
     if kx == ("pairs", 4):
         return two_single or two_pair or kt in (("pairs", 3), ("set", 4))
     if kx[0] == "pairs" and kx[1] >= 5 and lpsb:
@@ -99,7 +103,7 @@ def check(st):
     fast = st.legal_moves()
     assert len(fast) == len(set(fast))
     assert set(fast) == slow_legal(st), st.render(st.current_player)
-    if st.top:   # the heuristic's query: the lowest play that is (not) a bomb of the rules
+    if st.top:  # the heuristic's query: the lowest play that is (not) a bomb of the rules
         bombs = st.game._bombs
         for bomb in (True, False):
             want = min((m for m in fast[1:] if (R.shape_of(m) in bombs) == bomb), default=0)
@@ -109,7 +113,11 @@ def check(st):
 OPTION_SETS = [
     {},
     {"four_of_a_kind_chops_pair_of_twos": False, "four_pairs_ignore_pass": "twos_and_bombs"},
-    {"instant_win_enabled": False, "long_pair_sequence_is_bomb": False, "four_pairs_ignore_pass": "none"},
+    {
+        "instant_win_enabled": False,
+        "long_pair_sequence_is_bomb": False,
+        "four_pairs_ignore_pass": "none",
+    },
     {"instant_win_enabled": False, "first_lead_requires_3_spades": True},
 ]
 
@@ -156,13 +164,15 @@ def test_crafted_positions_against_brute_force():
         others = [c for c in range(52) if c not in hand]
         top = _random_combo(rng, rng.sample(others, 26), [rng.choice(want_tops)])
         if rng.random() < 0.3:
-            top = _random_combo(rng, [c for c in others if c >= 48 or rng.random() < 0.4],
-                                [R.SINGLE, R.PAIR])
+            top = _random_combo(
+                rng, [c for c in others if c >= 48 or rng.random() < 0.4], [R.SINGLE, R.PAIR]
+            )
         shape = R.shape_of(top)
         is_two = shape <= R.TRIPLE and top >> 48
         mode = g.options["four_pairs_ignore_pass"]
         exc = (mode == "pair_of_twos" and shape == R.PAIR and is_two) or (
-            mode == "twos_and_bombs" and (is_two or shape in g._bombs))
+            mode == "twos_and_bombs" and (is_two or shape in g._bombs)
+        )
         locked = exc and rng.random() < 0.5
         rest = [c for c in others if not top >> c & 1]
         rng.shuffle(rest)
@@ -176,11 +186,14 @@ def test_crafted_positions_against_brute_force():
         n_checked += 1
 
 
-@pytest.mark.parametrize("hand", [
-    "3S 3C 3D 4S 4C 4D 5S 5C 5D 6S 6C 6D 7S",
-    "3S 3C 4S 4C 5S 5C 6S 6C 7S 7C 8S 8C 9S",
-    "3S 4C 5D 6H 7S 8C 9D TH JS QC KD AH 2S",
-])
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "3S 3C 3D 4S 4C 4D 5S 5C 5D 6S 6C 6D 7S",
+        "3S 3C 4S 4C 5S 5C 6S 6C 7S 7C 8S 8C 9S",
+        "3S 4C 5D 6H 7S 8C 9D TH JS QC KD AH 2S",
+    ],
+)
 def test_dense_thirteen_card_leads(hand):
     g = games.make("tienlen", 4, {"instant_win_enabled": False})
     from quansu.games.cards import parse_mask

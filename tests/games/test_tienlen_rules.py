@@ -23,21 +23,38 @@ def legal_texts(st):
 
 
 # --- combinations -----------------------------------------------------------------------------
-@pytest.mark.parametrize("cards,shape", [
-    ("3S", R.SINGLE), ("2H", R.SINGLE),
-    ("9D 9H", R.PAIR), ("2S 2C", R.PAIR),
-    ("9D 9H 9S", R.TRIPLE), ("2S 2C 2H", R.TRIPLE),
-    ("7S 7C 7D 7H", R.QUAD),
-    ("4S 5H 6D", S + 3), ("TS JC QD KH AS", S + 5),
-    ("3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS", S + 12),
-    ("5S 5H 6C 6D 7S 7C", P + 3), ("QS QC KS KC AS AC", P + 3),
-    ("4S 4C 5D 5H 6S 6C 7D 7H", P + 4),
-    ("3S 3C 4S 4C 5S 5C 6S 6C 7S 7C", P + 5),
-    ("3S 4S", 0), ("3S 5S", 0), ("3S 3C 4S", 0), ("3S 5S 6S", 0),
-    ("KS AS 2S", 0), ("AH 2S 3C", 0), ("QD KC AH 2S", 0),
-    ("3S 3C 4S 4C", 0), ("3S 3C 4S 4C 5S", 0), ("3S 3C 3D 4S 4C 4D", 0),
-    ("KS KC AS AC 2S 2C", 0), ("3S 3C 3D 3H 4S", 0), ("5S 5C 6S 6C 8S 8C", 0),
-])
+@pytest.mark.parametrize(
+    "cards,shape",
+    [
+        ("3S", R.SINGLE),
+        ("2H", R.SINGLE),
+        ("9D 9H", R.PAIR),
+        ("2S 2C", R.PAIR),
+        ("9D 9H 9S", R.TRIPLE),
+        ("2S 2C 2H", R.TRIPLE),
+        ("7S 7C 7D 7H", R.QUAD),
+        ("4S 5H 6D", S + 3),
+        ("TS JC QD KH AS", S + 5),
+        ("3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS", S + 12),
+        ("5S 5H 6C 6D 7S 7C", P + 3),
+        ("QS QC KS KC AS AC", P + 3),
+        ("4S 4C 5D 5H 6S 6C 7D 7H", P + 4),
+        ("3S 3C 4S 4C 5S 5C 6S 6C 7S 7C", P + 5),
+        ("3S 4S", 0),
+        ("3S 5S", 0),
+        ("3S 3C 4S", 0),
+        ("3S 5S 6S", 0),
+        ("KS AS 2S", 0),
+        ("AH 2S 3C", 0),
+        ("QD KC AH 2S", 0),
+        ("3S 3C 4S 4C", 0),
+        ("3S 3C 4S 4C 5S", 0),
+        ("3S 3C 3D 4S 4C 4D", 0),
+        ("KS KC AS AC 2S 2C", 0),
+        ("3S 3C 3D 3H 4S", 0),
+        ("5S 5C 6S 6C 8S 8C", 0),
+    ],
+)
 def test_classify(cards, shape):
     m = M(cards)
     assert R.classify(m) == shape
@@ -52,10 +69,19 @@ def test_move_notation_round_trip_and_errors():
     assert g.move_to_text(m) == "TH JH QH"
     assert g.move_to_text(g.parse_move("9h 9d")) == "9D 9H"
     info = g.describe_move(m)
-    assert info.kind == "play" and info.combo == "straight" and info.cards == tuple(parse_cards("TH JH QH"))
+    assert (
+        info.kind == "play"
+        and info.combo == "straight"
+        and info.cards == tuple(parse_cards("TH JH QH"))
+    )
     assert g.describe_move(0).kind == "pass"
-    for bad, frag in (("", "empty move"), ("3S 3S", "named twice"), ("1S", "bad move"),
-                      ("3S 4S", "not a Tiến lên combination"), (7, "expected text")):
+    for bad, frag in (
+        ("", "empty move"),
+        ("3S 3S", "named twice"),
+        ("1S", "bad move"),
+        ("3S 4S", "not a Tiến lên combination"),
+        (7, "expected text"),
+    ):
         with pytest.raises(games.MoveParseError, match=frag):
             g.parse_move(bad)
     with pytest.raises(games.MoveParseError):
@@ -63,49 +89,84 @@ def test_move_notation_round_trip_and_errors():
 
 
 # --- same-shape beating -----------------------------------------------------------------------
-@pytest.mark.parametrize("x,top,ok", [
-    ("2H", "2D", True), ("2D", "2H", False), ("4S", "3H", True), ("3H", "4S", False),
-    ("9H 9S", "9D 9C", True), ("9D 9C", "9H 9S", False), ("TS TC", "9D 9H", True),
-    ("5C 6C 7S", "4S 5S 6H", True), ("4D 5D 6D", "4S 5S 6H", False),
-    ("3S 4C 5D 6S", "4S 5S 6H", False), ("KS KC KD", "QS QC QD", True),
-    ("JS QS KS AS", "TH JH QH KH", True), ("4S 5S 6S 7H", "4D 5D 6D 7D", True),
-    ("AS", "5S 6S 7S", False), ("9S 9C", "9D", False),
-])
+@pytest.mark.parametrize(
+    "x,top,ok",
+    [
+        ("2H", "2D", True),
+        ("2D", "2H", False),
+        ("4S", "3H", True),
+        ("3H", "4S", False),
+        ("9H 9S", "9D 9C", True),
+        ("9D 9C", "9H 9S", False),
+        ("TS TC", "9D 9H", True),
+        ("5C 6C 7S", "4S 5S 6H", True),
+        ("4D 5D 6D", "4S 5S 6H", False),
+        ("3S 4C 5D 6S", "4S 5S 6H", False),
+        ("KS KC KD", "QS QC QD", True),
+        ("JS QS KS AS", "TH JH QH KH", True),
+        ("4S 5S 6S 7H", "4D 5D 6D 7D", True),
+        ("AS", "5S 6S 7S", False),
+        ("9S 9C", "9D", False),
+    ],
+)
 def test_beats_ordinary(x, top, ok):
     assert R.beats(M(x), M(top)) is ok
 
 
 # --- the chop table (§3.2), every cell, with the options ----------------------------------------
-B3 = "5S 5H 6C 6D 7S 7H"          # 3 đôi thông
-B3_LOW = "3S 3C 4S 4C 5D 5C"       # lower 3 đôi thông
+B3 = "5S 5H 6C 6D 7S 7H"  # 3 đôi thông
+B3_LOW = "3S 3C 4S 4C 5D 5C"  # lower 3 đôi thông
 B3_HIGH = "QS QC KS KC AS AC"
-Q = "JS JC JD JH"                  # tứ quý
+Q = "JS JC JD JH"  # tứ quý
 Q_LOW = "4S 4C 4D 4H"
 Q_HIGH = "KS KC KD KH"
-B4 = "6S 6H 7C 7D 8S 8C 9D 9H"    # 4 đôi thông
+B4 = "6S 6H 7C 7D 8S 8C 9D 9H"  # 4 đôi thông
 B4_LOW = "3S 3H 4C 4D 5S 5C 6D 6C"
 B4_HIGH = "TS TC JS JC QS QC KS KC"
 B5 = "3S 3C 4S 4C 5S 5C 6S 6C 7S 7C"
-TOPS = {"single 2": "2S", "pair of 2s": "2S 2C", "triple of 2s": "2S 2C 2D",
-        "3 pairs": B3, "four": Q, "4 pairs": B4, "single A": "AH", "pair A": "AS AH",
-        "straight": "QH KH AD", "triple": "QS QC QD"}
+TOPS = {
+    "single 2": "2S",
+    "pair of 2s": "2S 2C",
+    "triple of 2s": "2S 2C 2D",
+    "3 pairs": B3,
+    "four": Q,
+    "4 pairs": B4,
+    "single A": "AH",
+    "pair A": "AS AH",
+    "straight": "QH KH AD",
+    "triple": "QS QC QD",
+}
 DEFAULT = {
     # X = 3 đôi thông
-    ("3 pairs", "single 2"): True, ("3 pairs", "pair of 2s"): False,
-    ("3 pairs", "triple of 2s"): False, ("3 pairs", "3 pairs low"): False,
-    ("3 pairs", "3 pairs high"): True, ("3 pairs", "four"): False, ("3 pairs", "4 pairs"): False,
+    ("3 pairs", "single 2"): True,
+    ("3 pairs", "pair of 2s"): False,
+    ("3 pairs", "triple of 2s"): False,
+    ("3 pairs", "3 pairs low"): False,
+    ("3 pairs", "3 pairs high"): True,
+    ("3 pairs", "four"): False,
+    ("3 pairs", "4 pairs"): False,
     # X = tứ quý
-    ("four", "single 2"): True, ("four", "pair of 2s"): True, ("four", "triple of 2s"): False,
-    ("four", "3 pairs"): True, ("four", "four low"): False, ("four", "four high"): True,
+    ("four", "single 2"): True,
+    ("four", "pair of 2s"): True,
+    ("four", "triple of 2s"): False,
+    ("four", "3 pairs"): True,
+    ("four", "four low"): False,
+    ("four", "four high"): True,
     ("four", "4 pairs"): False,
     # X = 4 đôi thông
-    ("4 pairs", "single 2"): True, ("4 pairs", "pair of 2s"): True,
-    ("4 pairs", "triple of 2s"): False, ("4 pairs", "3 pairs"): True, ("4 pairs", "four"): True,
-    ("4 pairs", "4 pairs low"): False, ("4 pairs", "4 pairs high"): True,
+    ("4 pairs", "single 2"): True,
+    ("4 pairs", "pair of 2s"): True,
+    ("4 pairs", "triple of 2s"): False,
+    ("4 pairs", "3 pairs"): True,
+    ("4 pairs", "four"): True,
+    ("4 pairs", "4 pairs low"): False,
+    ("4 pairs", "4 pairs high"): True,
 }
-X_OF = {"3 pairs": {"low": B3_LOW, "high": B3_HIGH, None: B3},
-        "four": {"low": Q_LOW, "high": Q_HIGH, None: Q},
-        "4 pairs": {"low": B4_LOW, "high": B4_HIGH, None: B4}}
+X_OF = {
+    "3 pairs": {"low": B3_LOW, "high": B3_HIGH, None: B3},
+    "four": {"low": Q_LOW, "high": Q_HIGH, None: Q},
+    "4 pairs": {"low": B4_LOW, "high": B4_HIGH, None: B4},
+}
 
 
 def _cell(row, col):
@@ -148,13 +209,23 @@ def test_four_of_a_kind_vs_pair_of_twos_option():
     assert R.beats(M(B4), M("2S 2C"), quad_chops_pair_of_twos=False)
 
 
-@pytest.mark.parametrize("top,lpsb,ok", [
-    ("2H", True, True), ("2S 2C", True, True), (B3_HIGH, True, True), (Q, True, True),
-    (B4_HIGH, True, True), ("2S 2C 2D", True, False),
-    ("2H", False, False), ("2S 2C", False, False), (Q, False, False), (B4_HIGH, False, False),
-    ("4D 4H 5D 5H 6D 6H 7D 7H 8D 8H", True, True),  # same length, higher
-    ("4D 4H 5D 5H 6D 6H 7D 7H 8D 8H", False, True),
-])
+@pytest.mark.parametrize(
+    "top,lpsb,ok",
+    [
+        ("2H", True, True),
+        ("2S 2C", True, True),
+        (B3_HIGH, True, True),
+        (Q, True, True),
+        (B4_HIGH, True, True),
+        ("2S 2C 2D", True, False),
+        ("2H", False, False),
+        ("2S 2C", False, False),
+        (Q, False, False),
+        (B4_HIGH, False, False),
+        ("4D 4H 5D 5H 6D 6H 7D 7H 8D 8H", True, True),  # same length, higher
+        ("4D 4H 5D 5H 6D 6H 7D 7H 8D 8H", False, True),
+    ],
+)
 def test_long_pair_sequence_option(top, lpsb, ok):
     x = M("9S 9C TS TC JS JC QS QC KS KC")  # 5 pairs
     t = M(top)
@@ -164,11 +235,15 @@ def test_long_pair_sequence_option(top, lpsb, ok):
 def test_long_pair_sequence_chop_is_priced_as_four_pairs():
     g = tl(instant_win_enabled=False)
     x = "9S 9C TS TC JS JC QS QC KS KC"
-    st = position(g, ["3S", x + " 3C", "3D", "3H"], to_act=1, top="4S 4C 5S 5C 6S 6C 7S 7C", owner=0)
+    st = position(
+        g, ["3S", x + " 3C", "3D", "3H"], to_act=1, top="4S 4C 5S 5C 6S 6C 7S 7C", owner=0
+    )
     st.apply(M(x))
     assert st.chain == (2.5, 0, 1)
     g = tl(instant_win_enabled=False, long_pair_sequence_is_bomb=False)
-    st = position(g, ["3S", x + " 3C", "3D", "3H"], to_act=1, top="4S 4C 5S 5C 6S 6C 7S 7C", owner=0)
+    st = position(
+        g, ["3S", x + " 3C", "3D", "3H"], to_act=1, top="4S 4C 5S 5C 6S 6C 7S 7C", owner=0
+    )
     assert M(x) not in st.legal_moves()
 
 
@@ -193,14 +268,17 @@ def _exception_position(g, top_owner_play):
     return st
 
 
-@pytest.mark.parametrize("mode,top_plays,offered", [
-    ("pair_of_twos", ["KS KD", "pass", "AS AH", "2D 2H", "pass"], True),
-    ("none", ["KS KD", "pass", "AS AH", "2D 2H", "pass"], False),
-    ("twos_and_bombs", ["KS KD", "pass", "AS AH", "2D 2H", "pass"], True),
-    ("pair_of_twos", ["KS", "pass", "AS", "2D", "pass"], False),
-    ("twos_and_bombs", ["KS", "pass", "AS", "2D", "pass"], True),
-    ("twos_and_bombs", ["KS", "pass", "AS", "pass", "pass"], False),
-])
+@pytest.mark.parametrize(
+    "mode,top_plays,offered",
+    [
+        ("pair_of_twos", ["KS KD", "pass", "AS AH", "2D 2H", "pass"], True),
+        ("none", ["KS KD", "pass", "AS AH", "2D 2H", "pass"], False),
+        ("twos_and_bombs", ["KS KD", "pass", "AS AH", "2D 2H", "pass"], True),
+        ("pair_of_twos", ["KS", "pass", "AS", "2D", "pass"], False),
+        ("twos_and_bombs", ["KS", "pass", "AS", "2D", "pass"], True),
+        ("twos_and_bombs", ["KS", "pass", "AS", "pass", "pass"], False),
+    ],
+)
 def test_four_pairs_ignore_pass(mode, top_plays, offered):
     g = tl(four_pairs_ignore_pass=mode)
     st = _exception_position(g, top_plays)
@@ -235,31 +313,34 @@ def test_leader_cannot_pass():
 FILL = "3S 5C 7D 9H JS KC 4D"
 
 
-@pytest.mark.parametrize("hand,first_game,rule,name", [
-    ("2S 2C 2D 2H 3S 5C 7D 9H JS KC 4D 6S 8C", False, "12_same_suit", "four 2s"),
-    ("3S 4S 5S 6C 7C 8C 9D TD JD QH KH AH AS", False, "12_same_suit", "dragon straight"),
-    ("3S 3C 4S 4C 5S 5C 6S 6C 7S 7C 9D JH 2S", False, "12_same_suit", "5 pair sequence"),
-    ("3S 3C 5S 5C 7S 7C 9S 9C JS JC KS KC 2H", False, "12_same_suit", "six pairs"),
-    ("3S 3C 3D 3H 5S 5C 7S 7C 9S 9C JS JC 2H", False, "12_same_suit", "six pairs"),
-    ("3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H 3S", False, "12_same_suit", "12 of one suit"),
-    ("3H 4H 5H 6H 7H 8H 9H TH JH QH KH 3S 4S", False, "12_same_suit", None),
-    ("3S 4S 5S 6S 7S 8S 9S TS JS QS AS 2S 3H", False, "12_same_suit", "12 of one suit"),
-    ("4C 5C 6C 7C 8C 9C TC JC QC KC AC 2C 4D", False, "12_same_suit", "12 of one suit"),
-    ("3D 4D 5D 6D 7D 8D 9D TD JD QD KD 2D 3C", False, "12_same_suit", "12 of one suit"),
-    ("3D 4D 5D 6D 7D 8D 9D TD JD QD 2D 3C 4C", False, "12_same_suit", None),
-    ("3S 3C 3D 3H 5S 5C 5D 5H 7S 7C JS QC 2H", False, "12_same_suit", None),
-    ("3S 3C 3D 3H 5S 5C 5D 5H 7S 7C 9S 9C 2H", False, "12_same_suit", "six pairs"),
-    ("3H 3D 4H 5D 6H 7D 8H 9D TH JD QH KD 2H", False, "13_same_color", "13 of one color"),
-    ("3H 3D 4H 5D 6H 7D 8H 9D TH JD QH KD 2H", False, "12_same_suit", None),
-    ("3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H 3S", False, "off", None),
-    ("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 3S", False, "off", "dragon straight"),
-    ("3S 3C 3D 5S 5C 5D 7S 7C 7D 9S 9C 9D JH", False, "12_same_suit", "four triples"),
-    ("3S 3C 3D 3H 6S 8C TD QH AS 2C 5D 7H 9S", True, "12_same_suit", "four 3s"),
-    ("3S 3C 3D 3H 6S 8C TD QH AS 2C 5D 7H 9S", False, "12_same_suit", None),
-    ("3S 3H 4C 4D 5S 5H 7C 9D JS QC KH AD 2S", True, "12_same_suit", "3 pair sequence with 3S"),
-    ("3C 3H 4C 4D 5S 5H 7C 9D JS QC KH AD 2S", True, "12_same_suit", None),
-    ("3S 4C 6D 7H 8S 9C JD QH KS AC 2D 5H 2H", True, "12_same_suit", None),
-])
+@pytest.mark.parametrize(
+    "hand,first_game,rule,name",
+    [
+        ("2S 2C 2D 2H 3S 5C 7D 9H JS KC 4D 6S 8C", False, "12_same_suit", "four 2s"),
+        ("3S 4S 5S 6C 7C 8C 9D TD JD QH KH AH AS", False, "12_same_suit", "dragon straight"),
+        ("3S 3C 4S 4C 5S 5C 6S 6C 7S 7C 9D JH 2S", False, "12_same_suit", "5 pair sequence"),
+        ("3S 3C 5S 5C 7S 7C 9S 9C JS JC KS KC 2H", False, "12_same_suit", "six pairs"),
+        ("3S 3C 3D 3H 5S 5C 7S 7C 9S 9C JS JC 2H", False, "12_same_suit", "six pairs"),
+        ("3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H 3S", False, "12_same_suit", "12 of one suit"),
+        ("3H 4H 5H 6H 7H 8H 9H TH JH QH KH 3S 4S", False, "12_same_suit", None),
+        ("3S 4S 5S 6S 7S 8S 9S TS JS QS AS 2S 3H", False, "12_same_suit", "12 of one suit"),
+        ("4C 5C 6C 7C 8C 9C TC JC QC KC AC 2C 4D", False, "12_same_suit", "12 of one suit"),
+        ("3D 4D 5D 6D 7D 8D 9D TD JD QD KD 2D 3C", False, "12_same_suit", "12 of one suit"),
+        ("3D 4D 5D 6D 7D 8D 9D TD JD QD 2D 3C 4C", False, "12_same_suit", None),
+        ("3S 3C 3D 3H 5S 5C 5D 5H 7S 7C JS QC 2H", False, "12_same_suit", None),
+        ("3S 3C 3D 3H 5S 5C 5D 5H 7S 7C 9S 9C 2H", False, "12_same_suit", "six pairs"),
+        ("3H 3D 4H 5D 6H 7D 8H 9D TH JD QH KD 2H", False, "13_same_color", "13 of one color"),
+        ("3H 3D 4H 5D 6H 7D 8H 9D TH JD QH KD 2H", False, "12_same_suit", None),
+        ("3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H 3S", False, "off", None),
+        ("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 3S", False, "off", "dragon straight"),
+        ("3S 3C 3D 5S 5C 5D 7S 7C 7D 9S 9C 9D JH", False, "12_same_suit", "four triples"),
+        ("3S 3C 3D 3H 6S 8C TD QH AS 2C 5D 7H 9S", True, "12_same_suit", "four 3s"),
+        ("3S 3C 3D 3H 6S 8C TD QH AS 2C 5D 7H 9S", False, "12_same_suit", None),
+        ("3S 3H 4C 4D 5S 5H 7C 9D JS QC KH AD 2S", True, "12_same_suit", "3 pair sequence with 3S"),
+        ("3C 3H 4C 4D 5S 5H 7C 9D JS QC KH AD 2S", True, "12_same_suit", None),
+        ("3S 4C 6D 7H 8S 9C JD QH KS AC 2D 5H 2H", True, "12_same_suit", None),
+    ],
+)
 def test_instant_win_hands(hand, first_game, rule, name):
     assert R.instant_win(M(hand), first_game, True, rule) == name
 
@@ -295,16 +376,24 @@ def test_instant_win_disabled_and_payment_option():
 BET = R.PENALTY_TABLES["bet"]
 
 
-@pytest.mark.parametrize("hand,value", [
-    ("3S 5C 7D", 0.0), ("2S", 0.5), ("2C 2H", 1.5), ("2S 2C 2D", 2.0),
-    ("8S 8C 8D 8H JC", 2.0), ("5S 5C 6S 6C 7S 7C", 1.5),
-    ("5S 5C 6S 6C 7S 7C 8S 8C", 2.5), ("5S 5C 6S 6C 7S 7C 8S 8C 9S 9C", 2.5),
-    ("5S 5C 6S 6C 7S 7C 8S 8C 9S 9C TS TC", 3.0),
-    ("3S 3C 4S 4C 5S 5C 6S 6C 7S 7C 8S 8C 9S", 3.0),  # 6 pair-ranks: 3 + 3 pairs
-    ("5S 5C 5D 5H 6S 6C 7S 7C 8S 8C", 3.5),  # the four first: 2.0, then 6-7-8: 1.5
-    ("5S 5C 6S 6C 7S 7C 7D 7H", 2.0),  # the four 7s first leaves 5-6: no sequence
-    ("5S 5C 6S 6C 7S 7C 2H", 2.5),
-])
+@pytest.mark.parametrize(
+    "hand,value",
+    [
+        ("3S 5C 7D", 0.0),
+        ("2S", 0.5),
+        ("2C 2H", 1.5),
+        ("2S 2C 2D", 2.0),
+        ("8S 8C 8D 8H JC", 2.0),
+        ("5S 5C 6S 6C 7S 7C", 1.5),
+        ("5S 5C 6S 6C 7S 7C 8S 8C", 2.5),
+        ("5S 5C 6S 6C 7S 7C 8S 8C 9S 9C", 2.5),
+        ("5S 5C 6S 6C 7S 7C 8S 8C 9S 9C TS TC", 3.0),
+        ("3S 3C 4S 4C 5S 5C 6S 6C 7S 7C 8S 8C 9S", 3.0),  # 6 pair-ranks: 3 + 3 pairs
+        ("5S 5C 5D 5H 6S 6C 7S 7C 8S 8C", 3.5),  # the four first: 2.0, then 6-7-8: 1.5
+        ("5S 5C 6S 6C 7S 7C 7D 7H", 2.0),  # the four 7s first leaves 5-6: no sequence
+        ("5S 5C 6S 6C 7S 7C 2H", 2.5),
+    ],
+)
 def test_thoi_value(hand, value):
     assert R.thoi_value(M(hand), BET) == value
 
@@ -423,9 +512,11 @@ def test_first_lead_requires_three_of_spades():
 
 def test_first_lead_three_players_lowest_card():
     g = tl(3, first_lead_requires_3_spades=True)
-    hands = (tuple(parse_cards("3C 4C 5C 6D 7D 8D 9H TH JH QS KS AC 2S")),
-             tuple(parse_cards("3D 4D 5D 6S 7S 8S 9C TC JC QH KH AD 2C")),
-             tuple(parse_cards("3H 4H 5H 6H 7H 8H 9D TD JD QD KD AH 2D")))
+    hands = (
+        tuple(parse_cards("3C 4C 5C 6D 7D 8D 9H TH JH QS KS AC 2S")),
+        tuple(parse_cards("3D 4D 5D 6S 7S 8S 9C TC JC QH KH AD 2C")),
+        tuple(parse_cards("3H 4H 5H 6H 7H 8H 9D TD JD QD KD AH 2D")),
+    )
     st = g.state_from_deal(Deal(hands=hands, first=0))  # 3S set aside: 3C is the lowest
     assert all(m & parse_mask("3C") for m in st.legal_moves())
     with pytest.raises(DealError, match="lowest dealt card 3C is held by seat 0"):
@@ -442,10 +533,26 @@ def test_option_errors():
     with pytest.raises(OptionError, match="list of 2 numbers"):
         tl(rank_payments=[1, 2, 3])
     names = {o["name"] for o in games.make("tienlen").describe_options()}
-    assert {"first_lead_requires_3_spades", "four_of_a_kind_chops_pair_of_twos",
-            "four_pairs_ignore_pass", "long_pair_sequence_is_bomb", "instant_win_enabled",
-            "instant_win_first_game_extra", "instant_win_flush_rule", "settlement_mode",
-            "rank_payments", "penalty_unit", "chop_chain_last_victim_pays_all",
-            "chop_void_if_victim_finished", "thoi_enabled", "thoi_payee", "cong_enabled",
-            "cong_multiplier", "instant_win_payment", "dut_mu_enabled", "dut_mu_single_only",
-            "count_unit", "first_game"} == names
+    assert {
+        "first_lead_requires_3_spades",
+        "four_of_a_kind_chops_pair_of_twos",
+        "four_pairs_ignore_pass",
+        "long_pair_sequence_is_bomb",
+        "instant_win_enabled",
+        "instant_win_first_game_extra",
+        "instant_win_flush_rule",
+        "settlement_mode",
+        "rank_payments",
+        "penalty_unit",
+        "chop_chain_last_victim_pays_all",
+        "chop_void_if_victim_finished",
+        "thoi_enabled",
+        "thoi_payee",
+        "cong_enabled",
+        "cong_multiplier",
+        "instant_win_payment",
+        "dut_mu_enabled",
+        "dut_mu_single_only",
+        "count_unit",
+        "first_game",
+    } == names

@@ -23,8 +23,9 @@ def tl(**options):
 def pos(hands, to_act, top="", owner=None, passed=(), finished=(), game=None, history=None):
     """A position with every seat's hand written out (the other cards count as played)."""
     game = game or tl()
-    st = position(game, hands, to_act=to_act, top=top, owner=owner, passed=passed,
-                  finished=finished)
+    st = position(
+        game, hands, to_act=to_act, top=top, owner=owner, passed=passed, finished=finished
+    )
     if history is not None:
         st._hist = list(history)
     return st
@@ -39,28 +40,81 @@ def move_text(game, st):
 # (what it shows, hands of seats 0..3, seat to act, top, owner, finished, the moves expected or
 # "not X": any move but X)
 CASES = [
-    ("chops a 2 with a four of a kind",
-     ["3S 4D 6H 8C TC JC QC KS", "9S 9C 9D 9H 7C", "3D 5S 8D JD QD KD AC", "4C 5C 6C 7D TD JH QH AH"],
-     1, "2H", 0, (), {"9S 9C 9D 9H"}),
-    ("does not lead its boss 2 first",
-     ["4C 7D 9S 2H", "3S 5D 6H 8C TC JC QC KS", "3D 5S 8D JD QD KD AC", "4D 5C 6C 7S TD JH QH AH"],
-     0, "", None, (), {"4C"}),
-    ("does not spend its 2 on a low single early",
-     ["5C 5D 7S 7H 8S 8C TD TH JC QS QD KH 2H", "3S 3C 4D 6H 9C TC JS QC KS 2S 2C",
-      "3D 4C 5S 6C 8D 9D JD QH KD AC AD", "3H 4H 5H 6D 7C 8H 9H TS JH AH 2D"],
-     0, "4S", 3, (), "not 2H"),
-    ("leads its bosses, then its last card: out whatever the others hold",
-     ["KH 2H 4C", "5D 6D", "9S TS", "JC QC"], 0, "", None, (), {"KH", "2H"}),
-    ("blocks the next seat on its last card: no single under its card",
-     ["4C 4D 7S", "KD", "3D 5S 8D JD QD AC", "6C 9H TH JH QH"],
-     0, "", None, (), {"4C 4D"}),
-    ("beats with a sure boss when the rest goes out after it",
-     ["5D 6D 9S", "2H 8C 8D", "TS QS", "JC KC"], 1, "AH", 0, (), {"2H"}),
+    (
+        "chops a 2 with a four of a kind",
+        [
+            "3S 4D 6H 8C TC JC QC KS",
+            "9S 9C 9D 9H 7C",
+            "3D 5S 8D JD QD KD AC",
+            "4C 5C 6C 7D TD JH QH AH",
+        ],
+        1,
+        "2H",
+        0,
+        (),
+        {"9S 9C 9D 9H"},
+    ),
+    (
+        "does not lead its boss 2 first",
+        [
+            "4C 7D 9S 2H",
+            "3S 5D 6H 8C TC JC QC KS",
+            "3D 5S 8D JD QD KD AC",
+            "4D 5C 6C 7S TD JH QH AH",
+        ],
+        0,
+        "",
+        None,
+        (),
+        {"4C"},
+    ),
+    (
+        "does not spend its 2 on a low single early",
+        [
+            "5C 5D 7S 7H 8S 8C TD TH JC QS QD KH 2H",
+            "3S 3C 4D 6H 9C TC JS QC KS 2S 2C",
+            "3D 4C 5S 6C 8D 9D JD QH KD AC AD",
+            "3H 4H 5H 6D 7C 8H 9H TS JH AH 2D",
+        ],
+        0,
+        "4S",
+        3,
+        (),
+        "not 2H",
+    ),
+    (
+        "leads its bosses, then its last card: out whatever the others hold",
+        ["KH 2H 4C", "5D 6D", "9S TS", "JC QC"],
+        0,
+        "",
+        None,
+        (),
+        {"KH", "2H"},
+    ),
+    (
+        "blocks the next seat on its last card: no single under its card",
+        ["4C 4D 7S", "KD", "3D 5S 8D JD QD AC", "6C 9H TH JH QH"],
+        0,
+        "",
+        None,
+        (),
+        {"4C 4D"},
+    ),
+    (
+        "beats with a sure boss when the rest goes out after it",
+        ["5D 6D 9S", "2H 8C 8D", "TS QS", "JC KC"],
+        1,
+        "AH",
+        0,
+        (),
+        {"2H"},
+    ),
 ]
 
 
-@pytest.mark.parametrize("what,hands,to_act,top,owner,finished,expected", CASES,
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    "what,hands,to_act,top,owner,finished,expected", CASES, ids=[c[0] for c in CASES]
+)
 def test_positions(what, hands, to_act, top, owner, finished, expected):
     game = tl()
     st = pos(hands, to_act, top, owner, finished=finished, game=game)
@@ -96,8 +150,11 @@ def test_guaranteed_finish_ends_dut_mu():
 def test_keeps_3s_for_the_end():
     """With nobody out yet it does not lead 3♠ while it can lead something else."""
     game = tl()
-    st = pos(["3S 6D 9C JH QD", "4S 5D 6H 8C TC JC QC KS", "3D 5S 8D JD KD AC", "4D 5C 6C 7S TD QH AH"], 0,
-             game=game)
+    st = pos(
+        ["3S 6D 9C JH QD", "4S 5D 6H 8C TC JC QC KS", "3D 5S 8D JD KD AC", "4D 5C 6C 7S TD QH AH"],
+        0,
+        game=game,
+    )
     assert "3S" not in move_text(game, st).split()
 
 
@@ -112,8 +169,9 @@ def _minimax(st, me):
     return max(vals) if st.current_player == me else min(vals)
 
 
-@pytest.mark.parametrize("mine,his", [("5D 7S QS", "5S 6D KC"), ("7C JS KC", "3D 8S KD"),
-                                      ("9S QS 2C", "5S 9H 2D")])
+@pytest.mark.parametrize(
+    "mine,his", [("5D 7S QS", "5S 6D KC"), ("7C JS KC", "3D 8S KD"), ("9S QS 2C", "5S 9H 2D")]
+)
 def test_exact_two_seat_endgame(mine, his):
     """Two seats left and the last opponent holds every unseen card: the move is the best by
     minimax (leading the lowest single, the plan's choice, loses these)."""
@@ -194,8 +252,12 @@ def test_pass_on_last_card_is_a_hard_fact():
     """A seat that passed on a single while holding one card cannot beat that single (it would
     have gone out): a single at or above it is a sure boss against that seat."""
     game = tl()
-    st = pos(["4C 9D", "5S", "3D 6S 8D JD", "6C TH JH QH"], 0, game=game,
-             history=[(2, M("3C")), (3, M("7C")), (1, 0), (0, M("8C"))])
+    st = pos(
+        ["4C 9D", "5S", "3D 6S 8D JD", "6C TH JH QH"],
+        0,
+        game=game,
+        history=[(2, M("3C")), (3, M("7C")), (1, 0), (0, M("8C"))],
+    )
     ctx = S._Ctx(game, st, S.PARAMS)
     assert ctx.passes[1] == [(R.SINGLE, M("7C"), 1)]
     assert ctx.beat_p(1, M("9D"), R.SINGLE) == 0.0
@@ -205,8 +267,16 @@ def test_pass_on_last_card_is_a_hard_fact():
 def test_plan_splits_into_few_combinations():
     """A straight, a triple, a pair and a 2: no card left over."""
     game = tl()
-    st = pos(["3S 4D 5C 6H 7S 9C 9D 9H JS JH 2D", "3D 5S 8D AD 2S QD", "4S 5D 6D 8S TS AH 2H",
-              "3H 4H 5H 6S AS KD"], 0, game=game)
+    st = pos(
+        [
+            "3S 4D 5C 6H 7S 9C 9D 9H JS JH 2D",
+            "3D 5S 8D AD 2S QD",
+            "4S 5D 6D 8S TS AH 2H",
+            "3H 4H 5H 6S AS KD",
+        ],
+        0,
+        game=game,
+    )
     ctx = S._Ctx(game, st, S.PARAMS)
     _, combos = ctx.plan(st.hands[0])
     got = sorted(format_cards(m) for m, _ in combos)
@@ -252,7 +322,10 @@ def test_plays_legal_full_games_with_every_player_count():
         game = games.make("tienlen", n)
         for seed in range(3):
             st = game.new_initial_state(random.Random(seed))
-            bots = [SparringBot(seed=s) if s % 2 == 0 else make_bot("heuristic", seed=s) for s in range(n)]
+            bots = [
+                SparringBot(seed=s) if s % 2 == 0 else make_bot("heuristic", seed=s)
+                for s in range(n)
+            ]
             steps = 0
             while not st.is_terminal():
                 seat = st.current_player
@@ -265,9 +338,16 @@ def test_plays_legal_full_games_with_every_player_count():
 
 
 def test_other_options_and_first_lead_rule():
-    game = games.make("tienlen", 4, {"first_lead_requires_3_spades": True, "settlement_mode": "count",
-                                     "four_of_a_kind_chops_pair_of_twos": False,
-                                     "chop_chain_last_victim_pays_all": False})
+    game = games.make(
+        "tienlen",
+        4,
+        {
+            "first_lead_requires_3_spades": True,
+            "settlement_mode": "count",
+            "four_of_a_kind_chops_pair_of_twos": False,
+            "chop_chain_last_victim_pays_all": False,
+        },
+    )
     for seed in range(3):
         st = game.new_initial_state(random.Random(seed))
         while not st.is_terminal():

@@ -14,8 +14,9 @@ from quansu.games.phom import rules as R
 _TRIES = 24
 
 
-def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: list[int],
-                        one: bool, rng: random.Random) -> tuple[dict, list[int]] | None:
+def _sample_constrained(
+    pool: list[int], seats: list[int], sizes: dict, eaten: list[int], one: bool, rng: random.Random
+) -> tuple[dict, list[int]] | None:
     """Hidden cards for the seats holding eaten cards, each hand satisfying the cover, drawn
     from ``pool``; returns (seat -> mask, the unused pool cards) or None.  First by rejection
     (uniform among valid hands), then by joint construction: a random 3-card meld from the pool
@@ -63,10 +64,13 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
             rng.shuffle(es)
             for e in es:
                 free = pool_mask & ~reserved & ~chosen
-                cands = [m for m in melds_of[e]
-                         if not (m & ~(1 << e)) & ~(free | e_all)
-                         and not (one and (m & e_all) != 1 << e)
-                         and not m & chosen]
+                cands = [
+                    m
+                    for m in melds_of[e]
+                    if not (m & ~(1 << e)) & ~(free | e_all)
+                    and not (one and (m & e_all) != 1 << e)
+                    and not m & chosen
+                ]
                 if not cands:
                     break
                 chosen |= rng.choice(cands) & ~e_all
@@ -82,7 +86,7 @@ def _sample_constrained(pool: list[int], seats: list[int], sizes: dict, eaten: l
         pos = 0
         for o in seats:
             k = sizes[o] - got[o].bit_count()
-            for x in avail[pos:pos + k]:
+            for x in avail[pos : pos + k]:
                 got[o] |= 1 << x
             pos += k
         if all(R.cover(got[o] | eaten[o], eaten[o], one) for o in seats):
@@ -98,7 +102,7 @@ def determinize(st, seat: int, rng: random.Random):
     eaten = st.eaten
     opp = [o for o in range(n) if o != seat]
     hidden = {o: hands[o] & ~eaten[o] for o in opp}
-    stock_old = st.stock[st.sp:]
+    stock_old = st.stock[st.sp :]
     pool_mask = st.aside
     for x in stock_old:
         pool_mask |= 1 << x
@@ -127,12 +131,12 @@ def determinize(st, seat: int, rng: random.Random):
             continue
         k = hidden[o].bit_count()
         m = 0
-        for x in pool[pos:pos + k]:
+        for x in pool[pos : pos + k]:
             m |= 1 << x
         pos += k
         new_hidden[o] = m
     ns = len(stock_old)
-    new_stock = tuple(pool[pos:pos + ns])
+    new_stock = tuple(pool[pos : pos + ns])
     pos += ns
     new_aside = 0
     for x in pool[pos:]:
@@ -141,8 +145,10 @@ def determinize(st, seat: int, rng: random.Random):
     d = st.clone()
     for o in opp:
         d.hands[o] = new_hidden[o] | eaten[o]
-    d.stock = st.stock[:st.sp] + new_stock
+    d.stock = st.stock[: st.sp] + new_stock
     d.aside = new_aside
-    d._deal_src = (st._deal_src, (opp, hidden, new_hidden, stock_old, new_stock, st.aside,
-                                  new_aside))
+    d._deal_src = (
+        st._deal_src,
+        (opp, hidden, new_hidden, stock_old, new_stock, st.aside, new_aside),
+    )
     return d

@@ -65,7 +65,7 @@ def _plan_counts(counts: tuple[int, ...], allow_two: bool):
         res = (0, ())
     else:
         c = counts[r]
-        rest = counts[:r] + (0,) + counts[r + 1:]
+        rest = counts[:r] + (0,) + counts[r + 1 :]
         kind = (SINGLE, PAIR, TRIPLE, QUAD)[c - 1]
         sub = _plan_counts(rest, allow_two)
         best = (sub[0] + _group_cost(kind, (r,) * c), ((kind, (r,) * c),) + sub[1])
@@ -115,8 +115,7 @@ def _beatable(mask: int, by: int, game) -> bool:
     return bool(R.beating_combos(by, c[0], c[1], c[2], game._allow_two, game._dq, game._quad_pair))
 
 
-def sam_success_chance(game, hand: int, unseen: int, rng=None,
-                       samples: int = SAM_SAMPLES) -> float:
+def sam_success_chance(game, hand: int, unseen: int, rng=None, samples: int = SAM_SAMPLES) -> float:
     """The original Monte Carlo loop, one sampled deal and one opponent at a time, on the fixed
     sampled deals of the current module (``games.samloc.heuristic.sample_deals``) instead of
     ``rng.sample``."""
@@ -166,7 +165,7 @@ def heuristic_move(game, state, rng: random.Random) -> int:
     legal = state.legal_moves()
     if state.in_declarations:
         if not state.declaration_matters(s):
-            return DECLINE   # an earlier seat's declaration outranks this one: nothing to gain
+            return DECLINE  # an earlier seat's declaration outranks this one: nothing to gain
         chance = sam_success_chance(game, state.hands[s], _unseen(state, s), rng)
         return DECLARE if chance >= SAM_THRESHOLD else DECLINE
     if len(legal) == 1:
@@ -186,7 +185,9 @@ def heuristic_move(game, state, rng: random.Random) -> int:
 
     nxt = state._next_active(s)
     danger_next = nxt >= 0 and state.hands[nxt].bit_count() == 1
-    sizes = [state.hands[t].bit_count() for t in range(state._n) if t != s and state._active >> t & 1]
+    sizes = [
+        state.hands[t].bit_count() for t in range(state._n) if t != s and state._active >> t & 1
+    ]
     min_opp = min(sizes) if sizes else 10
 
     # as declarer: safest plays first, never finish on a 2
@@ -215,13 +216,13 @@ def heuristic_move(game, state, rng: random.Random) -> int:
     def after(m: int) -> float:
         rest = hand ^ m
         if not rest:
-            return 5.0 * (m & TWOS).bit_count()      # out on a 2: a loss, but a cheap one
+            return 5.0 * (m & TWOS).bit_count()  # out on a 2: a loss, but a cheap one
         v = plan_cost(rest, allow_two)
         groups = plan(rest, allow_two)[1]
         if len(groups) == 1 and not _counts_two(game, rest) and not _beatable(m, unseen, game):
-            v -= 100      # nobody can beat m, and the rest goes out in one play
+            v -= 100  # nobody can beat m, and the rest goes out in one play
         if (rest & TWOS) == rest:
-            v += 15       # only 2s left: the hand can only end on a 2
+            v += 15  # only 2s left: the hand can only end on a 2
         return v
 
     quads = 0
@@ -232,7 +233,11 @@ def heuristic_move(game, state, rng: random.Random) -> int:
     if top is None:
         # leading
         if danger_next:
-            multi = [m for m in legal if m.bit_count() > 1 and R.classify(m, allow_two, game._dq)[0] != QUAD]
+            multi = [
+                m
+                for m in legal
+                if m.bit_count() > 1 and R.classify(m, allow_two, game._dq)[0] != QUAD
+            ]
             if multi:
                 return min(multi, key=lambda m: (after(m) + spend(m), m))
             singles = [m for m in legal if m.bit_count() == 1]
@@ -242,9 +247,9 @@ def heuristic_move(game, state, rng: random.Random) -> int:
             c = R.classify(m, allow_two, game._dq)
             v = after(m) + spend(m)
             if c[0] == QUAD and hand != m:
-                v += 25              # keep fours of a kind to chop with
+                v += 25  # keep fours of a kind to chop with
             elif quads & m:
-                v += 25              # ... and do not break them
+                v += 25  # ... and do not break them
             # lead weak combinations first, long straights early (they shed many cards)
             if c[0] == STRAIGHT:
                 v += (c[2] - 3) * 0.3 - 5 * c[1]

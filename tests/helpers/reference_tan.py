@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from quansu.games.base import IllegalMoveError
-from quansu.games.tan.rules import (CARD_VALUE, DEFEND_BASE, DONE, SWAP_BASE, TAKE, THROW_BASE)
+from quansu.games.tan.rules import CARD_VALUE, DEFEND_BASE, DONE, SWAP_BASE, TAKE, THROW_BASE
 
 
 def _cost(card: int, trump: int) -> int:
@@ -26,6 +26,7 @@ def heuristic_move(state, rng: random.Random) -> int:
     if len(legal) == 1:
         return legal[0]
     from quansu.games.tan.game import ATTACK, DEFEND, THROW
+
     g = state.game
     seat = state.current_player
     hand = state.hands[seat]
@@ -47,8 +48,9 @@ def heuristic_move(state, rng: random.Random) -> int:
         counts = {}
         for c in legal:
             counts[c >> 2] = counts.get(c >> 2, 0) + 1
-        return min(legal, key=lambda c: (c & 3 == trump, CARD_VALUE[c] - 2 * (counts[c >> 2] - 1),
-                                         c))
+        return min(
+            legal, key=lambda c: (c & 3 == trump, CARD_VALUE[c] - 2 * (counts[c >> 2] - 1), c)
+        )
 
     if ph == DEFEND:
         defences = [m for m in legal if DEFEND_BASE <= m < SWAP_BASE]
@@ -74,11 +76,17 @@ def heuristic_move(state, rng: random.Random) -> int:
         if first_out and stock_empty and hand.bit_count() == 1:
             return throws[0]
         if stock_empty:
-            ok = [m for m in throws
-                  if (m - THROW_BASE) & 3 != trump or CARD_VALUE[m - THROW_BASE] <= 8]
+            ok = [
+                m
+                for m in throws
+                if (m - THROW_BASE) & 3 != trump or CARD_VALUE[m - THROW_BASE] <= 8
+            ]
         else:
-            ok = [m for m in throws
-                  if (m - THROW_BASE) & 3 != trump and CARD_VALUE[m - THROW_BASE] <= 10]
+            ok = [
+                m
+                for m in throws
+                if (m - THROW_BASE) & 3 != trump and CARD_VALUE[m - THROW_BASE] <= 10
+            ]
         if not ok:
             return DONE
         return min(ok, key=lambda m: (_cost(m - THROW_BASE, trump), m))

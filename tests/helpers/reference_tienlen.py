@@ -130,8 +130,7 @@ def choose(game, state, rng: random.Random) -> int:
         return hand  # finish now
     bombs = game._bombs
     n = game.num_players
-    others = [state.hands[s].bit_count() for s in range(n)
-              if s != me and state.active >> s & 1]
+    others = [state.hands[s].bit_count() for s in range(n) if s != me and state.active >> s & 1]
     opp_min = min(others) if others else 13
     pieces = plan(hand)
     top = state.top

@@ -28,16 +28,26 @@ def fill_hands(hands: list[str], n: int, allow_two: bool = True, seed: int = 0) 
         out, j = [], 0
         for h in given:
             k = 10 - len(h)
-            out.append(sorted(h + pool[j:j + k]))
+            out.append(sorted(h + pool[j : j + k]))
             j += k
-        if all(R.instant_win(sum(1 << c for c in h), allow_two) == 0
-               for h, gv in zip(out, given) if len(gv) < 10):
+        if all(
+            R.instant_win(sum(1 << c for c in h), allow_two) == 0
+            for h, gv in zip(out, given)
+            if len(gv) < 10
+        ):
             return out
     raise AssertionError("could not fill the hands without an instant win")
 
 
-def position(hands: list[str], first: int = 0, n: int = 4, declines: bool = True, full: bool = False,
-             declarers: tuple[int, ...] | None = None, **opts):
+def position(
+    hands: list[str],
+    first: int = 0,
+    n: int = 4,
+    declines: bool = True,
+    full: bool = False,
+    declarers: tuple[int, ...] | None = None,
+    **opts,
+):
     """A state of a later game led by ``first`` (the previous winner), hands given in notation
     (topped up unless ``full``), after báo sâm: every seat declined when ``declines``; with
     ``declarers``, every seat answered, those seats ``declare`` and the others ``decline``."""

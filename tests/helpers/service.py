@@ -7,11 +7,11 @@ import contextlib
 import logging
 import random
 
+from quansu.client import Client
 from quansu.games import record as rec
 from quansu.games.registry import make
-from quansu.server.app import QuansuServer, ServerConfig
-from quansu.client import Client
 from quansu.server import convert
+from quansu.server.app import QuansuServer, ServerConfig
 
 TLS_DIR = __import__("pathlib").Path(__file__).parents[1] / "data" / "tls"
 
@@ -48,8 +48,9 @@ def long_record(game_name: str, players: int = 4, min_moves: int = 6, seed: int 
     raise AssertionError(f"no {game_name} game of {min_moves}+ moves")
 
 
-def view_to_act(game_name: str, players: int = 4, seed: int = 0, moves: int = 5,
-                choice: bool = True) -> dict:
+def view_to_act(
+    game_name: str, players: int = 4, seed: int = 0, moves: int = 5, choice: bool = True
+) -> dict:
     """The view of the seat to act after about ``moves`` random moves of a running game
     (``choice``: one where that seat has at least two legal moves, so that a search runs;
     a position with one legal move is answered without search)."""

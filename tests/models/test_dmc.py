@@ -20,14 +20,30 @@ pytest.importorskip("onnx")
 from quansu.games import make  # noqa: E402
 from quansu.models.encoders import encoder_for  # noqa: E402
 from quansu.models.evaluator import NetworkEvaluator, load_model  # noqa: E402
-from quansu.models.training.dmc import (DMCActor, DMCConfig, actor_games, net_from,  # noqa: E402
-                                         train_dmc, weights_of)
+from quansu.models.training.dmc import (  # noqa: E402
+    DMCActor,
+    DMCConfig,
+    actor_games,
+    net_from,
+    train_dmc,
+    weights_of,
+)
 from quansu.models.training.net import PolicyValueNet  # noqa: E402
 
 pytestmark = pytest.mark.train
 
-TINY = dict(game="tienlen", players=2, hidden=16, move_hidden=8, games_per_round=2,
-            batch_size=32, eval_deals=2, eval_first=50, minutes=5.0, progress=False)
+TINY = dict(
+    game="tienlen",
+    players=2,
+    hidden=16,
+    move_hidden=8,
+    games_per_round=2,
+    batch_size=32,
+    eval_deals=2,
+    eval_first=50,
+    minutes=5.0,
+    progress=False,
+)
 PARAMS = {"epsilon": 0.2, "bot_share": 0.5, "bot": "heuristic", "record_bot": True}
 
 
@@ -49,15 +65,16 @@ def test_a_short_run_checkpoints_and_resume_continues_the_counters(tmp_path):
         assert p["ci95"][0] <= p["mean"] <= p["ci95"][1]
     ck = torch.load(out / "checkpoint.pt", weights_only=False)
     assert ck["counters"]["decisions"] == s1["decisions"]
-    s2 = train_dmc(DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=4, resume=True),
-                   log=logs.append)
+    s2 = train_dmc(
+        DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=4, resume=True), log=logs.append
+    )
     assert any(line.startswith("resumed from") for line in logs)
     assert s2["rounds"] == 4 and s2["decisions"] > s1["decisions"]
     assert s2["games"] == s1["games"] + 2 * TINY["games_per_round"]
     assert s2["steps"] > s1["steps"] and s2["train_seconds"] >= s1["train_seconds"]
     # the curve goes on: the first run's points, then the new ones
     points = json.loads((out / "curve.json").read_text())["points"]
-    assert points[:len(s1["points"])] == s1["points"] and len(points) > len(s1["points"])
+    assert points[: len(s1["points"])] == s1["points"] and len(points) > len(s1["points"])
     # a resume without a checkpoint is refused
     with pytest.raises(ValueError, match="no checkpoint"):
         train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "none"), workers=0, resume=True))
@@ -91,8 +108,9 @@ def test_the_shipped_models_folder_is_refused(tmp_path):
 @pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is present")
 def test_device_cuda_without_a_device_is_refused(tmp_path):
     with pytest.raises(ValueError, match="cuda"):
-        train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "c"), workers=0, rounds=1,
-                            device="cuda"))
+        train_dmc(
+            DMCConfig(**TINY, out_dir=str(tmp_path / "c"), workers=0, rounds=1, device="cuda")
+        )
 
 
 def test_an_actor_gives_the_same_samples_for_the_same_seed():
@@ -115,9 +133,31 @@ def test_the_cli_trains_with_dmc(tmp_path, capsys):
     from quansu.cli.train import main
 
     out = tmp_path / "cli"
-    rc = main(["--game", "tienlen", "--players", "2", "--algo", "dmc", "--workers", "1",
-               "--hidden", "16", "--games-per-round", "2", "--rounds", "2", "--curve-deals", "2",
-               "--curve-first", "50", "--out", str(out), "--no-progress"])
+    rc = main(
+        [
+            "--game",
+            "tienlen",
+            "--players",
+            "2",
+            "--algo",
+            "dmc",
+            "--workers",
+            "1",
+            "--hidden",
+            "16",
+            "--games-per-round",
+            "2",
+            "--rounds",
+            "2",
+            "--curve-deals",
+            "2",
+            "--curve-first",
+            "50",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert rc == 0, capsys.readouterr().err
     assert (out / "tienlen.onnx").is_file() and (out / "checkpoint.pt").is_file()
     doc = json.loads((out / "curve.json").read_text())
@@ -127,6 +167,7 @@ def test_the_cli_trains_with_dmc(tmp_path, capsys):
 
 # -- on a local Ray ----------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def local_ray():
     """A one-node cluster of 2 CPUs started with ``ray start`` (LocalCluster), not a local
@@ -134,7 +175,7 @@ def local_ray():
     the drivers of later ``ray start`` clusters on the machine are refused
     (tests/service/test_ray_cluster.py)."""
     ray_cluster = pytest.importorskip("quansu.server.ray_cluster")
-    ray_cluster.require_ray()      # the dev extra installs it: a missing Ray fails here
+    ray_cluster.require_ray()  # the dev extra installs it: a missing Ray fails here
     with ray_cluster.LocalCluster((2,), object_store_mb=80) as c:
         yield c
 
@@ -149,7 +190,7 @@ def test_ray_actors_play_and_a_killed_actor_is_replaced(local_ray, tmp_path):
     try:
         (pid,) = actors.gather(actors.submit("pid", [()]))
         assert pid != os.getpid()
-        os.kill(pid, signal.SIGKILL)        # the actor's process, started by this test
+        os.kill(pid, signal.SIGKILL)  # the actor's process, started by this test
         (res,) = actors.gather(actors.submit("play", [args]))
         assert actors.replaced == 1
         (pid2,) = actors.gather(actors.submit("pid", [()]))
@@ -161,6 +202,7 @@ def test_ray_actors_play_and_a_killed_actor_is_replaced(local_ray, tmp_path):
     for k in ("states", "moves", "q", "values"):
         assert np.array_equal(res[k], local[k])
     # a short run with its actors on Ray (--ray ADDRESS: the cluster this test started)
-    s = train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "ray"), workers=1,
-                            ray=local_ray.address, rounds=2))
+    s = train_dmc(
+        DMCConfig(**TINY, out_dir=str(tmp_path / "ray"), workers=1, ray=local_ray.address, rounds=2)
+    )
     assert s["rounds"] == 2 and s["decisions"] > 0 and s["actor_nodes"] == 1

@@ -199,8 +199,8 @@ def test_priors_of_a_single_move_skip_the_network(name):
     ev = default_evaluator(game, cache_size=0)
     answers = ev.evaluate(single + multi, values=False)
     assert ev.calls == 1  # one batch: the states with a choice
-    assert [list(a.priors) for a in answers[:len(single)]] == [[1.0]] * len(single)
-    for state, a in zip(multi, answers[len(single):]):
+    assert [list(a.priors) for a in answers[: len(single)]] == [[1.0]] * len(single)
+    for state, a in zip(multi, answers[len(single) :]):
         assert len(a.priors) == len(state.legal_moves()) and abs(sum(a.priors) - 1.0) < 1e-6
     # the network's own answer for such a state is the same prior, and values still come
     full = ev.evaluate(single[:1], values=True)[0]
@@ -286,8 +286,11 @@ def test_guided_config_leaf_choice(name):
     ev = default_evaluator(games.make(name, 4))
     base = SearchConfig(iterations=None, time_s=0.1)
     net = guided_config(ev, base, "evaluator")
-    assert (net.leaf_value, net.batch_size, net.value_scale) == ("evaluator", 8,
-                                                                 ev.model.value_scale)
+    assert (net.leaf_value, net.batch_size, net.value_scale) == (
+        "evaluator",
+        8,
+        ev.model.value_scale,
+    )
     roll = guided_config(ev, base, "rollout")
     assert (roll.leaf_value, roll.batch_size, roll.value_scale) == ("rollout", 1, None)
     tuning = ev.game.tuning
@@ -313,7 +316,7 @@ def test_phom_move_terms_are_the_discard_bots_terms():
         moves = state.legal_moves()
         if state.is_terminal():
             continue
-        terms = enc.encode_moves(state, moves)[:, -1 - k:-1]
+        terms = enc.encode_moves(state, moves)[:, -1 - k : -1]
         if state.phase not in (DISCARD, SEND) or len(moves) < 2 or U in moves:  # no discard
             assert not terms.any()
             continue
@@ -330,8 +333,7 @@ def test_phom_move_terms_are_the_discard_bots_terms():
             want = [min(dw, 100) / 50, pot / 4, dan / 4, min(score - best[1], 30) / 10]
             np.testing.assert_allclose(got, want, rtol=1e-6)
             seen += 1
-        assert not terms[[i for i, mv in enumerate(moves)
-                          if mv not in {r[0] for r in rows}]].any()
+        assert not terms[[i for i, mv in enumerate(moves) if mv not in {r[0] for r in rows}]].any()
     assert seen > 50 and in_send > 0
 
 
@@ -341,9 +343,15 @@ def test_bench_results_are_appended_to_a_card(tmp_path):
     from quansu.bench.models import CARD_HEADER, append_to_card
 
     def result(mean):
-        return {"players": 4, "policy_vs_heuristic": {
-            "payoff_mean": mean, "ci95": [mean - 0.1, mean + 0.1], "deals": 10,
-            "above_zero": mean > 0.1}}
+        return {
+            "players": 4,
+            "policy_vs_heuristic": {
+                "payoff_mean": mean,
+                "ci95": [mean - 0.1, mean + 0.1],
+                "deals": 10,
+                "above_zero": mean > 0.1,
+            },
+        }
 
     card = tmp_path / "g.md"
     card.write_text("# g\n\ntext\n")
@@ -351,8 +359,9 @@ def test_bench_results_are_appended_to_a_card(tmp_path):
     append_to_card(str(card), [("cmd two", result(-0.5))])
     text = card.read_text()
     assert text.startswith("# g\n\ntext\n") and text.count(CARD_HEADER) == 1
-    assert text.index("cmd one") < text.index("+0.500") < text.index("cmd two") \
-        < text.index("-0.500")
+    assert (
+        text.index("cmd one") < text.index("+0.500") < text.index("cmd two") < text.index("-0.500")
+    )
     assert "above zero: target met" in text and "NOT above zero" in text
 
 
@@ -367,9 +376,17 @@ def test_bench_guided_overrides_reach_the_bot_and_the_card(capsys):
     assert bot.config.time_s == 0.05
     plain = _bot("guided", game, 50.0, 0)
     assert (plain.config.prior_temperature, plain.config.prior_mix) == (1.0, 0.0)
-    m = {"payoff_mean": 0.1, "ci95": [0.0, 0.2], "deals": 4, "above_zero": False,
-         "ms_per_move": 50.0, "guided_leaf_value": "rollout", "guided_batch": 1,
-         "prior_temperature": 0.5, "prior_mix": 0.25}
+    m = {
+        "payoff_mean": 0.1,
+        "ci95": [0.0, 0.2],
+        "deals": 4,
+        "above_zero": False,
+        "ms_per_move": 50.0,
+        "guided_leaf_value": "rollout",
+        "guided_batch": 1,
+        "prior_temperature": 0.5,
+        "prior_mix": 0.25,
+    }
     text = card_section([("cmd", {"players": 4, "guided_vs_uniform": m})])
     assert "prior temperature 0.5" in text and "prior mix 0.25" in text
     for flag, value in (("--prior-mix", "1.5"), ("--prior-temperature", "0")):
@@ -386,8 +403,11 @@ def test_the_heuristic_feature_generator_is_seeded_only_when_drawn_from():
     lazy = SeededOnUse(0)
     assert lazy._rng is None
     ref = random.Random(0)
-    assert [lazy.random(), lazy.randrange(52), lazy.getrandbits(63)] == \
-        [ref.random(), ref.randrange(52), ref.getrandbits(63)]
+    assert [lazy.random(), lazy.randrange(52), lazy.getrandbits(63)] == [
+        ref.random(),
+        ref.randrange(52),
+        ref.getrandbits(63),
+    ]
     xs, ys = list(range(20)), list(range(20))
     lazy.shuffle(xs)
     ref.shuffle(ys)

@@ -8,13 +8,20 @@ leads the next.  Each trick is worth 1 point; payoff = points - mean points (zer
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo,
-                        MoveParseError, OptionSpec, State)
-from quansu.games.cards import card_str, format_cards, parse_card, CardError
+from quansu.games.base import (
+    TERMINAL,
+    Deal,
+    DealError,
+    Game,
+    IllegalMoveError,
+    MoveInfo,
+    MoveParseError,
+    OptionSpec,
+    State,
+)
+from quansu.games.cards import CardError, card_str, format_cards, parse_card
 from quansu.games.conformance import check_game
 
 HAND = 4
@@ -26,8 +33,10 @@ class ToyGame(Game):
     min_players = 2
     max_players = 4
     max_moves = 16
-    option_specs = (OptionSpec("trick_value", 1.0, "points per trick", type=float),
-                    OptionSpec("lead_rule", "winner", "who leads", choices=("winner", "next")))
+    option_specs = (
+        OptionSpec("trick_value", 1.0, "points per trick", type=float),
+        OptionSpec("lead_rule", "winner", "who leads", choices=("winner", "next")),
+    )
 
     def payoff_bound(self) -> float:
         return HAND * self.options["trick_value"]
@@ -36,8 +45,8 @@ class ToyGame(Game):
         deck = list(range(52))
         rng.shuffle(deck)
         n = self.num_players
-        hands = tuple(tuple(sorted(deck[i * HAND:(i + 1) * HAND])) for i in range(n))
-        return Deal(hands=hands, first=rng.randrange(n), set_aside=tuple(sorted(deck[n * HAND:])))
+        hands = tuple(tuple(sorted(deck[i * HAND : (i + 1) * HAND])) for i in range(n))
+        return Deal(hands=hands, first=rng.randrange(n), set_aside=tuple(sorted(deck[n * HAND :])))
 
     def state_from_deal(self, deal):
         if len(deal.hands) != self.num_players or any(len(h) != HAND for h in deal.hands):
@@ -87,8 +96,11 @@ class ToyState(State):
         return [c for c in range(52) if m >> c & 1]
 
     def apply(self, move):
-        if self._player == TERMINAL or not isinstance(move, int) or not (
-                0 <= move < 52 and self._hands[self._player] >> move & 1):
+        if (
+            self._player == TERMINAL
+            or not isinstance(move, int)
+            or not (0 <= move < 52 and self._hands[self._player] >> move & 1)
+        ):
             raise IllegalMoveError(f"{move!r} is not legal")
         seat = self._player
         n = self.game.num_players

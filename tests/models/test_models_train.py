@@ -25,12 +25,16 @@ register_spec(EncoderSpec("toy", 1, zones=("table", "set_aside"), combos=("singl
 
 
 def _meta(game, enc, net):
-    return {"quansu.format": "quansu-pv/1", "quansu.game": game.name,
-            "quansu.encoder_version": str(enc.version),
-            "quansu.encoder_fingerprint": enc.fingerprint(),
-            "quansu.state_dim": str(enc.state_dim), "quansu.move_dim": str(enc.move_dim),
-            "quansu.value_scale": str(float(net.value_scale)),
-            "quansu.training": json.dumps({"command": "test"})}
+    return {
+        "quansu.format": "quansu-pv/1",
+        "quansu.game": game.name,
+        "quansu.encoder_version": str(enc.version),
+        "quansu.encoder_fingerprint": enc.fingerprint(),
+        "quansu.state_dim": str(enc.state_dim),
+        "quansu.move_dim": str(enc.move_dim),
+        "quansu.value_scale": str(float(net.value_scale)),
+        "quansu.training": json.dumps({"command": "test"}),
+    }
 
 
 def test_segment_log_softmax():
@@ -70,11 +74,13 @@ def test_heuristic_bonus_is_in_the_exported_graph():
     mv = torch.rand(3, enc.move_dim)
     mv[:, -1] = torch.tensor([0.0, 1.0, 0.0])
     idx = torch.zeros(3, dtype=torch.int64)
-    before = PolicyValueModel(export_onnx(net, _meta(game, enc, net))).run(st.numpy(), mv.numpy(),
-                                                                           idx.numpy())[0]
+    before = PolicyValueModel(export_onnx(net, _meta(game, enc, net))).run(
+        st.numpy(), mv.numpy(), idx.numpy()
+    )[0]
     net.heuristic_bonus.fill_(2.5)
-    after = PolicyValueModel(export_onnx(net, _meta(game, enc, net))).run(st.numpy(), mv.numpy(),
-                                                                          idx.numpy())[0]
+    after = PolicyValueModel(export_onnx(net, _meta(game, enc, net))).run(
+        st.numpy(), mv.numpy(), idx.numpy()
+    )[0]
     np.testing.assert_allclose(after - before, [0.0, 2.5, 0.0], atol=1e-5)
 
 
@@ -105,9 +111,19 @@ def test_tiny_training_run_end_to_end(tmp_path):
 
     game = ToyGame(4)
     out = tmp_path / "toy.onnx"
-    cfg = TrainConfig("toy", minutes=0.12, workers=1, hidden=32, move_hidden=16,
-                      search_iterations=8, games_per_round=2, steps_per_round=20,
-                      eval_deals=3, out=str(out), progress=False)
+    cfg = TrainConfig(
+        "toy",
+        minutes=0.12,
+        workers=1,
+        hidden=32,
+        move_hidden=16,
+        search_iterations=8,
+        games_per_round=2,
+        steps_per_round=20,
+        eval_deals=3,
+        out=str(out),
+        progress=False,
+    )
     lines = []
     summary = train(cfg, log=lines.append, game=game)
     assert out.is_file() and out.with_suffix(".md").is_file()
@@ -142,8 +158,13 @@ def test_advantage_loss_centres_logits_and_skips_missing_targets():
     nan = float("nan")
     tg = np.array([1.0, -1.0, nan, 0.5, -0.5], dtype=np.float32)
     ms = np.array([0, 0, 0, 1, 1], dtype=np.int64)
-    batch = (np.zeros((2, 3), np.float32), np.zeros((2, 4), np.float32),
-             np.zeros((5, 2), np.float32), tg, ms)
+    batch = (
+        np.zeros((2, 3), np.float32),
+        np.zeros((2, 4), np.float32),
+        np.zeros((5, 2), np.float32),
+        tg,
+        ms,
+    )
     good = torch.tensor([7.5, 6.5, -40.0, 0.25, -0.25])  # state 0 shifted by 7, scale 2
     assert float(Trainer(Fixed(good), 2, advantage_scale=2.0).losses(batch)[1]) < 1e-10
     bad = torch.tensor([6.5, 7.5, 0.0, 0.25, -0.25])
@@ -157,9 +178,21 @@ def test_tiny_advantage_training_run(tmp_path):
 
     game = ToyGame(3)
     out = tmp_path / "toy_adv.onnx"
-    cfg = TrainConfig("toy", players=3, minutes=0.08, workers=1, hidden=32, move_hidden=16,
-                      steps_per_round=20, eval_deals=2, out=str(out), progress=False,
-                      policy_targets="advantage", rollout_moves=3, calibration_deals=2)
+    cfg = TrainConfig(
+        "toy",
+        players=3,
+        minutes=0.08,
+        workers=1,
+        hidden=32,
+        move_hidden=16,
+        steps_per_round=20,
+        eval_deals=2,
+        out=str(out),
+        progress=False,
+        policy_targets="advantage",
+        rollout_moves=3,
+        calibration_deals=2,
+    )
     summary = train(cfg, log=lambda *_: None, game=game)
     assert summary["exit_rounds"] == 0 and summary["heuristic_games"] > 0
     model = PolicyValueModel(out)
@@ -192,8 +225,9 @@ def test_tiny_advantage_training_run(tmp_path):
     # an explicit --previous that does not fit is refused before any time is spent
     other = ToyGame(4)
     with pytest.raises(ModelError, match="--previous: .*players 3, this run has 4"):
-        train(dataclasses.replace(cfg, players=4, previous=str(out)), log=lambda *_: None,
-              game=other)
+        train(
+            dataclasses.replace(cfg, players=4, previous=str(out)), log=lambda *_: None, game=other
+        )
 
 
 @pytest.mark.parametrize("teacher", ["network", "rollout", "uniform"])
@@ -206,8 +240,9 @@ def test_every_teacher_gives_visit_targets(teacher):
     enc = encoder_for(game)
     torch.manual_seed(0)
     net = PolicyValueNet(enc.state_dim, enc.move_dim, hidden=16, move_hidden=8, value_scale=2.0)
-    model = (None if teacher == "uniform"
-             else PolicyValueModel(export_onnx(net, _meta(game, enc, net))))
+    model = (
+        None if teacher == "uniform" else PolicyValueModel(export_onnx(net, _meta(game, enc, net)))
+    )
     policy = search_policy(game, model, {"iterations": 12, "temperature": 1.0, "teacher": teacher})
     samples = play_game(game, random.Random(3), policy)
     assert samples.targets and len(samples.targets) == len(samples.moves)
@@ -215,19 +250,33 @@ def test_every_teacher_gives_visit_targets(teacher):
         assert len(target) == len(rows) and abs(float(target.sum()) - 1.0) < 1e-5
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--game", "tienlen", "--minutes", "0"], "--minutes must be > 0"),
-    (["--game", "tienlen", "--workers", "0"], "--workers must be >= 1"),
-    (["--game", "tienlen", "--heuristic-share", "0.95"], "--heuristic-share must be < 0.9"),
-    (["--game", "tienlen", "--exit-replay", "0"], "--exit-replay must be >= 1"),
-    (["--game", "tienlen", "--rollout-moves", "0"], "--rollout-moves must be >= 1"),
-    (["--game", "tienlen", "--calibration-deals", "0"], "--calibration-deals must be >= 1"),
-    (["--game", "tienlen", "--compare-deals", "0"], "--compare-deals must be >= 1"),
-    (["--game", "tienlen", "--previous", "/nonexistent/x.onnx", "--minutes", "0.01",
-      "--workers", "1"], "--previous: model file '/nonexistent/x.onnx' not found"),
-    (["--game", "chess"], "unknown game"),
-    (["--game", "tienlen", "--players", "7"], "players"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--game", "tienlen", "--minutes", "0"], "--minutes must be > 0"),
+        (["--game", "tienlen", "--workers", "0"], "--workers must be >= 1"),
+        (["--game", "tienlen", "--heuristic-share", "0.95"], "--heuristic-share must be < 0.9"),
+        (["--game", "tienlen", "--exit-replay", "0"], "--exit-replay must be >= 1"),
+        (["--game", "tienlen", "--rollout-moves", "0"], "--rollout-moves must be >= 1"),
+        (["--game", "tienlen", "--calibration-deals", "0"], "--calibration-deals must be >= 1"),
+        (["--game", "tienlen", "--compare-deals", "0"], "--compare-deals must be >= 1"),
+        (
+            [
+                "--game",
+                "tienlen",
+                "--previous",
+                "/nonexistent/x.onnx",
+                "--minutes",
+                "0.01",
+                "--workers",
+                "1",
+            ],
+            "--previous: model file '/nonexistent/x.onnx' not found",
+        ),
+        (["--game", "chess"], "unknown game"),
+        (["--game", "tienlen", "--players", "7"], "players"),
+    ],
+)
 def test_train_command_rejects_bad_arguments(argv, message, capsys):
     from quansu.cli.train import main
 
@@ -263,8 +312,13 @@ def test_advantage_game_plays_and_rolls_out_with_the_chosen_bot(bot):
         assert list(v) == pytest.approx(list(samples.returns))
     assert (game.sparring_calls > 0) == (bot == "sparring")
     # the two bots play different games from the same deal
-    other = advantage_game(SparringToy(3), random.Random(2), max_moves=4, epsilon=0.0,
-                           bot="sparring" if bot == "heuristic" else "heuristic")
+    other = advantage_game(
+        SparringToy(3),
+        random.Random(2),
+        max_moves=4,
+        epsilon=0.0,
+        bot="sparring" if bot == "heuristic" else "heuristic",
+    )
     assert [list(v) for v in other.values] != [list(v) for v in samples.values]
 
 
@@ -277,6 +331,7 @@ def test_imitation_targets_follow_the_chosen_bot():
     _, target = heuristic_policy(game, 0.0)(state, random.Random(0))
     assert moves[int(np.argmax(target))] == game.heuristic_move(state, random.Random(0))
     from quansu.models.training.data import bot_move
+
     with pytest.raises(ValueError, match="unknown self-play bot"):
         bot_move(game, "level3")
 
@@ -288,10 +343,22 @@ def test_tiny_sparring_training_run_records_the_bot(tmp_path):
 
     game = SparringToy(3)
     out = tmp_path / "toy_sp.onnx"
-    cfg = TrainConfig("toy", players=3, minutes=0.08, workers=1, hidden=32, move_hidden=16,
-                      steps_per_round=20, eval_deals=2, out=str(out), progress=False,
-                      policy_targets="advantage", rollout_moves=3, calibration_deals=2,
-                      bot="sparring")
+    cfg = TrainConfig(
+        "toy",
+        players=3,
+        minutes=0.08,
+        workers=1,
+        hidden=32,
+        move_hidden=16,
+        steps_per_round=20,
+        eval_deals=2,
+        out=str(out),
+        progress=False,
+        policy_targets="advantage",
+        rollout_moves=3,
+        calibration_deals=2,
+        bot="sparring",
+    )
     lines = []
     summary = train(cfg, log=lines.append, game=game)
     assert "--bot sparring" in summary["command"]
@@ -311,8 +378,8 @@ def test_tiny_sparring_training_run_records_the_bot(tmp_path):
 
 def test_train_command_takes_the_bot(monkeypatch):
     """``quansu train --bot sparring`` reaches the run's config; an unknown bot is refused."""
-    from quansu.models.training import loop
     from quansu.cli import train as cmd_train
+    from quansu.models.training import loop
 
     seen = {}
     monkeypatch.setattr(loop, "train", lambda cfg: seen.setdefault("cfg", cfg))

@@ -11,10 +11,19 @@ from quansu.bench.pool import PoolError, main, pool
 
 
 def _run(seed, mean, half, deals=24, ms=50.0, **extra):
-    m = {"test": "guided", "baseline": "uniform", "deals": deals, "ms_per_move": ms,
-         "guided_leaf_value": "rollout", "guided_batch": 1, "payoff_mean": mean,
-         "ci95": [mean - half, mean + half], "seed": seed, "model": "shipped",
-         "prior_temperature": 1.0}
+    m = {
+        "test": "guided",
+        "baseline": "uniform",
+        "deals": deals,
+        "ms_per_move": ms,
+        "guided_leaf_value": "rollout",
+        "guided_batch": 1,
+        "payoff_mean": mean,
+        "ci95": [mean - half, mean + half],
+        "seed": seed,
+        "model": "shipped",
+        "prior_temperature": 1.0,
+    }
     m.update(extra)
     return {"game": "tienlen", "players": 4, "guided_vs_uniform": m}
 
@@ -36,17 +45,20 @@ def test_a_missing_prior_mix_reads_as_its_default():
     assert res["prior_mix"] == 0.0
 
 
-@pytest.mark.parametrize("runs, field", [
-    ([_run(1, 0.1, 0.1), _run(2, 0.1, 0.1, ms=100.0)], "ms_per_move"),
-    ([_run(1, 0.1, 0.1), _run(2, 0.1, 0.1, prior_temperature=0.1)], "prior_temperature"),
-    ([_run(1, 0.1, 0.1), dict(_run(2, 0.1, 0.1), game="tan")], "game"),
-    ([_run(1, 0.1, 0.1), _run(1, 0.2, 0.1)], "seed appears twice"),
-    ([_run(1, 0.1, 0.1), {"game": "tienlen", "players": 4}], "no 'guided_vs_uniform'"),
-    ([], "no runs"),
-    ([_run(1, 0.1, 0.1), [1, 2]], "run 2 is not a bench.models result"),
-    ([_run(1, 0.1, 0.1, deals=0)], "deals must be a positive integer"),
-    ([_run(1, 0.1, 0.1, ci95=[0.0])], "ci95"),
-])
+@pytest.mark.parametrize(
+    "runs, field",
+    [
+        ([_run(1, 0.1, 0.1), _run(2, 0.1, 0.1, ms=100.0)], "ms_per_move"),
+        ([_run(1, 0.1, 0.1), _run(2, 0.1, 0.1, prior_temperature=0.1)], "prior_temperature"),
+        ([_run(1, 0.1, 0.1), dict(_run(2, 0.1, 0.1), game="tan")], "game"),
+        ([_run(1, 0.1, 0.1), _run(1, 0.2, 0.1)], "seed appears twice"),
+        ([_run(1, 0.1, 0.1), {"game": "tienlen", "players": 4}], "no 'guided_vs_uniform'"),
+        ([], "no runs"),
+        ([_run(1, 0.1, 0.1), [1, 2]], "run 2 is not a bench.models result"),
+        ([_run(1, 0.1, 0.1, deals=0)], "deals must be a positive integer"),
+        ([_run(1, 0.1, 0.1, ci95=[0.0])], "ci95"),
+    ],
+)
 def test_runs_that_cannot_be_pooled_are_refused(runs, field):
     with pytest.raises(PoolError, match=field):
         pool(runs)
@@ -83,8 +95,10 @@ def test_cli_adds_the_pooled_line_to_a_card(tmp_path, capsys):
     text = card.read_text()
     assert text.startswith("# g\n\ntext\n") and text.count(CARD_HEADER) == 1
     assert "`python -m quansu.bench.pool " + " ".join(files) + "`" in text
-    assert ("pooled: -0.100 bets per game" in text and "over 48 deals (2 runs, seeds 3, 4), "
-            "50 ms per move (NOT above zero)" in text)
+    assert (
+        "pooled: -0.100 bets per game" in text
+        and "over 48 deals (2 runs, seeds 3, 4), 50 ms per move (NOT above zero)" in text
+    )
     with pytest.raises(SystemExit):
         main(files + ["--card", str(tmp_path / "no" / "card.md")])
     assert "--card" in capsys.readouterr().err

@@ -12,12 +12,14 @@ def test_paired_run_pairs_by_deal_and_reports_intervals():
     assert res["a_minus_b"] == pytest.approx(res["a_payoff"] - res["b_payoff"])
     assert res["a_minus_b_ci"] >= 0.0 and 0.0 <= res["a_win"] <= 1.0
     again = strength.paired("tienlen", "random", "level1", "heuristic", deals=3, seed=4, players=2)
-    assert again["a_minus_b"] == res["a_minus_b"]          # reproducible by seed
+    assert again["a_minus_b"] == res["a_minus_b"]  # reproducible by seed
     assert "A - B" in strength.text(res)
 
 
 def test_the_same_bot_against_itself_pairs_to_zero():
-    res = strength.paired("tan", "level1", "level1:c_puct=1.5", "heuristic", deals=2, seed=1, players=2)
+    res = strength.paired(
+        "tan", "level1", "level1:c_puct=1.5", "heuristic", deals=2, seed=1, players=2
+    )
     assert res["a_minus_b"] == pytest.approx(0.0)
 
 
@@ -48,8 +50,9 @@ def test_net_path_spec_loads_that_file(tmp_path):
     assert strength.split_net_spec("net:level3") == (None, "level3")
     assert strength.split_net_spec("level3") is None
     # the same network on both sides, same seeds: the pairing gives exactly zero
-    res = strength.paired("tienlen", f"net={copy}:level1", "net:level1", "heuristic", deals=2,
-                          seed=5, players=2)
+    res = strength.paired(
+        "tienlen", f"net={copy}:level1", "net:level1", "heuristic", deals=2, seed=5, players=2
+    )
     assert res["a_minus_b"] == pytest.approx(0.0) and res["a"] != res["b"]
     with pytest.raises(SystemExit, match="no model file"):
         strength.build_bot(f"net={tmp_path / 'missing.onnx'}:level1", game, 0)

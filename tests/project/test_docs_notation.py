@@ -29,9 +29,9 @@ def _section(text: str, heading: str) -> str:
     """The body of the ``## heading`` section (up to the next ``## `` heading)."""
     m = re.search(rf"^## {re.escape(heading)}\s*$", text, re.M)
     assert m, f"docs/notation.md has no '## {heading}' section"
-    rest = text[m.end():]
+    rest = text[m.end() :]
     end = re.search(r"^## ", rest, re.M)
-    return rest[:end.start()] if end else rest
+    return rest[: end.start()] if end else rest
 
 
 def _rows(block: str) -> list[list[str]]:
@@ -75,8 +75,10 @@ def _examples() -> list[tuple[str, str, str]]:
 
 
 def _errors() -> list[tuple[str, dict, str, str]]:
-    return [(_code(c[0]), json.loads(_code(c[1])), _code(c[2]), _code(c[3]))
-            for c in _rows(_section(TEXT, "Parsing errors"))]
+    return [
+        (_code(c[0]), json.loads(_code(c[1])), _code(c[2]), _code(c[3]))
+        for c in _rows(_section(TEXT, "Parsing errors"))
+    ]
 
 
 def test_doc_has_examples_for_every_game():
@@ -114,6 +116,7 @@ def test_parsing_errors(game, options, text, fragment):
 def test_doc_card_order_claims():
     """The suit order and the three rank orders the page lists are the code's printing orders."""
     from quansu.games import cards as C
+
     assert C.SUITS == "SCDH"
     assert C.RANKS == "3456789TJQKA2"
     phom = "".join(sorted(C.RANKS, key=lambda r: C.PHOM_RANK[C.RANKS.index(r)]))
@@ -121,7 +124,9 @@ def test_doc_card_order_claims():
     section = _section(TEXT, "Cards")
     for game, order in (("Tiến lên", C.RANKS), ("Phỏm", phom), ("Tấn", tan)):
         line = next(ln for ln in section.splitlines() if ln.startswith("|") and game in ln)
-        assert " ".join(order) in " ".join(_CODE.findall(line)), f"{game} rank order in docs/notation.md"
+        assert " ".join(order) in " ".join(_CODE.findall(line)), (
+            f"{game} rank order in docs/notation.md"
+        )
 
 
 def test_doc_sends_readers_nowhere_outside_the_project():

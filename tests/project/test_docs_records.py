@@ -34,11 +34,15 @@ def test_records_doc_examples_replay():
         if obj["format"] == rec.RECORD_FORMAT:
             state = rec.replay_record(obj)  # checks the example's result against the settlement
             assert state.is_terminal()
-            assert rec.record_from_state(state) == obj, "docs/records.md record is not in canonical form"
+            assert rec.record_from_state(state) == obj, (
+                "docs/records.md record is not in canonical form"
+            )
         else:
             state = rec.replay_view(obj, random.Random(0))
             assert not state.is_terminal()
-            assert rec.view_to_json(rec.parse_view(obj)) == obj, "docs/records.md view is not canonical"
+            assert rec.view_to_json(rec.parse_view(obj)) == obj, (
+                "docs/records.md view is not canonical"
+            )
 
 
 def test_tienlen_doc_lists_every_option_with_its_default():
@@ -59,15 +63,31 @@ def test_tienlen_doc_lists_every_option_with_its_default():
         assert doc == default, f"docs/rules/tienlen.md: default of {name}"
 
 
-_OWN = ["README.md", "ARCHITECTURE.md", "docs", "games", "server", "proto", "models", "search",
-        "bench", "scripts", "quansu"]
+_OWN = [
+    "README.md",
+    "ARCHITECTURE.md",
+    "docs",
+    "games",
+    "server",
+    "proto",
+    "models",
+    "search",
+    "bench",
+    "scripts",
+    "quansu",
+]
 
 
 @pytest.mark.parametrize("rel", _OWN)
 def test_no_pointer_outside_the_project(rel):
     path = ROOT / rel
-    files = [path] if path.is_file() else [p for p in path.rglob("*")
-                                           if p.suffix in (".py", ".md", ".proto") and p.is_file()]
+    files = (
+        [path]
+        if path.is_file()
+        else [p for p in path.rglob("*") if p.suffix in (".py", ".md", ".proto") and p.is_file()]
+    )
     for f in files:
         for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
-            assert "shared/" not in line, f"{f.relative_to(ROOT)}:{i} points outside the project: {line.strip()}"
+            assert "shared/" not in line, (
+                f"{f.relative_to(ROOT)}:{i} points outside the project: {line.strip()}"
+            )

@@ -18,8 +18,17 @@ LAYERS = {
     "games": ("quansu.games", ("quansu.games",)),
     "search": ("quansu.search", ("quansu.search", "quansu.games.base", "quansu.games._cy")),
     "models": ("quansu.models", ("quansu.models", "quansu.search", "quansu.games")),
-    "server": ("quansu.server", ("quansu.server", "quansu.models", "quansu.search",
-                                 "quansu.games", "quansu.proto", "quansu.__version__")),
+    "server": (
+        "quansu.server",
+        (
+            "quansu.server",
+            "quansu.models",
+            "quansu.search",
+            "quansu.games",
+            "quansu.proto",
+            "quansu.__version__",
+        ),
+    ),
 }
 #: module -> what it may import besides its layer's packages, and why
 EXCEPTIONS = {
@@ -28,8 +37,12 @@ EXCEPTIONS = {
     # `quansu analyze --out/--ray` and `quansu serve --replicas` are run by these two server
     # modules, which reach the command line's texts, flags, report and client lazily, inside
     # the functions that back those commands (ARCHITECTURE.md, "Layers")
-    "quansu.server.batch": ("quansu.client", "quansu.report", "quansu.cli.analyze",
-                            "quansu.cli.i18n"),
+    "quansu.server.batch": (
+        "quansu.client",
+        "quansu.report",
+        "quansu.cli.analyze",
+        "quansu.cli.i18n",
+    ),
     "quansu.server.replicas": ("quansu.client", "quansu.cli.serve", "quansu.cli.i18n"),
     # the client's old path, a re-export kept for one release (the client is quansu.client)
     "quansu.server.client": ("quansu.client",),
@@ -41,7 +54,7 @@ def _modules(folder: str):
     for path in sorted((ROOT / folder).rglob("*.py")):
         rel = path.relative_to(ROOT / folder).with_suffix("")
         parts = [p for p in rel.parts if p != "__init__"]
-        if "v1" in parts:                       # generated protobuf code
+        if "v1" in parts:  # generated protobuf code
             continue
         yield ".".join([pkg, *parts]), path
 
@@ -54,9 +67,9 @@ def _imports(module: str, path: Path):
             yield from (a.name for a in node.names if a.name.startswith("quansu"))
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
-            if node.level:                       # relative: resolve against the package
+            if node.level:  # relative: resolve against the package
                 pkg = module.split(".") if is_pkg else module.split(".")[:-1]
-                pkg = pkg[:len(pkg) - node.level + 1]
+                pkg = pkg[: len(pkg) - node.level + 1]
                 base = ".".join(pkg + ([base] if base else []))
             if base.startswith("quansu"):
                 yield from (f"{base}.{a.name}" for a in node.names)
@@ -84,8 +97,7 @@ def test_the_charts_import_none_of_ours():
 
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path):
     src = tmp_path / "m.py"
-    src.write_text("from . import rules\n"
-                   "def f():\n    from quansu.server import engine\n")
+    src.write_text("from . import rules\ndef f():\n    from quansu.server import engine\n")
     names = set(_imports("quansu.games.tan.m", src))
     assert names == {"quansu.games.tan.rules", "quansu.server.engine"}
     assert not _allowed("quansu.server.engine", LAYERS["games"][1])

@@ -35,8 +35,9 @@ def _pyproject() -> dict:
 
 
 def _run(args, cwd, env=None, timeout=120, input=None) -> subprocess.CompletedProcess:
-    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=timeout, input=input)
+    return subprocess.run(
+        args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, input=input
+    )
 
 
 def _clean_env(**extra) -> dict:
@@ -83,16 +84,22 @@ def test_pyproject_lists_every_subpackage():
         parts = name.split(".")
         if ".".join(parts[:2]) in dirs:
             folder = (ROOT / dirs[".".join(parts[:2])]).joinpath(*parts[2:])
-        else:   # a subpackage of the quansu/ folder (package-dir "quansu" = "quansu")
+        else:  # a subpackage of the quansu/ folder (package-dir "quansu" = "quansu")
             folder = (ROOT / dirs.get("quansu", "quansu")).joinpath(*parts[1:])
         assert folder.is_dir(), f"pyproject.toml lists {name}, but {folder} does not exist"
-    assert (ROOT / "quansu" / "__init__.py").is_file() and (ROOT / "quansu" / "__main__.py").is_file()
+    assert (ROOT / "quansu" / "__init__.py").is_file() and (
+        ROOT / "quansu" / "__main__.py"
+    ).is_file()
 
 
 def test_a_new_subpackage_would_be_caught(tmp_path):
     """The check above walks the folders: a subpackage added on disk is expected in the list."""
-    found = {p.parent.relative_to(ROOT).as_posix() for top in (*SUBPACKAGE_DIRS, "quansu")
-             for p in (ROOT / top).rglob("__init__.py") if "__pycache__" not in p.parts}
+    found = {
+        p.parent.relative_to(ROOT).as_posix()
+        for top in (*SUBPACKAGE_DIRS, "quansu")
+        for p in (ROOT / top).rglob("__init__.py")
+        if "__pycache__" not in p.parts
+    }
     assert {"games/tienlen", "models/encoders", "server/v1", "quansu/cli"} <= found
 
 
@@ -101,8 +108,11 @@ def test_the_old_client_path_still_works():
     import quansu.client as new
     import quansu.server.client as old
 
-    public = [n for n in vars(new) if not n.startswith("_")
-              and getattr(vars(new)[n], "__module__", None) == new.__name__]
+    public = [
+        n
+        for n in vars(new)
+        if not n.startswith("_") and getattr(vars(new)[n], "__module__", None) == new.__name__
+    ]
     assert {"Client", "ServerBusy", "TargetError", "build_view", "normalize_target"} <= set(public)
     for name in [*public, "DEFAULT_PORT", "RecordOrView"]:
         assert getattr(old, name) is getattr(new, name), name
@@ -125,10 +135,10 @@ def test_python_dash_m_quansu(tmp_path):
 def test_version_names_the_build(tmp_path, monkeypatch):
     """``quansu --version`` says which build is installed, from the extension files beside the
     core's sources (nothing imported)."""
-    from quansu.search import compiled
     from quansu.cli import version_line
+    from quansu.search import compiled
 
-    assert version_line() == _version_line()   # the editable install: pure Python
+    assert version_line() == _version_line()  # the editable install: pure Python
     monkeypatch.setattr(compiled, "_root", lambda: str(tmp_path))
     assert compiled.version_label() == "pure Python"
     suffix = compiled._EXTENSION[0]
@@ -149,11 +159,13 @@ def app_dir(tmp_path):
     """A working directory holding an app's own modules named like quansu's subpackages; each
     says on stderr when it is imported."""
     for name in SHADOW_NAMES:
-        (tmp_path / f"{name}.py").write_text(textwrap.dedent(f"""\
+        (tmp_path / f"{name}.py").write_text(
+            textwrap.dedent(f"""\
             import sys
             sys.stderr.write("the app's own {name}.py was imported\\n")
             OWNER = "app"
-        """))
+        """)
+        )
     return tmp_path
 
 
@@ -201,11 +213,24 @@ def test_app_modules_change_nothing_for_the_cli(app_dir):
         assert r.returncode == 0, r.stderr
         assert "result: agrees with the settlement" in r.stdout
         assert "the app's own" not in r.stderr
-        r = _run(cmd + ["hint", str(EXAMPLES / "tienlen.view.json"), "--iterations", "20",
-                        "--seed", "1", "--json"], cwd=app_dir, env=env)
+        r = _run(
+            cmd
+            + [
+                "hint",
+                str(EXAMPLES / "tienlen.view.json"),
+                "--iterations",
+                "20",
+                "--seed",
+                "1",
+                "--json",
+            ],
+            cwd=app_dir,
+            env=env,
+        )
         assert r.returncode == 0, r.stderr
         assert "the app's own" not in r.stderr
         from quansu.models.evaluator import default_model_path
+
         if default_model_path("tienlen").is_file():
             assert json.loads(r.stdout)["model"] == "tienlen.onnx"
 
@@ -242,10 +267,12 @@ PROTO_PLUS_CHECK = textwrap.dedent("""\
 def test_proto_plus_beside_quansu(tmp_path):
     try:
         import importlib.metadata as md
+
         md.version("proto-plus")
     except md.PackageNotFoundError:
-        pytest.fail("proto-plus is not installed: it is part of the dev extra "
-                    "(pip install -e '.[dev]')")
+        pytest.fail(
+            "proto-plus is not installed: it is part of the dev extra (pip install -e '.[dev]')"
+        )
     for cwd in (tmp_path, ROOT):  # also in the checkout, beside its proto/ folder
         r = _run([sys.executable, "-c", PROTO_PLUS_CHECK], cwd=cwd, env=_clean_env())
         assert r.returncode == 0, r.stderr
@@ -272,11 +299,22 @@ def test_preload_imports_every_module_a_request_can_reach(tmp_path):
     out = json.loads(r.stdout)
     loaded = set(out["loaded"])
     # every module of every game, including those the games import on first use
-    assert {"quansu.games.phom.view", "quansu.games.phom.heuristic", "quansu.games.tan.view",
-            "quansu.games.tan.heuristic", "quansu.games.samloc.heuristic"} <= set(out["games"])
+    assert {
+        "quansu.games.phom.view",
+        "quansu.games.phom.heuristic",
+        "quansu.games.tan.view",
+        "quansu.games.tan.heuristic",
+        "quansu.games.samloc.heuristic",
+    } <= set(out["games"])
     assert set(out["games"]) <= loaded
-    assert {"quansu.search.ismcts", "quansu.search.levels", "quansu.models.bots",
-            "quansu.models.evaluator", "quansu.server.engine", "quansu.server.reasons"} <= loaded
+    assert {
+        "quansu.search.ismcts",
+        "quansu.search.levels",
+        "quansu.models.bots",
+        "quansu.models.evaluator",
+        "quansu.server.engine",
+        "quansu.server.reasons",
+    } <= loaded
     for game, model in out["models"].items():
         if model != "uniform":  # its network and encoder are loaded and were run once
             assert f"quansu.models.encoders.{game}" in loaded
@@ -306,8 +344,17 @@ class Installed:
 
 
 def _copy_source(dest: Path) -> Path:
-    skip = shutil.ignore_patterns(".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__",
-                                  ".pytest_cache", "runs", "*.pyc")
+    skip = shutil.ignore_patterns(
+        ".git",
+        ".venv*",
+        "build",
+        "dist",
+        "*.egg-info",
+        "__pycache__",
+        ".pytest_cache",
+        "runs",
+        "*.pyc",
+    )
     shutil.copytree(ROOT, dest, ignore=skip)
     return dest
 
@@ -320,22 +367,47 @@ def install_copy(where: Path) -> Installed:
     try:
         import setuptools  # noqa: F401
     except ImportError:
-        pytest.fail("setuptools is not installed: it is part of the dev extra (pip install -e '.[dev]')")
+        pytest.fail(
+            "setuptools is not installed: it is part of the dev extra (pip install -e '.[dev]')"
+        )
     src = _copy_source(where / "src")
     venv = where / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
-                   timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
+    )
     python = venv / "bin" / "python"
-    site = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                     cwd=where).stdout.strip())
+    site = Path(
+        _run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            cwd=where,
+        ).stdout.strip()
+    )
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "_quansu_test_deps.pth").write_text("".join(f"{p}\n" for p in sorted(deps)))
-    env = _clean_env(VIRTUAL_ENV=str(venv), PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
-                     PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
+    env = _clean_env(
+        VIRTUAL_ENV=str(venv),
+        PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        PIP_NO_INPUT="1",
+    )
     # the pure-Python build: these tests are about packaging, and compiling the core would cost
     # minutes per install (tests/search/test_compiled_core.py builds and checks the compiled one)
-    r = _run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
-              "--quiet", str(src)], cwd=where, env=dict(env, QUANSU_PURE_PYTHON="1"), timeout=300)
+    r = _run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--quiet",
+            str(src),
+        ],
+        cwd=where,
+        env=dict(env, QUANSU_PURE_PYTHON="1"),
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     shutil.rmtree(src)  # the installed copy must not need the source
     return Installed(venv, python, site, env)
@@ -373,7 +445,9 @@ def test_installed_copy_works_outside_the_checkout(installed, tmp_path):
     for game, path in out["shipped"].items():
         assert Path(path).is_relative_to(installed.site)
         assert out["served"][game] == f"{game}.onnx"
-    protos = sorted(p.name for p in (installed.site / "quansu" / "proto" / "quansu" / "v1").glob("*.proto"))
+    protos = sorted(
+        p.name for p in (installed.site / "quansu" / "proto" / "quansu" / "v1").glob("*.proto")
+    )
     assert protos == ["records.proto", "service.proto"]
     # the console script
     r = _run([installed.script(), "--version"], cwd=elsewhere, env=installed.env)
@@ -382,8 +456,11 @@ def test_installed_copy_works_outside_the_checkout(installed, tmp_path):
     r = _run([installed.script(), "replay", "-"], cwd=elsewhere, env=installed.env, input=record)
     assert r.returncode == 0, r.stderr
     assert "result: agrees with the settlement" in r.stdout
-    r = _run([str(installed.python), "-m", "quansu", "replay", str(EXAMPLES / "tienlen.record.json")],
-             cwd=elsewhere, env=installed.env)
+    r = _run(
+        [str(installed.python), "-m", "quansu", "replay", str(EXAMPLES / "tienlen.record.json")],
+        cwd=elsewhere,
+        env=installed.env,
+    )
     assert r.returncode == 0 and "game over after" in r.stdout, r.stderr
 
 
@@ -392,8 +469,11 @@ def test_python_dash_m_quansu_at_the_checkout_root_after_a_plain_install(install
     """``python -m quansu`` puts the current folder first on ``sys.path``: at the repository
     root it finds the checkout's ``quansu/`` folder (no subpackages there) before the installed
     package.  It must still run, and run the installed package (its build, not the sources)."""
-    r = _run([str(installed.python), "-m", "quansu", "replay",
-              str(EXAMPLES / "tienlen.record.json")], cwd=ROOT, env=installed.env)
+    r = _run(
+        [str(installed.python), "-m", "quansu", "replay", str(EXAMPLES / "tienlen.record.json")],
+        cwd=ROOT,
+        env=installed.env,
+    )
     assert r.returncode == 0 and "game over after" in r.stdout, r.stderr
     code = "import quansu.cli as m; print(m.__file__)"
     r = _run([str(installed.python), "-c", code], cwd=ROOT, env=installed.env)
@@ -402,10 +482,26 @@ def test_python_dash_m_quansu_at_the_checkout_root_after_a_plain_install(install
 
 
 def _start_server(installed: Installed, cwd: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([installed.script(), "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--workers", "1", "--log-level", "WARNING", *extra],
-                            cwd=cwd, env=installed.env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [
+            installed.script(),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--workers",
+            "1",
+            "--log-level",
+            "WARNING",
+            *extra,
+        ],
+        cwd=cwd,
+        env=installed.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -418,8 +514,8 @@ def _stop(proc: subprocess.Popen) -> None:
 def test_a_server_keeps_serving_when_its_files_go_away(tmp_path):
     """Every game module and every model is loaded before SERVING: removing the whole installed
     package under a running server (as a reinstall does) breaks no request of any game."""
-    from tests.service.test_service_cli import view_with_a_choice
     from tests.helpers.service import client, long_record
+    from tests.service.test_service_cli import view_with_a_choice
 
     inst = install_copy(tmp_path)
     proc = _start_server(inst, tmp_path)
@@ -440,8 +536,9 @@ def test_a_server_keeps_serving_when_its_files_go_away(tmp_path):
                 final = list(c.suggest_stream(view, iterations=10, seed=1))[-1]
                 assert final.final, game
                 assert c.legal_moves(view).moves, game
-                items = list(c.analyze(long_record(game, 4, min_moves=4, seed=2), seats=[0],
-                                       iterations=4))
+                items = list(
+                    c.analyze(long_record(game, 4, min_moves=4, seed=2), seats=[0], iterations=4)
+                )
                 assert items[-1].WhichOneof("item") == "summary", game
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0, proc.stderr.read()

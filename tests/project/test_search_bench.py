@@ -15,8 +15,24 @@ def test_bench_search_smoke(name, tmp_path, capsys):
     path = tmp_path / "b.json"
     # the benchmark measures a speed over a time budget: 1 s (not less) leaves room for a few
     # iterations on a loaded machine, where 0.05 s once ran none
-    assert bench_search.main(["--games", name, "--seconds", "1", "--positions", "1",
-                              "--latency-trials", "1", "--no-openspiel", "--json", str(path)]) == 0
+    assert (
+        bench_search.main(
+            [
+                "--games",
+                name,
+                "--seconds",
+                "1",
+                "--positions",
+                "1",
+                "--latency-trials",
+                "1",
+                "--no-openspiel",
+                "--json",
+                str(path),
+            ]
+        )
+        == 0
+    )
     data = json.loads(path.read_text())
     row = data["games"][0]
     assert row["game"] == name and row["iterations_per_s"] > 0

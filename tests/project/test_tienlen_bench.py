@@ -12,8 +12,22 @@ from quansu.bench import engine
 def test_bench_runs_on_tienlen(tmp_path):
     out = io.StringIO()
     path = tmp_path / "bench.json"
-    res = engine.run(["--game", "tienlen", "--players", "3", "--seconds", "0.05", "--no-peers",
-                      "--json", str(path), "--clock", "cpu"], out=out)
+    res = engine.run(
+        [
+            "--game",
+            "tienlen",
+            "--players",
+            "3",
+            "--seconds",
+            "0.05",
+            "--no-peers",
+            "--json",
+            str(path),
+            "--clock",
+            "cpu",
+        ],
+        out=out,
+    )
     r = res["games"]["tienlen"]
     assert r["games"] >= 1 and r["moves"] >= r["games"]
     assert r["moves_per_s"] > r["games_per_s"] > 0

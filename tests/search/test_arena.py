@@ -10,9 +10,9 @@ import math
 import pytest
 
 from quansu import games
+from quansu.cli import arena as cmd_arena
 from quansu.games.base import GameError
 from quansu.search.arena import _mean_ci, progress_bar, run_arena, summarize
-from quansu.cli import arena as cmd_arena
 from tests.search.test_search_toygame import BeatGame
 
 
@@ -41,16 +41,48 @@ def test_stats_are_zero_sum_and_win_shares_add_up():
 
 
 def test_summary_by_hand():
-    deals = [{"deal": 0, "games": [
-        {"seats": ["a", "b"], "payoffs": [1.0, -1.0], "moves": [2, 2], "seconds": [0.002, 0.0]},
-        {"seats": ["b", "a"], "payoffs": [0.5, -0.5], "moves": [1, 3], "seconds": [0.0, 0.006]}]},
-        {"deal": 1, "games": [
-        {"seats": ["a", "b"], "payoffs": [0.0, 0.0], "moves": [1, 1], "seconds": [0.0, 0.0]},
-        {"seats": ["b", "a"], "payoffs": [-2.0, 2.0], "moves": [1, 1], "seconds": [0.0, 0.0]}]}]
+    deals = [
+        {
+            "deal": 0,
+            "games": [
+                {
+                    "seats": ["a", "b"],
+                    "payoffs": [1.0, -1.0],
+                    "moves": [2, 2],
+                    "seconds": [0.002, 0.0],
+                },
+                {
+                    "seats": ["b", "a"],
+                    "payoffs": [0.5, -0.5],
+                    "moves": [1, 3],
+                    "seconds": [0.0, 0.006],
+                },
+            ],
+        },
+        {
+            "deal": 1,
+            "games": [
+                {
+                    "seats": ["a", "b"],
+                    "payoffs": [0.0, 0.0],
+                    "moves": [1, 1],
+                    "seconds": [0.0, 0.0],
+                },
+                {
+                    "seats": ["b", "a"],
+                    "payoffs": [-2.0, 2.0],
+                    "moves": [1, 1],
+                    "seconds": [0.0, 0.0],
+                },
+            ],
+        },
+    ]
     a, b = summarize(["a", "b"], deals)
     # a: deal 0 -> (1 - 0.5) / 2 = 0.25, deal 1 -> (0 + 2) / 2 = 1.0
     assert a.payoff == pytest.approx(0.625)
-    assert a.payoff_ci == pytest.approx(1.96 * math.sqrt(((0.25 - 0.625) ** 2 + (1 - 0.625) ** 2) / 2))
+    assert a.payoff_ci == pytest.approx(
+        1.96 * math.sqrt(((0.25 - 0.625) ** 2 + (1 - 0.625) ** 2) / 2)
+    )
     # wins: deal 0 -> a wins game 1 only (0.5); deal 1 -> tie (0.5) then win (1) -> 0.75
     assert a.win == pytest.approx(0.625) and b.win == pytest.approx(0.375)
     assert a.ms_per_move == pytest.approx(1000 * 0.008 / 7)
@@ -61,9 +93,14 @@ def test_same_results_with_one_or_two_workers():
     specs = ["ismcts:iterations=20", "heuristic", "random"]
     one = run_arena(toy(3), specs, 4, seed=5, workers=1)
     two = run_arena(toy(3), specs, 4, seed=5, workers=2)
-    strip = lambda r: [(g["deal"], g["rotation"], g["seats"], g["payoffs"]) for g in r.per_game]
+
+    def strip(r):
+        return [(g["deal"], g["rotation"], g["seats"], g["payoffs"]) for g in r.per_game]
+
     assert strip(one) == strip(two)
-    assert [(s.bot, s.win, s.payoff) for s in one.stats] == [(s.bot, s.win, s.payoff) for s in two.stats]
+    assert [(s.bot, s.win, s.payoff) for s in one.stats] == [
+        (s.bot, s.win, s.payoff) for s in two.stats
+    ]
     other = run_arena(toy(3), specs, 4, seed=6, workers=1)
     assert strip(other) != strip(one)
 
@@ -77,17 +114,26 @@ def test_heuristic_beats_random_on_the_toy_game():
 
 def test_hook_sees_every_finished_game():
     seen = []
-    run_arena(toy(2), ["heuristic", "random"], 3, seed=0, workers=1,
-              hook=lambda state, info: seen.append((state.is_terminal(), info["deal"], info["rotation"])))
+    run_arena(
+        toy(2),
+        ["heuristic", "random"],
+        3,
+        seed=0,
+        workers=1,
+        hook=lambda state, info: seen.append((state.is_terminal(), info["deal"], info["rotation"])),
+    )
     assert seen == [(True, d, r) for d in range(3) for r in range(2)]
 
 
-@pytest.mark.parametrize("kwargs,word", [
-    ({"bots": ["heuristic"], "deals": 2}, "bots"),
-    ({"bots": ["heuristic", "nobot", "random"], "deals": 2}, "unknown bot"),
-    ({"bots": ["heuristic", "random", "random"], "deals": 0}, "deals"),
-    ({"bots": ["heuristic", "random", "random"], "deals": 2, "workers": 0}, "workers"),
-])
+@pytest.mark.parametrize(
+    "kwargs,word",
+    [
+        ({"bots": ["heuristic"], "deals": 2}, "bots"),
+        ({"bots": ["heuristic", "nobot", "random"], "deals": 2}, "unknown bot"),
+        ({"bots": ["heuristic", "random", "random"], "deals": 0}, "deals"),
+        ({"bots": ["heuristic", "random", "random"], "deals": 2, "workers": 0}, "workers"),
+    ],
+)
 def test_bad_arena_requests(kwargs, word):
     with pytest.raises(GameError, match=word):
         run_arena(toy(3), **kwargs)
@@ -115,8 +161,15 @@ def test_cli_table_and_json(tmp_path, monkeypatch):
     monkeypatch.setattr(cmd_arena, "make", lambda name, players, options: toy(players))
     path = tmp_path / "r.json"
     out, err = io.StringIO(), io.StringIO()
-    args = cli_args(game="beat", players=3, bots="heuristic,random,random", deals=3, seed=1, workers=1,
-                    json=path)
+    args = cli_args(
+        game="beat",
+        players=3,
+        bots="heuristic,random,random",
+        deals=3,
+        seed=1,
+        workers=1,
+        json=path,
+    )
     assert cmd_arena.run(args, out=out, err=err) == 0
     assert "heuristic" in out.getvalue() and "win %" in out.getvalue()
     assert "3/3 deals" in err.getvalue()
@@ -133,7 +186,12 @@ def test_cli_json_to_stdout_and_errors(monkeypatch):
     assert cmd_arena.run(args, out=out, err=err) == 0
     assert json.loads(out.getvalue())["games"] == 4 and err.getvalue() == ""
     err = io.StringIO()
-    assert cmd_arena.run(cli_args(players=2, bots="heuristic,best", deals=2), out=io.StringIO(), err=err) == 2
+    assert (
+        cmd_arena.run(
+            cli_args(players=2, bots="heuristic,best", deals=2), out=io.StringIO(), err=err
+        )
+        == 2
+    )
     assert "unknown bot 'best'" in err.getvalue()
 
 
@@ -141,8 +199,14 @@ def test_cli_json_to_stdout_and_errors(monkeypatch):
 def test_cli_on_registered_games(name):
     out, err = io.StringIO(), io.StringIO()
     n = games.game_classes()[name].min_players
-    args = cli_args(game=name, players=n, bots=",".join(["heuristic"] + ["random"] * (n - 1)),
-                    deals=2, workers=1, quiet=True)
+    args = cli_args(
+        game=name,
+        players=n,
+        bots=",".join(["heuristic"] + ["random"] * (n - 1)),
+        deals=2,
+        workers=1,
+        quiet=True,
+    )
     assert cmd_arena.run(args, out=out, err=err) == 0, err.getvalue()
     assert f"{name}, {n} players, 2 deals" in out.getvalue()
     bad = cli_args(game=name, players=n, bots="heuristic", deals=2)
@@ -155,8 +219,15 @@ def test_cli_records_every_game(name, tmp_path):
     from quansu.games.record import read_json, replay_record
 
     n = games.game_classes()[name].min_players
-    args = cli_args(game=name, players=n, bots=",".join(["heuristic"] + ["random"] * (n - 1)),
-                    deals=2, workers=2, quiet=True, records=tmp_path / "rec")
+    args = cli_args(
+        game=name,
+        players=n,
+        bots=",".join(["heuristic"] + ["random"] * (n - 1)),
+        deals=2,
+        workers=2,
+        quiet=True,
+        records=tmp_path / "rec",
+    )
     assert cmd_arena.run(args, out=io.StringIO(), err=io.StringIO()) == 0
     index = json.loads((tmp_path / "rec" / "index.json").read_text())
     assert len(index["games"]) == 2 * n

@@ -180,29 +180,69 @@ def compiled_python(tmp_path_factory) -> Path:
         pytest.skip("no C compiler")
     where = tmp_path_factory.mktemp("compiled")
     src = where / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", "runs",
-        "*.pyc", "*.so", "*.c"))
+    shutil.copytree(
+        ROOT,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv*",
+            "build",
+            "dist",
+            "*.egg-info",
+            "__pycache__",
+            ".pytest_cache",
+            "runs",
+            "*.pyc",
+            "*.so",
+            "*.c",
+        ),
+    )
     wheels = where / "wheels"
     # -v: the build's own lines (what it compiles, how to skip it) are kept in build.log
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps",
-                        "--no-build-isolation", "--no-index", "-w", str(wheels), str(src)],
-                       capture_output=True, text=True, timeout=3600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-v",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(wheels),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     (where / "build.log").write_text(r.stdout + r.stderr)
     wheel = next(wheels.glob("quansu-*.whl"))
     venv = where / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
-                   timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
+    )
     python = venv / "bin" / "python"
-    site = Path(subprocess.run([str(python), "-c",
-                                "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "_quansu_test_deps.pth").write_text("".join(f"{p}\n" for p in sorted(deps)))
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
-    r = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
-                        str(wheel)], capture_output=True, text=True, env=env, timeout=600)
+    r = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     return python
 
@@ -211,9 +251,14 @@ def _digest(python: Path | str, tmp: Path, games_per_game: int) -> dict:
     script = tmp / "digest.py"
     script.write_text(DIGEST)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
-    r = subprocess.run([str(python), str(script), str(games_per_game),
-                        str(ROOT / "tests" / "data" / "records")],
-                       capture_output=True, text=True, cwd=tmp, env=env, timeout=3600)
+    r = subprocess.run(
+        [str(python), str(script), str(games_per_game), str(ROOT / "tests" / "data" / "records")],
+        capture_output=True,
+        text=True,
+        cwd=tmp,
+        env=env,
+        timeout=3600,
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -231,17 +276,32 @@ def test_the_build_says_what_it_compiles_and_how_to_skip_it(compiled_python):
 
 
 def test_the_wheel_holds_the_compiled_core(compiled_python, tmp_path):
-    r = subprocess.run([str(compiled_python), "-m", "quansu.search.compiled"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [str(compiled_python), "-m", "quansu.search.compiled"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("core: compiled ("), r.stdout
-    r = subprocess.run([str(compiled_python), "-m", "quansu", "--version"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [str(compiled_python), "-m", "quansu", "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().endswith(" (compiled core)"), r.stdout
-    assert (compiled_python.parent / "quansu").is_file()   # the console script too
-    r = subprocess.run([str(compiled_python.parent / "quansu"), "--version"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=120)
+    assert (compiled_python.parent / "quansu").is_file()  # the console script too
+    r = subprocess.run(
+        [str(compiled_python.parent / "quansu"), "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.stdout.strip().endswith(" (compiled core)"), r.stdout + r.stderr
 
 
@@ -261,12 +321,21 @@ def test_the_compiled_states_are_extension_types(compiled_python, tmp_path):
         "    print(name, 'heap' if heap else 'extension', same,"
         " copy.copy(st).history == st.history)\n"
         "from quansu.search.ismcts import _Node\n"
-        "print('node', 'heap' if _Node.__flags__ & (1 << 9) else 'extension')\n")
-    r = subprocess.run([str(compiled_python), "-c", code], cwd=tmp_path, capture_output=True,
-                       text=True, timeout=120)
+        "print('node', 'heap' if _Node.__flags__ & (1 << 9) else 'extension')\n"
+    )
+    r = subprocess.run(
+        [str(compiled_python), "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split("\n")[:3] == ["tienlen extension True True", "tan extension True True",
-                                         "node extension"]
+    assert r.stdout.split("\n")[:3] == [
+        "tienlen extension True True",
+        "tan extension True True",
+        "node extension",
+    ]
 
 
 def test_compiled_and_pure_python_builds_agree(compiled_python, tmp_path):
@@ -284,15 +353,23 @@ def test_the_pure_python_build_runs_without_cython(tmp_path):
     script = tmp_path / "digest.py"
     script.write_text(DIGEST)
     blocked = tmp_path / "no_cython.py"
-    blocked.write_text("import runpy, sys\nsys.modules['cython'] = None   # import cython fails\n"
-                       "sys.argv = sys.argv[1:]\nrunpy.run_path(sys.argv[0], run_name='__main__')\n"
-                       "assert sys.modules['quansu.games.tienlen.heuristic'].cython.__name__ "
-                       "== 'quansu.games._cy'\n")
+    blocked.write_text(
+        "import runpy, sys\nsys.modules['cython'] = None   # import cython fails\n"
+        "sys.argv = sys.argv[1:]\nrunpy.run_path(sys.argv[0], run_name='__main__')\n"
+        "assert sys.modules['quansu.games.tienlen.heuristic'].cython.__name__ "
+        "== 'quansu.games._cy'\n"
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
     out = []
     for argv in ([str(script)], [str(blocked), str(script)]):
-        r = subprocess.run([sys.executable, *argv, "40", str(ROOT / "tests" / "data" / "records")],
-                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=1800)
+        r = subprocess.run(
+            [sys.executable, *argv, "40", str(ROOT / "tests" / "data" / "records")],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=1800,
+        )
         assert r.returncode == 0, r.stderr
         out.append(json.loads(r.stdout))
     assert out[0] == out[1]

@@ -47,8 +47,18 @@ def endgames(game, cards: int, count: int):
     return out
 
 
-@pytest.mark.parametrize("name,players", [("tienlen", 2), ("tienlen", 3), ("tienlen", 4),
-                                          ("samloc", 2), ("samloc", 4), ("tan", 3), ("tan", 4)])
+@pytest.mark.parametrize(
+    "name,players",
+    [
+        ("tienlen", 2),
+        ("tienlen", 3),
+        ("tienlen", 4),
+        ("samloc", 2),
+        ("samloc", 4),
+        ("tan", 3),
+        ("tan", 4),
+    ],
+)
 def test_values_match_plain_maxn(name, players):
     game = games.make(name, players, {})
     # Tấn's hands grow when a defender takes: play may cycle, so its test endgames are smaller
@@ -108,7 +118,9 @@ def test_budget_gives_up_and_the_search_plays_out():
     a = search(det, cfg, seed=3)
     b = search(det, cfg.replace(endgame_cards=0), seed=3)
     # every solve gives up at once, so the leaves are the same playouts as without the solver
-    assert [(s.move, s.visits, s.mean) for s in a.moves] == [(s.move, s.visits, s.mean) for s in b.moves]
+    assert [(s.move, s.visits, s.mean) for s in a.moves] == [
+        (s.move, s.visits, s.mean) for s in b.moves
+    ]
 
 
 def test_search_with_endgames_is_deterministic_and_bounded():
@@ -116,7 +128,9 @@ def test_search_with_endgames_is_deterministic_and_bounded():
     st = endgames(game, 8, 1)[0]
     cfg = SearchConfig(iterations=60, endgame_cards=8)
     r1, r2 = search(st, cfg, seed=5), search(st, cfg, seed=5)
-    assert [(s.move, s.visits, s.mean) for s in r1.moves] == [(s.move, s.visits, s.mean) for s in r2.moves]
+    assert [(s.move, s.visits, s.mean) for s in r1.moves] == [
+        (s.move, s.visits, s.mean) for s in r2.moves
+    ]
     bound = game.payoff_bound()
     assert all(-bound <= s.mean <= bound for s in r1.moves)
 

@@ -27,9 +27,20 @@ def _position(name: str, seed: int):
     return midgame_state(games.make(name, 4), seed)
 
 
-@pytest.mark.parametrize("bad", [dict(worlds=-1), dict(worlds=1), dict(candidates=0),
-                                 dict(z=-0.5), dict(z=float("nan")), dict(playout="mcts"),
-                                 dict(base="random"), dict(iterations=-3), dict(worlds=True)])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(worlds=-1),
+        dict(worlds=1),
+        dict(candidates=0),
+        dict(z=-0.5),
+        dict(z=float("nan")),
+        dict(playout="mcts"),
+        dict(base="random"),
+        dict(iterations=-3),
+        dict(worlds=True),
+    ],
+)
 def test_bad_settings_are_refused_naming_the_field(bad):
     with pytest.raises(SearchOptionError) as e:
         ImproveConfig(**bad)
@@ -42,8 +53,9 @@ def test_the_step_keeps_the_sparring_move_unless_a_candidate_is_measured_better(
     game = state.game
     res = search(state, SearchConfig(iterations=60), seed=1)
     for z in (0.0, 1.0, 10.0):
-        imp = improve(state, res, ImproveConfig(worlds=12, candidates=3, z=z,
-                                                playout="heuristic"), seed=5)
+        imp = improve(
+            state, res, ImproveConfig(worlds=12, candidates=3, z=z, playout="heuristic"), seed=5
+        )
         # the reference is the sparring bot's move with the step's first derived generator
         ref = game.sparring_move(state, random.Random(random.Random(5).getrandbits(63)))
         assert imp.reference == ref
@@ -107,8 +119,9 @@ def test_levels_apply_the_step_only_in_games_that_ship_it(monkeypatch):
     assert LEVELS[5].improve_share >= LEVELS[4].improve_share > 0
     assert all(LEVELS[k].improve_share == 0 for k in (1, 2, 3))
     # a game without the step: the level plays its most visited move after its own budget
-    monkeypatch.setitem(LEVELS, 4, type(LEVELS[4])(4, 30, 0.0, improve_share=0.4,
-                                                    improve_iterations=20))
+    monkeypatch.setitem(
+        LEVELS, 4, type(LEVELS[4])(4, 30, 0.0, improve_share=0.4, improve_iterations=20)
+    )
     cls = games.game_classes()["tan"]
     monkeypatch.setattr(cls, "search_improve_worlds", 0)
     bot = level_bot(4, seed=1)
@@ -129,8 +142,12 @@ def test_levels_apply_the_step_only_in_games_that_ship_it(monkeypatch):
 def test_the_improve_bot_spec_and_forced_moves():
     bot = make_bot("improve:worlds=4:candidates=2:z=0.5:rollout=heuristic:iterations=20", seed=3)
     assert isinstance(bot, ISMCTSBot) and bot.improvement(games.make("tan", 4)) is bot.improve
-    assert (bot.improve.worlds, bot.improve.candidates, bot.improve.z, bot.improve.playout) == \
-        (4, 2, 0.5, "heuristic")
+    assert (bot.improve.worlds, bot.improve.candidates, bot.improve.z, bot.improve.playout) == (
+        4,
+        2,
+        0.5,
+        "heuristic",
+    )
     game = games.make("tienlen", 4)
     state = game.new_initial_state(random.Random(1))
     while len(state.legal_moves()) != 1:
@@ -152,9 +169,10 @@ def test_the_service_lists_and_reports_the_step(monkeypatch):
 
     engine = build_engine(uniform=True)
     desc = engine.describe_games()
-    assert {g.name: (g.improve_worlds, g.improve_candidates) for g in desc.games} == \
-        {n: (c.search_improve_worlds, c.search_improve_candidates)
-         for n, c in games.game_classes().items()}
+    assert {g.name: (g.improve_worlds, g.improve_candidates) for g in desc.games} == {
+        n: (c.search_improve_worlds, c.search_improve_candidates)
+        for n, c in games.game_classes().items()
+    }
     for lv in desc.levels:
         want = LEVELS[lv.level]
         assert lv.improve_share == want.improve_share
@@ -163,8 +181,9 @@ def test_the_service_lists_and_reports_the_step(monkeypatch):
     cls = games.game_classes()["samloc"]
     monkeypatch.setattr(cls, "search_improve_worlds", 15)
     monkeypatch.setattr(cls, "search_improve_candidates", 2)
-    monkeypatch.setitem(LEVELS, 4, type(LEVELS[4])(4, 500, 0.0, improve_share=0.4,
-                                                    improve_iterations=30))
+    monkeypatch.setitem(
+        LEVELS, 4, type(LEVELS[4])(4, 500, 0.0, improve_share=0.4, improve_iterations=30)
+    )
     view = rec.view_from_state(state, state.current_player)
     req = pb.SuggestRequest(view=convert.record_message(view), strength=4, seed=8)
     a, b = engine.suggest(req), engine.suggest(req)

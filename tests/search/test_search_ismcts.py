@@ -10,8 +10,15 @@ import pytest
 
 from quansu.games.base import GameError
 from quansu.games.cards import parse_card
-from quansu.search import (Evaluation, Evaluator, SearchConfig, SearchError, SearchOptionError,
-                    UniformEvaluator, search)
+from quansu.search import (
+    Evaluation,
+    Evaluator,
+    SearchConfig,
+    SearchError,
+    SearchOptionError,
+    UniformEvaluator,
+    search,
+)
 from quansu.search.config import from_dict
 from tests.search.test_search_toygame import PASS, BeatGame, beat_state
 
@@ -25,6 +32,7 @@ def stats_by_move(result):
 
 
 # -- known best moves ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("keys", ["own", "observer", "model"])
 def test_leads_the_unbeatable_card_first(keys):
@@ -70,6 +78,7 @@ def test_three_players_each_seat_maximises_its_own_payoff():
 
 # -- determinism ---------------------------------------------------------------------------------
 
+
 def test_same_seed_same_result_and_other_seed_differs():
     game = BeatGame(4, {"deck_size": 52, "hand_size": 6})
     st = game.new_initial_state(random.Random(11))
@@ -78,7 +87,9 @@ def test_same_seed_same_result_and_other_seed_differs():
     b = search(st, cfg, seed=7)
     other = search(st, cfg, seed=8)
     assert a.moves == b.moves and a.tree_size == b.tree_size
-    assert [(m.move, m.visits, m.mean) for m in a.moves] != [(m.move, m.visits, m.mean) for m in other.moves]
+    assert [(m.move, m.visits, m.mean) for m in a.moves] != [
+        (m.move, m.visits, m.mean) for m in other.moves
+    ]
 
 
 def test_search_does_not_change_the_state():
@@ -91,13 +102,14 @@ def test_search_does_not_change_the_state():
 
 # -- result fields -------------------------------------------------------------------------------
 
+
 def test_result_accounts_for_every_iteration():
     game = BeatGame(4, {"deck_size": 52, "hand_size": 6})
     st = game.new_initial_state(random.Random(5))
     res = search(st, SearchConfig(iterations=300), seed=0)
     assert res.iterations == 300
     assert sum(m.visits for m in res.moves) == 300
-    assert res.determinizations == 301            # one more for the root priors
+    assert res.determinizations == 301  # one more for the root priors
     assert sorted(m.move for m in res.moves) == sorted(st.legal_moves())
     assert sum(m.prior for m in res.moves) == pytest.approx(1.0)
     assert res.tree_size > 1 and res.stopped == "iterations" and res.elapsed_s >= 0
@@ -127,6 +139,7 @@ def test_choose_with_temperature_samples_by_visits():
 
 # -- budgets -------------------------------------------------------------------------------------
 
+
 class FakeClock:
     """Advances ``step`` seconds every time it is read."""
 
@@ -140,7 +153,9 @@ class FakeClock:
 
 
 def toy_opening(players=4, hand=8, seed=3):
-    return BeatGame(players, {"deck_size": 52, "hand_size": hand}).new_initial_state(random.Random(seed))
+    return BeatGame(players, {"deck_size": 52, "hand_size": hand}).new_initial_state(
+        random.Random(seed)
+    )
 
 
 def test_time_budget_stops_the_search():
@@ -158,7 +173,9 @@ def test_deadline_stops_the_search():
 
 
 def test_deadline_already_passed_returns_the_priors():
-    res = search(toy_opening(), SearchConfig(iterations=None), seed=0, deadline=time.monotonic() - 1)
+    res = search(
+        toy_opening(), SearchConfig(iterations=None), seed=0, deadline=time.monotonic() - 1
+    )
     assert res.iterations == 0 and res.stopped == "deadline"
     assert len(res.moves) == len(toy_opening().legal_moves())
     assert res.best.visits == 0
@@ -188,9 +205,18 @@ def test_cancel_from_another_thread_returns_best_so_far():
     running = threading.Event()
     out = {}
     cfg = SearchConfig(iterations=None, progress_interval_s=0.01)
-    th = threading.Thread(target=lambda: out.setdefault(
-        "r", search(toy_opening(4, 13), cfg, seed=0, cancel=cancel,
-                    progress=lambda p: p.iterations and running.set())))
+    th = threading.Thread(
+        target=lambda: out.setdefault(
+            "r",
+            search(
+                toy_opening(4, 13),
+                cfg,
+                seed=0,
+                cancel=cancel,
+                progress=lambda p: p.iterations and running.set(),
+            ),
+        )
+    )
     th.start()
     # cancel once the search has done some work (an event, not a guess of how long it takes)
     assert running.wait(timeout=120)
@@ -208,12 +234,15 @@ class SlowEvaluator(Evaluator):
 
     def evaluate(self, states, moves, rng, *, values=True, stop=None):
         from quansu.search.evaluator import Aborted
+
         out = []
         for st, legal in zip(states, moves):
             if values and stop is not None and stop():
                 self.aborted += 1
                 raise Aborted()
-            out.append(Evaluation([1.0] * len(legal), [0.0] * st.game.num_players if values else None))
+            out.append(
+                Evaluation([1.0] * len(legal), [0.0] * st.game.num_players if values else None)
+            )
         return out
 
 
@@ -238,15 +267,19 @@ def test_no_budget_and_terminal_state_are_errors():
 
 # -- leaf values, batches, evaluators ------------------------------------------------------------
 
-@pytest.mark.parametrize("changes", [
-    {"leaf_value": "evaluator"},
-    {"leaf_value": "mix", "mix_lambda": 0.5},
-    {"leaf_value": "evaluator", "batch_size": 8},
-    {"playout": "heuristic"},
-    {"playout": "mast", "mast_epsilon": 0.3},
-    {"opponent_keys": "observer", "batch_size": 4},
-    {"fpu_reduction": 0.2, "value_scale": 1.0},
-])
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"leaf_value": "evaluator"},
+        {"leaf_value": "mix", "mix_lambda": 0.5},
+        {"leaf_value": "evaluator", "batch_size": 8},
+        {"playout": "heuristic"},
+        {"playout": "mast", "mast_epsilon": 0.3},
+        {"opponent_keys": "observer", "batch_size": 4},
+        {"fpu_reduction": 0.2, "value_scale": 1.0},
+    ],
+)
 def test_every_mode_finds_the_known_best_move(changes):
     st = beat_state(2, ["2H 3S", "9C"], deck_size=52)
     res = search(st, SearchConfig(iterations=800).replace(**changes), UniformEvaluator(), seed=4)
@@ -259,16 +292,20 @@ class FixedPriors(Evaluator):
     """Priors favour the highest card; values are zero."""
 
     def evaluate(self, states, moves, rng, *, values=True, stop=None):
-        return [Evaluation([1.0 + (m if m >= 0 else 0) for m in legal],
-                           [0.0] * st.game.num_players if values else None)
-                for st, legal in zip(states, moves)]
+        return [
+            Evaluation(
+                [1.0 + (m if m >= 0 else 0) for m in legal],
+                [0.0] * st.game.num_players if values else None,
+            )
+            for st, legal in zip(states, moves)
+        ]
 
 
 def test_priors_steer_the_search_and_are_reported():
     st = toy_opening(4, 6)
     res = search(st, SearchConfig(iterations=50, leaf_value="evaluator"), FixedPriors(), seed=0)
     top = max(st.legal_moves())
-    assert res.best.move == top                 # zero values: the highest prior gets most visits
+    assert res.best.move == top  # zero values: the highest prior gets most visits
     assert max(res.moves, key=lambda m: m.prior).move == top
 
 
@@ -312,19 +349,23 @@ def test_assume_state_known_is_a_perfect_information_search():
 
 # -- config --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("changes,word", [
-    ({"iterations": 0}, "iterations"),
-    ({"iterations": 1.5}, "iterations"),
-    ({"time_s": -1}, "time_s"),
-    ({"c_puct": "x"}, "c_puct"),
-    ({"leaf_value": "net"}, "leaf_value"),
-    ({"playout": "smart"}, "playout"),
-    ({"opponent_keys": "all"}, "opponent_keys"),
-    ({"mix_lambda": 2}, "mix_lambda"),
-    ({"batch_size": 0}, "batch_size"),
-    ({"temperature": float("nan")}, "temperature"),
-    ({"bogus": 1}, "bogus"),
-])
+
+@pytest.mark.parametrize(
+    "changes,word",
+    [
+        ({"iterations": 0}, "iterations"),
+        ({"iterations": 1.5}, "iterations"),
+        ({"time_s": -1}, "time_s"),
+        ({"c_puct": "x"}, "c_puct"),
+        ({"leaf_value": "net"}, "leaf_value"),
+        ({"playout": "smart"}, "playout"),
+        ({"opponent_keys": "all"}, "opponent_keys"),
+        ({"mix_lambda": 2}, "mix_lambda"),
+        ({"batch_size": 0}, "batch_size"),
+        ({"temperature": float("nan")}, "temperature"),
+        ({"bogus": 1}, "bogus"),
+    ],
+)
 def test_bad_config_names_the_field(changes, word):
     with pytest.raises(SearchOptionError, match=word):
         from_dict(changes)
@@ -333,6 +374,7 @@ def test_bad_config_names_the_field(changes, word):
 
 def test_mast_learns_move_values_and_plays_greedily():
     from quansu.search.evaluator import MoveAverages, playout
+
     mast = MoveAverages()
     mast.update([(0, 5), (1, 7), (0, 5)], [1.0, -1.0])
     assert mast.value(5) == pytest.approx(1.0) and mast.table[5][1] == 2
@@ -346,7 +388,7 @@ def test_mast_learns_move_values_and_plays_greedily():
     probe = st.clone()
     playout(probe, random.Random(0), "mast", mast=table, epsilon=0.0)
     assert probe.history[0] == (0, c("5S"))
-    assert table.table[c("5S")][1] == 2          # the playout's own moves were added
+    assert table.table[c("5S")][1] == 2  # the playout's own moves were added
     with pytest.raises(ValueError):
         playout(st.clone(), random.Random(0), "mast")
 
@@ -358,18 +400,28 @@ class BrokenEvaluator(Evaluator):
         self.priors_short, self.no_values = priors_short, no_values
 
     def evaluate(self, states, moves, rng, *, values=True, stop=None):
-        return [Evaluation([1.0] * (len(legal) - self.priors_short),
-                           None if self.no_values else [0.0] * st.game.num_players)
-                for st, legal in zip(states, moves)]
+        return [
+            Evaluation(
+                [1.0] * (len(legal) - self.priors_short),
+                None if self.no_values else [0.0] * st.game.num_players,
+            )
+            for st, legal in zip(states, moves)
+        ]
 
 
 def test_a_broken_evaluator_is_named_in_the_error():
     with pytest.raises(SearchError, match="'broken' gave 1 priors for 2 moves"):
-        search(beat_state(2, ["5S 3S", "4C"], deck_size=12), SearchConfig(iterations=5),
-               BrokenEvaluator(priors_short=True))
+        search(
+            beat_state(2, ["5S 3S", "4C"], deck_size=12),
+            SearchConfig(iterations=5),
+            BrokenEvaluator(priors_short=True),
+        )
     with pytest.raises(SearchError, match="'broken' gave values None"):
-        search(beat_state(2, ["5S 3S", "4C"], deck_size=12),
-               SearchConfig(iterations=5, leaf_value="evaluator"), BrokenEvaluator(no_values=True))
+        search(
+            beat_state(2, ["5S 3S", "4C"], deck_size=12),
+            SearchConfig(iterations=5, leaf_value="evaluator"),
+            BrokenEvaluator(no_values=True),
+        )
 
 
 class OneHotPriors(Evaluator):
@@ -379,8 +431,10 @@ class OneHotPriors(Evaluator):
         self.favourite = favourite
 
     def evaluate(self, states, moves, rng, *, values=True, stop=None):
-        return [Evaluation([1.0 if m == self.favourite else 0.0 for m in legal], None)
-                for legal in moves]
+        return [
+            Evaluation([1.0 if m == self.favourite else 0.0 for m in legal], None)
+            for legal in moves
+        ]
 
 
 def test_prior_mix_lets_the_search_leave_a_wrong_one_hot_prior():
@@ -405,11 +459,12 @@ def test_game_playout_is_the_games_search_playout(name):
     assert game.search_playout in ("random", "heuristic")
     rng = random.Random(5)
     st = game.new_initial_state(rng)
-    while st.is_terminal():          # an instant win ends some deals at once
+    while st.is_terminal():  # an instant win ends some deals at once
         st = game.new_initial_state(rng)
     assert SearchConfig().playout == "game"
     a = search(st, SearchConfig(iterations=40, playout="game"), seed=2)
     b = search(st, SearchConfig(iterations=40, playout=game.search_playout), seed=2)
+
     def table(res):
         return [(m.move, m.visits, m.mean) for m in res.moves]
 
@@ -417,6 +472,7 @@ def test_game_playout_is_the_games_search_playout(name):
 
 
 # -- the paused garbage collector ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", ["tienlen", "samloc", "phom", "tan"])
 def test_a_search_makes_no_cyclic_garbage_and_restores_the_collector(name):
@@ -433,7 +489,7 @@ def test_a_search_makes_no_cyclic_garbage_and_restores_the_collector(name):
     game = make(name, 4)
     rng = random.Random(3)
     state = game.new_initial_state(rng)
-    while state.is_terminal() or len(state.legal_moves()) < 2:   # a position with a choice
+    while state.is_terminal() or len(state.legal_moves()) < 2:  # a position with a choice
         if state.is_terminal():
             state = game.new_initial_state(rng)
         else:
@@ -441,12 +497,12 @@ def test_a_search_makes_no_cyclic_garbage_and_restores_the_collector(name):
     cfg = SearchConfig(iterations=300, playout=game.search_playout)
     assert gc.isenabled()
     search(state, cfg, seed=1)
-    assert gc.isenabled()           # resumed
+    assert gc.isenabled()  # resumed
     gc.collect()
     gc.disable()
     try:
         result = search(state, cfg, seed=1)
-        assert not gc.isenabled()   # left off when it was off
+        assert not gc.isenabled()  # left off when it was off
         found = gc.collect()
     finally:
         gc.enable()

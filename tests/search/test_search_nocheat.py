@@ -47,12 +47,19 @@ def permuted(state, seed: int):
 
 
 def fingerprint(result):
-    return ([(m.move, m.visits, m.mean, m.prior, m.lcb, m.line) for m in result.moves],
-            result.iterations, result.determinizations, result.tree_size)
+    return (
+        [(m.move, m.visits, m.mean, m.prior, m.lcb, m.line) for m in result.moves],
+        result.iterations,
+        result.determinizations,
+        result.tree_size,
+    )
 
 
-CASES = [(name, players) for name in games.game_names()
-         for players in sorted({games.game_classes()[name].min_players, 4})]
+CASES = [
+    (name, players)
+    for name in games.game_names()
+    for players in sorted({games.game_classes()[name].min_players, 4})
+]
 
 
 @pytest.mark.parametrize("keys", ["own", "observer", "model"])
@@ -64,7 +71,7 @@ def test_permuting_hidden_cards_leaves_the_search_unchanged(name, players, keys)
         state = midgame_state(game, seed=100 + k)
         other = permuted(state, seed=k)
         if other is None:
-            continue            # nothing hidden from this seat here
+            continue  # nothing hidden from this seat here
         cfg = SearchConfig(iterations=120, opponent_keys=keys)
         assert fingerprint(search(state, cfg, seed=k)) == fingerprint(search(other, cfg, seed=k))
         checked += 1

@@ -14,7 +14,6 @@ of the spread that ``SLOPE`` and ``NOISE`` put into each single value.
 
 from __future__ import annotations
 
-import random
 import statistics
 
 import pytest
@@ -138,13 +137,19 @@ def test_pairing_shrinks_the_standard_error():
     """The paired difference's standard error is far below what independent samples give."""
     r = paired_evaluate(_state(), [1], 0, config=RANDOM, seed=3)
     best = r.move(1)
-    unpaired = (r.move(0).stderr ** 2 + best.stderr ** 2) ** 0.5
+    unpaired = (r.move(0).stderr ** 2 + best.stderr**2) ** 0.5
     assert best.diff_stderr < 0.5 * unpaired
     assert best.diff == pytest.approx(0.30, abs=4 * best.diff_stderr + 1e-9)
 
 
 def test_ranking_groups_and_top():
-    r = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=PairedConfig(min_worlds=200, max_worlds=200, playout="random"), seed=1)
+    r = paired_evaluate(
+        _state(),
+        [1, 2, 3, 4],
+        0,
+        config=PairedConfig(min_worlds=200, max_worlds=200, playout="random"),
+        seed=1,
+    )
     order = [m.move for m in r.moves]
     assert set(order[:2]) == {1, 3} and order[-1] == 2
     values = [m.value for m in r.moves]
@@ -160,7 +165,7 @@ def test_ranking_groups_and_top():
 def test_a_clear_loss_settles_early_in_its_band():
     bands = (0.05, 0.15, 0.4)
     cfg = PairedConfig(min_worlds=16, max_worlds=512, batch=8, playout="random")
-    r = paired_evaluate(_state(), [0, 1], 2, config=cfg, seed=2, bands=bands)   # loss 0.8
+    r = paired_evaluate(_state(), [0, 1], 2, config=cfg, seed=2, bands=bands)  # loss 0.8
     assert r.settled and r.stopped == "settled" and r.worlds < 512
     assert band_of(r.loss_low, bands) == band_of(r.loss_high, bands) == 3
     # the best move itself: loss 0, settled in the first band
@@ -194,7 +199,9 @@ def test_same_seed_same_result_and_heuristic_continuation():
     b = paired_evaluate(_state(), [1, 2], 0, config=RANDOM, seed=9)
     assert a == b.__class__(**{**b.__dict__, "elapsed_s": a.elapsed_s})
     # heuristic continuation: seat 1 always answers 0, so the value of m is BASE + SLOPE * E - NOISE
-    r = paired_evaluate(_state(), [1], 0, config=PairedConfig(min_worlds=300, max_worlds=300), seed=1)
+    r = paired_evaluate(
+        _state(), [1], 0, config=PairedConfig(min_worlds=300, max_worlds=300), seed=1
+    )
     assert r.move(0).mean == pytest.approx(true_value(0) - NOISE[0], abs=0.15)
     assert r.move(1).diff == pytest.approx(0.30, abs=0.05)
 
@@ -206,8 +213,16 @@ def test_deadline_and_stop():
         t[0] += 1.0
         return t[0]
 
-    r = paired_evaluate(_state(), [1], 0, config=PairedConfig(max_worlds=1000), seed=1,
-                        bands=(0.3,), deadline=10.0, clock=clock)
+    r = paired_evaluate(
+        _state(),
+        [1],
+        0,
+        config=PairedConfig(max_worlds=1000),
+        seed=1,
+        bands=(0.3,),
+        deadline=10.0,
+        clock=clock,
+    )
     assert r.stopped == "deadline" and r.worlds < 10
     r = paired_evaluate(_state(), [1], 0, seed=1, stop=lambda: True)
     assert r.stopped == "cancelled" and r.worlds == 0 and not r.settled
@@ -238,34 +253,61 @@ def test_joint_z():
 def test_screening_keeps_the_best_candidates_and_uses_fresh_worlds():
     """Screening ranks every candidate on its own first worlds and keeps the best few; the
     evaluation proper runs on the worlds after them."""
-    cfg = PairedConfig(min_worlds=32, max_worlds=32, playout="random", screen_keep=2,
-                       screen_worlds=40)
+    cfg = PairedConfig(
+        min_worlds=32, max_worlds=32, playout="random", screen_keep=2, screen_worlds=40
+    )
     r = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=cfg, seed=3)
     kept = {m.move for m in r.moves}
     assert kept == {0, 1, 3} and set(r.screened_out) == {2, 4}
     assert r.worlds == 32 and r.playouts == 40 * 5 + 32 * 3
-    plain = paired_evaluate(_state(), [1, 3], 0, config=PairedConfig(min_worlds=32, max_worlds=32,
-                                                                      playout="random"), seed=3)
-    assert r.move(1).diff != plain.move(1).diff     # not the screening's worlds again
+    plain = paired_evaluate(
+        _state(),
+        [1, 3],
+        0,
+        config=PairedConfig(min_worlds=32, max_worlds=32, playout="random"),
+        seed=3,
+    )
+    assert r.move(1).diff != plain.move(1).diff  # not the screening's worlds again
 
 
 def test_look_schedule_and_its_correction():
     from quansu.search.paired import look_schedule
 
-    assert look_schedule(PairedConfig(min_worlds=32, max_worlds=512, growth=2.0)) == \
-        [32, 64, 128, 256, 512]
+    assert look_schedule(PairedConfig(min_worlds=32, max_worlds=512, growth=2.0)) == [
+        32,
+        64,
+        128,
+        256,
+        512,
+    ]
     assert look_schedule(PairedConfig(min_worlds=16, max_worlds=40, batch=8)) == [16, 24, 32, 40]
-    one = paired_evaluate(_state(), [1], 0, config=PairedConfig(min_worlds=32, max_worlds=32,
-                                                                playout="random"), seed=1)
-    many = paired_evaluate(_state(), [1], 0, config=PairedConfig(
-        min_worlds=32, max_worlds=512, growth=2.0, look_correction=True, playout="random"),
-        seed=1, bands=(10.0,))
+    one = paired_evaluate(
+        _state(),
+        [1],
+        0,
+        config=PairedConfig(min_worlds=32, max_worlds=32, playout="random"),
+        seed=1,
+    )
+    many = paired_evaluate(
+        _state(),
+        [1],
+        0,
+        config=PairedConfig(
+            min_worlds=32, max_worlds=512, growth=2.0, look_correction=True, playout="random"
+        ),
+        seed=1,
+        bands=(10.0,),
+    )
     assert many.z == pytest.approx(joint_z(0.95, 5)) and many.z > one.z
 
 
 def test_more_bad_settings():
-    for kw, word in [({"growth": 0.5}, "growth"), ({"screen_keep": -1}, "screen_keep"),
-                     ({"screen_worlds": 1}, "screen_worlds"), ({"batch": True}, "batch")]:
+    for kw, word in [
+        ({"growth": 0.5}, "growth"),
+        ({"screen_keep": -1}, "screen_keep"),
+        ({"screen_worlds": 1}, "screen_worlds"),
+        ({"batch": True}, "batch"),
+    ]:
         with pytest.raises(SearchOptionError, match=word):
             PairedConfig(**kw)
 
@@ -273,21 +315,33 @@ def test_more_bad_settings():
 def test_precision_stop_ends_a_straddling_decision_once_it_is_measured():
     """True loss 0.30 on a band edge: without a precision target the evaluation runs to the cap;
     with one it stops at the first look whose interval is narrow enough, still covering 0.30."""
-    base = dict(min_worlds=16, max_worlds=1024, batch=16, growth=2.0, playout="random",
-                futility=0)
+    base = dict(min_worlds=16, max_worlds=1024, batch=16, growth=2.0, playout="random", futility=0)
     full = paired_evaluate(_state(), [1], 0, config=PairedConfig(**base), seed=4, bands=(0.30,))
     assert full.stopped == "cap" and full.worlds == 1024
-    r = paired_evaluate(_state(), [1], 0, config=PairedConfig(**base, precision=0.012), seed=4,
-                        bands=(0.30,))
+    r = paired_evaluate(
+        _state(), [1], 0, config=PairedConfig(**base, precision=0.012), seed=4, bands=(0.30,)
+    )
     assert r.stopped == "precise" and r.worlds < 1024
     assert (r.loss_high - r.loss_low) / 2 <= 0.012 and r.loss_low <= 0.30 <= r.loss_high
     # one look earlier the interval was still wider than the target (it stopped at the first)
-    prev = paired_evaluate(_state(), [1], 0, config=PairedConfig(
-        **{**base, "max_worlds": r.worlds // 2}), seed=4, bands=(0.30,))
+    prev = paired_evaluate(
+        _state(),
+        [1],
+        0,
+        config=PairedConfig(**{**base, "max_worlds": r.worlds // 2}),
+        seed=4,
+        bands=(0.30,),
+    )
     assert (prev.loss_high - prev.loss_low) / 2 > 0.012
     # a clear loss still settles inside its band before the precision target is reached
-    clear = paired_evaluate(_state(), [0, 1], 2, config=PairedConfig(**base, precision=0.01),
-                            seed=2, bands=(0.05, 0.15, 0.4))
+    clear = paired_evaluate(
+        _state(),
+        [0, 1],
+        2,
+        config=PairedConfig(**base, precision=0.01),
+        seed=2,
+        bands=(0.05, 0.15, 0.4),
+    )
     assert clear.stopped == "settled"
     with pytest.raises(SearchOptionError, match="precision"):
         PairedConfig(precision=-0.1)
@@ -302,12 +356,20 @@ def test_marks_near_a_threshold_are_the_true_band_or_its_neighbour():
     from quansu.server.v1 import service_pb2 as pb
 
     th = pb.Thresholds(good=0.1, inaccuracy=0.25, mistake=0.6)
-    cfg = PairedConfig(min_worlds=32, max_worlds=512, growth=2.0, look_correction=True,
-                       playout="random", futility=0, precision=0.05)
+    cfg = PairedConfig(
+        min_worlds=32,
+        max_worlds=512,
+        growth=2.0,
+        look_correction=True,
+        playout="random",
+        futility=0,
+        precision=0.05,
+    )
     marks = []
     for seed in range(12):
-        r = paired_evaluate(_state(), [1, 4], 0, config=cfg, seed=seed,
-                            bands=(th.good, th.inaccuracy, th.mistake))
+        r = paired_evaluate(
+            _state(), [1, 4], 0, config=cfg, seed=seed, bands=(th.good, th.inaccuracy, th.mistake)
+        )
         marks.append(mark_of(r.loss, r.loss_low, r.loss_high, th))
     assert set(marks) <= {pb.MARK_INACCURACY, pb.MARK_MISTAKE}, marks
     assert marks.count(pb.MARK_MISTAKE) >= 8, marks
@@ -330,7 +392,7 @@ def test_a_settled_blunder_waits_until_its_accuracy_is_known():
     assert r.stopped == "settled" and r.settled and 16 < r.worlds < 4096
     assert accuracy_width(cfg, r.loss_low, r.loss_high) <= 0.04
     assert r.loss_low <= 0.8 <= r.loss_high
-    assert accuracy_width(PairedConfig(), 0.0, 5.0) == 0.0     # off without a scale
+    assert accuracy_width(PairedConfig(), 0.0, 5.0) == 0.0  # off without a scale
     with pytest.raises(SearchOptionError, match="accuracy_precision"):
         PairedConfig(accuracy_precision=-1)
 
@@ -346,13 +408,20 @@ def test_under_a_deadline_the_screening_leaves_the_evaluation_time():
         t[0] += 1.0
         return t[0]
 
-    cfg = PairedConfig(min_worlds=4, max_worlds=100_000, batch=4, screen_keep=2,
-                       screen_worlds=100_000, playout="random")
-    r = paired_evaluate(_state(), [1, 2, 3, 4], 0, config=cfg, seed=1, bands=(0.3,),
-                        deadline=400.0, clock=clock)
+    cfg = PairedConfig(
+        min_worlds=4,
+        max_worlds=100_000,
+        batch=4,
+        screen_keep=2,
+        screen_worlds=100_000,
+        playout="random",
+    )
+    r = paired_evaluate(
+        _state(), [1, 2, 3, 4], 0, config=cfg, seed=1, bands=(0.3,), deadline=400.0, clock=clock
+    )
     assert 0 < SCREEN_SHARE < 1
     assert r.stopped == "deadline" and r.worlds >= 4 and len(r.moves) == 3
-    assert r.playouts > 5 * 4          # the screening played some worlds too
+    assert r.playouts > 5 * 4  # the screening played some worlds too
 
 
 RACE = dict(min_worlds=16, max_worlds=256, batch=16, growth=2.0, playout="random", race=True)
@@ -370,8 +439,13 @@ def test_race_stops_once_the_leader_is_separated():
     assert r.move(0).group > 0 and r.move(2).group > 0
     # without race the same cap and looks (no bands: the loss rule settles at the first look
     # too, but keeps every candidate and says nothing about which move leads)
-    capped = paired_evaluate(_state(), [1, 2], 0, config=PairedConfig(
-        **{**RACE, "race": False, "min_worlds": 256}), seed=3)
+    capped = paired_evaluate(
+        _state(),
+        [1, 2],
+        0,
+        config=PairedConfig(**{**RACE, "race": False, "min_worlds": 256}),
+        seed=3,
+    )
     assert capped.worlds == 256 and capped.playouts == 768 and not capped.move(2).dropped
 
 
@@ -401,8 +475,10 @@ def _look(diffs: list[float], shrink: float, z: float = 2.0, leader_first: bool 
 def test_race_look_drops_separates_and_projects():
     """The rule on numbers chosen by hand (16 worlds, paired differences alternating around
     their mean by 0.1: standard error 0.0258, z 2: half-width 0.052)."""
+
     def diffs(mean):
         return [mean + 0.1 * (-1) ** i for i in range(16)]
+
     # 0.1 behind: surely worse, dropped; the leader alone: settled
     settled, active = _look(diffs(0.1), 0.25)
     assert settled and active == [True, False]

@@ -97,8 +97,11 @@ def test_opponent_policy_is_checked():
     with pytest.raises(SearchOptionError, match="opponent_policy"):
         SearchConfig(opponent_policy="oracle")
     for name in ("heuristic", "sparring", "random"):
-        res = search(_opening(4), SearchConfig(iterations=30, opponent_keys="model",
-                                               opponent_policy=name), seed=1)
+        res = search(
+            _opening(4),
+            SearchConfig(iterations=30, opponent_keys="model", opponent_policy=name),
+            seed=1,
+        )
         assert res.iterations == 30
 
 
@@ -110,15 +113,16 @@ def test_levels_are_budgets_without_wall_time():
 
 
 def test_describe_games_lists_the_levels_and_suggest_reports_depth():
+    from quansu.games import record as rec
+    from quansu.server import convert
     from quansu.server.engine import build_engine
     from quansu.server.v1 import service_pb2 as pb
-    from quansu.server import convert
-    from quansu.games import record as rec
 
     engine = build_engine(uniform=True)
     levels = engine.describe_games().levels
-    assert [(lv.level, lv.iterations, lv.temperature) for lv in levels] == \
-        [(k, lv.iterations, lv.temperature) for k, lv in sorted(LEVELS.items())]
+    assert [(lv.level, lv.iterations, lv.temperature) for lv in levels] == [
+        (k, lv.iterations, lv.temperature) for k, lv in sorted(LEVELS.items())
+    ]
     assert [lv.anchored for lv in levels] == [False, False, True, True, True]
     anchors = {g.name: g.search_anchor for g in engine.describe_games().games}
     assert anchors["phom"] == 0.25 and anchors["tienlen"] == 0.25 and anchors["tan"] == 0.0
@@ -156,7 +160,10 @@ def test_inference_weights_worlds_by_the_opponents_past_moves():
     pool = belief_pool(s, me, 40, model, 0.2, random.Random(5))
     assert len(pool) == 40
     fresh = [s.determinize(me, random.Random(100 + i)) for i in range(40)]
-    mean = lambda ws: sum(world_log_likelihood(w, me, model, 0.2, rng) for w in ws) / len(ws)
+
+    def mean(ws):
+        return sum(world_log_likelihood(w, me, model, 0.2, rng) for w in ws) / len(ws)
+
     assert mean(pool) > mean(fresh)
     # and the pool keeps several distinct worlds (tempered weights)
     assert len({tuple(w.hands) for w in pool}) >= 5
@@ -170,10 +177,10 @@ def test_a_world_inconsistent_with_a_likely_pass_gets_less_weight():
     for seed in range(500):
         s = g.new_initial_state(random.Random(seed))
         first = s.current_player
-        s.apply(g.heuristic_move(s, rng))            # the observer leads
+        s.apply(g.heuristic_move(s, rng))  # the observer leads
         if s.is_terminal() or 0 not in s.legal_moves():
             continue
-        s.apply(0)                                   # the opponent passes
+        s.apply(0)  # the opponent passes
         if s.is_terminal() or s.current_player != first:
             continue
         # two worlds of the observer's information: the opponent could beat the lead or not
@@ -184,9 +191,9 @@ def test_a_world_inconsistent_with_a_likely_pass_gets_less_weight():
             before.apply(w.history[0][1])
             options = before.legal_moves()
             if len(options) > 1 and g.heuristic_move(before, rng) != 0:
-                could = could or w                   # the model would have beaten the lead
+                could = could or w  # the model would have beaten the lead
             elif len(options) == 1:
-                could_not = could_not or w           # the pass was forced
+                could_not = could_not or w  # the pass was forced
         if could is not None and could_not is not None:
             break
     else:
@@ -212,12 +219,13 @@ def test_anchor_puts_the_root_prior_on_the_sparring_move():
     ref = s.game.sparring_move(s, random.Random(0))
     plain = search(s, SearchConfig(iterations=60, anchor=0.0), UniformEvaluator(), seed=3)
     anchored = search(s, SearchConfig(iterations=60, anchor=0.9), UniformEvaluator(), seed=3)
-    visits = lambda res: {m.move: m.visits for m in res.moves}   # noqa: E731
+    visits = lambda res: {m.move: m.visits for m in res.moves}  # noqa: E731
     assert anchored.best.move == ref
     assert visits(anchored)[ref] > visits(plain)[ref]
     # the reported priors stay the evaluator's
-    assert [m.prior for m in anchored.moves if m.move == ref] == \
-        [m.prior for m in plain.moves if m.move == ref]
+    assert [m.prior for m in anchored.moves if m.move == ref] == [
+        m.prior for m in plain.moves if m.move == ref
+    ]
     # the same request and seed give the same search
     again = search(s, SearchConfig(iterations=60, anchor=0.9), UniformEvaluator(), seed=3)
     assert visits(again) == visits(anchored)
@@ -229,11 +237,13 @@ def test_anchor_defaults_to_the_game_and_levels_1_2_go_without():
     s = _choice_state()
     assert s.game.search_anchor > 0.0 and games.make("tan", 2, {}).search_anchor == 0.0
     by_game = search(s, SearchConfig(iterations=40), UniformEvaluator(), seed=5)
-    explicit = search(s, SearchConfig(iterations=40, anchor=s.game.search_anchor),
-                      UniformEvaluator(), seed=5)
+    explicit = search(
+        s, SearchConfig(iterations=40, anchor=s.game.search_anchor), UniformEvaluator(), seed=5
+    )
     off = search(s, SearchConfig(iterations=40, anchor=0.0), UniformEvaluator(), seed=5)
-    assert [(m.move, m.visits) for m in by_game.moves] == \
-        [(m.move, m.visits) for m in explicit.moves]
+    assert [(m.move, m.visits) for m in by_game.moves] == [
+        (m.move, m.visits) for m in explicit.moves
+    ]
     assert [(m.move, m.visits) for m in by_game.moves] != [(m.move, m.visits) for m in off.moves]
     assert [level_config(k).anchor for k in (1, 2)] == [0.0, 0.0]
     assert [level_config(k).anchor for k in (3, 4, 5)] == [None, None, None]
@@ -244,10 +254,10 @@ def test_anchor_defaults_to_the_game_and_levels_1_2_go_without():
 def test_the_service_anchors_only_the_searches_it_does_not_measure(monkeypatch):
     """Level play at levels 3-5 without a step uses the game's anchor; levels 1-2, a level's
     improvement step, a measured hint and Analyze's candidates search unanchored."""
+    from quansu.games import record as rec
+    from quansu.server import convert
     from quansu.server.engine import Engine, Limits, build_engine
     from quansu.server.v1 import service_pb2 as pb
-    from quansu.server import convert
-    from quansu.games import record as rec
     from tests.helpers.service import long_record
 
     seen = []
@@ -265,6 +275,10 @@ def test_the_service_anchors_only_the_searches_it_does_not_measure(monkeypatch):
         engine.suggest(pb.SuggestRequest(view=view, strength=strength, seed=1))
     assert seen == [0.0, 0.0, None, 0.0, 0.0, 0.0]
     record = convert.record_message(long_record("tienlen", 2, min_moves=4, seed=1))
-    engine.analyze(pb.AnalyzeRequest(record=record, seats=[0], budget=pb.Budget(iterations=10),
-                                     seed=1, max_worlds=4), lambda r: None)
+    engine.analyze(
+        pb.AnalyzeRequest(
+            record=record, seats=[0], budget=pb.Budget(iterations=10), seed=1, max_worlds=4
+        ),
+        lambda r: None,
+    )
     assert seen[6:] and set(seen[6:]) == {0.0}

@@ -23,39 +23,56 @@ def _stats(move, visits, mean, se=0.1, z=1.96):
 
 
 def _result(*moves):
-    return SearchResult(observer=0, moves=tuple(moves), iterations=sum(m.visits for m in moves),
-                        determinizations=0, elapsed_s=0.0, tree_size=1, stopped="iterations")
+    return SearchResult(
+        observer=0,
+        moves=tuple(moves),
+        iterations=sum(m.visits for m in moves),
+        determinizations=0,
+        elapsed_s=0.0,
+        tree_size=1,
+        stopped="iterations",
+    )
 
 
 def test_best_is_the_highest_mean_among_measured_moves():
     # "a" is the most visited, "b" has the higher mean, "c" too few visits (a high mean on 3)
-    res = _result(_stats("a", 120, 0.10, 0.02), _stats("b", 60, 0.40, 0.03),
-                  _stats("c", 3, 0.9, 0.5), _stats("d", 1, 2.0))
+    res = _result(
+        _stats("a", 120, 0.10, 0.02),
+        _stats("b", 60, 0.40, 0.03),
+        _stats("c", 3, 0.9, 0.5),
+        _stats("d", 1, 2.0),
+    )
     ranked = rank(res)
     assert [r.move for r in ranked] == ["b", "a", "c", "d"]
     assert [r.measured for r in ranked] == [True, True, False, False]
     assert ranked[1].most_visited and not ranked[0].most_visited
-    assert ranked[0].group == 0 and ranked[1].group == 1     # 0.40 vs 0.10: not tied
-    assert ranked[3].lower_bound is None                      # no placeholder bound
-    assert ranked[2].lower_bound is not None                  # 3 visits: a real (wide) bound
+    assert ranked[0].group == 0 and ranked[1].group == 1  # 0.40 vs 0.10: not tied
+    assert ranked[3].lower_bound is None  # no placeholder bound
+    assert ranked[2].lower_bound is not None  # 3 visits: a real (wide) bound
     assert min_visits(184) == 10 and min_visits(10) == 4
 
 
 def test_tied_moves_share_a_group():
-    res = _result(_stats("a", 100, 0.30, 0.05), _stats("b", 90, 0.28, 0.05),
-                  _stats("c", 80, 0.27, 0.05), _stats("d", 70, -0.5, 0.05))
+    res = _result(
+        _stats("a", 100, 0.30, 0.05),
+        _stats("b", 90, 0.28, 0.05),
+        _stats("c", 80, 0.27, 0.05),
+        _stats("d", 70, -0.5, 0.05),
+    )
     groups = {r.move: r.group for r in rank(res)}
     assert groups == {"a": 0, "b": 0, "c": 0, "d": 1}
 
 
 def test_search_reasons_agree_with_the_numbers():
-    codes = lambda **kw: [r[0] for r in search_reasons(legal_count=5, **kw)]
+    def codes(**kw):
+        return [r[0] for r in search_reasons(legal_count=5, **kw)]
+
     assert codes(rank=0) == ["best_value"]
     assert codes(rank=1, group=0, top_text="3S") == ["tied"]
     assert "3S" in search_reasons(rank=1, legal_count=5, group=0, top_text="3S")[0][3]
     assert codes(rank=1, group=1, most_visited=True, safest=True) == ["most_visited", "safest"]
     assert codes(rank=4, measured=False, group=2, visits=1) == ["few_visits"]
-    assert codes(rank=0, measured=False, visits=2) == ["few_visits"]    # no best without data
+    assert codes(rank=0, measured=False, visits=2) == ["few_visits"]  # no best without data
     assert [r[0] for r in search_reasons(rank=0, legal_count=1)] == ["only_move"]
 
 

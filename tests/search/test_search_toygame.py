@@ -20,9 +20,27 @@ import random
 
 import pytest
 
-from quansu.games.base import (TERMINAL, Deal, DealError, Game, IllegalMoveError, MoveInfo, MoveParseError,
-                        OptionError, OptionSpec, State)
-from quansu.games.cards import CardError, card_str, cards_of, format_cards, mask_of, parse_card, parse_cards
+from quansu.games.base import (
+    TERMINAL,
+    Deal,
+    DealError,
+    Game,
+    IllegalMoveError,
+    MoveInfo,
+    MoveParseError,
+    OptionError,
+    OptionSpec,
+    State,
+)
+from quansu.games.cards import (
+    CardError,
+    card_str,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_card,
+    parse_cards,
+)
 from quansu.games.conformance import check_game
 
 PASS = -1
@@ -56,8 +74,8 @@ class BeatGame(Game):
         cards = list(range(self.options["deck_size"]))
         rng.shuffle(cards)
         h, n = self.options["hand_size"], self.num_players
-        hands = tuple(tuple(sorted(cards[i * h:(i + 1) * h])) for i in range(n))
-        return Deal(hands=hands, first=rng.randrange(n), set_aside=tuple(sorted(cards[n * h:])))
+        hands = tuple(tuple(sorted(cards[i * h : (i + 1) * h])) for i in range(n))
+        return Deal(hands=hands, first=rng.randrange(n), set_aside=tuple(sorted(cards[n * h :])))
 
     def state_from_deal(self, deal: Deal) -> "BeatState":
         n, h, d = self.num_players, self.options["hand_size"], self.options["deck_size"]
@@ -147,8 +165,13 @@ class BeatState(State):
 
     def apply(self, move) -> None:
         if move not in self.legal_moves():
-            text = move if not isinstance(move, int) else self.game.move_to_text(move) \
-                if -1 <= move < 52 else move
+            text = (
+                move
+                if not isinstance(move, int)
+                else self.game.move_to_text(move)
+                if -1 <= move < 52
+                else move
+            )
             raise IllegalMoveError(f"move {text!r} is not legal for seat {self.cur}")
         self.apply_unchecked(move)
 
@@ -192,12 +215,12 @@ class BeatState(State):
         pool_mask = self.set_aside
         for s in others:
             pool_mask |= self.hands[s]
-        pool = cards_of(pool_mask)          # ascending: does not depend on where the cards are
+        pool = cards_of(pool_mask)  # ascending: does not depend on where the cards are
         rng.shuffle(pool)
         i = 0
         for s in others:
             k = self.hands[s].bit_count()
-            st.hands[s] = mask_of(pool[i:i + k])
+            st.hands[s] = mask_of(pool[i : i + k])
             i += k
         st.set_aside = mask_of(pool[i:])
         return st
@@ -211,15 +234,18 @@ class BeatState(State):
         return {f"hand{seat}": self.hands[seat], "played": self.played, "out": self.out}
 
     def render(self, seat: int) -> str:
-        lines = [f"seat {seat} hand: {format_cards(self.hands[seat])}",
-                 "top: " + ("-" if self.top is None else card_str(self.top)),
-                 "hand sizes: " + " ".join(str(h.bit_count()) for h in self.hands),
-                 f"to act: {self.current_player}"]
+        lines = [
+            f"seat {seat} hand: {format_cards(self.hands[seat])}",
+            "top: " + ("-" if self.top is None else card_str(self.top)),
+            "hand sizes: " + " ".join(str(h.bit_count()) for h in self.hands),
+            f"to act: {self.current_player}",
+        ]
         return "\n".join(lines)
 
 
-def beat_state(players: int, hands: list[str], first: int = 0,
-               deck_size: int | None = None) -> BeatState:
+def beat_state(
+    players: int, hands: list[str], first: int = 0, deck_size: int | None = None
+) -> BeatState:
     """A toy state from hands in card notation; the cards in play are ids ``0 .. deck_size-1``
     (default: up to the highest card named) and those not in a hand are set aside."""
     parsed = [parse_cards(h) for h in hands]
@@ -227,24 +253,35 @@ def beat_state(players: int, hands: list[str], first: int = 0,
     d = deck_size if deck_size is not None else max(held) + 1
     aside = [c for c in range(d) if c not in held]
     game = BeatGame(players, {"deck_size": d, "hand_size": max(map(len, parsed))})
-    return game.state_from_deal(Deal(hands=tuple(tuple(h) for h in parsed), first=first,
-                                     set_aside=tuple(aside)))
+    return game.state_from_deal(
+        Deal(hands=tuple(tuple(h) for h in parsed), first=first, set_aside=tuple(aside))
+    )
 
 
 # -- the toy game's own tests -----------------------------------------------------------------
 
-@pytest.mark.parametrize("players,options", [(2, {}), (3, {}), (4, {"deck_size": 20, "hand_size": 4}),
-                                             (2, {"deck_size": 8, "hand_size": 2})])
+
+@pytest.mark.parametrize(
+    "players,options",
+    [
+        (2, {}),
+        (3, {}),
+        (4, {"deck_size": 20, "hand_size": 4}),
+        (2, {"deck_size": 8, "hand_size": 2}),
+    ],
+)
 def test_toy_game_passes_conformance(players, options):
     check_game(BeatGame(players, options), games=15, seed=players)
 
 
-@pytest.mark.parametrize("key,word", [(lambda self, seat: 0, "merges"),
-                                      (lambda self, seat: id(self), "splits")])
+@pytest.mark.parametrize(
+    "key,word", [(lambda self, seat: 0, "merges"), (lambda self, seat: id(self), "splits")]
+)
 def test_conformance_catches_a_wrong_sibling_key(monkeypatch, key, word):
     """A ``sibling_key`` that merges siblings a seat can tell apart (the search would share
     their tree node) or splits ones it cannot fails the conformance check."""
     from quansu.games.conformance import ConformanceError
+
     monkeypatch.setattr(BeatState, "sibling_key", key)
     with pytest.raises(ConformanceError, match=f"sibling_key.*{word}"):
         check_game(BeatGame(3, {}), games=5, seed=1)
@@ -255,7 +292,7 @@ def test_toy_rules_table():
     assert st.legal_moves() == parse_cards("3S 5S")
     st.apply(parse_card("3S"))
     assert st.legal_moves() == [PASS] + parse_cards("3H 4C")
-    st.apply(PASS)                      # round ends; seat 0 leads again
+    st.apply(PASS)  # round ends; seat 0 leads again
     assert st.current_player == 0 and st.top is None
     st.apply(parse_card("5S"))
     assert st.is_terminal() and st.returns() == [1.0, -1.0]

@@ -33,8 +33,9 @@ class InProcess:
 
 def _request() -> pb.AnalyzeRequest:
     obj = json.loads((ROOT / "docs" / "examples" / "tan.record.json").read_text())
-    return pb.AnalyzeRequest(record=convert.record_message(obj), budget=pb.Budget(iterations=8),
-                             seed=5, max_worlds=8)
+    return pb.AnalyzeRequest(
+        record=convert.record_message(obj), budget=pb.Budget(iterations=8), seed=5, max_worlds=8
+    )
 
 
 def test_an_executor_judges_the_decisions_of_one_process():
@@ -53,21 +54,39 @@ def test_a_stop_cancels_the_rest():
     eng = build_engine(uniform=True)
     out: list = []
     eng.analyze(_request(), out.append, executor=InProcess(), stop=lambda: True)
-    assert out == []                   # stopped before the first decision: no summary either
+    assert out == []  # stopped before the first decision: no summary either
 
 
 def test_the_old_names_are_still_the_engines():
     assert engine.Limits is checks.Limits and engine.check_language is checks.check_language
     assert engine.default_thresholds is checks.default_thresholds
     assert engine.THRESHOLD_FRACTIONS is checks.THRESHOLD_FRACTIONS
-    assert engine.view_seed is suggest.view_seed and engine.deadline_margin is suggest.deadline_margin
-    for name in ("HINT_CANDIDATES", "HINT_PAIRED", "HINT_PAIRED_SEED", "FORCED_HINT_WORLDS",
-                 "HINT_SEARCH_SHARE"):
+    assert (
+        engine.view_seed is suggest.view_seed and engine.deadline_margin is suggest.deadline_margin
+    )
+    for name in (
+        "HINT_CANDIDATES",
+        "HINT_PAIRED",
+        "HINT_PAIRED_SEED",
+        "FORCED_HINT_WORLDS",
+        "HINT_SEARCH_SHARE",
+    ):
         assert getattr(engine, name) is getattr(suggest, name), name
-    for name in ("MARK_NAMES", "BAND_MARKS", "ANALYZE_CANDIDATES", "ANALYZE_SEARCH_SHARE",
-                 "ANALYZE_PAIRED", "ANALYZE_PRECISION", "ANALYZE_ACCURACY_PRECISION",
-                 "ANALYZE_BEST_SHARE", "mark_of", "analysis_bands", "decision_accuracy",
-                 "accuracy_scale"):
+    for name in (
+        "MARK_NAMES",
+        "BAND_MARKS",
+        "ANALYZE_CANDIDATES",
+        "ANALYZE_SEARCH_SHARE",
+        "ANALYZE_PAIRED",
+        "ANALYZE_PRECISION",
+        "ANALYZE_ACCURACY_PRECISION",
+        "ANALYZE_BEST_SHARE",
+        "mark_of",
+        "analysis_bands",
+        "decision_accuracy",
+        "accuracy_scale",
+    ):
         assert getattr(engine, name) is getattr(analysis, name), name
-    assert all(issubclass(engine.Engine, c)
-               for c in (checks.Checks, suggest.Suggest, analysis.Analysis))
+    assert all(
+        issubclass(engine.Engine, c) for c in (checks.Checks, suggest.Suggest, analysis.Analysis)
+    )

@@ -7,11 +7,10 @@ import re
 
 import pytest
 
-from quansu import games
+from quansu import cli, games
+from quansu.cli import play as cmd_play
 from quansu.games import labels as L
 from quansu.games.cards import parse_card
-from quansu import cli
-from quansu.cli import play as cmd_play
 
 
 def _args(game, *extra):
@@ -21,7 +20,9 @@ def _args(game, *extra):
 
 @pytest.mark.parametrize("game", games.game_names())
 def test_full_game_with_bad_input(game):
-    script = itertools.chain(["", "help", "not a move", "9999", "moves", "zz 3x"], itertools.repeat("0"))
+    script = itertools.chain(
+        ["", "help", "not a move", "9999", "moves", "zz 3x"], itertools.repeat("0")
+    )
     out = io.StringIO()
     rc = cmd_play.run(_args(game), input_fn=lambda prompt: next(script), out=out)
     text = out.getvalue()
@@ -35,12 +36,15 @@ def test_full_game_with_bad_input(game):
 
 def test_illegal_move_is_refused():
     import random
+
     state = games.make("tienlen", 4).new_initial_state(random.Random(3))
-    leader = state.current_player          # the same deal cmd_play draws from --seed 3
+    leader = state.current_player  # the same deal cmd_play draws from --seed 3
     answers = iter(["pass", "quit"])
     out = io.StringIO()
     # the leader of a new round cannot pass
-    rc = cmd_play.run(_args("tienlen", "--seat", str(leader)), input_fn=lambda p: next(answers), out=out)
+    rc = cmd_play.run(
+        _args("tienlen", "--seat", str(leader)), input_fn=lambda p: next(answers), out=out
+    )
     assert rc == 0
     assert "'pass' is not legal now" in out.getvalue()
 
@@ -55,10 +59,12 @@ def test_bad_game_and_option_are_clear_errors(capsys):
 def test_eof_ends_quietly():
     def eof(prompt):
         raise EOFError
+
     assert cmd_play.run(_args("tienlen"), input_fn=eof, out=io.StringIO()) == 0
 
 
 # -- moves as a player reads them (issue 45, points 3 and 4) ----------------------------------------
+
 
 def _listings(text):
     """Each listing of the legal moves: [(group label, [(number, name)])] per prompt."""
@@ -69,8 +75,10 @@ def _listings(text):
             if current is None:
                 current = []
                 out.append(current)
-            items = [(int(n), name) for n, name in re.findall(r"\[(\d+)\] (.+?)(?=, \[\d+\] |$)",
-                                                               m.group(2))]
+            items = [
+                (int(n), name)
+                for n, name in re.findall(r"\[(\d+)\] (.+?)(?=, \[\d+\] |$)", m.group(2))
+            ]
             current.append((m.group(1), items))
         else:
             current = None
@@ -80,8 +88,11 @@ def _listings(text):
 def _run_play(game, lang, seat=0):
     script = itertools.repeat("0")
     out = io.StringIO()
-    rc = cmd_play.run(_args(game, "--lang", lang, "--seat", str(seat)),
-                      input_fn=lambda prompt: next(script), out=out)
+    rc = cmd_play.run(
+        _args(game, "--lang", lang, "--seat", str(seat)),
+        input_fn=lambda prompt: next(script),
+        out=out,
+    )
     assert rc == 0
     return out.getvalue()
 
@@ -94,35 +105,45 @@ def test_play_in_vietnamese_names_every_move_and_holds_the_hand_in_the_games_ord
     written 3♠ 10♥ (Phỏm's ace lowest, Tấn's trumps last)."""
     text = _run_play(game, "vi")
     g = games.make(game, 4)
-    state = g.new_initial_state(random.Random(3))         # the deal cmd_play draws from --seed 3
+    state = g.new_initial_state(random.Random(3))  # the deal cmd_play draws from --seed 3
     trump = state.trump_card()
     verbs = tuple(t[1].split("{")[0].strip() for t in L.KIND_TERMS.values())
-    english = re.compile(r"\b(pass|play|draw|eat|lay|send|discard|swap|done|attack|defend|throw"
-                         r"|take|declare|decline)\b")
+    english = re.compile(
+        r"\b(pass|play|draw|eat|lay|send|discard|swap|done|attack|defend|throw"
+        r"|take|declare|decline)\b"
+    )
     listings = _listings(text)
     assert listings
     order = g.move_groups()
     for listing in listings:
         groups = [label for label, _ in listing]
         want = [g.group_label(x, "vi") for x in order if g.group_label(x, "vi") in groups]
-        assert groups == want, groups                      # the game's order of groups
+        assert groups == want, groups  # the game's order of groups
         numbers = [n for _, items in listing for n, _ in items]
         assert numbers == list(range(len(numbers)))
         for _, items in listing:
             for _, name in items:
                 assert name.startswith(verbs), name
-                assert not english.search(name) and not re.search(r"\b\d?[TJQKA2-9][SCDH]\b",
-                                                                   name), name
-    seats = [line.split(": ", 1)[1] for line in text.splitlines() if line.startswith("ghế ")
-             and ": " in line and "ghế 0: " not in line[:8]]
+                assert not english.search(name) and not re.search(
+                    r"\b\d?[TJQKA2-9][SCDH]\b", name
+                ), name
+    seats = [
+        line.split(": ", 1)[1]
+        for line in text.splitlines()
+        if line.startswith("ghế ") and ": " in line and "ghế 0: " not in line[:8]
+    ]
     assert seats and all(name.startswith(verbs) for name in seats), seats
     assert not any(english.search(name) for name in seats), seats
     # the number 0 plays the first move listed
-    mine = [line.split(": ", 1)[1] for line in text.splitlines()
-            if line.startswith("ghế 0 (bạn): ")]
-    assert mine and mine == [listing[0][1][0][1] for listing in listings][:len(mine)]
-    hands = [line.split(": ", 1)[1] for line in text.splitlines()
-             if line.startswith("bài trên tay: ") and "(" not in line]
+    mine = [
+        line.split(": ", 1)[1] for line in text.splitlines() if line.startswith("ghế 0 (bạn): ")
+    ]
+    assert mine and mine == [listing[0][1][0][1] for listing in listings][: len(mine)]
+    hands = [
+        line.split(": ", 1)[1]
+        for line in text.splitlines()
+        if line.startswith("bài trên tay: ") and "(" not in line
+    ]
     assert hands
     for hand in hands:
         cards = [parse_card(c) for c in hand.split()]
@@ -135,14 +156,17 @@ def test_the_phom_hand_puts_the_ace_lowest_and_tien_len_the_2_highest():
 
     for name, first, last in (("phom", "A", "K"), ("tienlen", "3", "2")):
         g = games.make(name, 4)
-        for seed in range(200):                   # the first deal whose seat 0 holds both
+        for seed in range(200):  # the first deal whose seat 0 holds both
             state = g.new_initial_state(random.Random(seed))
             ranks = {c >> 2 for c in g.sort_cards(_hand(state))}
             if {parse_card(first + "S") >> 2, parse_card(last + "S") >> 2} <= ranks:
                 break
         hand = cards_label(g.sort_cards(_hand(state)))
-        line = next(x for x in cmd_play.table_text(state, 0, "vi").splitlines()
-                    if x.startswith("bài trên tay: "))
+        line = next(
+            x
+            for x in cmd_play.table_text(state, 0, "vi").splitlines()
+            if x.startswith("bài trên tay: ")
+        )
         assert line == "bài trên tay: " + hand
         assert hand.startswith(first) and hand.split()[-1].startswith(last), hand
 
@@ -167,27 +191,38 @@ def test_play_lists_the_legal_moves_grouped_in_a_players_order(game):
         moves = [g.parse_move(name) for _, items in listing for _, name in items]
         assert moves == g.sort_moves(moves, trump)
         for label, items in listing:
-            assert {g.group_label(g.move_group(g.parse_move(name)), "en") for _, name in items} \
-                == {label}
+            assert {g.group_label(g.move_group(g.parse_move(name)), "en") for _, name in items} == {
+                label
+            }
     # the number 0 plays the first move listed: the line after each listing says so
     lines = text.splitlines()
-    mine = [lines[i + 1].split(": ", 1)[1] for i, line in enumerate(lines[:-1])
-            if re.match(r"  .+?: \[\d+\] ", line) and not re.match(r"  .+?: \[\d+\] ",
-                                                                  lines[i + 1])
-            and lines[i + 1].startswith("seat 0 (you): ")]
-    assert mine and mine == [listing[0][1][0][1] for listing in listings][:len(mine)]
+    mine = [
+        lines[i + 1].split(": ", 1)[1]
+        for i, line in enumerate(lines[:-1])
+        if re.match(r"  .+?: \[\d+\] ", line)
+        and not re.match(r"  .+?: \[\d+\] ", lines[i + 1])
+        and lines[i + 1].startswith("seat 0 (you): ")
+    ]
+    assert mine and mine == [listing[0][1][0][1] for listing in listings][: len(mine)]
 
 
 def test_tienlen_lists_3_lowest_2_highest_then_pairs_and_pass_last():
     g = games.make("tienlen", 4)
     moves = [g.parse_move(t) for t in ("pass", "2S", "9D 9H", "3S", "AH", "4S 5H 6D", "KS")]
     out = cmd_play.moves_listing(g, g.sort_moves(moves), "vi")
-    assert out.splitlines() == ["  lá lẻ: [0] đánh 3♠, [1] đánh K♠, [2] đánh A♥, [3] đánh heo 2♠",
-                                "  đôi: [4] đánh đôi 9♦ 9♥", "  sảnh: [5] đánh sảnh 4♠ 5♥ 6♦",
-                                "  bỏ lượt: [6] bỏ lượt"]
+    assert out.splitlines() == [
+        "  lá lẻ: [0] đánh 3♠, [1] đánh K♠, [2] đánh A♥, [3] đánh heo 2♠",
+        "  đôi: [4] đánh đôi 9♦ 9♥",
+        "  sảnh: [5] đánh sảnh 4♠ 5♥ 6♦",
+        "  bỏ lượt: [6] bỏ lượt",
+    ]
     out = cmd_play.moves_listing(g, g.sort_moves(moves), "en")
-    assert out.splitlines() == ["  singles: [0] 3S, [1] KS, [2] AH, [3] 2S", "  pairs: [4] 9D 9H",
-                                "  straights: [5] 4S 5H 6D", "  pass: [6] pass"]
+    assert out.splitlines() == [
+        "  singles: [0] 3S, [1] KS, [2] AH, [3] 2S",
+        "  pairs: [4] 9D 9H",
+        "  straights: [5] 4S 5H 6D",
+        "  pass: [6] pass",
+    ]
 
 
 def test_hint_and_replay_in_vietnamese_name_the_moves(capsys):
@@ -195,31 +230,46 @@ def test_hint_and_replay_in_vietnamese_name_the_moves(capsys):
     ``quansu replay --legal`` lists the legal moves in a player's order (Phỏm's ace low)."""
     from pathlib import Path
 
+    from quansu.cli import hint as cmd_hint
+    from quansu.cli import replay as cmd_replay
     from quansu.games import record as rec
-    from quansu.cli import hint as cmd_hint, replay as cmd_replay
 
     root = Path(__file__).resolve().parents[2] / "docs" / "examples"
-    args = cli.build_parser("hint").parse_args(["hint", str(root / "phom.view.json"),
-                                                "--iterations", "20", "--seed", "3",
-                                                "--uniform", "--lang", "vi"])
+    args = cli.build_parser("hint").parse_args(
+        [
+            "hint",
+            str(root / "phom.view.json"),
+            "--iterations",
+            "20",
+            "--seed",
+            "3",
+            "--uniform",
+            "--lang",
+            "vi",
+        ]
+    )
     out = io.StringIO()
     assert cmd_hint.run(args, out=out) == 0
     lines = out.getvalue().splitlines()
     rows = [line for line in lines if re.match(r"\s*\d+  ", line)]
-    assert rows and all(re.match(r"\s*\d+  (đánh|bốc|ăn|hạ phỏm|gửi|không hạ phỏm|ù) ", r)
-                        for r in rows), rows
+    assert rows and all(
+        re.match(r"\s*\d+  (đánh|bốc|ăn|hạ phỏm|gửi|không hạ phỏm|ù) ", r) for r in rows
+    ), rows
     play = lines[-1]
     assert re.match(r"nên đi: (đánh|bốc|ăn|hạ phỏm|gửi|không hạ phỏm|ù)\b", play), play
     assert not re.search(r"\b[2-9TJQKA][SCDH]\b", "\n".join(rows + [play]))
     # the referee's --legal: the legal moves at each step in a player's order
     obj = rec.read_json(str(root / "phom.record.json"))
-    args = cli.build_parser("replay").parse_args(["replay", str(root / "phom.record.json"),
-                                                  "--legal", "--json"])
+    args = cli.build_parser("replay").parse_args(
+        ["replay", str(root / "phom.record.json"), "--legal", "--json"]
+    )
     out = io.StringIO()
     import contextlib
+
     with contextlib.redirect_stdout(out):
         assert cmd_replay.run(args) == 0
     import json
+
     lines = [json.loads(x) for x in out.getvalue().splitlines()]
     g = rec.parse_record(obj).game
     checked = 0
@@ -244,13 +294,14 @@ def test_a_move_can_be_typed_as_listed_in_vietnamese():
         if len(typed) >= 4:
             return "quit"
         last = _listings(out.getvalue())[-1]
-        name = last[-1][1][-1][1]                # the last move listed
+        name = last[-1][1][-1][1]  # the last move listed
         typed.append(name)
         return "  " + name.upper().replace(" ", "  ") + " "
 
     assert cmd_play.run(_args("tienlen", "--lang", "vi"), input_fn=answer, out=out) == 0
     text = out.getvalue()
     assert len(typed) == 4 and "không phải nước đi" not in text
-    mine = [line.split(": ", 1)[1] for line in text.splitlines()
-            if line.startswith("ghế 0 (bạn): ")]
+    mine = [
+        line.split(": ", 1)[1] for line in text.splitlines() if line.startswith("ghế 0 (bạn): ")
+    ]
     assert mine == typed

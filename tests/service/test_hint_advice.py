@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import pytest
 
+from quansu.cli.hint import format_table
 from quansu.games.cards import parse_cards
 from quansu.games.reasons import SHEDDING_TEXTS, language, say
 from quansu.games.registry import make
 from quansu.server.advice import Row, advice
-from quansu.cli.hint import format_table
 from quansu.server.engine import FORCED_HINT_WORLDS, Limits, build_engine
 from quansu.server.v1 import service_pb2 as pb
-
-from tests.service.test_service_reasons import _Seen
 from tests.helpers.service import played_state, view_message, view_to_act
+from tests.service.test_service_reasons import _Seen
 
 GAMES = ("tienlen", "samloc", "phom", "tan")
 UNRANKED = ("few_visits", "not_measured")
@@ -25,9 +24,20 @@ UNRANKED = ("few_visits", "not_measured")
 #: Seat 0 must beat the straight 3-4-5-6-7: its straights 4-5-6-7-8 (8 choices of suits) and
 #: 5-6-7-8-9 (4 choices), or pass.
 STRAIGHTS = {
-    "format": "quansu-view/1", "game": "tienlen", "players": 4, "seat": 0, "options": {},
-    "deal": {"hands": [{"cards": "4S 4C 5D 6H 6D 7C 8S 8H 9S JH QD KS 2H".split()},
-                       {"count": 13}, {"count": 13}, {"count": 13}], "first": 3},
+    "format": "quansu-view/1",
+    "game": "tienlen",
+    "players": 4,
+    "seat": 0,
+    "options": {},
+    "deal": {
+        "hands": [
+            {"cards": "4S 4C 5D 6H 6D 7C 8S 8H 9S JH QD KS 2H".split()},
+            {"count": 13},
+            {"count": 13},
+            {"count": 13},
+        ],
+        "first": 3,
+    },
     "moves": [{"seat": 3, "move": "3C 4D 5S 6C 7S"}],
 }
 
@@ -38,8 +48,9 @@ def engines():
 
 
 def _hint(engine, view, lang="en", top_k=8, **kw) -> pb.SuggestResponse:
-    req = pb.SuggestRequest(view=view_message(view), seed=kw.pop("seed", 3), language=lang,
-                            top_k=top_k, **kw)
+    req = pb.SuggestRequest(
+        view=view_message(view), seed=kw.pop("seed", 3), language=lang, top_k=top_k, **kw
+    )
     req.budget.iterations = 60
     return engine.suggest(req)
 
@@ -50,29 +61,37 @@ def _ranked(s: pb.Suggestion) -> bool:
 
 # -- the same play up to suits ------------------------------------------------------------------
 
+
 def test_games_say_which_moves_are_the_same_play_up_to_suits():
     tl = make("tienlen", 4)
     a, b = tl.parse_move("3S 4H 5D 6C 7S"), tl.parse_move("3C 4S 5D 6C 7H")
     assert tl.suit_variant_key(a) == tl.suit_variant_key(b)
     assert tl.suit_variant_key(a) != tl.suit_variant_key(tl.parse_move("4S 5D 6C 7H 8S"))
-    assert tl.suit_variant_key(tl.parse_move("9S 9H")) == tl.suit_variant_key(tl.parse_move("9C 9D"))
+    assert tl.suit_variant_key(tl.parse_move("9S 9H")) == tl.suit_variant_key(
+        tl.parse_move("9C 9D")
+    )
     assert tl.suit_variant_key(tl.parse_move("9S 9H")) != tl.suit_variant_key(tl.parse_move("9S"))
     assert tl.variants_label(a, 16, True, "en") == "straight 3-4-5-6-7, any suits"
     assert tl.variants_label(a, 16, True, "vi") == "đánh sảnh 3-4-5-6-7 bất kỳ chất"
     assert tl.variants_label(a, 3, False, "en") == "straight 3♠ 4♥ 5♦ 6♣ 7♠ (+2 in other suits)"
-    assert tl.variants_label(a, 3, False, "vi") == \
-        "đánh sảnh 3♠ 4♥ 5♦ 6♣ 7♠ (+2 cách chọn chất khác)"
+    assert (
+        tl.variants_label(a, 3, False, "vi") == "đánh sảnh 3♠ 4♥ 5♦ 6♣ 7♠ (+2 cách chọn chất khác)"
+    )
     assert tl.variants_label(tl.parse_move("TS"), 2, True, "en") == "10, any suit"
     assert tl.variants_label(tl.parse_move("2S 2H"), 2, True, "vi") == "đánh đôi heo 2 bất kỳ chất"
     sl = make("samloc", 4)
-    assert sl.suit_variant_key(sl.parse_move("9S 9H")) == sl.suit_variant_key(sl.parse_move("9C 9D"))
+    assert sl.suit_variant_key(sl.parse_move("9S 9H")) == sl.suit_variant_key(
+        sl.parse_move("9C 9D")
+    )
     # a Phỏm discard and Tấn's cards are not suit-free: each move is its own play
     ph = make("phom", 4)
-    assert ph.suit_variant_key(ph.parse_move("discard 9S")) != \
-        ph.suit_variant_key(ph.parse_move("discard 9H"))
+    assert ph.suit_variant_key(ph.parse_move("discard 9S")) != ph.suit_variant_key(
+        ph.parse_move("discard 9H")
+    )
     tan = make("tan", 2)
-    assert tan.suit_variant_key(tan.parse_move("attack 9S")) != \
-        tan.suit_variant_key(tan.parse_move("attack 9H"))
+    assert tan.suit_variant_key(tan.parse_move("attack 9S")) != tan.suit_variant_key(
+        tan.parse_move("attack 9H")
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "vi"])
@@ -102,18 +121,20 @@ def test_suit_variants_of_one_straight_measured_alike_are_one_row(engines, lang)
             assert s.label == f"{s.move.label} (+{len(s.variants)} {other})"
     # rows left apart measured differently: no two rows of one play share a value and a group
     for i, a in enumerate(r.moves):
-        for b in r.moves[i + 1:]:
+        for b in r.moves[i + 1 :]:
             if key(game.parse_move(a.move.text)) == key(game.parse_move(b.move.text)):
-                assert (a.group, a.expected_payoff) != (b.group, b.expected_payoff) or \
-                    _ranked(a) != _ranked(b)
+                assert (a.group, a.expected_payoff) != (b.group, b.expected_payoff) or _ranked(
+                    a
+                ) != _ranked(b)
     # the suits chosen for the player: the row's move, which a hint plays
     assert r.chosen.text == r.moves[0].move.text
     again = _hint(engines[32], STRAIGHTS, lang, top_k=64)
     again.stats.elapsed_ms = r.stats.elapsed_ms = 0
-    assert again == r                                    # same seed, same answer
+    assert again == r  # same seed, same answer
 
 
 # -- the advice line -------------------------------------------------------------------------------
+
 
 def _lead(d: float, lang: str) -> str:
     text = f"{d:.2f}"
@@ -131,7 +152,7 @@ def test_the_advice_names_row_one_what_it_does_and_its_lead(engines, game, lang)
         head = ("Best move: " if lang == "en" else "Nên ") + top.move.label
         assert r.advice.startswith(head), r.advice
         own = [x for x in top.reasons if x.code not in ("best_value", "tied", "only_move")]
-        if own:                                   # what the move does, in the game's words
+        if own:  # what the move does, in the game's words
             assert own[0].text in r.advice
         if _ranked(nxt):
             if nxt.group == top.group:
@@ -139,16 +160,20 @@ def test_the_advice_names_row_one_what_it_does_and_its_lead(engines, game, lang)
                 assert tied + nxt.label in r.advice
             else:
                 d = _lead(top.expected_payoff - nxt.expected_payoff, lang)
-                lead = (f"{d} bets better than {nxt.label}" if lang == "en"
-                        else f"hơn {nxt.label} khoảng {d} cược")
+                lead = (
+                    f"{d} bets better than {nxt.label}"
+                    if lang == "en"
+                    else f"hơn {nxt.label} khoảng {d} cược"
+                )
                 assert lead in r.advice
         # a hint's reasons are not the search's statistics about other moves
         assert all(x.code not in ("most_visited", "safest") for s in r.moves for x in s.reasons)
         # the CLI: the advice first, play: row #1
         lines = format_table(r, lang).splitlines()
         assert lines[0] == r.advice
-        assert lines[-1] == ("play: " + top.move.text if lang == "en"
-                             else "nên đi: " + top.move.label)
+        assert lines[-1] == (
+            "play: " + top.move.text if lang == "en" else "nên đi: " + top.move.label
+        )
     # bot play has no advice (its chosen move may not be row #1)
     req = pb.SuggestRequest(view=view_message(view), seed=3, strength=2, language=lang)
     assert engines[0].suggest(req).advice == ""
@@ -156,8 +181,10 @@ def test_the_advice_names_row_one_what_it_does_and_its_lead(engines, game, lang)
 
 # -- rows in the order of their values, play = row #1 -------------------------------------------
 
-@pytest.mark.parametrize("game,seed", [("tan", 2), ("tan", 3), ("tienlen", 4), ("phom", 5),
-                                       ("samloc", 6)])
+
+@pytest.mark.parametrize(
+    "game,seed", [("tan", 2), ("tan", 3), ("tienlen", 4), ("phom", 5), ("samloc", 6)]
+)
 def test_rows_follow_the_values_they_show_and_play_row_one(engines, game, seed):
     view = view_to_act(game, 2 if game == "tan" else 4, seed=seed, moves=6)
     for w in (32, 0):
@@ -166,8 +193,8 @@ def test_rows_follow_the_values_they_show_and_play_row_one(engines, game, seed):
         rest = [s.expected_payoff for s in r.moves if not _ranked(s)]
         assert ranked and ranked == sorted(ranked, reverse=True)
         assert rest == sorted(rest, reverse=True)
-        assert all(_ranked(s) for s in r.moves[:len(ranked)])       # ranked rows first
-        assert r.chosen.text == r.moves[0].move.text                 # a hint plays row #1
+        assert all(_ranked(s) for s in r.moves[: len(ranked)])  # ranked rows first
+        assert r.chosen.text == r.moves[0].move.text  # a hint plays row #1
         table = format_table(r, "en", details=True).splitlines()
         assert table[-1] == "play: " + r.moves[0].move.text
         if rest:
@@ -181,18 +208,23 @@ def test_a_tan_hint_plays_its_best_row_not_the_most_visited(engines):
     r = _hint(engines[0], view)
     req = pb.SuggestRequest(view=view_message(view), seed=3, strength=4)
     req.budget.iterations = 60
-    bot = engines[0].suggest(req)                   # temperature 0: the most visited move
+    bot = engines[0].suggest(req)  # temperature 0: the most visited move
     assert bot.chosen.text != r.moves[0].move.text  # the two differ here
     assert r.chosen.text == r.moves[0].move.text
 
 
 # -- reasons never contradict the recommendation --------------------------------------------------
 
+
 def _reasons(game_name, hand, move, lang="en"):
     game = make(game_name, 4)
     with language(lang):
-        return {code: text for code, _cards, _combo, text in
-                game.move_reasons(_Seen(game, 0, hand), 0, game.parse_move(move))}
+        return {
+            code: text
+            for code, _cards, _combo, text in game.move_reasons(
+                _Seen(game, 0, hand), 0, game.parse_move(move)
+            )
+        }
 
 
 def test_a_play_breaks_a_bomb_only_when_the_hand_left_holds_it_no_more():
@@ -202,10 +234,14 @@ def test_a_play_breaks_a_bomb_only_when_the_hand_left_holds_it_no_more():
     assert got["keeps_bomb"] == "keeps the bomb 3♣ 3♦ 4♣ 4♦ 5♣ 5♦"
     # two 5s: the run is gone; said as the cost it is, in both languages
     hand = "3S 3C 3D 4S 4C 4D 5S 5C 6H 7D 9S"
-    assert _reasons("tienlen", hand, "3S 4S 5S 6H 7D")["breaks_bomb"] == \
-        "at the cost of breaking up the three consecutive pairs 3♠ 3♣ 4♠ 4♣ 5♠ 5♣"
-    assert _reasons("tienlen", hand, "3S 4S 5S 6H 7D", "vi")["breaks_bomb"] == \
-        "chấp nhận phá ba đôi thông 3♠ 3♣ 4♠ 4♣ 5♠ 5♣"
+    assert (
+        _reasons("tienlen", hand, "3S 4S 5S 6H 7D")["breaks_bomb"]
+        == "at the cost of breaking up the three consecutive pairs 3♠ 3♣ 4♠ 4♣ 5♠ 5♣"
+    )
+    assert (
+        _reasons("tienlen", hand, "3S 4S 5S 6H 7D", "vi")["breaks_bomb"]
+        == "chấp nhận phá ba đôi thông 3♠ 3♣ 4♠ 4♣ 5♠ 5♣"
+    )
     # Sâm lốc: a single from a four of a kind breaks it, a card beside it keeps it
     assert "breaks_bomb" in _reasons("samloc", "7S 7C 7D 7H 9S", "7S")
     assert "breaks_bomb" not in _reasons("samloc", "7S 7C 7D 7H 9S", "9S")
@@ -216,28 +252,47 @@ def test_the_advice_says_what_a_move_does_before_the_cost_it_accepts(lang):
     game = make("tienlen", 4)
     run = parse_cards("3S 3C 4S 4C 5S 5C")
     with language(lang):
-        top = pb.Suggestion(move=pb.Move(text="3S", label=game.move_label(game.parse_move("3S"), lang)),
-                            expected_payoff=0.5, visits=32, group=0)
+        top = pb.Suggestion(
+            move=pb.Move(text="3S", label=game.move_label(game.parse_move("3S"), lang)),
+            expected_payoff=0.5,
+            visits=32,
+            group=0,
+        )
         for code, cards, combo, text in [
-                ("best_value", (), "", "x"),
-                say(SHEDDING_TEXTS, "breaks_bomb", run, cards="3♠ 3♣ 4♠ 4♣ 5♠ 5♣",
-                    bomb=("three consecutive pairs", "ba đôi thông")),
-                say(SHEDDING_TEXTS, "sheds_lowest", run[:1], "single")]:
+            ("best_value", (), "", "x"),
+            say(
+                SHEDDING_TEXTS,
+                "breaks_bomb",
+                run,
+                cards="3♠ 3♣ 4♠ 4♣ 5♠ 5♣",
+                bomb=("three consecutive pairs", "ba đôi thông"),
+            ),
+            say(SHEDDING_TEXTS, "sheds_lowest", run[:1], "single"),
+        ]:
             top.reasons.add(code=code, text=text)
-        nxt = pb.Suggestion(move=pb.Move(text="pass", label=game.move_label(game.parse_move("pass"), lang)),
-                            expected_payoff=0.25, visits=32, group=1)
+        nxt = pb.Suggestion(
+            move=pb.Move(text="pass", label=game.move_label(game.parse_move("pass"), lang)),
+            expected_payoff=0.25,
+            visits=32,
+            group=1,
+        )
         top.label, nxt.label = top.move.label, nxt.move.label
         line = advice([Row(None, top, True), Row(None, nxt, True)])
     if lang == "en":
-        assert line == ("Best move: 3♠ — gets rid of the lowest card, at the cost of breaking up "
-                        "the three consecutive pairs 3♠ 3♣ 4♠ 4♣ 5♠ 5♣; 0.25 bets better than "
-                        "pass.")
+        assert line == (
+            "Best move: 3♠ — gets rid of the lowest card, at the cost of breaking up "
+            "the three consecutive pairs 3♠ 3♣ 4♠ 4♣ 5♠ 5♣; 0.25 bets better than "
+            "pass."
+        )
     else:
-        assert line == ("Nên đánh 3♠ — xả lá nhỏ nhất, chấp nhận phá ba đôi thông 3♠ 3♣ 4♠ 4♣ "
-                        "5♠ 5♣; hơn bỏ lượt khoảng 0,25 cược.")
+        assert line == (
+            "Nên đánh 3♠ — xả lá nhỏ nhất, chấp nhận phá ba đôi thông 3♠ 3♣ 4♠ 4♣ "
+            "5♠ 5♣; hơn bỏ lượt khoảng 0,25 cược."
+        )
 
 
 # -- a forced move ---------------------------------------------------------------------------------
+
 
 def _forced_view(game_name: str, players: int) -> dict:
     from quansu.games import record as rec
@@ -253,7 +308,7 @@ def _forced_view(game_name: str, players: int) -> dict:
 @pytest.mark.parametrize("game,players", [("tienlen", 4), ("tan", 2), ("phom", 4)])
 def test_a_forced_move_says_so_and_shows_the_positions_value(engines, game, players):
     view = _forced_view(game, players)
-    for w in (32, 0):                     # Limits(hint_worlds=0) too: the value is measured
+    for w in (32, 0):  # Limits(hint_worlds=0) too: the value is measured
         en, vi = _hint(engines[w], view, "en"), _hint(engines[w], view, "vi")
         for r, lang in ((en, "en"), (vi, "vi")):
             assert r.stats.stopped_by == "forced" and r.stats.iterations == 0
@@ -265,20 +320,24 @@ def test_a_forced_move_says_so_and_shows_the_positions_value(engines, game, play
             assert s.reasons[0].code == "only_move"
             v = f"{s.expected_payoff:+.2f}"
             if lang == "en":
-                assert r.advice == (f"Forced move: {s.move.label} is your only legal move; your "
-                                    f"position is worth about {v} bets.")
+                assert r.advice == (
+                    f"Forced move: {s.move.label} is your only legal move; your "
+                    f"position is worth about {v} bets."
+                )
             else:
-                assert r.advice == (f"Nước bắt buộc: {s.move.label} là nước đi duy nhất; thế "
-                                    f"bài của bạn đáng khoảng {v.replace('.', ',')} cược.")
+                assert r.advice == (
+                    f"Nước bắt buộc: {s.move.label} là nước đi duy nhất; thế "
+                    f"bài của bạn đáng khoảng {v.replace('.', ',')} cược."
+                )
             assert format_table(r, lang).splitlines()[0] == r.advice
         assert en.moves[0].expected_payoff == vi.moves[0].expected_payoff
     capped = build_engine(Limits(hint_worlds=8), uniform=True)
-    assert _hint(capped, view).moves[0].visits == 8           # a smaller cap caps it too
+    assert _hint(capped, view).moves[0].visits == 8  # a smaller cap caps it too
 
 
 def test_a_forced_move_without_time_to_measure_still_says_it_is_forced(engines):
     view = _forced_view("tienlen", 4)
     req = pb.SuggestRequest(view=view_message(view), seed=3)
-    r = engines[32].suggest(req, stop=lambda: True)           # cancelled before any deal
+    r = engines[32].suggest(req, stop=lambda: True)  # cancelled before any deal
     assert r.stats.stopped_by == "forced" and r.moves[0].visits == 0
     assert r.advice == f"Forced move: {r.moves[0].move.label} is your only legal move."

@@ -8,7 +8,6 @@ import pytest
 
 from quansu.server.engine import HINT_CANDIDATES, Limits, build_engine
 from quansu.server.v1 import service_pb2 as pb
-
 from tests.helpers.service import view_message, view_to_act
 
 GAMES = ("tienlen", "samloc", "phom", "tan")
@@ -34,37 +33,37 @@ def test_a_hint_ranks_the_measured_candidates_by_paired_value(engines, game):
     # look once the top of the ranking is settled
     assert r.stats.hint_worlds in (32, 64)
     measured = [m for m in r.moves if m.visits]
-    rest = r.moves[len(measured):]
-    assert 2 <= len(measured) <= HINT_CANDIDATES + 1      # the search's best and the sparring move
+    rest = r.moves[len(measured) :]
+    assert 2 <= len(measured) <= HINT_CANDIDATES + 1  # the search's best and the sparring move
     # every candidate is played on the first 32 worlds; one surely worse than the leader is
     # not played on the others; the top group was played on every world
     assert all(32 <= m.visits <= r.stats.hint_worlds for m in measured)
     assert all(m.visits == r.stats.hint_worlds for m in measured if m.group == 0)
     values = [m.expected_payoff for m in measured]
-    assert values == sorted(values, reverse=True)       # by paired value
+    assert values == sorted(values, reverse=True)  # by paired value
     groups = [m.group for m in measured]
     assert groups[0] == 0 and groups == sorted(groups)
-    assert r.chosen.text == r.moves[0].move.text         # a hint chooses the top of its ranking
+    assert r.chosen.text == r.moves[0].move.text  # a hint chooses the top of its ranking
     codes = [x.code for x in r.moves[0].reasons]
     assert codes[0] == "best_value"
     assert all("best_value" not in [x.code for x in m.reasons] for m in r.moves[1:])
     assert all(m.reasons[0].code == "tied" for m in measured[1:] if m.group == 0)
     last = groups[-1]
-    for m in rest:                                        # not measured: after them, no bound
+    for m in rest:  # not measured: after them, no bound
         assert m.visits == 0 and m.group == last + 1 and not m.HasField("lower_bound")
         assert m.reasons[0].code == "not_measured"
-    assert len(r.moves) == r.stats.legal_moves          # top_k 64: every legal move is listed
+    assert len(r.moves) == r.stats.legal_moves  # top_k 64: every legal move is listed
 
 
 def test_a_hint_is_repeatable_and_can_be_the_search_ranking(engines):
     view = view_to_act("tienlen", 4, seed=12)
-    for w in (24, 64):                                    # the race's stop is seeded too
+    for w in (24, 64):  # the race's stop is seeded too
         a, b = _hint(engines[w], view), _hint(engines[w], view)
         a.stats.elapsed_ms = b.stats.elapsed_ms = 0
-        assert a == b                                     # same request, same seed: same answer
-    plain = _hint(engines[0], view, top_k=64)             # Limits(hint_worlds=0)
+        assert a == b  # same request, same seed: same answer
+    plain = _hint(engines[0], view, top_k=64)  # Limits(hint_worlds=0)
     assert plain.stats.hint_worlds == 0
-    assert sum(m.visits for m in plain.moves) == plain.stats.iterations   # the search's visits
+    assert sum(m.visits for m in plain.moves) == plain.stats.iterations  # the search's visits
     assert all(x.code != "not_measured" for m in plain.moves for x in m.reasons)
 
 
@@ -79,7 +78,7 @@ def test_a_time_budget_covers_the_search_and_the_measurement(engines):
     req = pb.SuggestRequest(view=view_message(view), seed=1)
     req.budget.milliseconds = 150
     r = build_engine(Limits(hint_worlds=100_000), uniform=True).suggest(req)
-    assert r.stats.stopped_by == "time"                   # the measurement ran out of time
+    assert r.stats.stopped_by == "time"  # the measurement ran out of time
     assert 0 < r.stats.hint_worlds < 100_000
     # bounded by the budget, not by the 100,000 worlds (minutes); a loose bound, so that a
     # loaded machine makes the test slower, not red
@@ -88,12 +87,17 @@ def test_a_time_budget_covers_the_search_and_the_measurement(engines):
 
 def test_each_game_sets_its_hint_worlds_and_describe_games_lists_them(engines):
     games = {g.name: g for g in build_engine(uniform=True).describe_games().games}
-    assert games["tan"].hint_worlds == 0                  # Tấn: the search's ranking
+    assert games["tan"].hint_worlds == 0  # Tấn: the search's ranking
     assert all(games[n].hint_worlds == 128 for n in ("tienlen", "samloc"))
-    assert games["phom"].hint_worlds == 96                # its noisy, long playouts
-    assert {g.hint_worlds for g in engines[24].describe_games().games} == {24}   # Limits
-    tan = build_engine(uniform=True).suggest(pb.SuggestRequest(
-        view=view_message(view_to_act("tan", 2, seed=11)), seed=1, budget=pb.Budget(iterations=60)))
+    assert games["phom"].hint_worlds == 96  # its noisy, long playouts
+    assert {g.hint_worlds for g in engines[24].describe_games().games} == {24}  # Limits
+    tan = build_engine(uniform=True).suggest(
+        pb.SuggestRequest(
+            view=view_message(view_to_act("tan", 2, seed=11)),
+            seed=1,
+            budget=pb.Budget(iterations=60),
+        )
+    )
     assert tan.stats.hint_worlds == 0 and tan.moves[0].visits > 0
 
 
@@ -104,8 +108,8 @@ def test_a_deadline_leaves_the_measurement_its_share_or_the_search_ranking_answe
     req.budget.iterations = 50_000
     r = eng.suggest(req, seconds_left=0.6)
     assert r.stats.stopped_by == "deadline"
-    assert r.stats.iterations < 50_000 and r.stats.hint_worlds >= 2   # both steps ran
-    assert r.stats.elapsed_ms < 600 * 20      # cut by the deadline (loose: a loaded machine)
+    assert r.stats.iterations < 50_000 and r.stats.hint_worlds >= 2  # both steps ran
+    assert r.stats.elapsed_ms < 600 * 20  # cut by the deadline (loose: a loaded machine)
     assert r.moves[0].visits == r.stats.hint_worlds
     # no time at all for the measurement: the search's ranking, no invented payoffs
     r = eng.suggest(req, seconds_left=0.0)

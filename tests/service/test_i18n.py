@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from quansu.cli import build_parser, i18n
 from quansu.games import make
 from quansu.games.base import MoveInfo
 from quansu.games.cards import parse_card as convert_card
 from quansu.games.reasons import language, say
 from quansu.games.registry import game_classes
-from quansu.cli import build_parser, i18n
 from quansu.server import convert
 from quansu.server.engine import build_engine
 from quansu.server.errors import RequestError
@@ -39,6 +39,7 @@ def _reasons_module(name: str):
 
 # -- the reason codes ---------------------------------------------------------------------------
 
+
 def test_every_reason_code_has_both_languages_with_the_same_fields():
     table = reason_table()
     assert len(table) >= 26
@@ -48,7 +49,7 @@ def test_every_reason_code_has_both_languages_with_the_same_fields():
         assert i18n.fields_of(r.en) <= i18n.fields_of(r.vi) | {"cards"}, r
         assert i18n.fields_of(r.vi) <= {"cards", "card", "bomb", "top", "n"}, r
     # the search's codes first, then every game's
-    assert list(table)[:len(SEARCH_TEXTS)] == list(SEARCH_TEXTS)
+    assert list(table)[: len(SEARCH_TEXTS)] == list(SEARCH_TEXTS)
     for name in GAMES:
         for code in _reasons_module(name).TEXTS:
             assert name in table[code].games
@@ -80,8 +81,9 @@ def test_each_game_says_its_reasons_in_both_languages(name):
     assert en, f"{name}: no reason given on six games"
     assert set(en) <= set(texts), set(en) - set(texts)
     # the same reasons, cards and combos in both languages; only the text differs
-    assert {c: [x[:2] for x in v] for c, v in en.items()} == \
-        {c: [x[:2] for x in v] for c, v in vi.items()}
+    assert {c: [x[:2] for x in v] for c, v in en.items()} == {
+        c: [x[:2] for x in v] for c, v in vi.items()
+    }
     for code in en:
         for (_, _, te), (_, _, tv) in zip(en[code], vi[code]):
             assert te != tv and "{" not in te and "{" not in tv, (code, te, tv)
@@ -92,24 +94,31 @@ def test_search_reasons_in_vietnamese():
 
     with language("vi"):
         assert search_reasons(rank=0, legal_count=1) == [("only_move", (), "", "nước đi duy nhất")]
-        got = search_reasons(rank=2, legal_count=5, group=0, top_text="3S", most_visited=True,
-                             safest=True)
+        got = search_reasons(
+            rank=2, legal_count=5, group=0, top_text="3S", most_visited=True, safest=True
+        )
         assert [r[0] for r in got] == ["tied", "most_visited", "safest"]
         assert got[0][3] == "ngang 3S trong sai số thống kê"
-        assert search_reasons(rank=1, legal_count=5, group=0)[0][3] == \
-            "ngang nước tốt nhất trong sai số thống kê"
-        assert search_reasons(rank=4, legal_count=5, measured=False, visits=3)[0][3] == \
-            "quá ít lượt thử (3) để đánh giá"
-    assert search_reasons(rank=1, legal_count=5, group=0)[0][3] == \
-        "as good as the top move within the statistical margin"
+        assert (
+            search_reasons(rank=1, legal_count=5, group=0)[0][3]
+            == "ngang nước tốt nhất trong sai số thống kê"
+        )
+        assert (
+            search_reasons(rank=4, legal_count=5, measured=False, visits=3)[0][3]
+            == "quá ít lượt thử (3) để đánh giá"
+        )
+    assert (
+        search_reasons(rank=1, legal_count=5, group=0)[0][3]
+        == "as good as the top move within the statistical margin"
+    )
     with pytest.raises(ValueError):
         with language("fr"):
             pass
 
 
 def test_players_words_for_bombs_and_twos():
-    from quansu.games.reasons import SHEDDING_TEXTS, shedding_reasons
     from quansu.games.cards import parse_card
+    from quansu.games.reasons import SHEDDING_TEXTS, shedding_reasons
 
     hand = [parse_card(c) for c in "4S 4C 5D 5H 6S 6H 7S 7C 7D 7H 2S 2H".split()]
     seq = tuple(parse_card(c) for c in "4S 4C 5D 5H 6S 6H".split())
@@ -122,15 +131,20 @@ def test_players_words_for_bombs_and_twos():
     with language("vi"):
         got = shedding_reasons(MoveInfo("play", seq, combo="pair_sequence"), hand, bombs(quad, seq))
         # the cards written as players write them (3♠ 10♥), the reason's cards stay ids
-        assert [(r[0], r[3]) for r in got] == [("plays_bomb", "đánh ba đôi thông 4♠ 4♣ 5♦ 5♥ 6♠ 6♥")]
+        assert [(r[0], r[3]) for r in got] == [
+            ("plays_bomb", "đánh ba đôi thông 4♠ 4♣ 5♦ 5♥ 6♠ 6♥")
+        ]
         assert got[0][1] == seq
         got = shedding_reasons(MoveInfo("pass"), hand, bombs(quad, seq))
-        assert [(r[0], r[3]) for r in got] == [("holds_twos", "giữ heo 2♠ 2♥ lại"),
-                                               ("keeps_bomb", "giữ tứ quý 7♠ 7♣ 7♦ 7♥ để chặt")]
+        assert [(r[0], r[3]) for r in got] == [
+            ("holds_twos", "giữ heo 2♠ 2♥ lại"),
+            ("keeps_bomb", "giữ tứ quý 7♠ 7♣ 7♦ 7♥ để chặt"),
+        ]
         got = shedding_reasons(MoveInfo("play", (hand[0],), combo="single"), hand, bombs(seq))
         # a bomb broken is a cost accepted, not a warning on the move (issue 45)
-        assert ("breaks_bomb", "chấp nhận phá ba đôi thông 4♠ 4♣ 5♦ 5♥ 6♠ 6♥") in \
-            [(r[0], r[3]) for r in got]
+        assert ("breaks_bomb", "chấp nhận phá ba đôi thông 4♠ 4♣ 5♦ 5♥ 6♠ 6♥") in [
+            (r[0], r[3]) for r in got
+        ]
         # Sâm lốc names a four of a kind "quad": a bomb too
         got = shedding_reasons(MoveInfo("play", quad, combo="quad"), hand, bombs(quad))
         assert [r[0] for r in got] == ["plays_bomb"] and got[0][3] == "đánh tứ quý 7♠ 7♣ 7♦ 7♥"
@@ -140,7 +154,7 @@ def test_players_words_for_bombs_and_twos():
 def test_the_proto_comment_lists_exactly_the_reason_codes():
     proto = (ROOT / "proto" / "quansu" / "v1" / "service.proto").read_text()
     start = proto.index("// The search's codes")
-    comment = proto[start:proto.index("message Reason {", start)]
+    comment = proto[start : proto.index("message Reason {", start)]
     assert set(re.findall(r'"([a-z_]+)"', comment)) == set(reason_table())
 
 
@@ -165,6 +179,7 @@ def test_the_web_page_shows_the_servers_reason_texts_in_its_language():
 
 # -- the request's language -----------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def engine():
     return build_engine(uniform=True)
@@ -175,12 +190,14 @@ def test_suggest_reasons_follow_the_request_language(engine):
     table = reason_table()
     answers = {}
     for lang in ("", "en", "vi"):
-        req = pb.SuggestRequest(view=view, budget=pb.Budget(iterations=60), seed=9, top_k=8,
-                                language=lang)
+        req = pb.SuggestRequest(
+            view=view, budget=pb.Budget(iterations=60), seed=9, top_k=8, language=lang
+        )
         answers[lang] = engine.suggest(req)
     key = [[(r.code, list(r.cards), r.combo) for r in s.reasons] for s in answers["vi"].moves]
-    assert key == [[(r.code, list(r.cards), r.combo) for r in s.reasons]
-                   for s in answers["en"].moves]
+    assert key == [
+        [(r.code, list(r.cards), r.combo) for r in s.reasons] for s in answers["en"].moves
+    ]
     assert answers[""].moves == answers["en"].moves
     for s_en, s_vi in zip(answers["en"].moves, answers["vi"].moves):
         for r_en, r_vi in zip(s_en.reasons, s_vi.reasons):
@@ -199,17 +216,28 @@ def test_suggest_reasons_follow_the_request_language(engine):
 
 def test_analyze_reasons_follow_the_request_language(engine):
     record = convert.record_message(long_record("tan", 2, min_moves=4, seed=1))
-    req = pb.AnalyzeRequest(record=record, seats=[0], budget=pb.Budget(iterations=20), seed=1,
-                            max_worlds=8, language="vi")
+    req = pb.AnalyzeRequest(
+        record=record,
+        seats=[0],
+        budget=pb.Budget(iterations=20),
+        seed=1,
+        max_worlds=8,
+        language="vi",
+    )
     out = []
     engine.analyze(req, out.append)
-    texts = [r.text for m in out if m.WhichOneof("item") == "decision"
-             for s in m.decision.top for r in s.reasons]
+    texts = [
+        r.text
+        for m in out
+        if m.WhichOneof("item") == "decision"
+        for s in m.decision.top
+        for r in s.reasons
+    ]
     assert texts, "no reason in the analysis"
     vi = {r.vi for r in reason_table().values()}
     en = {r.en for r in reason_table().values()}
     assert not set(texts) & en
-    assert all(not t.isascii() for t in texts), texts       # Vietnamese has its diacritics
+    assert all(not t.isascii() for t in texts), texts  # Vietnamese has its diacritics
     assert set(texts) & vi
     with pytest.raises(RequestError) as ei:
         engine.precheck_analyze(pb.AnalyzeRequest(record=record, language="de"))
@@ -243,7 +271,7 @@ def test_every_cli_message_exists_in_both_languages():
     assert len(used) > 40
     assert used <= set(i18n.MESSAGES), used - set(i18n.MESSAGES)
     # the keys built from values: every mark, every way a search stops, every move kind and combo
-    marks = [n[len("MARK_"):].lower() for n in pb.Mark.keys() if n != "MARK_UNSPECIFIED"]
+    marks = [n[len("MARK_") :].lower() for n in pb.Mark.keys() if n != "MARK_UNSPECIFIED"]
     for mark in marks:
         assert f"mark_{mark}" in i18n.MESSAGES, mark
     for stopped in ("iterations", "time", "deadline", "cancelled", "forced"):
@@ -263,17 +291,28 @@ def test_the_analysis_report_has_every_text_in_both_languages():
 
 
 def test_commands_print_no_untranslated_error():
-    for path in [CLI / "__init__.py", CLI / "common.py", CLI / "play.py", CLI / "hint.py",
-                 CLI / "serve.py", CLI / "analyze.py", CLI / "replay.py", CLI / "view.py",
-                 CLI / "arena.py", CLI / "train.py"]:
+    for path in [
+        CLI / "__init__.py",
+        CLI / "common.py",
+        CLI / "play.py",
+        CLI / "hint.py",
+        CLI / "serve.py",
+        CLI / "analyze.py",
+        CLI / "replay.py",
+        CLI / "view.py",
+        CLI / "arena.py",
+        CLI / "train.py",
+    ]:
         text = path.read_text()
-        if path.name not in ("arena.py", "train.py"):   # developer tools: English
-            assert not re.search(r'print\(f?"(error|\\ninterrupted|quansu (replay|view):)',
-                                 text), path.name
+        if path.name not in ("arena.py", "train.py"):  # developer tools: English
+            assert not re.search(r'print\(f?"(error|\\ninterrupted|quansu (replay|view):)', text), (
+                path.name
+            )
         assert not re.search(r'raise GameError\(f?"', text), path.name
         # a rules error is printed through its code (quansu.cli.i18n.error_text), never as str()
-        for m in re.finditer(r"except \(?[A-Za-z, ]*GameError[A-Za-z, ]*\)? as e:\n((?:\s+.*\n){1,4})",
-                             text):
+        for m in re.finditer(
+            r"except \(?[A-Za-z, ]*GameError[A-Za-z, ]*\)? as e:\n((?:\s+.*\n){1,4})", text
+        ):
             block = m.group(1)
             assert not re.search(r"message=e\b|\{e\}|str\(e\)", block), (path.name, block)
 
@@ -302,8 +341,21 @@ def test_lang_option_on_every_command(monkeypatch):
 def test_play_in_vietnamese():
     from quansu.cli import play as cmd_play
 
-    args = build_parser("play").parse_args(["play", "--game", "tan", "--players", "2", "--seed",
-                                            "5", "--bot", "heuristic", "--lang", "vi"])
+    args = build_parser("play").parse_args(
+        [
+            "play",
+            "--game",
+            "tan",
+            "--players",
+            "2",
+            "--seed",
+            "5",
+            "--bot",
+            "heuristic",
+            "--lang",
+            "vi",
+        ]
+    )
     answers = iter(["9999", "swap", "0", "0", "0", "quit"])
     out = io.StringIO()
     assert cmd_play.run(args, input_fn=lambda prompt: next(answers), out=out) == 0
@@ -324,8 +376,9 @@ def test_play_in_vietnamese():
 def test_play_errors_in_vietnamese(capsys):
     from quansu.cli import play as cmd_play
 
-    args = build_parser("play").parse_args(["play", "--game", "tienlen", "--seat", "7",
-                                            "--lang", "vi"])
+    args = build_parser("play").parse_args(
+        ["play", "--game", "tienlen", "--seat", "7", "--lang", "vi"]
+    )
     assert cmd_play.run(args) == 2
     assert capsys.readouterr().err.strip() == "lỗi: --seat 7 ngoài khoảng 0..3"
 
@@ -365,19 +418,33 @@ def test_analyze_in_vietnamese():
     from quansu.cli import analyze as cmd_analyze
 
     path = str(ROOT / "docs" / "examples" / "tan.record.json")
-    args = build_parser("analyze").parse_args(["analyze", path, "--seat", "0", "--iterations",
-                                               "10", "--uniform", "--lang", "vi"])
+    args = build_parser("analyze").parse_args(
+        ["analyze", path, "--seat", "0", "--iterations", "10", "--uniform", "--lang", "vi"]
+    )
     out = io.StringIO()
     assert cmd_analyze.run(args, out=out) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("mô hình uniform; đánh giá: tốt <= ")
-    assert lines[1].split() == ["nước", "ghế", "đã", "đi", "tốt", "nhất", "mất", "khoảng", "95%",
-                                "số", "ván", "đánh", "giá"]
+    assert lines[1].split() == [
+        "nước",
+        "ghế",
+        "đã",
+        "đi",
+        "tốt",
+        "nhất",
+        "mất",
+        "khoảng",
+        "95%",
+        "số",
+        "ván",
+        "đánh",
+        "giá",
+    ]
     assert "tốt nhất (bắt buộc)" in out.getvalue()
     summary = [line for line in lines if line.startswith("ghế 0: ")]
     assert len(summary) == 1 and "quyết định, tổng mất" in summary[0], lines
     assert "độ chính xác" in summary[0] and "; kết quả " in summary[0]
-    assert all(line.startswith("  tệ nhất: nước ") for line in lines[lines.index(summary[0]) + 1:])
+    assert all(line.startswith("  tệ nhất: nước ") for line in lines[lines.index(summary[0]) + 1 :])
     # each decision's move played named as a Tấn player says it (đổi chủ, đánh, đỡ, bốc bài)
     record = json.loads(Path(path).read_text())
     game = make("tan", record["players"])
@@ -398,8 +465,18 @@ def test_marks_and_zones_use_the_players_terms():
 # -- the error codes (rules and request checks) ----------------------------------------------------
 
 #: The exception classes whose messages are texts for a person (the rules' and the service's).
-_ERROR_CLASSES = {"GameError", "OptionError", "IllegalMoveError", "MoveParseError", "DealError",
-                  "RecordError", "ResultError", "CardError", "RequestError", "BadBody"}
+_ERROR_CLASSES = {
+    "GameError",
+    "OptionError",
+    "IllegalMoveError",
+    "MoveParseError",
+    "DealError",
+    "RecordError",
+    "ResultError",
+    "CardError",
+    "RequestError",
+    "BadBody",
+}
 
 
 def _error_table() -> dict:
@@ -407,18 +484,23 @@ def _error_table() -> dict:
     from quansu.games.errors import TABLE
 
     for name in GAMES:
-        make(name, PLAYERS[name])          # every game registers its texts when imported
+        make(name, PLAYERS[name])  # every game registers its texts when imported
     for name in ("phom", "tan"):
         __import__(f"quansu.games.{name}.view")
     return TABLE
 
 
 def _error_sources() -> list[Path]:
-    return sorted((ROOT / "games").rglob("*.py")) + [SERVER / "errors.py", SERVER / "engine.py",
-                                                      SERVER / "checks.py", SERVER / "suggest.py",
-                                                      SERVER / "analysis.py",
-                                                      SERVER / "convert.py", SERVER / "servicer.py",
-                                                      SERVER / "gateway.py"]
+    return sorted((ROOT / "games").rglob("*.py")) + [
+        SERVER / "errors.py",
+        SERVER / "engine.py",
+        SERVER / "checks.py",
+        SERVER / "suggest.py",
+        SERVER / "analysis.py",
+        SERVER / "convert.py",
+        SERVER / "servicer.py",
+        SERVER / "gateway.py",
+    ]
 
 
 def test_every_error_code_has_both_languages_with_the_same_fields():
@@ -432,10 +514,10 @@ def test_every_error_code_has_both_languages_with_the_same_fields():
         en, vi = pair
         assert en.strip() and vi.strip(), code
         if re.search(r"[a-z]", re.sub(r"\{[^}]*\}", "", en)):  # words, not only fields
-            assert en != vi and not vi.isascii(), (code, vi)   # Vietnamese has its diacritics
+            assert en != vi and not vi.isascii(), (code, vi)  # Vietnamese has its diacritics
         assert fields_of(en) == fields_of(vi), code
         game = code.split(".")[0] if "." in code else None
-        if game in GAMES:                                  # a game's own texts live with it
+        if game in GAMES:  # a game's own texts live with it
             from quansu.games.registry import game_classes as classes
 
             module = __import__(f"quansu.games.{game}.errors", fromlist=["TEXTS"])
@@ -454,15 +536,22 @@ def _codes_in_sources() -> dict[str, Path]:
                 continue
             f = node.func
             if isinstance(f, ast.Attribute) and f.attr == "of":
-                owner = f.value.id if isinstance(f.value, ast.Name) else \
-                    f.value.attr if isinstance(f.value, ast.Attribute) else ""
+                owner = (
+                    f.value.id
+                    if isinstance(f.value, ast.Name)
+                    else f.value.attr
+                    if isinstance(f.value, ast.Attribute)
+                    else ""
+                )
                 arg = node.args[1] if owner == "RequestError" else node.args[0]
-            elif isinstance(f, ast.Name | ast.Attribute) and \
-                    (f.id if isinstance(f, ast.Name) else f.attr) == "Text":
+            elif (
+                isinstance(f, ast.Name | ast.Attribute)
+                and (f.id if isinstance(f, ast.Name) else f.attr) == "Text"
+            ):
                 arg = node.args[0]
             else:
                 continue
-            for a in ([arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]):
+            for a in [arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]:
                 if isinstance(a, ast.Constant) and isinstance(a.value, str):
                     out.setdefault(a.value, path)
     # built from values: Phỏm's phases, the request checks' counted things
@@ -481,7 +570,7 @@ def test_every_error_code_the_sources_raise_is_in_the_table():
     used = _codes_in_sources()
     assert len(used) > 250
     assert set(used) <= set(table), {c: str(p) for c, p in used.items() if c not in table}
-    assert set(table) <= set(used), set(table) - set(used)      # no text left unused
+    assert set(table) <= set(used), set(table) - set(used)  # no text left unused
 
 
 def test_no_error_for_a_person_is_raised_without_a_code():
@@ -496,17 +585,23 @@ def test_no_error_for_a_person_is_raised_without_a_code():
             if not isinstance(node, ast.Call):
                 continue
             f = node.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
-                else ""
+            name = (
+                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            )
             if name not in _ERROR_CLASSES:
                 continue
             for arg in node.args:
-                if isinstance(arg, ast.JoinedStr) or (isinstance(arg, ast.Constant)
-                                                      and isinstance(arg.value, str)
-                                                      and name not in ("RequestError",)):
+                if isinstance(arg, ast.JoinedStr) or (
+                    isinstance(arg, ast.Constant)
+                    and isinstance(arg.value, str)
+                    and name not in ("RequestError",)
+                ):
                     plain.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-            if name == "RequestError" and len(node.args) == 2 and \
-                    isinstance(node.args[1], (ast.JoinedStr, ast.Constant)):
+            if (
+                name == "RequestError"
+                and len(node.args) == 2
+                and isinstance(node.args[1], (ast.JoinedStr, ast.Constant))
+            ):
                 plain.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not plain, plain
 
@@ -540,8 +635,11 @@ def _mutated_records(name: str, players: int, records: int = 4, per_record: int 
             elif kind == 3:
                 r2["deal"]["first"] = rng.choice([-1, players, "x"])
             elif kind == 4:
-                r2["options"] = {rng.choice(["nope", "cong_multiplier", "trump_swap",
-                                             "previous_winner"]): rng.choice([-1, "none", [1]])}
+                r2["options"] = {
+                    rng.choice(
+                        ["nope", "cong_multiplier", "trump_swap", "previous_winner"]
+                    ): rng.choice([-1, "none", [1]])
+                }
             elif kind == 5 and moves:
                 moves[rng.randrange(len(moves))]["move"] = " ".join(rng.sample(cards, 2))
             elif kind == 6:
@@ -586,12 +684,19 @@ def test_a_rules_error_carries_code_params_and_path():
         rec.replay_record(rec.parse_record(obj))
     e = ei.value
     assert str(e) == "moves[3]: 9D 9H is not in seat 0's hand"
-    assert (e.code, e.params, e.path) == ("tienlen.not_in_hand", {"cards": "9D 9H", "seat": 0},
-                                          ("moves[3]",))
+    assert (e.code, e.params, e.path) == (
+        "tienlen.not_in_hand",
+        {"cards": "9D 9H", "seat": 0},
+        ("moves[3]",),
+    )
     assert render(e, "vi") == "moves[3]: 9D 9H không có trên tay ghế 0"
     back = pickle.loads(pickle.dumps(e))
-    assert (type(back), str(back), back.code, back.path) == (IllegalMoveError, str(e), e.code,
-                                                             e.path)
+    assert (type(back), str(back), back.code, back.path) == (
+        IllegalMoveError,
+        str(e),
+        e.code,
+        e.path,
+    )
     # an option error, a card error: the players' words
     with pytest.raises(Exception) as ei:
         make("tienlen", 4, {"cong_multiplier": -1})
@@ -600,8 +705,10 @@ def test_a_rules_error_carries_code_params_and_path():
 
     with pytest.raises(Exception) as ei:
         parse_card("1X")
-    assert render(ei.value, "vi") == "lá bài sai '1X': không có số '1' (dùng 2-9, T hoặc 10, J, " \
-                                     "Q, K, A)"
+    assert (
+        render(ei.value, "vi") == "lá bài sai '1X': không có số '1' (dùng 2-9, T hoặc 10, J, "
+        "Q, K, A)"
+    )
     assert str(ei.value) == "bad card '1X': unknown rank '1' (use 2-9, T or 10, J, Q, K, A)"
 
 
@@ -623,8 +730,9 @@ def test_the_engine_writes_invalid_argument_in_the_request_language(engine):
     assert msgs["vi"][1] != msgs["en"][1] and "ghế" in msgs["vi"][1]
     # the service's own checks too
     with pytest.raises(RequestError) as ei:
-        engine.suggest(pb.SuggestRequest(view=convert.record_message(view), top_k=-1,
-                                         language="vi"))
+        engine.suggest(
+            pb.SuggestRequest(view=convert.record_message(view), top_k=-1, language="vi")
+        )
     assert ei.value.field == "top_k" and ei.value.render("vi") == "-1 ngoài khoảng 0..64"
     assert ei.value.message == "-1 is out of range 0..64"
 
@@ -664,13 +772,14 @@ def test_api_invalid_argument_follows_the_language_field(live):
     import grpc
 
     view = view_to_act("tienlen", 4, seed=4)
-    view["deal"]["hands"][view["seat"]]["cards"][0] = view["deal"]["hands"][view["seat"]]["cards"][1]
+    view["deal"]["hands"][view["seat"]]["cards"][0] = view["deal"]["hands"][view["seat"]]["cards"][
+        1
+    ]
     record = long_record("tienlen", 4, min_moves=6, seed=2)
     record["moves"][2]["move"] = "2H 2S 2D"
     calls = {
         "suggest": lambda lang: live.suggest(view, iterations=5, language=lang),
-        "suggest_stream": lambda lang: list(live.suggest_stream(view, iterations=5,
-                                                                language=lang)),
+        "suggest_stream": lambda lang: list(live.suggest_stream(view, iterations=5, language=lang)),
         "analyze": lambda lang: list(live.analyze(record, iterations=5, language=lang)),
         "legal_moves": lambda lang: live.legal_moves(record, language=lang),
     }
@@ -688,7 +797,7 @@ def test_api_invalid_argument_follows_the_language_field(live):
             got[lang] = _violations(ei.value)
             why[lang] = _reasons(ei.value)
             assert len(got[lang]) == 1, (name, got[lang])
-        assert why["en"] == why["vi"] and why["en"][0] in reasons, (name, why)   # the code
+        assert why["en"] == why["vi"] and why["en"][0] in reasons, (name, why)  # the code
         (f_en, d_en), (f_vi, d_vi) = got["en"][0], got["vi"][0]
         assert f_en == f_vi, name
         assert d_en.isascii() and not d_vi.isascii() and d_en != d_vi, (name, d_en, d_vi)
@@ -704,25 +813,32 @@ def test_client_language_on_live_server(live):
     view = view_to_act("tienlen", 4, seed=4)
     en = live.suggest(view, iterations=40, seed=3, top_k=4)
     vi = live.suggest(view, iterations=40, seed=3, top_k=4, language="vi")
-    assert [[r.code for r in s.reasons] for s in en.moves] == \
-        [[r.code for r in s.reasons] for s in vi.moves]
+    assert [[r.code for r in s.reasons] for s in en.moves] == [
+        [r.code for r in s.reasons] for s in vi.moves
+    ]
     table = reason_table()
     first_en, first_vi = en.moves[0].reasons[0], vi.moves[0].reasons[0]
     assert first_vi.code == "best_value" and first_vi.text == table["best_value"].vi
     assert first_en.text == table["best_value"].en
-    last = list(live.suggest_stream(view, iterations=40, seed=3, interval_ms=0,
-                                    language="vi"))[-1]
+    last = list(live.suggest_stream(view, iterations=40, seed=3, interval_ms=0, language="vi"))[-1]
     assert last.final and last.moves[0].reasons[0].text == table["best_value"].vi
     record = long_record("tan", 2, min_moves=4, seed=1)
-    texts = [r.text for m in live.analyze(record, seats=[0], iterations=10, seed=1,
-                                          language="vi")
-             if m.WhichOneof("item") == "decision" for s in m.decision.top for r in s.reasons]
+    texts = [
+        r.text
+        for m in live.analyze(record, seats=[0], iterations=10, seed=1, language="vi")
+        if m.WhichOneof("item") == "decision"
+        for s in m.decision.top
+        for r in s.reasons
+    ]
     assert texts and all(not t.isascii() for t in texts), texts
 
 
 def test_cli_errors_of_the_rules_in_vietnamese(tmp_path, capsys):
     """replay, view, hint and play print the rules' errors in --lang."""
-    from quansu.cli import hint as cmd_hint, play as cmd_play, replay as cmd_replay, view as cmd_view
+    from quansu.cli import hint as cmd_hint
+    from quansu.cli import play as cmd_play
+    from quansu.cli import replay as cmd_replay
+    from quansu.cli import view as cmd_view
 
     obj = json.loads((ROOT / "docs" / "examples" / "tienlen.record.json").read_text())
     obj["moves"][3]["move"] = "9H 9D"
@@ -730,8 +846,10 @@ def test_cli_errors_of_the_rules_in_vietnamese(tmp_path, capsys):
     path.write_text(json.dumps(obj))
     run = {"replay": cmd_replay.run, "view": cmd_view.run}
     for name, extra in (("replay", []), ("view", ["--seat", "1"])):
-        for lang, want in (("vi", "moves[3]: 9D 9H không có trên tay ghế 0"),
-                           ("en", "moves[3]: 9D 9H is not in seat 0's hand")):
+        for lang, want in (
+            ("vi", "moves[3]: 9D 9H không có trên tay ghế 0"),
+            ("en", "moves[3]: 9D 9H is not in seat 0's hand"),
+        ):
             args = build_parser(name).parse_args([name, str(path), *extra, "--lang", lang])
             assert run[name](args) == 1
             err = capsys.readouterr().err
@@ -740,15 +858,20 @@ def test_cli_errors_of_the_rules_in_vietnamese(tmp_path, capsys):
     args = build_parser("replay").parse_args(["replay", str(path), "--json", "--lang", "vi"])
     assert cmd_replay.run(args, out=out) == 1
     last = json.loads(out.getvalue().splitlines()[-1])
-    assert last == {"type": "error", "error": "moves[3]: 9D 9H không có trên tay ghế 0",
-                    "code": "tienlen.not_in_hand"}
+    assert last == {
+        "type": "error",
+        "error": "moves[3]: 9D 9H không có trên tay ghế 0",
+        "code": "tienlen.not_in_hand",
+    }
     capsys.readouterr()
-    args = build_parser("hint").parse_args(["hint", str(path), "--seat", "1", "--at", "5",
-                                            "--uniform", "--lang", "vi"])
+    args = build_parser("hint").parse_args(
+        ["hint", str(path), "--seat", "1", "--at", "5", "--uniform", "--lang", "vi"]
+    )
     assert cmd_hint.run(args) == 2
     assert capsys.readouterr().err.strip() == "lỗi: view.moves[3]: 9D 9H không có trên tay ghế 0"
-    args = build_parser("play").parse_args(["play", "--game", "tienlen", "--option",
-                                            "cong_multiplier=-1", "--lang", "vi"])
+    args = build_parser("play").parse_args(
+        ["play", "--game", "tienlen", "--option", "cong_multiplier=-1", "--lang", "vi"]
+    )
     assert cmd_play.run(args) == 2
     assert capsys.readouterr().err.strip().startswith("lỗi: tùy chọn 'cong_multiplier': ")
 
@@ -774,6 +897,7 @@ def test_replay_in_vietnamese(capsys):
     hands = [line.split(": ", 1)[1] for line in text.splitlines() if re.match(r"  ghế \d: ", line)]
     assert len(hands) == record["players"]
     from quansu.games.labels import cards_label
+
     for hand, dealt in zip(hands, record["deal"]["hands"]):
         cards = [convert_card(c) for c in dealt["cards"]]
         assert hand == cards_label(game.sort_cards(cards))

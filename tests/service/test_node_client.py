@@ -68,14 +68,19 @@ def test_the_generated_types_are_not_stale(tmp_path):
     assert argv[0] == "proto-loader-gen-types" and "--outDir=types" in argv
     out = tmp_path / "types"
     argv = [str(NODE_DIR / "node_modules" / ".bin" / argv[0])] + [
-        f"--outDir={out}" if a == "--outDir=types" else a for a in argv[1:]]
+        f"--outDir={out}" if a == "--outDir=types" else a for a in argv[1:]
+    ]
     r = subprocess.run(argv, cwd=NODE_DIR, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     fresh, checked_in = _files(out), _files(TYPES_DIR)
-    assert fresh == checked_in, ("run `npm run gen-types` in clients/node: files "
-                                 f"{sorted(fresh ^ checked_in)} differ")
-    stale = [name for name in sorted(fresh)
-             if not filecmp.cmp(out / name, TYPES_DIR / name, shallow=False)]
+    assert fresh == checked_in, (
+        f"run `npm run gen-types` in clients/node: files {sorted(fresh ^ checked_in)} differ"
+    )
+    stale = [
+        name
+        for name in sorted(fresh)
+        if not filecmp.cmp(out / name, TYPES_DIR / name, shallow=False)
+    ]
     assert not stale, f"run `npm run gen-types` in clients/node: {stale} are stale"
     # every message of the .proto files has its type
     protos = "".join(p.read_text() for p in (ROOT / "proto" / "quansu" / "v1").glob("*.proto"))
@@ -102,18 +107,26 @@ def test_the_example_type_checks_and_misuse_does_not(tmp_path):
     bad = tmp_path / "misuse.ts"
     bad.write_text(BAD_TS % {"index": (NODE_DIR / "index").as_posix()})
     base = json.loads((NODE_DIR / "tsconfig.json").read_text())
-    config = {"compilerOptions": dict(base["compilerOptions"],
-                                      typeRoots=[str(NODE_DIR / "node_modules" / "@types")]),
-              "include": [str(NODE_DIR / p) for p in base["include"]] + [str(bad)]}
+    config = {
+        "compilerOptions": dict(
+            base["compilerOptions"], typeRoots=[str(NODE_DIR / "node_modules" / "@types")]
+        ),
+        "include": [str(NODE_DIR / p) for p in base["include"]] + [str(bad)],
+    }
     (tmp_path / "tsconfig.json").write_text(json.dumps(config))
     tsc = NODE_DIR / "node_modules" / ".bin" / "tsc"
-    r = subprocess.run([str(tsc), "--noEmit", "--pretty", "false", "-p", str(tmp_path)],
-                       cwd=NODE_DIR, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [str(tsc), "--noEmit", "--pretty", "false", "-p", str(tmp_path)],
+        cwd=NODE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     errors = [line for line in r.stdout.splitlines() if ": error TS" in line]
     assert r.returncode != 0 and errors, r.stdout + r.stderr
-    where = {(Path(line.split("(")[0]).name, int(line.split("(")[1].split(",")[0]))
-             for line in errors}
+    where = {
+        (Path(line.split("(")[0]).name, int(line.split("(")[1].split(",")[0])) for line in errors
+    }
     assert where == {("misuse.ts", 5), ("misuse.ts", 6)}, r.stdout
     assert any("expected_payof" in line for line in errors)
     assert any("'string' is not assignable to type 'number'" in line for line in errors)
-

@@ -92,13 +92,19 @@ class _Capture:
 
 # -- metrics and the per-call log ---------------------------------------------------------------
 
+
 def test_metrics_and_log_lines_after_grpc_and_http_calls():
     token = "s3cret"
     view = view_to_act("tienlen", 4, seed=3)
-    bad = dict(view, seat=(view["seat"] + 1) % 4)               # not the seat to act
+    bad = dict(view, seat=(view["seat"] + 1) % 4)  # not the seat to act
     hand = set(next(h["cards"] for h in view["deal"]["hands"] if "cards" in h))
-    with _Capture() as cap, running_server(workers=1, spare_workers=0, metrics_port=0,
-                                           http_port=0, token=token) as (server, tgt):
+    with (
+        _Capture() as cap,
+        running_server(workers=1, spare_workers=0, metrics_port=0, http_port=0, token=token) as (
+            server,
+            tgt,
+        ),
+    ):
         with client(tgt, token=token) as c:
             ok = c.suggest(view, iterations=30, seed=1)
             with pytest.raises(grpc.RpcError) as ei:
@@ -109,8 +115,13 @@ def test_metrics_and_log_lines_after_grpc_and_http_calls():
             with pytest.raises(grpc.RpcError) as ei:
                 c.describe_games()
             assert ei.value.code() == grpc.StatusCode.UNAUTHENTICATED
-        status, body = _http(server.http_port, "POST", "/v1/suggest",
-                             {"view": view, "budget": {"iterations": 20}, "language": "vi"}, token)
+        status, body = _http(
+            server.http_port,
+            "POST",
+            "/v1/suggest",
+            {"view": view, "budget": {"iterations": 20}, "language": "vi"},
+            token,
+        )
         assert status == 200, body
         status, _ = _http(server.http_port, "GET", "/v1/games", token=token)
         assert status == 200
@@ -118,20 +129,28 @@ def test_metrics_and_log_lines_after_grpc_and_http_calls():
 
     # requests and errors per RPC, game and status code: the gRPC and the HTTP calls alike
     assert _value(m, "quansu_requests_total", rpc="Suggest", game="tienlen", code="OK") == 2
-    assert _value(m, "quansu_requests_total", rpc="Suggest", game="tienlen",
-                  code="INVALID_ARGUMENT") == 1
-    assert _value(m, "quansu_errors_total", rpc="Suggest", game="tienlen",
-                  code="INVALID_ARGUMENT") == 1
+    assert (
+        _value(m, "quansu_requests_total", rpc="Suggest", game="tienlen", code="INVALID_ARGUMENT")
+        == 1
+    )
+    assert (
+        _value(m, "quansu_errors_total", rpc="Suggest", game="tienlen", code="INVALID_ARGUMENT")
+        == 1
+    )
     assert _value(m, "quansu_errors_total", rpc="Suggest", game="tienlen", code="OK") == 0
     assert _value(m, "quansu_requests_total", rpc="LegalMoves", game="tienlen", code="OK") == 1
     assert _value(m, "quansu_requests_total", rpc="DescribeGames", game="none", code="OK") == 1
-    assert _value(m, "quansu_requests_total", rpc="DescribeGames", game="none",
-                  code="UNAUTHENTICATED") == 1
+    assert (
+        _value(m, "quansu_requests_total", rpc="DescribeGames", game="none", code="UNAUTHENTICATED")
+        == 1
+    )
     # latency, iterations and their rate
     assert _value(m, "quansu_request_duration_seconds_count", rpc="Suggest", game="tienlen") == 3
     assert _value(m, "quansu_request_duration_seconds_sum", rpc="Suggest", game="tienlen") > 0
-    assert _value(m, "quansu_search_iterations_total", rpc="Suggest", game="tienlen") == \
-        ok.stats.iterations + 20
+    assert (
+        _value(m, "quansu_search_iterations_total", rpc="Suggest", game="tienlen")
+        == ok.stats.iterations + 20
+    )
     assert _value(m, "quansu_search_iterations_per_second_count", game="tienlen") == 2
     assert _value(m, "quansu_search_iterations_per_second_sum", game="tienlen") > 0
     # the model per game, the queue and the workers
@@ -146,14 +165,20 @@ def test_metrics_and_log_lines_after_grpc_and_http_calls():
     if sys.platform.startswith("linux"):
         assert _value(m, "quansu_worker_rss_bytes", worker="0") > 10e6
         from quansu.games.caches import memory_budget_mb
+
         budget = _value(m, "quansu_worker_cache_budget_bytes")
         assert abs(budget - memory_budget_mb() * 1e6) < 1 and budget > 100e6
 
     # one JSON line per call, with the call's facts and never a card
     calls = cap.calls()
     assert [(x["rpc"], x["status"]) for x in calls] == [
-        ("Suggest", "OK"), ("Suggest", "INVALID_ARGUMENT"), ("LegalMoves", "OK"),
-        ("DescribeGames", "UNAUTHENTICATED"), ("Suggest", "OK"), ("DescribeGames", "OK")]
+        ("Suggest", "OK"),
+        ("Suggest", "INVALID_ARGUMENT"),
+        ("LegalMoves", "OK"),
+        ("DescribeGames", "UNAUTHENTICATED"),
+        ("Suggest", "OK"),
+        ("DescribeGames", "OK"),
+    ]
     first = calls[0]
     assert first["level"] == "INFO" and first["game"] == "tienlen" and first["players"] == 4
     assert first["budget"] == {"iterations": 30, "ms": 0}
@@ -187,8 +212,12 @@ def test_log_levels_are_checked():
     for bad in ("verbose", "", "20", "trace"):
         with pytest.raises(ValueError):
             parse_level(bad)
-    r = subprocess.run([sys.executable, "-m", "quansu", "serve", "--log-level", "verbose",
-                        "--lang", "en"], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "quansu", "serve", "--log-level", "verbose", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and "unknown log level 'verbose'" in r.stderr
 
 
@@ -221,6 +250,7 @@ def test_internal_errors_log_a_rate_limited_traceback_and_others_none(monkeypatc
 
 # -- honest health ------------------------------------------------------------------------------
 
+
 def _wait_for(predicate, timeout: float, what: str):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -232,8 +262,10 @@ def _wait_for(predicate, timeout: float, what: str):
 
 
 def test_health_is_not_serving_while_no_worker_can_serve():
-    with running_server(workers=1, spare_workers=0, metrics_port=0,
-                        http_port=0) as (server, tgt), client(tgt) as c:
+    with (
+        running_server(workers=1, spare_workers=0, metrics_port=0, http_port=0) as (server, tgt),
+        client(tgt) as c,
+    ):
         assert c.health() == "SERVING" and c.health("quansu.v1.QuansuService") == "SERVING"
         pool = server.pool
         factory = pool._factory
@@ -259,8 +291,10 @@ def test_health_is_not_serving_while_no_worker_can_serve():
 
 def test_health_is_not_serving_during_the_drain_before_the_port_closes():
     view = view_to_act("tienlen", 4, seed=5)
-    with running_server(workers=1, drain_notice_s=600, http_port=0) as (server, tgt), \
-            client(tgt) as c:
+    with (
+        running_server(workers=1, drain_notice_s=600, http_port=0) as (server, tgt),
+        client(tgt) as c,
+    ):
         assert c.health() == "SERVING"
         stopper = threading.Thread(target=server.stop, kwargs={"grace": 5.0}, daemon=True)
         stopper.start()
@@ -279,6 +313,7 @@ def test_health_is_not_serving_during_the_drain_before_the_port_closes():
 
 # -- readiness ----------------------------------------------------------------------------------
 
+
 def test_ready_check_answers_one_suggest_per_game_and_language():
     engine = build_engine(uniform=True)
     asked = []
@@ -291,8 +326,9 @@ def test_ready_check_answers_one_suggest_per_game_and_language():
 
     engine.suggest_for_state = recording
     ready_check(engine)
-    assert sorted({(g, lang) for g, lang, _ in asked}) == [(g, lang) for g in GAMES
-                                                           for lang in ("en", "vi")]
+    assert sorted({(g, lang) for g, lang, _ in asked}) == [
+        (g, lang) for g in GAMES for lang in ("en", "vi")
+    ]
     assert all(n >= 1 for _, _, n in asked)
 
     def broken(state, **kw):

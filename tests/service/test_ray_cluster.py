@@ -18,15 +18,20 @@ from pathlib import Path
 
 import pytest
 
-from quansu.games import make
 from quansu.server import batch
 from quansu.server.batch import Settings, read_items, read_results, run_batch
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
 #: the six short games, the shortest first (so that work is left when the second node dies)
-SIX = ["samloc.view.json", "tan.view.json", "tan.record.json", "tienlen.view.json",
-       "phom.view.json", "samloc.record.json"]
+SIX = [
+    "samloc.view.json",
+    "tan.view.json",
+    "tan.record.json",
+    "tienlen.view.json",
+    "phom.view.json",
+    "samloc.record.json",
+]
 SETTINGS = Settings(worlds=16, iterations=20, seed=7)
 
 
@@ -51,6 +56,7 @@ def local_six(tmp_path_factory):
 
 # -- without Ray --------------------------------------------------------------------------------
 
+
 def test_batch_writes_each_result_once_skips_on_rerun_and_reports_invalid(tmp_path, local_six):
     out = tmp_path / "r.jsonl"
     good = json.loads((EXAMPLES / "tan.view.json").read_text())
@@ -58,8 +64,13 @@ def test_batch_writes_each_result_once_skips_on_rerun_and_reports_invalid(tmp_pa
     stream = tmp_path / "in.jsonl"
     stream.write_text(json.dumps(good) + "\n" + "not json\n" + json.dumps(bad) + "\n")
     seen = []
-    res = run_batch(list(read_items([str(stream), str(EXAMPLES / "tan.view.json")])), SETTINGS,
-                    out_path=str(out), jobs=1, on_result=seen.append)
+    res = run_batch(
+        list(read_items([str(stream), str(EXAMPLES / "tan.view.json")])),
+        SETTINGS,
+        out_path=str(out),
+        jobs=1,
+        on_result=seen.append,
+    )
     # the same game twice (in the stream and as a file) is judged once
     assert res.ran == 3 and res.skipped == 0 and res.failed == 2
     lines = [json.loads(x) for x in out.read_text().splitlines()]
@@ -77,8 +88,11 @@ def test_batch_writes_each_result_once_skips_on_rerun_and_reports_invalid(tmp_pa
     assert len(out.read_text().splitlines()) == 3
     other = Settings(worlds=16, iterations=20, seed=8)
     assert other.digest() != SETTINGS.digest()
-    items = [it for it in read_items([str(stream)]) if it.obj is not None and "moves" in it.obj
-             and it.obj.get("format") == "quansu-view/1"]
+    items = [
+        it
+        for it in read_items([str(stream)])
+        if it.obj is not None and "moves" in it.obj and it.obj.get("format") == "quansu-view/1"
+    ]
     assert run_batch(items, other, out_path=str(out), jobs=1).ran == 1
 
 
@@ -86,7 +100,7 @@ def test_sources_folders_globs_and_a_stream(tmp_path):
     (tmp_path / "sub").mkdir()
     for f in ("tan.view.json", "samloc.view.json"):
         (tmp_path / "sub" / f).write_text((EXAMPLES / f).read_text())
-    (tmp_path / "sub" / "index.json").write_text('{"games": []}')     # not a game: skipped
+    (tmp_path / "sub" / "index.json").write_text('{"games": []}')  # not a game: skipped
     skipped = []
     folder = list(read_items([str(tmp_path / "sub")], skipped=skipped.append))
     assert [Path(i.source).name for i in folder] == ["samloc.view.json", "tan.view.json"]
@@ -106,8 +120,9 @@ def test_a_result_that_failed_otherwise_runs_again(tmp_path):
     out = tmp_path / "r.jsonl"
     items = list(read_items([str(EXAMPLES / "tan.view.json")]))
     key = f"{items[0].digest}.{SETTINGS.digest()}"
-    out.write_text(json.dumps({"key": key, "status": "error", "error": "worker lost"}) + "\n"
-                   + '{"key": "torn')     # a killed run's half-written last line
+    out.write_text(
+        json.dumps({"key": key, "status": "error", "error": "worker lost"}) + "\n" + '{"key": "torn'
+    )  # a killed run's half-written last line
     res = run_batch(items, SETTINGS, out_path=str(out), jobs=1)
     assert res.ran == 1 and read_results(str(out))[key]["status"] == "ok"
 
@@ -129,9 +144,26 @@ def test_analyze_command_batch_mode_table_and_reports(tmp_path, local_six):
 
     out = tmp_path / "r.jsonl"
     reports = tmp_path / "html"
-    argv = ["analyze", str(EXAMPLES / "tan.view.json"), str(EXAMPLES / "samloc.view.json"),
-            "--worlds", "16", "--iterations", "20", "--seed", "7", "--jobs", "1", "--out",
-            str(out), "--reports", str(reports), "--quiet", "--lang", "en"]
+    argv = [
+        "analyze",
+        str(EXAMPLES / "tan.view.json"),
+        str(EXAMPLES / "samloc.view.json"),
+        "--worlds",
+        "16",
+        "--iterations",
+        "20",
+        "--seed",
+        "7",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+        "--reports",
+        str(reports),
+        "--quiet",
+        "--lang",
+        "en",
+    ]
     assert main(argv) == 0
     assert sorted(p.suffix for p in reports.iterdir()) == [".html", ".html"]
     lines = list(read_results(str(out)).values())
@@ -141,9 +173,10 @@ def test_analyze_command_batch_mode_table_and_reports(tmp_path, local_six):
 def test_ray_missing_says_what_to_install(tmp_path, monkeypatch, capfd):
     from quansu.cli import main
 
-    monkeypatch.setitem(sys.modules, "ray", None)      # import ray -> ImportError
-    rc = main(["analyze", str(EXAMPLES / "tan.view.json"), "--ray", "--out",
-               str(tmp_path / "r.jsonl")])
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    rc = main(
+        ["analyze", str(EXAMPLES / "tan.view.json"), "--ray", "--out", str(tmp_path / "r.jsonl")]
+    )
     assert rc == 2
     assert "quansu[ray]" in capfd.readouterr().err
     assert not (tmp_path / "r.jsonl").exists()
@@ -154,9 +187,25 @@ def test_ray_missing_says_what_to_install(tmp_path, monkeypatch, capfd):
     p = argparse.ArgumentParser()
     cmd_arena.add_arguments(p)
     err = io.StringIO()
-    rc = cmd_arena.run(p.parse_args(["--game", "tan", "--players", "2", "--bots",
-                                     "heuristic,random", "--deals", "1", "--ray", "auto",
-                                     "--quiet"]), out=io.StringIO(), err=err)
+    rc = cmd_arena.run(
+        p.parse_args(
+            [
+                "--game",
+                "tan",
+                "--players",
+                "2",
+                "--bots",
+                "heuristic,random",
+                "--deals",
+                "1",
+                "--ray",
+                "auto",
+                "--quiet",
+            ]
+        ),
+        out=io.StringIO(),
+        err=err,
+    )
     assert rc == 2 and "quansu[ray]" in err.getvalue()
 
 
@@ -184,21 +233,27 @@ def test_the_serving_path_and_local_runs_never_import_ray():
         "from quansu.server.batch import read_items, run_batch, Settings\n"
         f"items = list(read_items([{str(EXAMPLES / 'tan.view.json')!r}]))\n"
         "assert run_batch(items, Settings(worlds=16, iterations=20), jobs=1).lines[0]['status'] == 'ok'\n"
-        "print('ray' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=600, check=True)
+        "print('ray' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True
+    )
     assert out.stdout.strip() == "False"
 
 
 # -- on a two-node cluster ----------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def cluster():
     ray_cluster = pytest.importorskip("quansu.server.ray_cluster")
-    ray_cluster.require_ray()      # the dev extra installs it: a missing Ray fails here
+    ray_cluster.require_ray()  # the dev extra installs it: a missing Ray fails here
     # the GCS notices a lost node in about 2 s instead of 30 s
-    env = {"RAY_health_check_period_ms": "500", "RAY_health_check_failure_threshold": "4",
-           "RAY_health_check_initial_delay_ms": "500"}
+    env = {
+        "RAY_health_check_period_ms": "500",
+        "RAY_health_check_failure_threshold": "4",
+        "RAY_health_check_initial_delay_ms": "500",
+    }
     with ray_cluster.LocalCluster((1, 1), object_store_mb=80, env=env) as c:
         c.ids = c.node_ids()
         assert all(c.ids) and len(set(c.ids)) == 2
@@ -210,8 +265,20 @@ def test_batch_analysis_runs_on_both_nodes_with_the_local_marks(cluster, tmp_pat
 
     out = tmp_path / "ray.jsonl"
     err = io.StringIO()
-    argv = ["analyze", *[str(EXAMPLES / f) for f in SIX], "--ray", cluster.address,
-            "--worlds", "16", "--iterations", "20", "--seed", "7", "--out", str(out)]
+    argv = [
+        "analyze",
+        *[str(EXAMPLES / f) for f in SIX],
+        "--ray",
+        cluster.address,
+        "--worlds",
+        "16",
+        "--iterations",
+        "20",
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+    ]
     old = sys.stderr
     sys.stderr = err
     try:
@@ -239,16 +306,38 @@ def test_arena_on_the_cluster_equals_the_local_table(cluster, tmp_path):
     for where, extra in (("local", ["--workers", "1"]), ("ray", ["--ray", cluster.address])):
         path = tmp_path / f"{where}.json"
         records = tmp_path / f"{where}-records"
-        assert main(["--game", "tan", "--players", "2", "--bots", "heuristic,sparring",
-                     "--deals", "4", "--seed", "3", "--quiet", "--json", str(path),
-                     "--records", str(records), *extra]) == 0
+        assert (
+            main(
+                [
+                    "--game",
+                    "tan",
+                    "--players",
+                    "2",
+                    "--bots",
+                    "heuristic,sparring",
+                    "--deals",
+                    "4",
+                    "--seed",
+                    "3",
+                    "--quiet",
+                    "--json",
+                    str(path),
+                    "--records",
+                    str(records),
+                    *extra,
+                ]
+            )
+            == 0
+        )
         runs[where] = (json.loads(path.read_text()), records)
     (local, lrec), (ray, rrec) = runs["local"], runs["ray"]
     timing = ("ms_per_move",)
-    assert ([{k: v for k, v in s.items() if k not in timing} for s in ray["stats"]]
-            == [{k: v for k, v in s.items() if k not in timing} for s in local["stats"]])
-    assert ([(g["deal"], g["rotation"], g["payoffs"], g["moves"]) for g in ray["per_game"]]
-            == [(g["deal"], g["rotation"], g["payoffs"], g["moves"]) for g in local["per_game"]])
+    assert [{k: v for k, v in s.items() if k not in timing} for s in ray["stats"]] == [
+        {k: v for k, v in s.items() if k not in timing} for s in local["stats"]
+    ]
+    assert [(g["deal"], g["rotation"], g["payoffs"], g["moves"]) for g in ray["per_game"]] == [
+        (g["deal"], g["rotation"], g["payoffs"], g["moves"]) for g in local["per_game"]
+    ]
     assert "hook" not in ray["per_game"][0]
     # the records played on the cluster came back here, the same games
     names = sorted(p.name for p in lrec.iterdir())
@@ -262,18 +351,50 @@ def test_strength_run_on_the_cluster_equals_the_local_run(cluster, tmp_path):
     from quansu.server import ray_cluster
 
     local = strength.paired("tan", "heuristic", "random", "sparring", deals=3, seed=2, players=2)
-    assert strength.main(["--game", "tan", "--players", "2", "--a", "heuristic", "--b", "random",
-                          "--opponent", "sparring", "--deals", "3", "--seed", "2", "--ray",
-                          cluster.address, "--json", str(tmp_path / "s.json")]) == 0
+    assert (
+        strength.main(
+            [
+                "--game",
+                "tan",
+                "--players",
+                "2",
+                "--a",
+                "heuristic",
+                "--b",
+                "random",
+                "--opponent",
+                "sparring",
+                "--deals",
+                "3",
+                "--seed",
+                "2",
+                "--ray",
+                cluster.address,
+                "--json",
+                str(tmp_path / "s.json"),
+            ]
+        )
+        == 0
+    )
     ray = json.loads((tmp_path / "s.json").read_text())
-    for key in ("a_payoff", "a_payoff_ci", "b_payoff", "b_payoff_ci", "a_minus_b",
-                "a_minus_b_ci", "a_win", "b_win"):
+    for key in (
+        "a_payoff",
+        "a_payoff_ci",
+        "b_payoff",
+        "b_payoff_ci",
+        "a_minus_b",
+        "a_minus_b_ci",
+        "a_win",
+        "b_win",
+    ):
         assert ray[key] == local[key], key
-    h2h = strength.head_to_head("tan", ["heuristic", "sparring"], 2, seed=5,
-                                map_fn=ray_cluster.mapper(cluster.address))
+    h2h = strength.head_to_head(
+        "tan", ["heuristic", "sparring"], 2, seed=5, map_fn=ray_cluster.mapper(cluster.address)
+    )
     here = strength.head_to_head("tan", ["heuristic", "sparring"], 2, seed=5)
-    assert ({s: b["payoff"] for s, b in h2h["bots"].items()}
-            == {s: b["payoff"] for s, b in here["bots"].items()})
+    assert {s: b["payoff"] for s, b in h2h["bots"].items()} == {
+        s: b["payoff"] for s, b in here["bots"].items()
+    }
 
 
 def test_analyze_decisions_on_the_cluster_equal_one_process(cluster):
@@ -286,8 +407,9 @@ def test_analyze_decisions_on_the_cluster_equal_one_process(cluster):
     from quansu.server.v1 import service_pb2 as pb
 
     obj = json.loads((EXAMPLES / "tan.record.json").read_text())
-    req = pb.AnalyzeRequest(record=convert.record_message(obj), budget=pb.Budget(iterations=20),
-                            seed=7, max_worlds=16)
+    req = pb.AnalyzeRequest(
+        record=convert.record_message(obj), budget=pb.Budget(iterations=20), seed=7, max_worlds=16
+    )
     eng = build_engine(uniform=True)
     here, there = [], []
     eng.analyze(req, here.append)
@@ -313,8 +435,7 @@ def test_a_lost_node_loses_no_game_and_judges_none_twice(cluster, tmp_path, loca
             cluster.kill(1)
             state["killed"] = True
 
-    res = run_batch(six_items(), SETTINGS, out_path=str(out), executor="ray",
-                    on_result=on_result)
+    res = run_batch(six_items(), SETTINGS, out_path=str(out), executor="ray", on_result=on_result)
     assert state["killed"]
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(lines) == 6 and len({x["key"] for x in lines}) == 6
@@ -332,11 +453,14 @@ def test_a_driver_joins_a_cluster_that_asks_for_the_machines_token(tmp_path):
     (tmp_path / ".ray" / "auth_token").write_text("quansu-test-" + "0" * 52)
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
     env["HOME"] = str(tmp_path)
-    code = ("from quansu.server import ray_cluster as rc\n"
-            "with rc.LocalCluster((1,), object_store_mb=80) as c:\n"
-            "    rc.connect(c.address)\n"
-            "    print('cpus', rc.cluster_cpus(), flush=True)\n"
-            "    rc.disconnect()\n")
-    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=600)
+    code = (
+        "from quansu.server import ray_cluster as rc\n"
+        "with rc.LocalCluster((1,), object_store_mb=80) as c:\n"
+        "    rc.connect(c.address)\n"
+        "    print('cpus', rc.cluster_cpus(), flush=True)\n"
+        "    rc.disconnect()\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
+    )
     assert run.returncode == 0 and "cpus 1" in run.stdout, run.stderr[-2000:]

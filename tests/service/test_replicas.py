@@ -26,8 +26,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from quansu.cli import serve as cmd_serve
-from quansu.client import (Client, TargetError, balanced_target, service_config,
-                                  split_targets)
+from quansu.client import Client, TargetError, balanced_target, service_config, split_targets
 from quansu.server.replicas import ReplicaError, Replicas, check_ports, child_argv, serve_parser
 from tests.helpers.service import view_to_act
 
@@ -35,8 +34,19 @@ CALLS = 20
 ITERATIONS = 300
 SEED = 1
 #: the flags of each replica: one worker, room for every call in its queue, a short drain
-SERVE_ARGS = ["--workers", "1", "--queue", "32", "--uniform", "--log-level", "warning",
-              "--drain", "2", "--drain-notice", "0"]
+SERVE_ARGS = [
+    "--workers",
+    "1",
+    "--queue",
+    "32",
+    "--uniform",
+    "--log-level",
+    "warning",
+    "--drain",
+    "2",
+    "--drain-notice",
+    "0",
+]
 POLL_S = 0.05
 
 
@@ -76,13 +86,17 @@ def _load(port: int) -> dict:
     m = _scrape(port)
 
     def total(name):
-        return sum(v for (n, labels), v in m.items()
-                   if n == name and dict(labels).get("rpc") == "Suggest")
+        return sum(
+            v for (n, labels), v in m.items() if n == name and dict(labels).get("rpc") == "Suggest"
+        )
 
-    return {"in_flight": int(m.get(("quansu_workers_busy", ()), 0)
-                             + m.get(("quansu_queue_depth", ()), 0)),
-            "done": int(total("quansu_requests_total")),
-            "errors": int(total("quansu_errors_total"))}
+    return {
+        "in_flight": int(
+            m.get(("quansu_workers_busy", ()), 0) + m.get(("quansu_queue_depth", ()), 0)
+        ),
+        "done": int(total("quansu_requests_total")),
+        "errors": int(total("quansu_errors_total")),
+    }
 
 
 def _comparable(resp):
@@ -100,8 +114,15 @@ def view():
 @pytest.fixture(scope="module")
 def replicas():
     base = _free_base(4)
-    sup = Replicas(2, SERVE_ARGS, host="127.0.0.1", port=0, metrics_port=base,
-                   http_port=base + 2, health_interval=5.0)
+    sup = Replicas(
+        2,
+        SERVE_ARGS,
+        host="127.0.0.1",
+        port=0,
+        metrics_port=base,
+        http_port=base + 2,
+        health_interval=5.0,
+    )
     sup.start()
     stop = threading.Event()
     watcher = threading.Thread(target=sup.run, args=(stop,), daemon=True)
@@ -167,8 +188,14 @@ def _kill_under_load(sup: Replicas, victim: int, client: Client, view):
             # (every call is on a replica by then: its in-flight calls can only end)
             o = _load(sup.replicas[other].metrics_port)
             v = _load(sup.replicas[victim].metrics_port)
-            placed = (o["in_flight"] + v["in_flight"] + o["done"] - before[other]
-                      + v["done"] - before[victim])
+            placed = (
+                o["in_flight"]
+                + v["in_flight"]
+                + o["done"]
+                - before[other]
+                + v["done"]
+                - before[victim]
+            )
             if placed == CALLS and v["in_flight"] >= 2:
                 sup.kill(victim)
                 break
@@ -185,7 +212,7 @@ def test_replicas_answer_suggest_over_grpc_and_http(replicas, view, reference):
     before = [_load(r.metrics_port)["done"] for r in replicas.replicas]
     with Client(tg, timeout=120) as c:
         assert c.target == "ipv4:" + ",".join(tg)
-        for polls in range(1, 41):           # round_robin: both serve once both are connected
+        for polls in range(1, 41):  # round_robin: both serve once both are connected
             assert _comparable(c.suggest(view, iterations=ITERATIONS, seed=SEED)) == reference
             done = [_load(r.metrics_port)["done"] - b for r, b in zip(replicas.replicas, before)]
             if all(done):
@@ -197,8 +224,11 @@ def test_replicas_answer_suggest_over_grpc_and_http(replicas, view, reference):
         assert _comparable(c.suggest(view, iterations=ITERATIONS, seed=SEED)) == reference
     for r in replicas.replicas:
         body = {"view": view, "budget": {"iterations": ITERATIONS}, "seed": SEED}
-        req = urllib.request.Request(f"http://127.0.0.1:{r.http_port}/v1/suggest",
-                                     data=json.dumps(body).encode(), method="POST")
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{r.http_port}/v1/suggest",
+            data=json.dumps(body).encode(),
+            method="POST",
+        )
         with urllib.request.urlopen(req, timeout=120) as resp:
             assert resp.status == 200
             assert json.loads(resp.read())["chosen"]["text"] == reference.chosen.text
@@ -221,8 +251,10 @@ def test_replica_killed_under_20_calls(replicas, view, reference):
     assert _load(sup.replicas[other].metrics_port)["errors"] == errors_other
     # the replacement serves on the same port
     polls = _wait_replaced(sup, victim, old_pid, view)
-    print(f"replica {victim} replaced after {polls} polls; {len(failed)} of {in_flight} calls "
-          f"in flight on it failed")
+    print(
+        f"replica {victim} replaced after {polls} polls; {len(failed)} of {in_flight} calls "
+        f"in flight on it failed"
+    )
     assert sup.replicas[victim].starts == 2
 
     # -- with the client's retries: the calls in flight are sent again, to the other ---------
@@ -232,12 +264,13 @@ def test_replica_killed_under_20_calls(replicas, view, reference):
         in_flight, outcomes = _kill_under_load(sup, victim, c, view)
     assert in_flight >= 2
     assert not [o for o in outcomes if isinstance(o, grpc.RpcError)]
-    assert all(_comparable(a) == reference for a in outcomes)   # the same answer on a retry
+    assert all(_comparable(a) == reference for a in outcomes)  # the same answer on a retry
     _wait_replaced(sup, victim, old_pid, view)
     assert sup.restarts == 2
 
 
 # -- settings ---------------------------------------------------------------------------------
+
 
 def test_targets_and_service_config():
     assert split_targets("a:1, b:2") == ["a:1", "b:2"]
@@ -254,19 +287,44 @@ def test_targets_and_service_config():
     assert policy["maxAttempts"] == 5 and policy["retryableStatusCodes"] == ["UNAVAILABLE"]
     assert service_config(1, balanced=False)["methodConfig"][0]["retryPolicy"]["maxAttempts"] == 2
     with Client("127.0.0.1:1,127.0.0.1:2") as c:
-        assert c.target == "ipv4:127.0.0.1:1,127.0.0.1:2" and c.targets == ["127.0.0.1:1",
-                                                                               "127.0.0.1:2"]
+        assert c.target == "ipv4:127.0.0.1:1,127.0.0.1:2" and c.targets == [
+            "127.0.0.1:1",
+            "127.0.0.1:2",
+        ]
     with Client("127.0.0.1:1") as c:
         assert c.target == "127.0.0.1:1"
 
 
 def test_replica_flags(capsys):
     p = serve_parser()
-    args = p.parse_args(["--replicas", "3", "--port", "7000", "--workers", "2", "--uniform",
-                         "--model", "tan=a.onnx", "--model", "phom=b.onnx", "--token", "s",
-                         "--http-port", "8000"])
-    assert child_argv(args, p) == ["--workers", "2", "--model", "tan=a.onnx", "--model",
-                                   "phom=b.onnx", "--uniform"]
+    args = p.parse_args(
+        [
+            "--replicas",
+            "3",
+            "--port",
+            "7000",
+            "--workers",
+            "2",
+            "--uniform",
+            "--model",
+            "tan=a.onnx",
+            "--model",
+            "phom=b.onnx",
+            "--token",
+            "s",
+            "--http-port",
+            "8000",
+        ]
+    )
+    assert child_argv(args, p) == [
+        "--workers",
+        "2",
+        "--model",
+        "tan=a.onnx",
+        "--model",
+        "phom=b.onnx",
+        "--uniform",
+    ]
     sup = Replicas(3, [], host="0.0.0.0", port=7000, http_port=8000, token="s")
     assert sup.targets() == ["127.0.0.1:7000", "127.0.0.1:7001", "127.0.0.1:7002"]
     assert [r.http_port for r in sup.replicas] == [8000, 8001, 8002]
@@ -274,20 +332,29 @@ def test_replica_flags(capsys):
     assert sup.health_interval > 0
     # over TLS the supervisor watches the processes only (it has no CA for the certificate)
     assert Replicas(2, ["--tls-cert", "c.pem", "--tls-key", "k.pem"]).health_interval == 0
-    for n, kw, words in ((0, {}, "at least 1"), (2, {"http_port": 0}, "first port"),
-                         (3, {"port": 65534}, "above 65535")):
+    for n, kw, words in (
+        (0, {}, "at least 1"),
+        (2, {"http_port": 0}, "first port"),
+        (3, {"port": 65534}, "above 65535"),
+    ):
         with pytest.raises(ReplicaError, match=words):
             check_ports(n, kw.get("port", 0), kw.get("http_port"), None)
-    for argv, words in ((["--replicas", "0"], "--replicas must be at least 1"),
-                        (["--replicas", "2", "--metrics-port", "0"], "--metrics-port 0"),
-                        (["--replicas", "2", "--max-ms", "0"], "max-ms")):
+    for argv, words in (
+        (["--replicas", "0"], "--replicas must be at least 1"),
+        (["--replicas", "2", "--metrics-port", "0"], "--metrics-port 0"),
+        (["--replicas", "2", "--max-ms", "0"], "max-ms"),
+    ):
         assert cmd_serve.run(p.parse_args(argv)) == 2
         assert words in capsys.readouterr().err
 
 
 def test_a_replica_that_cannot_start_stops_the_service(tmp_path):
-    sup = Replicas(2, ["--workers", "1", "--model", f"tienlen={tmp_path / 'missing.onnx'}"],
-                   port=0, start_timeout=600)
+    sup = Replicas(
+        2,
+        ["--workers", "1", "--model", f"tienlen={tmp_path / 'missing.onnx'}"],
+        port=0,
+        start_timeout=600,
+    )
     with pytest.raises(RuntimeError, match="did not start"):
         sup.start()
     for r in sup.replicas:

@@ -22,15 +22,15 @@ import pytest
 from google.rpc import code_pb2, error_details_pb2
 from grpc_status import rpc_status
 
-from quansu.server import errors, gateway
 from quansu.client import Client, ServerBusy
+from quansu.server import errors, gateway
 from quansu.server.pool import RETRY_MAX_S, RETRY_MIN_S, SERVICE_TIME_INITIAL_S, drain_delay
+from tests.helpers.service import client, running_server, view_to_act
 from tests.service.test_http_gateway import post
 from tests.service.test_service_hardening import _pool, _run, _wait_for
-from tests.helpers.service import client, running_server, view_to_act
-
 
 # -- the pool's delay --------------------------------------------------------------------------
+
 
 def test_drain_delay_grows_with_the_queue_and_stays_within_the_clamp():
     delays = [drain_delay(0.3, waiting, 2) for waiting in range(12)]
@@ -45,7 +45,7 @@ def test_drain_delay_grows_with_the_queue_and_stays_within_the_clamp():
 
 def test_refusal_pressure_stretches_the_delay():
     assert drain_delay(0.3, 1, 2, pressure=4.0) == pytest.approx(4 * drain_delay(0.3, 1, 2))
-    assert drain_delay(0.3, 1, 2, pressure=0.2) == drain_delay(0.3, 1, 2)    # at least 1
+    assert drain_delay(0.3, 1, 2, pressure=0.2) == drain_delay(0.3, 1, 2)  # at least 1
     assert drain_delay(0.3, 1, 2, pressure=1e9) == RETRY_MAX_S
     pool = _pool(workers=1, spares=0, queue_size=0)
 
@@ -53,13 +53,13 @@ def test_refusal_pressure_stretches_the_delay():
         try:
             _run(pool, "60")
         except (errors.ServiceError, OSError):
-            pass                # the pool closed under the held call: the test is over
+            pass  # the pool closed under the held call: the test is over
 
     t = threading.Thread(target=hold)
     try:
         t.start()
         _wait_for(lambda: pool.stats().busy == 1, what="the worker busy")
-        base = pool.retry_delay()          # one admission, no refusal yet
+        base = pool.retry_delay()  # one admission, no refusal yet
         assert base == pytest.approx(drain_delay(SERVICE_TIME_INITIAL_S, 0, 1))
         delays = []
         for _ in range(6):
@@ -78,7 +78,7 @@ def _quiet_run(pool, seconds: str) -> None:
     try:
         _run(pool, seconds)
     except errors.ServiceError:
-        pass                    # the pool closed under the call: the test is over
+        pass  # the pool closed under the call: the test is over
 
 
 def test_a_refusal_carries_the_queues_drain_time():
@@ -92,8 +92,10 @@ def test_a_refusal_carries_the_queues_drain_time():
             t = threading.Thread(target=_quiet_run, args=(pool, "60" if waiting == 0 else "0"))
             t.start()
             threads.append(t)
-            _wait_for(lambda: pool.stats().busy == 1 and pool.stats().waiting == waiting,
-                      what=f"{waiting} calls waiting")
+            _wait_for(
+                lambda: pool.stats().busy == 1 and pool.stats().waiting == waiting,
+                what=f"{waiting} calls waiting",
+            )
             seen.append(pool.retry_delay())
         with pytest.raises(errors.Busy) as ei:
             _run(pool, "0")
@@ -107,7 +109,7 @@ def test_a_refusal_carries_the_queues_drain_time():
         assert status.code == code_pb2.RESOURCE_EXHAUSTED
         assert errors.retry_delay_s(status) * 1000 == errors.retry_delay_ms(delay)
     finally:
-        pool.close()        # cancels the held call
+        pool.close()  # cancels the held call
         for t in threads:
             t.join(30)
 
@@ -115,9 +117,9 @@ def test_a_refusal_carries_the_queues_drain_time():
 def test_the_service_time_follows_finished_calls():
     pool = _pool(workers=1, spares=0, queue_size=1)
     try:
-        assert _run(pool, "0.5") == [b"slept"]     # a call of at least 0.5 s
+        assert _run(pool, "0.5") == [b"slept"]  # a call of at least 0.5 s
         assert pool.stats().service_time_s > SERVICE_TIME_INITIAL_S
-        for _ in range(200):                        # many instant calls pull it down
+        for _ in range(200):  # many instant calls pull it down
             pool._observe(0.0)
         assert pool.stats().service_time_s < 0.001
         assert pool.retry_delay() == RETRY_MIN_S
@@ -130,10 +132,11 @@ def test_the_service_time_follows_finished_calls():
 
 # -- statuses --------------------------------------------------------------------------------
 
+
 def test_busy_status_details_and_trailer_agree():
     status = errors.to_rpc_status(errors.Busy("all busy", retry_after_s=0.1234))
     assert status.code == code_pb2.RESOURCE_EXHAUSTED and status.message == "all busy"
-    assert errors.retry_delay_s(status) == pytest.approx(0.124)      # rounded up to whole ms
+    assert errors.retry_delay_s(status) == pytest.approx(0.124)  # rounded up to whole ms
     out = errors.to_grpc_status(status)
     assert out.code == grpc.StatusCode.RESOURCE_EXHAUSTED
     trailer = dict(out.trailing_metadata)
@@ -149,8 +152,14 @@ def test_busy_status_details_and_trailer_agree():
 
 
 def test_gateway_retry_after_is_the_delay_rounded_up_to_seconds():
-    for delay, header in ((0.05, "1"), (0.999, "1"), (1.0, "1"), (1.0004, "2"), (2.3, "3"),
-                          (10.0, "10")):
+    for delay, header in (
+        (0.05, "1"),
+        (0.999, "1"),
+        (1.0, "1"),
+        (1.0004, "2"),
+        (2.3, "3"),
+        (10.0, "10"),
+    ):
         resp = gateway.error_response(errors.to_rpc_status(errors.Busy("x", retry_after_s=delay)))
         assert resp.status_code == 429
         assert resp.headers["retry-after"] == header, delay
@@ -161,6 +170,7 @@ def test_gateway_retry_after_is_the_delay_rounded_up_to_seconds():
 
 
 # -- a real server: one worker, no queue --------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def busy_server():
@@ -177,15 +187,16 @@ class _Hold:
         self.client = client(target)
         self.messages = 0
         view = view_to_act("tienlen", 4, seed=seed)
-        self.call = self.client.suggest_stream(view, milliseconds=50_000, iterations=50_000,
-                                               interval_ms=200)
+        self.call = self.client.suggest_stream(
+            view, milliseconds=50_000, iterations=50_000, interval_ms=200
+        )
 
         def run():
             try:
                 for _ in self.call:
                     self.messages += 1
             except grpc.RpcError:
-                pass                    # CANCELLED by release()
+                pass  # CANCELLED by release()
 
         self.thread = threading.Thread(target=run)
 
@@ -304,14 +315,17 @@ def test_client_retries_until_the_worker_is_free(busy_server):
         assert 0.5 * after <= w <= 1.5 * after
     # a stream is retried the same way before its first message
     msgs, waits = _retrying_call(
-        server, tgt, lambda c: list(c.suggest_stream(view, iterations=7, interval_ms=10)), 8)
+        server, tgt, lambda c: list(c.suggest_stream(view, iterations=7, interval_ms=10)), 8
+    )
     assert msgs[-1].final and msgs[-1].stats.iterations == 7
     assert len(waits) >= 2 and all(after is not None for after, _ in waits)
 
 
 def test_client_retry_wait_is_jittered_and_reproducible():
-    with Client("127.0.0.1:1", retries=3, retry_rng=11) as a, \
-            Client("127.0.0.1:1", retries=3, retry_rng=random.Random(11)) as b:
+    with (
+        Client("127.0.0.1:1", retries=3, retry_rng=11) as a,
+        Client("127.0.0.1:1", retries=3, retry_rng=random.Random(11)) as b,
+    ):
         wa = [a.retry_wait(0.4, k) for k in range(50)]
         wb = [b.retry_wait(0.4, k) for k in range(50)]
         assert wa == wb

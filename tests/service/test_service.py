@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import random
 import threading
-import time
 
 import grpc
 import pytest
@@ -19,8 +18,7 @@ from quansu.games import record as rec
 from quansu.games.registry import game_classes, game_names, make
 from quansu.server.errors import field_violations
 from quansu.server.v1 import service_pb2 as pb
-from tests.helpers.service import (client, long_record, record_json, running_server,
-                                     view_to_act)
+from tests.helpers.service import client, long_record, record_json, running_server, view_to_act
 
 GAMES = game_names()
 
@@ -40,6 +38,7 @@ def c(target):
 
 # -- DescribeGames ------------------------------------------------------------------------------
 
+
 def test_describe_games_lists_every_game_option_and_model(c):
     resp = c.describe_games()
     assert [g.name for g in resp.games] == GAMES
@@ -58,6 +57,7 @@ def test_describe_games_lists_every_game_option_and_model(c):
 
 
 # -- LegalMoves ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game", GAMES)
 def test_legal_moves_of_records_match_the_engine(c, game):
@@ -85,8 +85,9 @@ def test_legal_moves_of_a_finished_record_give_the_settlement(c, game):
     resp = c.legal_moves(obj)
     assert resp.terminal and resp.to_act == -1
     assert list(resp.result.net) == pytest.approx(state.returns())
-    assert sorted((t.payer, t.payee, t.amount) for t in resp.result.transfers) == \
-        sorted((p, q, pytest.approx(a)) for p, q, a in state.settlement())
+    assert sorted((t.payer, t.payee, t.amount) for t in resp.result.transfers) == sorted(
+        (p, q, pytest.approx(a)) for p, q, a in state.settlement()
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -103,6 +104,7 @@ def test_legal_moves_of_a_view(c, game):
     # rebuild: the other seat's view of the same position
     for s in range(200):
         from tests.helpers.service import played_state
+
         st = played_state(game, 4, s, 5)
         if not st.is_terminal():
             seat = (st.current_player + 1) % 4
@@ -114,6 +116,7 @@ def test_legal_moves_of_a_view(c, game):
 
 
 # -- Suggest ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game", GAMES)
 def test_suggest_ranks_legal_moves(c, game):
@@ -154,7 +157,10 @@ def test_suggest_is_reproducible_with_a_seed(c, game):
     view = view_to_act(game, 3, seed=3)
     a = c.suggest(view, iterations=40, seed=11)
     b = c.suggest(view, iterations=40, seed=11)
-    key = lambda r: [(s.move.text, s.visits, round(s.expected_payoff, 9)) for s in r.moves]
+
+    def key(r):
+        return [(s.move.text, s.visits, round(s.expected_payoff, 9)) for s in r.moves]
+
     assert key(a) == key(b)
 
 
@@ -219,6 +225,7 @@ def test_concurrent_clients(target):
 
 # -- Analyze ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game", GAMES)
 def test_analyze_a_record(c, game):
     obj = long_record(game, 3, min_moves=6, seed=2)
@@ -228,7 +235,7 @@ def test_analyze_a_record(c, game):
     summaries = [m.summary for m in msgs if m.WhichOneof("item") == "summary"]
     expected = [i for i, mv in enumerate(obj["moves"]) if mv["seat"] == seat]
     assert [d.index for d in decisions] == expected
-    assert [m.done for m in msgs[:len(decisions)]] == list(range(1, len(decisions) + 1))
+    assert [m.done for m in msgs[: len(decisions)]] == list(range(1, len(decisions) + 1))
     assert all(m.total == len(expected) for m in msgs)
     th = msgs[0].thresholds
     for d in decisions:
@@ -257,8 +264,9 @@ def test_analyze_a_view_judges_its_seat_only(c):
     view = rec.view_at(obj, seat, 10)
     msgs = list(c.analyze(view, iterations=10, seed=1))
     decisions = [m.decision for m in msgs if m.WhichOneof("item") == "decision"]
-    assert [d.index for d in decisions] == [i for i, mv in enumerate(obj["moves"][:10])
-                                            if mv["seat"] == seat]
+    assert [d.index for d in decisions] == [
+        i for i, mv in enumerate(obj["moves"][:10]) if mv["seat"] == seat
+    ]
     summary = msgs[-1].summary
     assert summary.seat == seat and not summary.HasField("payoff")
 
@@ -285,6 +293,7 @@ def test_analyze_thresholds_are_configurable(c):
 
 # -- bad input ----------------------------------------------------------------------------------
 
+
 def _tienlen_view():
     return view_to_act("tienlen", 4, seed=7, moves=4)
 
@@ -302,6 +311,7 @@ def _mut_view(fn):
         v = copy.deepcopy(_tienlen_view())
         fn(v)
         return v
+
     return make_request
 
 
@@ -327,10 +337,18 @@ def _illegal_move(v):
 
 VIEW_CASES = [
     ("unknown game", lambda v: _set(v, ["game"], "chess"), "view.game", "unknown game"),
-    ("unknown option", lambda v: _set(v, ["options"], {"no_such_rule": True}), "view.options",
-     "no_such_rule"),
-    ("bad option value", lambda v: _set(v, ["options"], {"first_lead_requires_3_spades": "yes"}),
-     "view.options", "first_lead_requires_3_spades"),
+    (
+        "unknown option",
+        lambda v: _set(v, ["options"], {"no_such_rule": True}),
+        "view.options",
+        "no_such_rule",
+    ),
+    (
+        "bad option value",
+        lambda v: _set(v, ["options"], {"first_lead_requires_3_spades": "yes"}),
+        "view.options",
+        "first_lead_requires_3_spades",
+    ),
     ("wrong player count", lambda v: _set(v, ["players"], 7), "view.players", "7"),
     ("seat out of range", lambda v: _set(v, ["seat"], 9), "view.seat", "9"),
     ("malformed card", _bad_card, "view.deal.hands", "1X"),
@@ -412,6 +430,7 @@ def test_request_field_errors(c, target):
 def test_suggest_needs_the_seat_to_act_and_a_running_game(c):
     for s in range(50):
         from tests.helpers.service import played_state
+
         st = played_state("tienlen", 4, s, 4)
         if not st.is_terminal():
             break
@@ -428,6 +447,7 @@ def test_suggest_needs_the_seat_to_act_and_a_running_game(c):
 
 def test_a_record_is_not_a_view_for_suggest(c):
     from quansu.server.v1 import records_pb2
+
     req = pb.SuggestRequest()
     req.view.CopyFrom(records_pb2.View(format="quansu-record/1", game="tienlen", players=4))
     with pytest.raises(grpc.RpcError) as ei:
@@ -437,21 +457,36 @@ def test_a_record_is_not_a_view_for_suggest(c):
 
 # -- health and reflection -------------------------------------------------------------------------
 
+
 def test_health_and_reflection(target, c):
     assert c.health() == "SERVING"
     assert c.health("quansu.v1.QuansuService") == "SERVING"
     with grpc.insecure_channel(target) as ch:
         stub = reflection_pb2_grpc.ServerReflectionStub(ch)
-        resp = list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
-            list_services="")]), timeout=10))
+        resp = list(
+            stub.ServerReflectionInfo(
+                iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=10
+            )
+        )
         names = {s.name for s in resp[0].list_services_response.service}
         assert {"quansu.v1.QuansuService", "grpc.health.v1.Health"} <= names
-        resp = list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
-            file_containing_symbol="quansu.v1.QuansuService")]), timeout=10))
+        resp = list(
+            stub.ServerReflectionInfo(
+                iter(
+                    [
+                        reflection_pb2.ServerReflectionRequest(
+                            file_containing_symbol="quansu.v1.QuansuService"
+                        )
+                    ]
+                ),
+                timeout=10,
+            )
+        )
         assert resp[0].file_descriptor_response.file_descriptor_proto
 
 
 # -- robustness: mutated requests never crash ---------------------------------------------------
+
 
 def _mutations(obj: dict, rng: random.Random):
     """Random single-field corruptions of a view (JSON object); call on the unmutated view."""
@@ -459,18 +494,44 @@ def _mutations(obj: dict, rng: random.Random):
     cards = obj["deal"]["hands"][seat]["cards"]
     n = obj["players"]
     choices = [
-        lambda o: o["deal"]["hands"][seat]["cards"].__setitem__(rng.randrange(len(cards)),
-                                                                rng.choice(["ZZ", "", "10H", "3s", "♠A"])),
+        lambda o: o["deal"]["hands"][seat]["cards"].__setitem__(
+            rng.randrange(len(cards)), rng.choice(["ZZ", "", "10H", "3s", "♠A"])
+        ),
         lambda o: o.__setitem__("seat", rng.choice([-1, 4, 99, seat])),
         lambda o: o.__setitem__("players", rng.choice([0, 1, 5, 2, 3])),
         lambda o: o["deal"].__setitem__("first", rng.choice([-3, 7, 1, 2])),
-        lambda o: o["deal"]["hands"][(seat + 1) % n].__setitem__("count", rng.choice([0, 1, 60, 12])),
-        lambda o: o["moves"].append({"seat": rng.randrange(4), "move": rng.choice(
-            ["pass", "3S", "draw", "take", "done", "eat 9H", "lay", "2H 2D", "attack 5C", "xyzzy"])}),
+        lambda o: o["deal"]["hands"][(seat + 1) % n].__setitem__(
+            "count", rng.choice([0, 1, 60, 12])
+        ),
+        lambda o: o["moves"].append(
+            {
+                "seat": rng.randrange(4),
+                "move": rng.choice(
+                    [
+                        "pass",
+                        "3S",
+                        "draw",
+                        "take",
+                        "done",
+                        "eat 9H",
+                        "lay",
+                        "2H 2D",
+                        "attack 5C",
+                        "xyzzy",
+                    ]
+                ),
+            }
+        ),
         lambda o: o["moves"].insert(0, {"seat": rng.randrange(4), "move": "pass"}),
         lambda o: o.__setitem__("drawn", [rng.choice(["3S", "AH", "QQ"])]),
-        lambda o: o.__setitem__("options", {rng.choice(["a", "direction", "trump_swap", "first_game"]):
-                                            rng.choice([1, "x", True, None, [1, 2]])}),
+        lambda o: o.__setitem__(
+            "options",
+            {
+                rng.choice(["a", "direction", "trump_swap", "first_game"]): rng.choice(
+                    [1, "x", True, None, [1, 2]]
+                )
+            },
+        ),
     ]
     return rng.choice(choices)
 
@@ -538,7 +599,7 @@ def test_analyze_judges_from_the_seats_information_only(target):
     deadline: under one, the time each decision gets (and so its worlds) depends on the machine's
     load, and the two judgements could differ for that reason alone."""
     obj = long_record("tienlen", 4, min_moves=14, seed=8)
-    obj["moves"] = obj["moves"][:12]   # a game in progress: every seat still holds cards
+    obj["moves"] = obj["moves"][:12]  # a game in progress: every seat still holds cards
     obj.pop("result", None)
     seat = obj["moves"][0]["seat"]
     state = rec.replay_record(obj)
@@ -554,9 +615,13 @@ def test_analyze_judges_from_the_seats_information_only(target):
     twin.pop("result", None)
     rec.replay_record(twin)  # still a legal game
     with client(target, timeout=None) as untimed:
+
         def judge(o):
-            ds = [m.decision for m in untimed.analyze(o, seats=[seat], iterations=12, seed=4)
-                  if m.WhichOneof("item") == "decision"]
+            ds = [
+                m.decision
+                for m in untimed.analyze(o, seats=[seat], iterations=12, seed=4)
+                if m.WhichOneof("item") == "decision"
+            ]
             assert ds and all(d.stopped_by != "deadline" for d in ds)
             return [(d.index, d.best.text, round(d.loss, 12), d.worlds) for d in ds]
 

@@ -9,8 +9,10 @@ import json
 
 import pytest
 
+from quansu.cli import analyze as cmd_analyze
+from quansu.cli import hint as cmd_hint
+from quansu.cli import serve as cmd_serve
 from quansu.games import record as rec
-from quansu.cli import analyze as cmd_analyze, hint as cmd_hint, serve as cmd_serve
 from tests.helpers.service import long_record, running_server, view_to_act
 
 
@@ -46,22 +48,75 @@ def files(tmp_path_factory):
 def test_hint_in_process_table_and_json(files):
     d, _record, view = files
     out = io.StringIO()
-    assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--uniform", "--iterations", "40",
-                                         "--seed", "3", "--top", "3"]), out=out) == 0
+    assert (
+        cmd_hint.run(
+            _args(
+                cmd_hint,
+                [
+                    str(d / "view.json"),
+                    "--uniform",
+                    "--iterations",
+                    "40",
+                    "--seed",
+                    "3",
+                    "--top",
+                    "3",
+                ],
+            ),
+            out=out,
+        )
+        == 0
+    )
     text = out.getvalue()
     lines = text.splitlines()
     # the advice line first (issue 45), the rows, then play: the first row's move
     assert lines[0].startswith("Best move: ") and lines[-1].startswith("play: ")
-    assert "40 iterations" not in text and "lcb" not in text      # statistics: --details
+    assert "40 iterations" not in text and "lcb" not in text  # statistics: --details
     out = io.StringIO()
-    assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--uniform", "--iterations", "40",
-                                         "--seed", "3", "--top", "3", "--details"]), out=out) == 0
+    assert (
+        cmd_hint.run(
+            _args(
+                cmd_hint,
+                [
+                    str(d / "view.json"),
+                    "--uniform",
+                    "--iterations",
+                    "40",
+                    "--seed",
+                    "3",
+                    "--top",
+                    "3",
+                    "--details",
+                ],
+            ),
+            out=out,
+        )
+        == 0
+    )
     details = out.getvalue()
     assert details.splitlines()[0] == lines[0]
     assert "seat" in details and "40 iterations" in details and "lcb" in details
     out = io.StringIO()
-    assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--uniform", "--iterations", "40",
-                                         "--seed", "3", "--top", "3", "--json"]), out=out) == 0
+    assert (
+        cmd_hint.run(
+            _args(
+                cmd_hint,
+                [
+                    str(d / "view.json"),
+                    "--uniform",
+                    "--iterations",
+                    "40",
+                    "--seed",
+                    "3",
+                    "--top",
+                    "3",
+                    "--json",
+                ],
+            ),
+            out=out,
+        )
+        == 0
+    )
     resp = json.loads(out.getvalue())
     legal = set(rec.legal_move_texts(rec.replay_view(view, __import__("random").Random(0))))
     assert resp["chosen"]["text"] in legal
@@ -75,8 +130,26 @@ def test_hint_cuts_a_view_from_a_record(files, capsys):
     d, record, _view = files
     seat = record["moves"][5]["seat"]
     out = io.StringIO()
-    assert cmd_hint.run(_args(cmd_hint, [str(d / "game.json"), "--seat", str(seat), "--at", "5",
-                                         "--uniform", "--iterations", "20", "--json"]), out=out) == 0
+    assert (
+        cmd_hint.run(
+            _args(
+                cmd_hint,
+                [
+                    str(d / "game.json"),
+                    "--seat",
+                    str(seat),
+                    "--at",
+                    "5",
+                    "--uniform",
+                    "--iterations",
+                    "20",
+                    "--json",
+                ],
+            ),
+            out=out,
+        )
+        == 0
+    )
     assert json.loads(out.getvalue())["seat"] == seat
     # a record without --seat, a bad file, a missing file: exit 2 and a message naming the problem
     assert cmd_hint.run(_args(cmd_hint, [str(d / "game.json"), "--uniform"])) == 2
@@ -92,9 +165,25 @@ def test_analyze_in_process_table_and_plot(files, tmp_path):
     seat = record["moves"][0]["seat"]
     out = io.StringIO()
     png = tmp_path / "a.png"
-    assert cmd_analyze.run(_args(cmd_analyze, [str(d / "game.json"), "--uniform", "--seat", str(seat),
-                                               "--iterations", "15", "--plot", str(png)]),
-                           out=out) == 0
+    assert (
+        cmd_analyze.run(
+            _args(
+                cmd_analyze,
+                [
+                    str(d / "game.json"),
+                    "--uniform",
+                    "--seat",
+                    str(seat),
+                    "--iterations",
+                    "15",
+                    "--plot",
+                    str(png),
+                ],
+            ),
+            out=out,
+        )
+        == 0
+    )
     text = out.getvalue()
     n = sum(1 for m in record["moves"] if m["seat"] == seat)
     assert text.count("\n") >= n + 3
@@ -106,36 +195,81 @@ def test_hint_and_analyze_against_a_server(files):
     d, record, view = files
     with running_server(workers=1, token="tok") as (_server, target):
         out = io.StringIO()
-        assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--server", target, "--token",
-                                             "tok", "--iterations", "30", "--json"]), out=out) == 0
+        assert (
+            cmd_hint.run(
+                _args(
+                    cmd_hint,
+                    [
+                        str(d / "view.json"),
+                        "--server",
+                        target,
+                        "--token",
+                        "tok",
+                        "--iterations",
+                        "30",
+                        "--json",
+                    ],
+                ),
+                out=out,
+            )
+            == 0
+        )
         assert json.loads(out.getvalue())["stats"]["iterations"] == 30
         out = io.StringIO()
-        assert cmd_analyze.run(_args(cmd_analyze, [str(d / "game.json"), "--server", target,
-                                                   "--token", "tok", "--seat", "0", "--iterations",
-                                                   "8", "--json"]), out=out) == 0
+        assert (
+            cmd_analyze.run(
+                _args(
+                    cmd_analyze,
+                    [
+                        str(d / "game.json"),
+                        "--server",
+                        target,
+                        "--token",
+                        "tok",
+                        "--seat",
+                        "0",
+                        "--iterations",
+                        "8",
+                        "--json",
+                    ],
+                ),
+                out=out,
+            )
+            == 0
+        )
         lines = [json.loads(x) for x in out.getvalue().splitlines()]
         assert "summary" in lines[-1]
         # a bad request is reported with its field, exit 2
-        assert cmd_analyze.run(_args(cmd_analyze, [str(d / "game.json"), "--server", target,
-                                                   "--token", "tok", "--seat", "9"])) == 2
+        assert (
+            cmd_analyze.run(
+                _args(
+                    cmd_analyze,
+                    [str(d / "game.json"), "--server", target, "--token", "tok", "--seat", "9"],
+                )
+            )
+            == 2
+        )
         # a wrong token: exit 1 with the status
         assert cmd_hint.run(_args(cmd_hint, [str(d / "view.json"), "--server", target])) == 1
 
 
 def test_serve_rejects_bad_settings(capsys):
-    for argv in (["--model", "tienlen"], ["--tls-cert", "x.pem"], ["--max-iterations", "0"],
-                 ["--default-iterations", "900", "--max-iterations", "100"]):
+    for argv in (
+        ["--model", "tienlen"],
+        ["--tls-cert", "x.pem"],
+        ["--max-iterations", "0"],
+        ["--default-iterations", "900", "--max-iterations", "100"],
+    ):
         assert cmd_serve.run(_args(cmd_serve, argv)) == 2
         assert "error:" in capsys.readouterr().err
 
 
 def test_evaluator_choice_per_game(tmp_path, capsys):
     from quansu.games.base import GameError
-    from quansu.games.registry import game_names
+    from quansu.games.registry import game_names, make
     from quansu.models.evaluator import ModelError, default_model_path
     from quansu.search.evaluator import UniformEvaluator
     from quansu.server.evaluators import EvaluatorSet
-    from quansu.games.registry import make
 
     names = EvaluatorSet().model_names()
     assert sorted(names) == game_names()
@@ -152,15 +286,31 @@ def test_evaluator_choice_per_game(tmp_path, capsys):
     # a model that cannot be loaded stops `quansu serve` with the reason, exit 1
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(b"not a model")
-    assert cmd_serve.run(_args(cmd_serve, ["--port", "0", "--host", "127.0.0.1", "--workers", "1",
-                                           "--model", f"tienlen={bad}"])) == 1
+    assert (
+        cmd_serve.run(
+            _args(
+                cmd_serve,
+                [
+                    "--port",
+                    "0",
+                    "--host",
+                    "127.0.0.1",
+                    "--workers",
+                    "1",
+                    "--model",
+                    f"tienlen={bad}",
+                ],
+            )
+        )
+        == 1
+    )
     assert "cannot be loaded" in capsys.readouterr().err
 
 
 def test_shipped_models_are_served_by_name():
+    from quansu.client import Client
     from quansu.games.registry import game_names
     from quansu.models.evaluator import default_model_path
-    from quansu.client import Client
     from quansu.server.engine import build_engine
 
     shipped = [g for g in game_names() if default_model_path(g).is_file()]
@@ -170,10 +320,13 @@ def test_shipped_models_are_served_by_name():
     for game in shipped:
         name = default_model_path(game).name
         assert engine.model_name(game) == name
-        resp = engine.suggest(Client.suggest_request(view_with_a_choice(game, 4, seed=1), iterations=20,
-                                                     seed=1))
+        resp = engine.suggest(
+            Client.suggest_request(view_with_a_choice(game, 4, seed=1), iterations=20, seed=1)
+        )
         assert resp.model == name and resp.stats.iterations == 20
-        assert abs(sum(s.prior for s in resp.moves) - 1) < 1e-6 or resp.stats.legal_moves > len(resp.moves)
+        assert abs(sum(s.prior for s in resp.moves) - 1) < 1e-6 or resp.stats.legal_moves > len(
+            resp.moves
+        )
 
 
 # -- issue 18 item 3: the small things a new user trips over ------------------------------------
@@ -206,16 +359,27 @@ def test_server_address_without_a_port_goes_to_50051():
     from quansu.client import DEFAULT_PORT, Client, TargetError, normalize_target
 
     assert DEFAULT_PORT == 50051
-    for given, expected in [("localhost", "localhost:50051"), ("10.0.0.7", "10.0.0.7:50051"),
-                            ("localhost:6000", "localhost:6000"), ("::1", "[::1]:50051"),
-                            ("[::1]", "[::1]:50051"), ("[::1]:7", "[::1]:7"),
-                            (" example.com ", "example.com:50051"),
-                            ("dns:///example.com:443", "dns:///example.com:443"),
-                            ("unix:/tmp/q.sock", "unix:/tmp/q.sock")]:
+    for given, expected in [
+        ("localhost", "localhost:50051"),
+        ("10.0.0.7", "10.0.0.7:50051"),
+        ("localhost:6000", "localhost:6000"),
+        ("::1", "[::1]:50051"),
+        ("[::1]", "[::1]:50051"),
+        ("[::1]:7", "[::1]:7"),
+        (" example.com ", "example.com:50051"),
+        ("dns:///example.com:443", "dns:///example.com:443"),
+        ("unix:/tmp/q.sock", "unix:/tmp/q.sock"),
+    ]:
         assert normalize_target(given) == expected, given
-    for bad, says in [("", "empty"), ("localhost:", "port ''"), ("h:99999", "1..65535"),
-                      ("h:http", "'http'"), (":50051", "no host"), ("[::1", "missing ']'"),
-                      ("[::1]x", "expected ':PORT'")]:
+    for bad, says in [
+        ("", "empty"),
+        ("localhost:", "port ''"),
+        ("h:99999", "1..65535"),
+        ("h:http", "'http'"),
+        (":50051", "no host"),
+        ("[::1", "missing ']'"),
+        ("[::1]x", "expected ':PORT'"),
+    ]:
         with pytest.raises(TargetError, match=says):
             normalize_target(bad)
     with Client("localhost") as c:
@@ -236,24 +400,40 @@ def test_dash_reads_standard_input(files, monkeypatch):
     d, record, view = files
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(view)))
     out = io.StringIO()
-    assert cmd_hint.run(_args(cmd_hint, ["-", "--uniform", "--iterations", "12", "--seed", "1",
-                                         "--json"]), out=out) == 0
+    assert (
+        cmd_hint.run(
+            _args(cmd_hint, ["-", "--uniform", "--iterations", "12", "--seed", "1", "--json"]),
+            out=out,
+        )
+        == 0
+    )
     assert json.loads(out.getvalue())["stats"]["iterations"] == 12
     seat = record["moves"][0]["seat"]
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(record)))
     out = io.StringIO()
-    assert cmd_analyze.run(_args(cmd_analyze, ["-", "--uniform", "--seat", str(seat),
-                                               "--iterations", "6"]), out=out) == 0
+    assert (
+        cmd_analyze.run(
+            _args(cmd_analyze, ["-", "--uniform", "--seat", str(seat), "--iterations", "6"]),
+            out=out,
+        )
+        == 0
+    )
     assert f"seat {seat}:" in out.getvalue()
     # replay and view: the console script with the record on its standard input
     import subprocess
 
     text = (EXAMPLES / "tienlen.record.json").read_text()
-    r = subprocess.run([_quansu(), "replay", "-"], input=text, capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        [_quansu(), "replay", "-"], input=text, capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0 and "result: agrees with the settlement" in r.stdout, r.stderr
-    r = subprocess.run([_quansu(), "view", "-", "--seat", "1", "--at", "3", "--out", "-"],
-                       input=text, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [_quansu(), "view", "-", "--seat", "1", "--at", "3", "--out", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     cut = json.loads(r.stdout)
     assert cut["format"] == "quansu-view/1" and cut["seat"] == 1 and len(cut["moves"]) == 3
@@ -273,8 +453,10 @@ def test_closed_pipe_exits_quietly(monkeypatch, capsys):
     record = str(EXAMPLES / "tienlen.record.json")
     monkeypatch.setattr("sys.stdout", _ClosedPipe())
     assert cli.main(["replay", record]) == cli.EXIT_BROKEN_PIPE == 141
-    assert cli.main(["hint", str(EXAMPLES / "tienlen.view.json"), "--uniform", "--iterations",
-                     "5"]) == 141
+    assert (
+        cli.main(["hint", str(EXAMPLES / "tienlen.view.json"), "--uniform", "--iterations", "5"])
+        == 141
+    )
     monkeypatch.undo()
     assert capsys.readouterr().err == ""
 
@@ -283,14 +465,23 @@ def test_closed_pipe_exits_quietly_in_a_real_pipe():
     """``quansu replay X --legal | head -1``: the reader goes away early."""
     import subprocess
 
-    proc = subprocess.Popen([_quansu(), "replay", str(EXAMPLES / "tienlen.record.json"), "--legal"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [_quansu(), "replay", str(EXAMPLES / "tienlen.record.json"), "--legal"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     proc.stdout.close()  # gone before the first write: every write fails
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 141
     assert err == "", err
-    r = subprocess.run(f"'{_quansu()}' replay '{EXAMPLES / 'tienlen.record.json'}' --legal | head -1",
-                       shell=True, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        f"'{_quansu()}' replay '{EXAMPLES / 'tienlen.record.json'}' --legal | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.stdout.startswith("game: tienlen") and r.stderr == "", r.stderr
 
 
@@ -299,27 +490,45 @@ def test_tls_and_plaintext_mismatch_is_explained(files, capsys):
 
     d, _record, _view = files
     hint = [str(d / "view.json"), "--iterations", "5", "--timeout", "20"]
-    with running_server(workers=1, tls_cert=str(TLS_DIR / "server.crt"),
-                        tls_key=str(TLS_DIR / "server.key")) as (_server, target):
+    with running_server(
+        workers=1, tls_cert=str(TLS_DIR / "server.crt"), tls_key=str(TLS_DIR / "server.key")
+    ) as (_server, target):
         assert cmd_hint.run(_args(cmd_hint, hint + ["--server", target])) == 1
         err = capsys.readouterr().err
         assert f"the server at {target} seems to use TLS" in err and "--tls-ca" in err, err
     with running_server(workers=1) as (_server, target):
         port = target.rsplit(":", 1)[1]
-        assert cmd_hint.run(_args(cmd_hint, hint + ["--server", f"localhost:{port}", "--tls-ca",
-                                                    str(TLS_DIR / "server.crt")])) == 1
+        assert (
+            cmd_hint.run(
+                _args(
+                    cmd_hint,
+                    hint
+                    + ["--server", f"localhost:{port}", "--tls-ca", str(TLS_DIR / "server.crt")],
+                )
+            )
+            == 1
+        )
         err = capsys.readouterr().err
         assert "seems to use plaintext" in err and "drop --tls-ca" in err, err
         # matching sides: no such message (and the call works)
-        assert cmd_hint.run(_args(cmd_hint, hint + ["--server", target, "--json"]),
-                            out=io.StringIO()) == 0
+        assert (
+            cmd_hint.run(_args(cmd_hint, hint + ["--server", target, "--json"]), out=io.StringIO())
+            == 0
+        )
     import socket
 
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         free = s.getsockname()[1]
-    assert cmd_analyze.run(_args(cmd_analyze, [str(d / "game.json"), "--server",
-                                               f"127.0.0.1:{free}", "--timeout", "20"])) == 1
+    assert (
+        cmd_analyze.run(
+            _args(
+                cmd_analyze,
+                [str(d / "game.json"), "--server", f"127.0.0.1:{free}", "--timeout", "20"],
+            )
+        )
+        == 1
+    )
     assert f"nothing answers at 127.0.0.1:{free}" in capsys.readouterr().err
 
 
@@ -339,9 +548,13 @@ def _serve_and_stop(*argv: str, env=None) -> tuple[str, str]:
     import signal
     import subprocess
 
-    proc = subprocess.Popen([_quansu(), "serve", "--port", "0", "--workers", "1", "--uniform",
-                             *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+    proc = subprocess.Popen(
+        [_quansu(), "serve", "--port", "0", "--workers", "1", "--uniform", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         line = proc.stdout.readline()
         proc.send_signal(signal.SIGTERM)
@@ -436,7 +649,7 @@ def test_readme_first_command_serves_the_web_page():
     assert first.startswith("pip install . && quansu serve "), first
     args = cli.build_parser("serve").parse_args(first.split("&&")[1].split()[1:])
     assert args.http_port, first
-    after = text[text.index(first):][:600]
+    after = text[text.index(first) :][:600]
     assert f"http://localhost:{args.http_port}/" in after
 
 

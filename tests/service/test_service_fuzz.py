@@ -24,8 +24,12 @@ from quansu.bench import fuzz
 pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")
 
 EXAMPLES = int(os.environ.get("QUANSU_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 class DrawChooser(fuzz.Chooser):
@@ -52,8 +56,10 @@ LIMITS = _limits()
 def channel():
     from tests.helpers.service import running_server
 
-    with running_server(workers=2, spare_workers=0, queue_size=16, limits=LIMITS) as (_s, tgt), \
-            grpc.insecure_channel(tgt) as ch:
+    with (
+        running_server(workers=2, spare_workers=0, queue_size=16, limits=LIMITS) as (_s, tgt),
+        grpc.insecure_channel(tgt) as ch,
+    ):
         yield ch
 
 
@@ -66,7 +72,11 @@ def _check(channel, method: str, body: bytes, timeout: float = fuzz.HANG_S):
     code, details, responses, error = fuzz.call(channel, method, body, timeout)
     short = timeout < fuzz.HANG_S
     assert fuzz.problems(method, code, details, responses, error, short) == [], (
-        method, code, details, body[:200])
+        method,
+        code,
+        details,
+        body[:200],
+    )
     return code
 
 
@@ -96,8 +106,9 @@ def test_valid_requests_of_every_game_are_answered_with_finite_numbers(channel, 
     """Unmutated requests around every base view and record: answered OK (a record where a view
     is needed: INVALID_ARGUMENT), every number finite."""
     ch = DrawChooser(data)
-    method = ch.pick([m for m in fuzz.METHODS if m.startswith(fuzz.SERVICE)
-                      and "Describe" not in m])
+    method = ch.pick(
+        [m for m in fuzz.METHODS if m.startswith(fuzz.SERVICE) and "Describe" not in m]
+    )
     kind, source = ch.pick(sources)
     body = fuzz.request_for(method, kind, source, ch).SerializeToString()
     code = _check(channel, method, body)

@@ -34,12 +34,19 @@ METHODS = (
 )
 
 
-def raw_call(channel: grpc.Channel, method: str, body: bytes, *, req_stream=False,
-             resp_stream=False, timeout: float = 30.0, metadata=None):
+def raw_call(
+    channel: grpc.Channel,
+    method: str,
+    body: bytes,
+    *,
+    req_stream=False,
+    resp_stream=False,
+    timeout: float = 30.0,
+    metadata=None,
+):
     """Send ``body`` as is; returns the response bytes (a list for streams)."""
     if req_stream:
-        return list(channel.stream_stream(method)(iter([body]), timeout=timeout,
-                                                  metadata=metadata))
+        return list(channel.stream_stream(method)(iter([body]), timeout=timeout, metadata=metadata))
     if resp_stream:
         return list(channel.unary_stream(method)(body, timeout=timeout, metadata=metadata))
     return channel.unary_unary(method)(body, timeout=timeout, metadata=metadata)
@@ -83,9 +90,11 @@ def channel(target):
 
 # -- raw bytes ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("method,req_stream,resp_stream", METHODS, ids=[m[0] for m in METHODS])
-def test_a_body_that_does_not_parse_is_invalid_argument_on_every_method(channel, method,
-                                                                        req_stream, resp_stream):
+def test_a_body_that_does_not_parse_is_invalid_argument_on_every_method(
+    channel, method, req_stream, resp_stream
+):
     from quansu.server.errors import field_violations
 
     with pytest.raises(grpc.RpcError) as ei:
@@ -103,8 +112,11 @@ def test_garbage_bodies_leave_no_lasting_memory(channel):
     def burst(n):
         for i in range(n):
             method, req_stream, resp_stream = METHODS[i % len(METHODS)]
-            code = code_of(lambda: raw_call(channel, method, GARBAGE, req_stream=req_stream,
-                                            resp_stream=resp_stream))
+            code = code_of(
+                lambda: raw_call(
+                    channel, method, GARBAGE, req_stream=req_stream, resp_stream=resp_stream
+                )
+            )
             assert code == grpc.StatusCode.INVALID_ARGUMENT
 
     burst(300)
@@ -118,17 +130,22 @@ def test_the_token_is_checked_before_the_body_is_parsed():
     from quansu.server import errors
     from tests.helpers.service import running_server
 
-    with running_server(workers=1, spare_workers=0, token="s3cret") as (_srv, tgt), \
-            grpc.insecure_channel(tgt) as ch:
+    with (
+        running_server(workers=1, spare_workers=0, token="s3cret") as (_srv, tgt),
+        grpc.insecure_channel(tgt) as ch,
+    ):
         logged = []
         saved = errors.BAD_BODY_LOG.warning
         errors.BAD_BODY_LOG.warning = lambda *a: logged.append(a)
         try:
             for method, req_stream, resp_stream in METHODS[:5]:
-                code = code_of(lambda: raw_call(ch, method, GARBAGE, req_stream=req_stream,
-                                                resp_stream=resp_stream))
+                code = code_of(
+                    lambda: raw_call(
+                        ch, method, GARBAGE, req_stream=req_stream, resp_stream=resp_stream
+                    )
+                )
                 assert code == grpc.StatusCode.UNAUTHENTICATED, method
-            assert logged == []                     # nothing was parsed
+            assert logged == []  # nothing was parsed
             good = [("authorization", "Bearer s3cret")]
             code = code_of(lambda: raw_call(ch, METHODS[0][0], GARBAGE, metadata=good))
             assert code == grpc.StatusCode.INVALID_ARGUMENT
@@ -164,6 +181,7 @@ def test_bad_body_log_is_rate_limited():
 
 # -- sizes and counts, before admission ----------------------------------------------------------
 
+
 def _view(game="tienlen", seed=1):
     from tests.helpers.service import view_to_act
 
@@ -198,10 +216,13 @@ def test_more_moves_than_the_game_can_have_is_refused(server, game):
     srv, tgt = server
     view = _view(game)
     limit = make(game, 4).max_moves
-    view["moves"] = (view["moves"] * (limit // max(1, len(view["moves"])) + 2))[:limit + 1]
+    view["moves"] = (view["moves"] * (limit // max(1, len(view["moves"])) + 2))[: limit + 1]
     with client(tgt) as c:
-        for call in (lambda: c.suggest(view, iterations=5), lambda: c.legal_moves(view),
-                     lambda: list(c.analyze(view, iterations=5))):
+        for call in (
+            lambda: c.suggest(view, iterations=5),
+            lambda: c.legal_moves(view),
+            lambda: list(c.analyze(view, iterations=5)),
+        ):
             ((field, message),) = violations(call)
             assert field == "view.moves" and str(limit) in message
 
@@ -214,11 +235,15 @@ def test_every_string_is_bounded_and_errors_quote_little(target):
         (lambda v: v["moves"].append({"seat": 0, "move": long_text}), "view.moves["),
         (lambda v: v.__setitem__("game", long_text), "view.game"),
         (lambda v: v.__setitem__("format", long_text), "view.format"),
-        (lambda v: v["deal"]["hands"][v["seat"]]["cards"].__setitem__(0, long_text),
-         "view.deal.hands["),
+        (
+            lambda v: v["deal"]["hands"][v["seat"]]["cards"].__setitem__(0, long_text),
+            "view.deal.hands[",
+        ),
         (lambda v: v.__setitem__("options", {long_text: 1}), "view.options"),
-        (lambda v: v.__setitem__("options", {"cong_multiplier": long_text}),
-         "view.options.cong_multiplier"),
+        (
+            lambda v: v.__setitem__("options", {"cong_multiplier": long_text}),
+            "view.options.cong_multiplier",
+        ),
     ]
     with client(target) as c:
         for mutate, field in cases:
@@ -229,6 +254,7 @@ def test_every_string_is_bounded_and_errors_quote_little(target):
             err = ei.value
             assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, err.details()
             from quansu.server.errors import field_violations
+
             ((f, msg),) = field_violations(err)
             assert f.startswith(field), (f, msg)
             assert "x" * 65 not in msg and "x" * 65 not in err.details()
@@ -272,11 +298,13 @@ def test_cheap_checks_come_before_admission_and_validation_after():
     from tests.helpers.service import client, running_server
 
     view = _view(seed=2)
-    with running_server(workers=1, queue_size=0, spare_workers=0) as (_srv, tgt), \
-            client(tgt) as c:
+    with running_server(workers=1, queue_size=0, spare_workers=0) as (_srv, tgt), client(tgt) as c:
         box: dict = {}
-        t = threading.Thread(target=lambda: box.setdefault(
-            "r", c.suggest(view, milliseconds=2500, iterations=50_000)))
+        t = threading.Thread(
+            target=lambda: box.setdefault(
+                "r", c.suggest(view, milliseconds=2500, iterations=50_000)
+            )
+        )
         t.start()
         deadline = time.monotonic() + 30
         while _srv.pool.stats().busy == 0:
@@ -290,7 +318,7 @@ def test_cheap_checks_come_before_admission_and_validation_after():
         nan["options"] = {"count_unit": math.nan}
         ((field, _),) = violations(lambda: c.suggest(nan, iterations=5))
         assert field == "view.options.count_unit"
-        ((field, _),) = violations(lambda: c.suggest(view, iterations=10 ** 9))
+        ((field, _),) = violations(lambda: c.suggest(view, iterations=10**9))
         assert field == "budget.iterations"
         illegal = copy.deepcopy(view)
         illegal["moves"].append({"seat": 0, "move": "pass"})
@@ -313,16 +341,29 @@ def test_the_worker_replays_a_view_once(monkeypatch):
     real = rec.replay_view
     monkeypatch.setattr(rec, "replay_view", lambda *a, **k: calls.append(1) or real(*a, **k))
     out = []
-    engine.run_job("suggest", _suggest_bytes(_view(), budget=pb.Budget(iterations=10)),
-                   out.append, lambda: False, None)
+    engine.run_job(
+        "suggest",
+        _suggest_bytes(_view(), budget=pb.Budget(iterations=10)),
+        out.append,
+        lambda: False,
+        None,
+    )
     assert len(out) == 1 and len(calls) == 1
     calls.clear()
-    engine.run_job("legal_moves", pb.LegalMovesRequest(view=pb.SuggestRequest.FromString(
-        _suggest_bytes(_view())).view).SerializeToString(), out.append, lambda: False, None)
+    engine.run_job(
+        "legal_moves",
+        pb.LegalMovesRequest(
+            view=pb.SuggestRequest.FromString(_suggest_bytes(_view())).view
+        ).SerializeToString(),
+        out.append,
+        lambda: False,
+        None,
+    )
     assert len(calls) == 1
 
 
 # -- option ranges and finite answers -------------------------------------------------------------
+
 
 def test_every_numeric_option_declares_a_finite_range():
     from quansu.games.registry import game_classes
@@ -360,8 +401,12 @@ def test_describe_games_lists_the_ranges(target):
 def _numeric_specs():
     from quansu.games.registry import game_classes
 
-    return [(name, spec) for name, cls in game_classes().items() for spec in cls.option_specs
-            if spec.numeric]
+    return [
+        (name, spec)
+        for name, cls in game_classes().items()
+        for spec in cls.option_specs
+        if spec.numeric
+    ]
 
 
 @pytest.mark.parametrize("game,spec", _numeric_specs(), ids=lambda x: getattr(x, "name", x))
@@ -374,7 +419,7 @@ def test_out_of_range_options_are_invalid_argument_naming_the_option(game, spec)
     engine = Engine()
     base = _view(game, seed=3)
     lo, hi = spec.bounds()
-    bad = [math.nan, math.inf, -math.inf, 1e300, -1e300, float(10 ** 20), hi + 1, lo - 1]
+    bad = [math.nan, math.inf, -math.inf, 1e300, -1e300, float(10**20), hi + 1, lo - 1]
     for value in bad:
         v = copy.deepcopy(base)
         v["options"] = {spec.name: [value] * len(spec.default) if spec.kind is tuple else value}
@@ -417,8 +462,9 @@ def test_check_finite_refuses_a_nan_answer():
 
     ok = pb.SuggestResponse(moves=[pb.Suggestion(expected_payoff=1.5, prior=0.25)])
     assert check_finite(ok) is ok
-    bad = pb.SuggestResponse(moves=[pb.Suggestion(expected_payoff=1.5),
-                                    pb.Suggestion(prior=math.nan)])
+    bad = pb.SuggestResponse(
+        moves=[pb.Suggestion(expected_payoff=1.5), pb.Suggestion(prior=math.nan)]
+    )
     assert non_finite_fields(bad) == ["moves[1].prior"]
     with pytest.raises(AssertionError):
         check_finite(bad)
@@ -428,6 +474,7 @@ def test_check_finite_refuses_a_nan_answer():
 
 
 # -- the pool heals itself ------------------------------------------------------------------------
+
 
 class _SleepEngine:
     """A stand-in engine for pool tests: ``run_job`` sleeps the payload's seconds, polling the
@@ -496,7 +543,7 @@ def test_killing_a_worker_from_several_threads_at_once_closes_its_pipe_once():
             gate.wait()
             try:
                 worker.kill()
-            except Exception as e:       # noqa: BLE001 - any error is the failure
+            except Exception as e:  # noqa: BLE001 - any error is the failure
                 raised.append(e)
 
         threads = [threading.Thread(target=kill) for _ in range(8)]
@@ -505,7 +552,7 @@ def test_killing_a_worker_from_several_threads_at_once_closes_its_pipe_once():
         for t in threads:
             t.join(30)
         assert raised == [] and worker.conn.closed and worker.dead
-        worker.kill()                    # and once more, later
+        worker.kill()  # and once more, later
     finally:
         pool.close()
 
@@ -577,9 +624,10 @@ def test_a_call_whose_worker_dies_is_unavailable_at_once(tmp_path):
         os.kill(pool._workers[0].proc.pid, signal.SIGKILL)
         t.join(30)
         assert isinstance(box["error"], Unavailable)
-        assert box["restarts"] == 0            # answered before any replacement existed
+        assert box["restarts"] == 0  # answered before any replacement existed
         _wait_for(lambda: pool.stats().alive == 0, what="the death to be seen")
         from grpc_health.v1 import health_pb2
+
         assert ("", health_pb2.HealthCheckResponse.NOT_SERVING) in health.log
         # calls wait (not fail) while no worker lives, and run once one is back
         waiter = threading.Thread(target=lambda: box.setdefault("later", _run(pool, "0")))
@@ -590,8 +638,10 @@ def test_a_call_whose_worker_dies_is_unavailable_at_once(tmp_path):
         waiter.join(60)
         assert box["later"] == [b"slept"]
         assert pool.stats().restarts == 1
-        assert health.log[-2:] == [("", health_pb2.HealthCheckResponse.SERVING),
-                                   ("svc", health_pb2.HealthCheckResponse.SERVING)]
+        assert health.log[-2:] == [
+            ("", health_pb2.HealthCheckResponse.SERVING),
+            ("svc", health_pb2.HealthCheckResponse.SERVING),
+        ]
     finally:
         if hold.exists():
             hold.unlink()
@@ -607,7 +657,7 @@ def test_a_worker_that_does_not_stop_is_killed_and_replaced():
         t0 = time.monotonic()
         with pytest.raises((Unavailable, DeadlineExceeded)):
             _run(pool, "!600", left=0.2)
-        assert time.monotonic() - t0 < 300      # killed, not left to sleep its 600 s
+        assert time.monotonic() - t0 < 300  # killed, not left to sleep its 600 s
         _wait_for(lambda: pool.stats().restarts == 1, what="the hung worker's replacement")
         assert pool._workers[0].proc.pid != pid
         assert pool.stats().deaths == 1
@@ -621,13 +671,16 @@ def test_a_cancelled_call_frees_its_worker_without_a_restart():
     try:
         active = {"on": True}
         box: dict = {}
-        th = threading.Thread(target=lambda: box.setdefault(
-            "r", _consume(pool.run("sleep", b"600", None, lambda: active["on"]))))
+        th = threading.Thread(
+            target=lambda: box.setdefault(
+                "r", _consume(pool.run("sleep", b"600", None, lambda: active["on"]))
+            )
+        )
         th.start()
         _wait_for(lambda: pool.stats().busy == 1, what="the call to start")
         active["on"] = False
         th.join(30)
-        assert box["r"] == [b"slept"]               # the job stopped and answered
+        assert box["r"] == [b"slept"]  # the job stopped and answered
         assert _run(pool, "0") == [b"slept"]
         assert pool.stats().restarts == 0 and pool.stats().deaths == 0
     finally:
@@ -651,14 +704,18 @@ def test_short_jobs_wait_before_searches_within_the_same_queue():
     threads = []
     try:
         # the first job holds the worker (until released) while the others queue
-        for kind, seconds, tag, waiting in (("sleep", "600", "first", 0),
-                                            ("sleep", "0", "search", 1),
-                                            ("legal_moves", "0", "legal", 2)):
+        for kind, seconds, tag, waiting in (
+            ("sleep", "600", "first", 0),
+            ("sleep", "0", "search", 1),
+            ("legal_moves", "0", "legal", 2),
+        ):
             t = threading.Thread(target=job, args=(kind, seconds, tag))
             t.start()
             threads.append(t)
-            _wait_for(lambda: pool.stats().busy == 1 and pool.stats().waiting == waiting,
-                      what=f"{tag} to be queued")
+            _wait_for(
+                lambda: pool.stats().busy == 1 and pool.stats().waiting == waiting,
+                what=f"{tag} to be queued",
+            )
         # the queue is full for every kind of job
         with pytest.raises(Busy):
             _run(pool, "0")
@@ -686,8 +743,7 @@ def test_health_follows_the_workers_end_to_end():
 
     from tests.helpers.service import client, running_server
 
-    with running_server(workers=1, spare_workers=0) as (srv, tgt), \
-            grpc.insecure_channel(tgt) as ch:
+    with running_server(workers=1, spare_workers=0) as (srv, tgt), grpc.insecure_channel(tgt) as ch:
         stub = health_pb2_grpc.HealthStub(ch)
         stream = stub.Watch(health_pb2.HealthCheckRequest(service=""), timeout=120)
         seen = [next(stream).status]
@@ -711,8 +767,10 @@ def test_killing_an_idle_and_a_busy_worker_of_a_real_server():
     view = _view(seed=5)
     with running_server(workers=2, spare_workers=1) as (srv, tgt), client(tgt) as c:
         box: dict = {}
-        t = threading.Thread(target=lambda: box.setdefault(
-            "code", code_of(lambda: c.suggest(view, milliseconds=20_000, iterations=50_000)))
+        t = threading.Thread(
+            target=lambda: box.setdefault(
+                "code", code_of(lambda: c.suggest(view, milliseconds=20_000, iterations=50_000))
+            )
         )
         t.start()
         _wait_for(lambda: srv.pool.stats().busy == 1, what="the search to start")
@@ -722,8 +780,10 @@ def test_killing_an_idle_and_a_busy_worker_of_a_real_server():
         os.kill(busy.proc.pid, signal.SIGKILL)
         t.join(60)
         assert box["code"] == grpc.StatusCode.UNAVAILABLE
-        _wait_for(lambda: srv.pool.stats().restarts == 2 and srv.pool.stats().alive == 2,
-                  what="both replacements")
+        _wait_for(
+            lambda: srv.pool.stats().restarts == 2 and srv.pool.stats().alive == 2,
+            what="both replacements",
+        )
         assert c.health() == "SERVING"
         for _ in range(3):
             assert c.suggest(view, iterations=5).stats.iterations == 5
@@ -736,21 +796,27 @@ def test_drain_refuses_new_calls_finishes_old_ones_and_stays_not_serving():
     view = _view(seed=6)
     with running_server(workers=1, spare_workers=0) as (srv, tgt), client(tgt) as c:
         box: dict = {}
-        t = threading.Thread(target=lambda: box.setdefault(
-            "r", c.suggest(view, milliseconds=1500, iterations=50_000)))
+        t = threading.Thread(
+            target=lambda: box.setdefault(
+                "r", c.suggest(view, milliseconds=1500, iterations=50_000)
+            )
+        )
         t.start()
         _wait_for(lambda: srv.pool.stats().busy == 1, what="the search to start")
         stopper = threading.Thread(target=lambda: srv.stop(grace=20))
         stopper.start()
         _wait_for(lambda: srv._stopped.is_set(), what="the drain to begin")
         t.join(60)
-        assert box["r"].stats.stopped_by == "time"      # the in-flight call finished
+        assert box["r"].stats.stopped_by == "time"  # the in-flight call finished
         stopper.join(60)
         assert code_of(lambda: c.suggest(view, iterations=5, timeout=5)) in (
-            grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+            grpc.StatusCode.UNAVAILABLE,
+            grpc.StatusCode.CANCELLED,
+        )
 
 
 # -- deadlines -------------------------------------------------------------------------------------
+
 
 def test_the_deadline_margin_leaves_room_for_the_answer():
     from quansu.server.engine import deadline_margin
@@ -775,25 +841,35 @@ def test_short_deadlines_answer_best_so_far(target):
 
 # -- caches ----------------------------------------------------------------------------------------
 
+
 def test_cache_sizes_are_settings_read_from_the_environment():
     import subprocess
     import sys
 
-    code = ("from quansu.games.caches import CACHES, cache_size\n"
-            "from quansu.games.phom import rules\n"
-            "from quansu.games.samloc import heuristic\n"
-            "from quansu.models.evaluator import NetworkEvaluator\n"
-            "print(cache_size('evaluator'), rules.min_deadwood.cache_info().maxsize, "
-            "heuristic._PLAN_CACHE_SIZE, cache_size('encoder_moves'))")
-    env = dict(os.environ, QUANSU_CACHE_EVALUATOR="11", QUANSU_CACHE_PHOM_DEADWOOD="7",
-               QUANSU_CACHE_SAMLOC_PLANS="0", QUANSU_CACHE_ENCODER_MOVES="5")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120)
+    code = (
+        "from quansu.games.caches import CACHES, cache_size\n"
+        "from quansu.games.phom import rules\n"
+        "from quansu.games.samloc import heuristic\n"
+        "from quansu.models.evaluator import NetworkEvaluator\n"
+        "print(cache_size('evaluator'), rules.min_deadwood.cache_info().maxsize, "
+        "heuristic._PLAN_CACHE_SIZE, cache_size('encoder_moves'))"
+    )
+    env = dict(
+        os.environ,
+        QUANSU_CACHE_EVALUATOR="11",
+        QUANSU_CACHE_PHOM_DEADWOOD="7",
+        QUANSU_CACHE_SAMLOC_PLANS="0",
+        QUANSU_CACHE_ENCODER_MOVES="5",
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["11", "7", "0", "5"]
     env["QUANSU_CACHE_EVALUATOR"] = "many"
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode != 0 and "QUANSU_CACHE_EVALUATOR" in out.stderr
 
 
@@ -801,23 +877,35 @@ def test_every_heuristic_cache_takes_its_size_from_the_settings():
     import subprocess
     import sys
 
-    code = ("from quansu.games.tienlen import heuristic as th\n"
-            "from quansu.games.samloc import heuristic as sh, sparring as ss, game as sg\n"
-            "from quansu.games.phom import view\n"
-            "print(th._SPLITS_MAX, th._RECIPES_MAX, th._PLANS_MAX, sh._WINDOWS_MAX, "
-            "sh._SAM_MEMO_MAX, sg._COMBOS_MAX, ss._OPTS_MAX, ss._min_combos.cache_info().maxsize, "
-            "view._WITNESSES_MAX)")
-    names = ["TIENLEN_SPLITS", "TIENLEN_RECIPES", "TIENLEN_PLANS", "SAMLOC_WINDOWS",
-             "SAMLOC_CHANCE", "SAMLOC_COMBOS", "SAMLOC_SPARRING", "PHOM_WITNESSES"]
+    code = (
+        "from quansu.games.tienlen import heuristic as th\n"
+        "from quansu.games.samloc import heuristic as sh, sparring as ss, game as sg\n"
+        "from quansu.games.phom import view\n"
+        "print(th._SPLITS_MAX, th._RECIPES_MAX, th._PLANS_MAX, sh._WINDOWS_MAX, "
+        "sh._SAM_MEMO_MAX, sg._COMBOS_MAX, ss._OPTS_MAX, ss._min_combos.cache_info().maxsize, "
+        "view._WITNESSES_MAX)"
+    )
+    names = [
+        "TIENLEN_SPLITS",
+        "TIENLEN_RECIPES",
+        "TIENLEN_PLANS",
+        "SAMLOC_WINDOWS",
+        "SAMLOC_CHANCE",
+        "SAMLOC_COMBOS",
+        "SAMLOC_SPARRING",
+        "PHOM_WITNESSES",
+    ]
     env = dict(os.environ, **{f"QUANSU_CACHE_{n}": str(10 + i) for i, n in enumerate(names)})
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["10", "11", "12", "13", "14", "15", "16", "16", "17"]
     # the split's memo cannot be turned off
     env["QUANSU_CACHE_TIENLEN_SPLITS"] = "0"
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode != 0 and "QUANSU_CACHE_TIENLEN_SPLITS=0: must be at least 1" in out.stderr
 
 
@@ -831,7 +919,7 @@ def test_a_full_cache_drops_its_oldest_quarter():
     make_room(one)
     assert one == {}
     empty: dict = {}
-    make_room(empty)   # a cache of size 0 (turned off) is empty when asked for room
+    make_room(empty)  # a cache of size 0 (turned off) is empty when asked for room
     assert empty == {}
     # bounded at its size under a stream of insertions, the newest entries kept
     bounded: dict = {}
@@ -849,28 +937,43 @@ def test_small_heuristic_caches_give_the_same_moves():
     import subprocess
     import sys
 
-    code = ("import random\n"
-            "from quansu.games.registry import make\n"
-            "from quansu.search.evaluator import UniformEvaluator\n"
-            "from quansu.search.ismcts import SearchConfig, search\n"
-            "out = []\n"
-            "for name in ('tienlen', 'samloc', 'phom'):\n"
-            "    g = make(name, 4); rng = random.Random(5)\n"
-            "    st = g.new_initial_state(rng)\n"
-            "    while st.is_terminal() or len(st.legal_moves()) < 2:\n"
-            "        st = g.new_initial_state(rng)\n"
-            "        for _ in range(rng.randint(0, 8)):\n"
-            "            if not st.is_terminal(): st.apply(rng.choice(st.legal_moves()))\n"
-            "    r = search(st, SearchConfig(iterations=60, leaf_value='rollout', playout='game'),"
-            " UniformEvaluator(), seed=3)\n"
-            "    out.append([(g.move_to_text(m.move), m.visits) for m in r.moves])\n"
-            "print(out)\n")
-    names = ["TIENLEN_SPLITS", "TIENLEN_RECIPES", "TIENLEN_PLANS", "SAMLOC_WINDOWS",
-             "SAMLOC_CHANCE", "SAMLOC_COMBOS", "SAMLOC_SPARRING", "PHOM_WITNESSES",
-             "SAMLOC_PLANS", "PHOM_DEADWOOD"]
+    code = (
+        "import random\n"
+        "from quansu.games.registry import make\n"
+        "from quansu.search.evaluator import UniformEvaluator\n"
+        "from quansu.search.ismcts import SearchConfig, search\n"
+        "out = []\n"
+        "for name in ('tienlen', 'samloc', 'phom'):\n"
+        "    g = make(name, 4); rng = random.Random(5)\n"
+        "    st = g.new_initial_state(rng)\n"
+        "    while st.is_terminal() or len(st.legal_moves()) < 2:\n"
+        "        st = g.new_initial_state(rng)\n"
+        "        for _ in range(rng.randint(0, 8)):\n"
+        "            if not st.is_terminal(): st.apply(rng.choice(st.legal_moves()))\n"
+        "    r = search(st, SearchConfig(iterations=60, leaf_value='rollout', playout='game'),"
+        " UniformEvaluator(), seed=3)\n"
+        "    out.append([(g.move_to_text(m.move), m.visits) for m in r.moves])\n"
+        "print(out)\n"
+    )
+    names = [
+        "TIENLEN_SPLITS",
+        "TIENLEN_RECIPES",
+        "TIENLEN_PLANS",
+        "SAMLOC_WINDOWS",
+        "SAMLOC_CHANCE",
+        "SAMLOC_COMBOS",
+        "SAMLOC_SPARRING",
+        "PHOM_WITNESSES",
+        "SAMLOC_PLANS",
+        "PHOM_DEADWOOD",
+    ]
     small = dict(os.environ, **{f"QUANSU_CACHE_{n}": "3" for n in names})
-    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                           text=True, timeout=300) for env in (dict(os.environ), small)]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+        )
+        for env in (dict(os.environ), small)
+    ]
     for r in runs:
         assert r.returncode == 0, r.stderr
     assert runs[0].stdout == runs[1].stdout and "[(" in runs[0].stdout
@@ -903,10 +1006,12 @@ def test_caches_are_bounded_per_process_however_many_option_sets_are_served():
         "        st.apply(rng.choice(st.legal_moves()))\n"
         "descs = sum(len(e._desc) for e in list(base._ENCODERS))\n"
         "print(len(evaluator._SHARED_CACHE), descs, len(evs._networks), MAX_NETWORKS, "
-        "len(encoders._cache), encoders.MAX_ENCODERS)\n")
+        "len(encoders._cache), encoders.MAX_ENCODERS)\n"
+    )
     env = dict(os.environ, QUANSU_CACHE_EVALUATOR="50", QUANSU_CACHE_ENCODER_MOVES="300")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr
     shared, descs, nets, max_nets, encs, max_encs = map(int, out.stdout.split())
     assert 0 < shared <= 50  # 40 option sets x up to 6 positions: 240 answers without the bound
@@ -946,8 +1051,12 @@ def test_docs_list_every_option_range():
         assert m, line
         for name in re.findall(r"`([a-z_0-9]+)`", cells[1]):
             documented[(cells[0], name)] = (float(m.group(1)), float(m.group(2)))
-    expected = {(g, s.name): tuple(float(x) for x in s.bounds())
-                for g, cls in game_classes().items() for s in cls.option_specs if s.numeric}
+    expected = {
+        (g, s.name): tuple(float(x) for x in s.bounds())
+        for g, cls in game_classes().items()
+        for s in cls.option_specs
+        if s.numeric
+    }
     assert documented == expected
 
 
@@ -957,8 +1066,12 @@ def test_memtrace_benchmark_reports_where_memory_grew(tmp_path, capsys):
     from quansu.bench import memtrace
 
     out = tmp_path / "m.json"
-    assert memtrace.main(["--fill", "0", "--warmup", "0.5", "--seconds", "1", "--top", "3",
-                          "--json", str(out)]) == 0
+    assert (
+        memtrace.main(
+            ["--fill", "0", "--warmup", "0.5", "--seconds", "1", "--top", "3", "--json", str(out)]
+        )
+        == 0
+    )
     got = json.loads(out.read_text())
     assert got["end"]["calls"] >= got["after_warmup"]["calls"] >= 1
     assert got["end"]["rss_mb"] > 0 and got["rss_after_fill_mb"] > 0
@@ -966,4 +1079,4 @@ def test_memtrace_benchmark_reports_where_memory_grew(tmp_path, capsys):
     assert all("where" in d and "mb" in d for d in got["largest_differences"])
     import tracemalloc
 
-    assert not tracemalloc.is_tracing()   # stopped: it would slow the rest of the process
+    assert not tracemalloc.is_tracing()  # stopped: it would slow the rest of the process

@@ -61,17 +61,16 @@ def test_full_queue_is_resource_exhausted_and_health_answers(one_worker):
     with client(one_worker) as c:
         # a long search holds the only worker (its first partial ranking says it runs there);
         # every check below happens while it is still running, whatever the machine's load
-        search = c.suggest_stream(view, milliseconds=60_000, iterations=50_000,
-                                  interval_ms=50)
+        search = c.suggest_stream(view, milliseconds=60_000, iterations=50_000, interval_ms=50)
         _first_partial(search)
-        assert c.health() == "SERVING"          # answered while the only worker searches
-        assert c.describe_games().games          # answered in the server process meanwhile
+        assert c.health() == "SERVING"  # answered while the only worker searches
+        assert c.describe_games().games  # answered in the server process meanwhile
         # LegalMoves replays in the workers, through the same admission as the searches
         for call in (lambda: c.suggest(view, iterations=10), lambda: c.legal_moves(view)):
             with pytest.raises(grpc.RpcError) as ei:
                 call()
             assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert not next(search).final            # the search was running all along
+        assert not next(search).final  # the search was running all along
         search.cancel()
         _wait_free(c, view)
 
@@ -101,8 +100,7 @@ def test_a_time_budget_stops_the_search(one_worker):
 def test_cancelled_stream_frees_its_worker(one_worker):
     view = view_to_act("tienlen", 4, seed=2)
     with client(one_worker) as c:
-        call = c.suggest_stream(view, milliseconds=60_000, iterations=50_000,
-                                interval_ms=50)
+        call = c.suggest_stream(view, milliseconds=60_000, iterations=50_000, interval_ms=50)
         _first_partial(call)
         call.cancel()
         with pytest.raises(grpc.RpcError) as ei:
@@ -173,8 +171,9 @@ def test_token_is_required_except_for_health():
 
 def test_tls():
     view = view_to_act("tienlen", 4, seed=5)
-    with running_server(workers=1, tls_cert=str(TLS_DIR / "server.crt"),
-                        tls_key=str(TLS_DIR / "server.key")) as (_server, tgt):
+    with running_server(
+        workers=1, tls_cert=str(TLS_DIR / "server.crt"), tls_key=str(TLS_DIR / "server.key")
+    ) as (_server, tgt):
         port = tgt.rsplit(":", 1)[1]
         with client(f"localhost:{port}", tls_ca=str(TLS_DIR / "server.crt")) as c:
             assert c.health() == "SERVING"
@@ -188,9 +187,28 @@ def test_tls():
 def test_sigterm_drains_in_flight_calls_and_exits_cleanly():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "quansu.cli.serve", "--host", "127.0.0.1", "--port", "0",
-         "--workers", "1", "--uniform", "--drain", "10", "--log-level", "WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "quansu.cli.serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--workers",
+            "1",
+            "--uniform",
+            "--drain",
+            "10",
+            "--log-level",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stdout.readline()
         assert "serving on" in line, line + proc.stderr.read()
@@ -198,11 +216,10 @@ def test_sigterm_drains_in_flight_calls_and_exits_cleanly():
         view = view_to_act("tienlen", 4, seed=6)
         with client(f"127.0.0.1:{port}") as c:
             # the call is in flight (its first partial ranking came back) when SIGTERM comes
-            call = c.suggest_stream(view, milliseconds=2000, iterations=50_000,
-                                    interval_ms=50)
+            call = c.suggest_stream(view, milliseconds=2000, iterations=50_000, interval_ms=50)
             _first_partial(call)
             proc.send_signal(signal.SIGTERM)
-            *_, last = call                      # drained: the call ends normally
+            *_, last = call  # drained: the call ends normally
             assert last.final and last.stats.stopped_by == "time"
         assert proc.wait(timeout=120) == 0
     finally:

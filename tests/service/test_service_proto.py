@@ -84,5 +84,10 @@ def test_json_field_names_match_the_record_format():
 def test_service_names_are_the_contract():
     service = pb.DESCRIPTOR.services_by_name["QuansuService"]
     assert service.full_name == "quansu.v1.QuansuService"
-    assert {m.name for m in service.methods} >= {"Suggest", "SuggestStream", "Analyze",
-                                                  "LegalMoves", "DescribeGames"}
+    assert {m.name for m in service.methods} >= {
+        "Suggest",
+        "SuggestStream",
+        "Analyze",
+        "LegalMoves",
+        "DescribeGames",
+    }

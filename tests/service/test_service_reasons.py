@@ -43,8 +43,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("game_name,hand,move,code,cards", CASES,
-                         ids=[f"{c[0]}:{c[2]}:{c[3]}" for c in CASES])
+@pytest.mark.parametrize(
+    "game_name,hand,move,code,cards", CASES, ids=[f"{c[0]}:{c[2]}:{c[3]}" for c in CASES]
+)
 def test_reason_table(game_name, hand, move, code, cards):
     if game_name not in game_names():
         pytest.skip(f"{game_name} is not registered")

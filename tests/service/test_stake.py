@@ -21,7 +21,8 @@ def test_default_thresholds_are_fractions_of_the_stake(name):
     cls = game_classes()[name]
     th = default_thresholds(cls)
     assert (th.good, th.inaccuracy, th.mistake) == pytest.approx(
-        tuple(f * cls.stake for f in THRESHOLD_FRACTIONS))
+        tuple(f * cls.stake for f in THRESHOLD_FRACTIONS)
+    )
     assert default_thresholds(cls()).mistake == pytest.approx(th.mistake)
 
 

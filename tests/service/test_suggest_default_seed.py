@@ -11,7 +11,6 @@ from quansu import cli
 from quansu.cli import hint as cmd_hint
 from quansu.server.engine import build_engine, view_seed
 from quansu.server.v1 import service_pb2 as pb
-
 from tests.helpers.service import view_message, view_to_act
 
 
@@ -31,7 +30,7 @@ def test_the_same_view_without_a_seed_gets_the_same_hint():
     engine = build_engine(uniform=True)
     views = [view_to_act("tienlen", 4, seed=s) for s in (21, 40)]
     seeds = [view_seed(view_message(v)) for v in views]
-    assert seeds[0] != seeds[1]                       # a digest of the content, not a constant
+    assert seeds[0] != seeds[1]  # a digest of the content, not a constant
     for view, seed in zip(views, seeds):
         first, again = _hint(engine, view), _hint(engine, view)
         assert _answer(first) == _answer(again) and first.chosen == again.chosen
@@ -47,7 +46,8 @@ def test_the_cli_hint_without_a_seed_answers_the_same_twice(tmp_path):
     for _ in range(2):
         out = io.StringIO()
         args = cli.build_parser("hint").parse_args(
-            ["hint", str(path), "--uniform", "--iterations", "40", "--json"])
+            ["hint", str(path), "--uniform", "--iterations", "40", "--json"]
+        )
         assert cmd_hint.run(args, out=out) == 0
         resp = json.loads(out.getvalue())
         resp["stats"].pop("elapsed_ms", None)

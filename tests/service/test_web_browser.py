@@ -74,8 +74,9 @@ def chromium_binary() -> str | None:
 
 
 CHROMIUM = chromium_binary()
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install "
-                                                         "chromium; .ci/run does it)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium binary (apt-get install chromium; .ci/run does it)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -91,11 +92,14 @@ def origin(server):
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright   # the [dev] extra: missing is an error
+    from playwright.sync_api import sync_playwright  # the [dev] extra: missing is an error
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-dev-shm-usage"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-dev-shm-usage"],
+        )
         try:
             yield b
         finally:
@@ -111,11 +115,13 @@ class Recorder:
 
     def __init__(self, page):
         self.requests: list[str] = []
-        self.failed: list[tuple[str, int]] = []       # (path, HTTP status) of answers >= 400
+        self.failed: list[tuple[str, int]] = []  # (path, HTTP status) of answers >= 400
         self.errors: list[str] = []
         page.on("request", lambda r: self.requests.append(r.url))
-        page.on("response", lambda r: r.status >= 400 and self.failed.append(
-            (urlsplit(r.url).path, r.status)))
+        page.on(
+            "response",
+            lambda r: r.status >= 400 and self.failed.append((urlsplit(r.url).path, r.status)),
+        )
         page.on("requestfailed", self._failed)
         page.on("console", self._console)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -129,14 +135,18 @@ class Recorder:
 
     def _console(self, m) -> None:
         # an answer >= 400 is also logged by the browser; those are checked in ``failed``
-        if m.type == "error" and not m.text.startswith("Failed to load resource: the server "
-                                                         "responded with a status of"):
+        if m.type == "error" and not m.text.startswith(
+            "Failed to load resource: the server responded with a status of"
+        ):
             self.errors.append(m.text)
 
     def foreign(self, origin: str) -> list[str]:
         want = urlsplit(origin)
-        return [u for u in self.requests
-                if (urlsplit(u).scheme, urlsplit(u).netloc) != (want.scheme, want.netloc)]
+        return [
+            u
+            for u in self.requests
+            if (urlsplit(u).scheme, urlsplit(u).netloc) != (want.scheme, want.netloc)
+        ]
 
 
 @pytest.fixture
@@ -161,8 +171,11 @@ def wait_progress(page, done: str, progress: str, what: str) -> None:
     finished, last = page.evaluate(state)
     while not finished:
         try:
-            page.wait_for_function(f"(last) => ({done}) || JSON.stringify({progress}) !== last",
-                                   arg=last, timeout=STALL_S * 1000)
+            page.wait_for_function(
+                f"(last) => ({done}) || JSON.stringify({progress}) !== last",
+                arg=last,
+                timeout=STALL_S * 1000,
+            )
         except PlaywrightTimeout:
             pytest.fail(f"{what}: no progress in {STALL_S} s (still {last})")
         finished, last = page.evaluate(state)
@@ -178,8 +191,10 @@ def wait_until(cond, what: str) -> None:
 
 
 #: The analysis' progress as the page shows it: the counter and the bar.
-PROGRESS = ("[document.querySelector('#progress-text').textContent,"
-            " document.querySelector('#progress').value]")
+PROGRESS = (
+    "[document.querySelector('#progress-text').textContent,"
+    " document.querySelector('#progress').value]"
+)
 ANALYSIS_DONE = "document.querySelector('#message').textContent === 'Analysis done.'"
 
 
@@ -199,17 +214,24 @@ def first_screen(page, origin: str) -> float:
 def test_first_screen_loads_fast_and_only_from_the_server(page, origin):
     page, rec = page
     seconds = first_screen(page, origin)
-    print(f"\nfirst screen: {seconds * 1000:.0f} ms (target {FIRST_SCREEN_TARGET_S * 1000:.0f} "
-          f"ms) over {len(rec.requests)} requests")
-    nav = page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0];"
-                        " return {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd}; }")
+    print(
+        f"\nfirst screen: {seconds * 1000:.0f} ms (target {FIRST_SCREEN_TARGET_S * 1000:.0f} "
+        f"ms) over {len(rec.requests)} requests"
+    )
+    nav = page.evaluate(
+        "() => { const n = performance.getEntriesByType('navigation')[0];"
+        " return {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd}; }"
+    )
     print(f"navigation timing: DOMContentLoaded {nav['dcl']:.0f} ms, load {nav['load']:.0f} ms")
     # the work of the first screen: these 4 requests, and few bytes
-    assert sorted(urlsplit(u).path for u in rec.requests) == sorted(FIRST_SCREEN_PATHS), \
+    assert sorted(urlsplit(u).path for u in rec.requests) == sorted(FIRST_SCREEN_PATHS), (
         rec.requests
-    sizes = page.evaluate("() => [...performance.getEntriesByType('navigation'),"
-                          " ...performance.getEntriesByType('resource')]"
-                          ".map(e => [new URL(e.name).pathname, e.encodedBodySize])")
+    )
+    sizes = page.evaluate(
+        "() => [...performance.getEntriesByType('navigation'),"
+        " ...performance.getEntriesByType('resource')]"
+        ".map(e => [new URL(e.name).pathname, e.encodedBodySize])"
+    )
     assert {path for path, _ in sizes} == FIRST_SCREEN_PATHS, sizes
     total = sum(size for _, size in sizes)
     print(f"first screen: {total} bytes")
@@ -238,11 +260,14 @@ MOVES_LOGGED = "document.querySelectorAll('#log li').length"
 
 def _wait_for_turn_or_end(page, your_turn: str = "Your turn") -> bool:
     """Wait until it is the player's turn (True) or the game is over (False)."""
-    wait_progress(page,
-                  "!document.querySelector('#over').classList.contains('hidden')"
-                  f" || (document.querySelector('#turn').textContent === '{your_turn}'"
-                  "     && document.querySelectorAll('#legal button.legal-move').length > 0)",
-                  MOVES_LOGGED, "the bots' moves")
+    wait_progress(
+        page,
+        "!document.querySelector('#over').classList.contains('hidden')"
+        f" || (document.querySelector('#turn').textContent === '{your_turn}'"
+        "     && document.querySelectorAll('#legal button.legal-move').length > 0)",
+        MOVES_LOGGED,
+        "the bots' moves",
+    )
     return page.locator("#over").is_hidden()
 
 
@@ -285,17 +310,21 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
 
     assert _wait_for_turn_or_end(page), "the game ended before the player's first turn"
     hand = page.locator("#hand .card")
-    assert hand.count() == 13                                 # 4 players: 13 cards each
+    assert hand.count() == 13  # 4 players: 13 cards each
     suits = set(page.locator("#hand .card .suit").all_inner_texts())
     assert suits <= set("♠♣♦♥") and suits
 
     # a hint: the ranked moves, with payoff, interval, visits and reasons, once the search ends
     page.click("#hint")
-    wait_progress(page, "(() => { const h = document.querySelector('#hints');"
-                        " return !h.classList.contains('hidden')"
-                        " && h.textContent.includes('✓')"
-                        " && h.querySelectorAll('table.hints tbody tr').length > 0; })()",
-                  "document.querySelector('#hints').textContent", "the hint")
+    wait_progress(
+        page,
+        "(() => { const h = document.querySelector('#hints');"
+        " return !h.classList.contains('hidden')"
+        " && h.textContent.includes('✓')"
+        " && h.querySelectorAll('table.hints tbody tr').length > 0; })()",
+        "document.querySelector('#hints').textContent",
+        "the hint",
+    )
     rows = page.locator("#hints table.hints tbody tr")
     assert rows.count() >= 2
     # the advice first; the statistics behind "Details"
@@ -306,13 +335,15 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     for i in range(rows.count()):
         cells = rows.nth(i).locator("td").all_inner_texts()
         assert cells[0] == str(i + 1)
-        assert cells[1].strip()                                           # the move
-        assert cells[2][0] in "+-" and abs(float(cells[2])) <= 100     # the payoff
+        assert cells[1].strip()  # the move
+        assert cells[2][0] in "+-" and abs(float(cells[2])) <= 100  # the payoff
         assert cells[3] == "–" or (cells[3].startswith("[") and cells[3].endswith("]"))
         # visits: the deals a measured hint played the move on (docs/api.md), else a share
         assert re.fullmatch(r"\d+ deals|\d+% \(\d+\)", cells[4]), cells[4]
-    assert any(row.strip() for row in page.locator("#hints table.hints tbody tr td:last-child")
-               .all_inner_texts()), "no reason shown for any ranked move"
+    assert any(
+        row.strip()
+        for row in page.locator("#hints table.hints tbody tr td:last-child").all_inner_texts()
+    ), "no reason shown for any ranked move"
     page.screenshot(path=str(tmp_path / "table.png"), full_page=True)
 
     # cards that make no move are refused with the referee's reason: two cards of different
@@ -320,20 +351,21 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     cards = page.locator("#hand .card").evaluate_all("ns => ns.map(n => n.dataset.card)")
     low = cards[0]
     high = next(c for c in reversed(cards) if c[0] != low[0])
-    page.click(f"#hand .card[data-card=\"{low}\"]")
-    page.click(f"#hand .card[data-card=\"{high}\"]")
+    page.click(f'#hand .card[data-card="{low}"]')
+    page.click(f'#hand .card[data-card="{high}"]')
     page.click("#play-selected")
     page.wait_for_function("() => document.querySelector('#message').classList.contains('error')")
     message = page.locator("#message").inner_text()
     assert message.startswith("Refused: ") and len(message) > len("Refused: ") + 5, message
-    assert _turn_text(page) == "Your turn"                     # still the player's turn
+    assert _turn_text(page) == "Your turn"  # still the player's turn
     page.click("#clear-selected")
 
     # the player's first move by its cards: the first legal move that plays cards
     first = page.locator("#legal button.legal-move").evaluate_all(
-        "bs => bs.map(b => b.dataset.move).filter(m => m !== 'pass')")[0]
+        "bs => bs.map(b => b.dataset.move).filter(m => m !== 'pass')"
+    )[0]
     for card in first.split():
-        page.click(f"#hand .card[data-card=\"{card}\"]")
+        page.click(f'#hand .card[data-card="{card}"]')
     _play_and_wait(page, lambda: page.click("#play-selected"))
     mine = 1
 
@@ -342,7 +374,7 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     for _ in range(200):
         if not _wait_for_turn_or_end(page):
             break
-        assert page.locator("#legal button.legal-move").count() > 1      # never a lone move
+        assert page.locator("#legal button.legal-move").count() > 1  # never a lone move
         _play_and_wait(page, lambda: _click_first_legal(page))
         mine += 1
     else:
@@ -350,16 +382,17 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     played = time.perf_counter() - started
     log = page.locator("#log li").evaluate_all("ls => ls.map(l => l.textContent)")
     clicked = mine
-    mine = sum(line.startswith("you:") for line in log)      # the clicked and the forced ones
+    mine = sum(line.startswith("you:") for line in log)  # the clicked and the forced ones
     assert mine >= clicked
     returns = page.locator("#result ul.returns li").all_inner_texts()
     assert len(returns) == 4
-    assert abs(sum(float(r.split(": ")[1]) for r in returns)) < 0.02   # zero-sum
+    assert abs(sum(float(r.split(": ")[1]) for r in returns)) < 0.02  # zero-sum
 
     # the analysis of the player's seat, with a bounded world cap (the field shows the game's
     # default when left empty): its progress, then a loss graph with a mark per decision
     assert page.get_attribute("#analyze-worlds", "placeholder") == str(
-        make("tienlen", 4).analysis_worlds)
+        make("tienlen", 4).analysis_worlds
+    )
     page.select_option("#analyze-seats", "me")
     page.fill("#analyze-iterations", "10")
     page.fill("#analyze-worlds", str(WORLDS))
@@ -367,22 +400,30 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
     wait_for_the_analysis(page)
     assert page.locator("#analysis").is_visible()
     assert page.locator("#progress-text").inner_text() == f"judged {mine} of {mine} decisions"
-    assert page.evaluate("[document.querySelector('#progress').value,"
-                         " document.querySelector('#progress').max]") == [mine, mine]
+    assert page.evaluate(
+        "[document.querySelector('#progress').value, document.querySelector('#progress').max]"
+    ) == [mine, mine]
     assert page.locator("#cancel-analysis").is_hidden()
     graphs = page.locator("#graphs svg.graph")
     assert graphs.count() == 1 and graphs.first.get_attribute("data-seat") == "0"
     assert graphs.first.is_visible()
     marks = page.locator("#graphs svg.graph circle.mark")
-    assert marks.count() == mine                      # every decision of seat 0, forced ones too
+    assert marks.count() == mine  # every decision of seat 0, forced ones too
     kinds = set(marks.evaluate_all("cs => cs.map(c => c.dataset.mark)"))
-    assert kinds and kinds <= {"MARK_BEST", "MARK_GOOD", "MARK_INACCURACY", "MARK_MISTAKE",
-                               "MARK_BLUNDER", "MARK_UNCLEAR"}
+    assert kinds and kinds <= {
+        "MARK_BEST",
+        "MARK_GOOD",
+        "MARK_INACCURACY",
+        "MARK_MISTAKE",
+        "MARK_BLUNDER",
+        "MARK_UNCLEAR",
+    }
     assert page.locator("#graphs svg.graph polyline.cumulative").count() == (mine > 1)
     assert page.locator("#legend .legend-item").count() == 6
     # each mark has its own colour, in the legend and on the graph
     legend = page.locator("#legend .dot").evaluate_all(
-        "ds => ds.map(d => getComputedStyle(d).backgroundColor)")
+        "ds => ds.map(d => getComputedStyle(d).backgroundColor)"
+    )
     assert len(set(legend)) == 6 and "rgba(0, 0, 0, 0)" not in legend, legend
     fills = set(marks.evaluate_all("cs => cs.map(c => getComputedStyle(c).fill)"))
     assert fills <= set(legend), (fills, legend)
@@ -412,12 +453,14 @@ def test_a_whole_game_with_a_hint_and_its_analysis(page, origin, tmp_path):
 
     for name in ("table.png", "analysis.png"):
         assert (tmp_path / name).stat().st_size > 5_000, name
-    print(f"\nfirst screen {seconds * 1000:.0f} ms; the game: {len(log)} moves ({mine} the "
-          f"player's) in {played:.1f} s; analysis {analyzed:.1f} s; {len(rec.requests)} requests; "
-          f"screenshots in {tmp_path}")
+    print(
+        f"\nfirst screen {seconds * 1000:.0f} ms; the game: {len(log)} moves ({mine} the "
+        f"player's) in {played:.1f} s; analysis {analyzed:.1f} s; {len(rec.requests)} requests; "
+        f"screenshots in {tmp_path}"
+    )
     assert rec.foreign(origin) == [], rec.foreign(origin)
     assert rec.errors == [], rec.errors
-    assert rec.failed == [("/v1/legal-moves", 400)]           # the referee's one refusal
+    assert rec.failed == [("/v1/legal-moves", 400)]  # the referee's one refusal
 
 
 def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
@@ -434,15 +477,20 @@ def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
     page.fill("#review-worlds", str(WORLDS))
     # before it starts, in a browser that never analysed a game: what it will judge, and the
     # time the server estimates (one decision judged there)
-    page.wait_for_function("() => /about|time left/.test("
-                           "document.querySelector('#review-plan').textContent)",
-                           timeout=STALL_S * 1000)
-    assert re.fullmatch(rf"{decisions} decisions to judge, at most {WORLDS} deals each · about "
-                        rf"\d+ (s|min)", page.locator("#review-plan").inner_text())
+    page.wait_for_function(
+        "() => /about|time left/.test(document.querySelector('#review-plan').textContent)",
+        timeout=STALL_S * 1000,
+    )
+    assert re.fullmatch(
+        rf"{decisions} decisions to judge, at most {WORLDS} deals each · about "
+        rf"\d+ (s|min)",
+        page.locator("#review-plan").inner_text(),
+    )
     page.click("#review-analyze")
     wait_for_the_analysis(page)
     assert page.locator("#progress-text").inner_text() == (
-        f"judged {decisions} of {decisions} decisions")
+        f"judged {decisions} of {decisions} decisions"
+    )
     # the loss is explained beside the result
     assert "not the deal's result" in page.locator("#loss-help").inner_text()
     graphs = page.locator("#graphs svg.graph")
@@ -455,8 +503,9 @@ def test_a_pasted_view_is_analyzed_in_the_review_tab(page, origin):
     assert page.locator("#message").inner_text().startswith("Not valid JSON")
     page.fill("#record-text", json.dumps(dict(view, seat=7)))
     page.click("#review-analyze")
-    page.wait_for_function("() => document.querySelector('#message').textContent"
-                           ".startsWith('view.seat: ')")
+    page.wait_for_function(
+        "() => document.querySelector('#message').textContent.startsWith('view.seat: ')"
+    )
     assert rec.foreign(origin) == [] and rec.errors == []
     assert rec.failed == [("/v1/legal-moves", 400)]
 
@@ -484,7 +533,7 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
     page, rec = page
     first_screen(page, origin)
     text = (EXAMPLES / "tienlen.record.json").read_text(encoding="utf-8")
-    total = len(json.loads(text)["moves"])                     # every seat: every move
+    total = len(json.loads(text)["moves"])  # every seat: every move
     assert total > 2 * ESTIMATE_AFTER
     page.click("#tab-review")
     page.fill("#record-text", text)
@@ -493,8 +542,9 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
     # a world cap the server refuses names its field, in the page's language
     page.fill("#review-worlds", "1")
     page.click("#review-analyze")
-    page.wait_for_function("() => document.querySelector('#message').textContent"
-                           ".startsWith('max_worlds: ')")
+    page.wait_for_function(
+        "() => document.querySelector('#message').textContent.startsWith('max_worlds: ')"
+    )
 
     deaths = server.pool.stats().deaths
     with call_log() as calls:
@@ -507,16 +557,22 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
         assert re.fullmatch(rf"judged \d+ of {total} decisions.*", shown["text"]), shown
         assert shown["message"] == "Analyzing… " + shown["text"], shown
         # the first judgements are shown as they come, with the time left once a few are in
-        wait_progress(page, f"Number(document.querySelector('#progress').value) >= "
-                            f"{ESTIMATE_AFTER}", PROGRESS, "the first decisions")
+        wait_progress(
+            page,
+            f"Number(document.querySelector('#progress').value) >= {ESTIMATE_AFTER}",
+            PROGRESS,
+            "the first decisions",
+        )
         shown = _shown(page)
         done = int(shown["value"])
         assert ESTIMATE_AFTER <= done < total, shown
-        assert re.fullmatch(rf"judged {done} of {total} decisions · about \d+ (s|min) left",
-                            shown["text"]), shown
+        assert re.fullmatch(
+            rf"judged {done} of {total} decisions · about \d+ (s|min) left", shown["text"]
+        ), shown
         assert shown["max"] == total and shown["marks"] == done and shown["cancel"], shown
-        assert shown["lines"] and all("decisions judged so far" in line
-                                      for line in shown["lines"]), shown
+        assert shown["lines"] and all(
+            "decisions judged so far" in line for line in shown["lines"]
+        ), shown
         page.locator("#analysis").screenshot(path=str(tmp_path / "progress.png"))
 
         page.click("#cancel-analysis")
@@ -525,7 +581,7 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
         assert done <= judged < total, shown
         assert shown["message"] == f"Analysis cancelled: judged {judged} of {total} decisions."
         assert shown["text"] == f"judged {judged} of {total} decisions" and not shown["cancel"]
-        assert shown["marks"] == judged                  # what was judged stays on the graphs
+        assert shown["marks"] == judged  # what was judged stays on the graphs
 
         # the server stops: the call ends CANCELLED short of the end, and its worker is freed
         # (stopped by the cancel, not killed)
@@ -534,13 +590,12 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
     assert call["status"] == "CANCELLED" and judged <= call["decisions"] < total, call
     wait_until(lambda: server.pool.stats().busy == 0, "the analysis' worker freed")
     assert server.pool.stats().deaths == deaths
-    assert _shown(page)["marks"] == judged               # nothing more came after Cancel
+    assert _shown(page)["marks"] == judged  # nothing more came after Cancel
 
     # in Vietnamese too
     page.click("#lang")
     shown = _shown(page)
-    assert shown["message"] == (f"Đã hủy phân tích: đã đánh giá {judged} trên {total} "
-                                f"quyết định.")
+    assert shown["message"] == (f"Đã hủy phân tích: đã đánh giá {judged} trên {total} quyết định.")
     assert shown["text"] == f"đã đánh giá {judged} trên {total} quyết định"
     assert page.locator("#cancel-analysis").inner_text() == "Hủy"
     page.click("#lang")
@@ -548,11 +603,15 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
     # the page is ready for another analysis, which runs to its end with nothing of the
     # cancelled one mixed in; the server's estimate is there before it starts
     page.fill("#review-worlds", str(WORLDS))
-    page.wait_for_function("() => /about/.test("
-                           "document.querySelector('#review-plan').textContent)",
-                           timeout=STALL_S * 1000)
-    assert re.fullmatch(rf"{total} decisions to judge, at most {WORLDS} deals each · about "
-                        rf"\d+ (s|min)", page.locator("#review-plan").inner_text())
+    page.wait_for_function(
+        "() => /about/.test(document.querySelector('#review-plan').textContent)",
+        timeout=STALL_S * 1000,
+    )
+    assert re.fullmatch(
+        rf"{total} decisions to judge, at most {WORLDS} deals each · about "
+        rf"\d+ (s|min)",
+        page.locator("#review-plan").inner_text(),
+    )
     page.click("#review-analyze")
     wait_for_the_analysis(page)
     shown = _shown(page)
@@ -562,10 +621,13 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
     # one loss scale for the four seats, and each summary's loss beside the deal's result
     tops = page.locator("#graphs svg.graph").evaluate_all("gs => gs.map(g => g.dataset.top)")
     assert len(tops) == 4 and len(set(tops)) == 1, tops
-    assert f"One scale for every seat: 0 to {tops[0]} bets" in page.locator(
-        "#loss-help").inner_text()
-    assert all("bets given up against the best moves" in line and "this deal's result" in line
-               for line in shown["lines"]), shown["lines"]
+    assert (
+        f"One scale for every seat: 0 to {tops[0]} bets" in page.locator("#loss-help").inner_text()
+    )
+    assert all(
+        "bets given up against the best moves" in line and "this deal's result" in line
+        for line in shown["lines"]
+    ), shown["lines"]
     page.locator("#analysis").screenshot(path=str(screenshot_dir(tmp_path) / "analysis-all.png"))
     assert rec.foreign(origin) == [] and rec.errors == [], rec.errors
     # the refused world cap: the analysis (and the estimate, when the page asked for one
@@ -575,6 +637,7 @@ def test_an_analysis_shows_its_progress_and_cancel_stops_it(page, origin, server
 
 
 # -- a whole game of each game, as a player sees the table (issue 45) ---------------------------
+
 
 def screenshot_dir(tmp_path: Path) -> Path:
     """Where the screenshots go: ``$QUANSU_SCREENSHOTS`` when set (``docs/screenshots`` to
@@ -586,20 +649,41 @@ def screenshot_dir(tmp_path: Path) -> Path:
 
 #: What the page says in each language, as the tests read it.
 SAYS = {
-    "en": {"your_turn": "Your turn", "auto": "Played for you: ", "queued":
-           "The hint comes as soon as it is your turn.",
-           "declare_first": "Declare Sâm or decline first: no card is played before that.",
-           "attacker": "attacker", "defender": "defender"},
-    "vi": {"your_turn": "Đến lượt bạn", "auto": "Đã tự đánh cho bạn: ", "queued":
-           "Gợi ý sẽ hiện ngay khi đến lượt bạn.",
-           "declare_first": "Hãy báo Sâm hoặc không báo trước: chưa đánh bài được.",
-           "attacker": "người đánh", "defender": "người đỡ"},
+    "en": {
+        "your_turn": "Your turn",
+        "auto": "Played for you: ",
+        "queued": "The hint comes as soon as it is your turn.",
+        "declare_first": "Declare Sâm or decline first: no card is played before that.",
+        "attacker": "attacker",
+        "defender": "defender",
+    },
+    "vi": {
+        "your_turn": "Đến lượt bạn",
+        "auto": "Đã tự đánh cho bạn: ",
+        "queued": "Gợi ý sẽ hiện ngay khi đến lượt bạn.",
+        "declare_first": "Hãy báo Sâm hoặc không báo trước: chưa đánh bài được.",
+        "attacker": "người đánh",
+        "defender": "người đỡ",
+    },
 }
 
 #: Words of the moves' Vietnamese names (games/labels.py): a Vietnamese page names every move
 #: with one of them.
-VI_WORDS = ("đánh", "bỏ lượt", "bốc", "ăn", "hạ", "gửi", "ù", "báo", "đỡ", "đổi chủ", "xong",
-            "chặt", "không báo")
+VI_WORDS = (
+    "đánh",
+    "bỏ lượt",
+    "bốc",
+    "ăn",
+    "hạ",
+    "gửi",
+    "ù",
+    "báo",
+    "đỡ",
+    "đổi chủ",
+    "xong",
+    "chặt",
+    "không báo",
+)
 
 #: The table at one instant: the board, the roles, the trump, the hand, the legal moves.
 TABLE_NOW = """() => {
@@ -628,8 +712,12 @@ TABLE_NOW = """() => {
 }"""
 
 #: Each game's rank order, low to high (docs/notation.md), for the hand's order.
-ORDER = {"tienlen": "3456789TJQKA2", "samloc": "3456789TJQKA2", "phom": "A23456789TJQK",
-         "tan": "23456789TJQKA"}
+ORDER = {
+    "tienlen": "3456789TJQKA2",
+    "samloc": "3456789TJQKA2",
+    "phom": "A23456789TJQK",
+    "tan": "23456789TJQKA",
+}
 
 
 def _check_hand_order(game: str, hand: list[str], trump: list[str]) -> None:
@@ -654,11 +742,12 @@ def _check_table(game: str, now: dict, says: dict) -> None:
     lên's and Sâm lốc's combination to beat highlighted, the legal moves grouped in the
     game's order, and no lone move left to click."""
     _check_hand_order(game, now["hand"], now["trump"])
-    assert len(now["legal"]) > 1, now["legal"]           # a lone move plays itself
+    assert len(now["legal"]) > 1, now["legal"]  # a lone move plays itself
     groups = now["groups"]
-    assert len(groups) == len(set(groups)), groups      # each group once, its moves together
+    assert len(groups) == len(set(groups)), groups  # each group once, its moves together
     assert [m["group"] for m in now["legal"]] == [
-        g for g in groups for m in now["legal"] if m["group"] == g]
+        g for g in groups for m in now["legal"] if m["group"] == g
+    ]
     if game == "tan":
         assert len(now["trump"]) == 1 and now["trump"][0] not in now["zoneCards"], now
         if now["pairs"]:
@@ -668,8 +757,11 @@ def _check_table(game: str, now: dict, says: dict) -> None:
             for p in now["pairs"]:
                 assert p["cards"][0] == p["attack"], p
                 assert p["cards"][1:] == ([p["defence"]] if p["defence"] else []), p
-                assert re.search(r"\d$", p["who"]) or p["who"].endswith(
-                    "you") or p["who"].endswith("bạn"), p
+                assert (
+                    re.search(r"\d$", p["who"])
+                    or p["who"].endswith("you")
+                    or p["who"].endswith("bạn")
+                ), p
     if game == "tan":
         moves = set(now["moves"])
         for p in now["pairs"]:
@@ -739,19 +831,21 @@ def _play_a_whole_game(page, game: str, lang: str, width: int, seen: Seen, shots
             assert page.get_attribute("#setup-box", "open") is None
             assert page.locator("#setup-box").bounding_box()["y"] > box["#seats"]["y"]
             seen.height = page.evaluate("document.documentElement.scrollHeight")
-            assert seen.height < 1400, seen.height     # not 1,800 px of legal-move buttons
+            assert seen.height < 1400, seen.height  # not 1,800 px of legal-move buttons
             page.screenshot(path=str(shots / f"{game}-phone.png"), full_page=True)
             if len(now["legal"]) > 12:
                 assert sum(m["shown"] for m in now["legal"]) < len(now["legal"]), now
-        if game == "samloc" and not seen.declined and {m["move"] for m in now["legal"]} == {
-                "declare", "decline"}:
+        if (
+            game == "samloc"
+            and not seen.declined
+            and {m["move"] for m in now["legal"]} == {"declare", "decline"}
+        ):
             # cards selected during the declarations: the page says what comes first
-            page.click(f"#hand .card[data-card=\"{now['hand'][0]}\"]")
+            page.click(f'#hand .card[data-card="{now["hand"][0]}"]')
             page.click("#play-selected")
             assert page.locator("#message").inner_text() == says["declare_first"]
             page.click("#clear-selected")
-            _play_and_wait(page, lambda: page.click(
-                "#legal button.legal-move[data-move=decline]"))
+            _play_and_wait(page, lambda: page.click("#legal button.legal-move[data-move=decline]"))
             seen.declined = True
             clicks += 1
             continue
@@ -766,8 +860,12 @@ def _play_a_whole_game(page, game: str, lang: str, width: int, seen: Seen, shots
             page.screenshot(path=str(shots / f"{game}-bout.png"), full_page=True)
         if now["toBeat"] and not (shots / f"{game}-round.png").exists():
             page.screenshot(path=str(shots / f"{game}-round.png"), full_page=True)
-        if (seen.hinted and not seen.queued and game == "phom"
-                and all(m["group"] == "discard" for m in now["legal"])):
+        if (
+            seen.hinted
+            and not seen.queued
+            and game == "phom"
+            and all(m["group"] == "discard" for m in now["legal"])
+        ):
             # a hint asked for while the bots think (after a discard, the next seats play;
             # slowed down here, so that the click surely comes meanwhile) waits for the
             # player's turn
@@ -795,7 +893,7 @@ def _play_a_whole_game(page, game: str, lang: str, width: int, seen: Seen, shots
     mine = sum(line.startswith(you) for line in log)
     assert mine >= clicks
     seen.clicks += clicks
-    seen.forced += mine - clicks           # the moves nobody clicked: played by the page
+    seen.forced += mine - clicks  # the moves nobody clicked: played by the page
     seen.games += 1
     if lang == "vi":
         assert all(any(w in line.lower() for w in VI_WORDS) for line in log), log
@@ -805,22 +903,33 @@ def _play_a_whole_game(page, game: str, lang: str, width: int, seen: Seen, shots
 
 
 #: The hint has ended (its status ticked) and is shown.
-HINT_DONE = ("!document.querySelector('#hints').classList.contains('hidden')"
-             " && document.querySelector('#hint-status').textContent.includes('✓')")
+HINT_DONE = (
+    "!document.querySelector('#hints').classList.contains('hidden')"
+    " && document.querySelector('#hint-status').textContent.includes('✓')"
+)
 HINT_PROGRESS = "document.querySelector('#hint-status').textContent"
 
 
 def _enough(game: str, seen: Seen) -> bool:
-    return (seen.forced > 0 and seen.forced_said > 0 and seen.hinted
-            and (game != "tan" or seen.pairs)
-            and (game not in ("tienlen", "samloc") or seen.to_beat)
-            and (game != "samloc" or seen.declined) and (game != "phom" or seen.queued))
+    return (
+        seen.forced > 0
+        and seen.forced_said > 0
+        and seen.hinted
+        and (game != "tan" or seen.pairs)
+        and (game not in ("tienlen", "samloc") or seen.to_beat)
+        and (game != "samloc" or seen.declined)
+        and (game != "phom" or seen.queued)
+    )
 
 
 #: The whole games: (game, players, language, viewport width, first deal).  One in Vietnamese,
 #: one at a phone's 390 px.
-GAMES = [("tienlen", 4, "en", 390, 7), ("samloc", 4, "en", 1200, 5), ("phom", 4, "en", 1200, 3),
-         ("tan", 4, "vi", 1200, 2)]
+GAMES = [
+    ("tienlen", 4, "en", 390, 7),
+    ("samloc", 4, "en", 1200, 5),
+    ("phom", 4, "en", 1200, 3),
+    ("tan", 4, "vi", 1200, 2),
+]
 
 
 @pytest.mark.parametrize("game,players,lang,width,deal", GAMES, ids=[g[0] for g in GAMES])
@@ -849,10 +958,10 @@ def test_a_whole_game_of_each_game(browser, origin, tmp_path, game, players, lan
         page.select_option("#level", "1")
         page.select_option("#seat", "0")
         page.fill("#seed", str(deal))
-        assert page.is_checked("#autoplay")                  # forced moves play themselves
+        assert page.is_checked("#autoplay")  # forced moves play themselves
         for _ in range(MAX_DEALS):
             if width < 600 and seen.games:
-                page.click("#setup-box > summary")           # folded away on a phone
+                page.click("#setup-box > summary")  # folded away on a phone
             page.click("#start")
             played = _play_a_whole_game(page, game, lang, width, seen, shots)
             assert len(played["returns"]) == players
@@ -869,17 +978,18 @@ def test_a_whole_game_of_each_game(browser, origin, tmp_path, game, players, lan
         if game == "phom":
             assert seen.queued
         page.screenshot(path=str(shots / f"{game}-over.png"), full_page=True)
-        print(f"\n{game} ({lang}, {width} px): {seen.games} game(s), {seen.clicks} moves clicked, "
-              f"{seen.forced} forced moves played by the page; page "
-              f"{seen.height or '-'} px tall at the first turn; screenshots in {shots}")
+        print(
+            f"\n{game} ({lang}, {width} px): {seen.games} game(s), {seen.clicks} moves clicked, "
+            f"{seen.forced} forced moves played by the page; page "
+            f"{seen.height or '-'} px tall at the first turn; screenshots in {shots}"
+        )
         assert rec.foreign(origin) == [] and rec.errors == [], rec.errors
         assert rec.failed == [], rec.failed
     finally:
         context.close()
 
 
-def test_new_game_deals_afresh_replays_on_request_and_resign_ends_the_game(page, origin,
-                                                                            tmp_path):
+def test_new_game_deals_afresh_replays_on_request_and_resign_ends_the_game(page, origin, tmp_path):
     page, rec = page
     first_screen(page, origin)
     page.evaluate("() => { window.sleep = () => Promise.resolve(); }")
@@ -894,8 +1004,10 @@ def test_new_game_deals_afresh_replays_on_request_and_resign_ends_the_game(page,
         page.click("#start")
         page.wait_for_function("() => S.record !== window.lastRecord")
         _wait_for_turn_or_end(page)
-        return (page.get_attribute("#seed", "placeholder"),
-                page.evaluate("JSON.stringify(S.record.deal)"))
+        return (
+            page.get_attribute("#seed", "placeholder"),
+            page.evaluate("JSON.stringify(S.record.deal)"),
+        )
 
     # a typed deal number is used once: the field empties, and New game deals afresh
     page.fill("#seed", "41")
@@ -916,12 +1028,15 @@ def test_new_game_deals_afresh_replays_on_request_and_resign_ends_the_game(page,
     assert page.locator("#over").is_visible()
     assert page.locator("#result .resigned").inner_text().startswith("You resigned.")
     returns = page.locator("#result ul.returns li").all_inner_texts()
-    assert returns == [f"Seat 0: {stake:+.2f}", f"you: {-2 * stake:+.2f}",
-                       f"Seat 2: {stake:+.2f}"], returns
+    assert returns == [
+        f"Seat 0: {stake:+.2f}",
+        f"you: {-2 * stake:+.2f}",
+        f"Seat 2: {stake:+.2f}",
+    ], returns
     assert page.locator("#turn").inner_text() == "" and page.locator("#resign").is_disabled()
     assert page.locator("#legal button").count() == 0
     page.wait_for_timeout(300)
-    assert page.evaluate("S.record.moves.length") == moves           # the bots stopped
+    assert page.evaluate("S.record.moves.length") == moves  # the bots stopped
     # the record keeps the moves played, without a result, and the referee takes it
     with page.expect_download() as download:
         page.click("#download")
@@ -939,7 +1054,7 @@ def test_new_game_deals_afresh_replays_on_request_and_resign_ends_the_game(page,
 
 
 def test_with_the_setting_off_a_lone_move_waits_for_a_click(page, origin):
-    """"Play forced moves for me" off: a lone move (here Tiến lên's lone pass) is a button to
+    """ "Play forced moves for me" off: a lone move (here Tiến lên's lone pass) is a button to
     click, as any move; turned on again while it waits, the move plays itself.  The setting is
     kept for the next visit."""
     page, rec = page
@@ -962,18 +1077,17 @@ def test_with_the_setting_off_a_lone_move_waits_for_a_click(page, origin):
                 lone += 1
                 assert page.locator("#happened").inner_text().find("Played for you") < 0
                 if lone == 1:
-                    _play_and_wait(page, lambda: buttons.first.click())      # clicked
+                    _play_and_wait(page, lambda: buttons.first.click())  # clicked
                 else:
-                    _play_and_wait(page, lambda: page.check("#autoplay"))   # on: it plays
-                    assert page.locator("#happened").inner_text().startswith(
-                        "Played for you: ")
+                    _play_and_wait(page, lambda: page.check("#autoplay"))  # on: it plays
+                    assert page.locator("#happened").inner_text().startswith("Played for you: ")
                     break
             else:
                 _play_and_wait(page, lambda: _click_first_legal(page))
         if lone >= 2:
             break
     assert lone >= 2, "no lone move came in the games played"
-    _wait_for_turn_or_end(page)                   # the bots' requests answered
+    _wait_for_turn_or_end(page)  # the bots' requests answered
     page.reload()
     page.wait_for_selector("#game option[value=tienlen]", state="attached")
     assert page.is_checked("#autoplay")
