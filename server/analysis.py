@@ -460,8 +460,10 @@ def judge_in_parallel(
     :func:`judge_decision` on ``executor``: anything with ``submit(fn, task)`` returning a
     future with ``result(timeout)`` (raising ``concurrent.futures.TimeoutError`` while
     pending) and ``cancel()``, such as the local pool of :func:`local_executor` or a
-    :class:`RayExecutor`.  None (and the rest cancelled) once ``stop()`` turns true."""
+    :class:`RayExecutor`.  None once ``stop()`` turns true, the futures not yet read then
+    cancelled (a local pool's waiting tasks; a Ray task runs out, :meth:`_RayFuture.cancel`)."""
     futures = [executor.submit(judge_decision, t) for t in tasks]
+    done = 0  # futures whose result was read: never cancelled
     try:
         for fut in futures:
             while True:
@@ -473,9 +475,10 @@ def judge_in_parallel(
                     break
                 except Pending:
                     continue
+            done += 1
             yield pb.Decision.FromString(data)
     finally:
-        for fut in futures:
+        for fut in futures[done:]:
             fut.cancel()
 
 
@@ -510,6 +513,7 @@ class RayExecutor:
             "num_cpus": num_cpus,
             "max_retries": max_retries,
             "retry_exceptions": False,
+            "scheduling_strategy": "SPREAD",  # as server.ray_cluster.map_unordered
         }
         self._remote: dict = {}
 
@@ -533,5 +537,9 @@ class _RayFuture:
         return self._ray.get(self._ref)
 
     def cancel(self) -> bool:
-        self._ray.cancel(self._ref, force=False)
-        return True
+        """Nothing: the task runs out its (bounded) budget and its result is dropped; when the
+        driver exits, Ray ends its tasks.  Ray 2.60's ``ray.cancel`` races with a running
+        task's reply and can abort the driver process ("Tried to complete task that was not
+        pending", ray-project/ray#54846), and a driver cannot tell a running task from a
+        waiting one without the dashboard; see :func:`server.ray_cluster.map_unordered`."""
+        return False

@@ -188,25 +188,32 @@ def map_unordered(
     results picklable.  A task lost with its worker or node is run again, up to
     ``max_retries`` times; an exception raised by ``fn`` ends the iteration (its remote error
     raised here).  At most ``window`` tasks are submitted at once (default: 4 per CPU of the
-    cluster, at least 8), so that a long stream does not sit in the object store."""
+    cluster, at least 8), so that a long stream does not sit in the object store.  The tasks
+    are spread over the nodes (Ray's ``SPREAD``: each is seconds of CPU, so the driver's node
+    is not filled first while another waits).  When the
+    iteration ends early, the tasks still pending are not cancelled: they run out (their
+    results dropped) or end with the driver, because Ray 2.60's ``ray.cancel`` of a running
+    task races with its reply and can abort the driver ("Tried to complete task that was not
+    pending", ray-project/ray#54846): a test process died of it."""
     ray = require_ray()
-    remote = ray.remote(num_cpus=num_cpus, max_retries=max_retries, retry_exceptions=False)(fn)
+    remote = ray.remote(
+        num_cpus=num_cpus,
+        max_retries=max_retries,
+        retry_exceptions=False,
+        scheduling_strategy="SPREAD",
+    )(fn)
     if window is None:
         window = max(8, 4 * cluster_cpus())
     pending: dict[Any, int] = {}
     nxt = 0
-    try:
-        while nxt < len(tasks) or pending:
-            while nxt < len(tasks) and len(pending) < window:
-                pending[remote.remote(tasks[nxt])] = nxt
-                nxt += 1
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                i = pending.pop(ref)
-                yield i, ray.get(ref)
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=False)
+    while nxt < len(tasks) or pending:
+        while nxt < len(tasks) and len(pending) < window:
+            pending[remote.remote(tasks[nxt])] = nxt
+            nxt += 1
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        for ref in ready:
+            i = pending.pop(ref)
+            yield i, ray.get(ref)
 
 
 class ActorSet:

@@ -57,6 +57,40 @@ def test_a_stop_cancels_the_rest():
     assert out == []  # stopped before the first decision: no summary either
 
 
+class Recorded(Future):
+    """A finished future that records whether it was cancelled."""
+
+    def __init__(self, value) -> None:
+        super().__init__()
+        self.set_result(value)
+        self.cancelled_by_caller = False
+
+    def cancel(self) -> bool:
+        self.cancelled_by_caller = True
+        return False
+
+
+def test_a_future_that_was_read_is_never_cancelled():
+    """Only the futures not yet read are cancelled, and only when the caller stops early: Ray
+    2.60 aborts the driver when a task is cancelled as its reply arrives."""
+    data = pb.Decision(index=1).SerializeToString()
+    futs: list[Recorded] = []
+
+    class Rec:
+        def submit(self, fn, *args):
+            futs.append(Recorded(data))
+            return futs[-1]
+
+    tasks = [()] * 4
+    assert len(list(analysis.judge_in_parallel(Rec(), tasks))) == 4
+    assert not any(f.cancelled_by_caller for f in futs)
+    futs.clear()
+    it = analysis.judge_in_parallel(Rec(), tasks)
+    next(it), next(it)
+    it.close()  # the caller stops after two
+    assert [f.cancelled_by_caller for f in futs] == [False, False, True, True]
+
+
 def test_the_old_names_are_still_the_engines():
     assert engine.Limits is checks.Limits and engine.check_language is checks.check_language
     assert engine.default_thresholds is checks.default_thresholds
