@@ -79,14 +79,14 @@ def part_overhead(cluster, tasks: int, serial: int) -> dict:
 
 
 def _settings(worlds: int, iterations: int):
-    from quansu.server.batch import Settings
+    from quansu.batch import Settings
 
     return Settings(worlds=worlds, iterations=iterations, seed=11)
 
 
 def part_throughput(cluster, files: list[str], worlds: int, iterations: int, rounds: int) -> dict:
+    from quansu.batch import local_pool, read_items, run_batch
     from quansu.server import ray_cluster as rc
-    from quansu.server.batch import local_pool, read_items, run_batch
 
     items = list(read_items(files))
     settings = _settings(worlds, iterations)

@@ -86,9 +86,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_budget_arguments(p)
     add_connection_arguments(p)
     p.add_argument("--json", action="store_true", help="print each AnalyzeResponse as JSON lines")
-    from quansu.server.batch import add_batch_arguments
+    from quansu.batch import add_batch_arguments
 
-    add_batch_arguments(p)  # --out, --ray, --reports: many games as tasks (server/batch.py)
+    add_batch_arguments(p)  # --out, --ray, --reports: many games as tasks (quansu/batch.py)
 
 
 #: The most worker processes ``--jobs 0`` starts (each loads the networks: about 150 MB).
@@ -267,7 +267,7 @@ def files_table(results: list, lang: str = "en") -> list[str]:
 
 def run(args, out=sys.stdout) -> int:
     if getattr(args, "out", None) or getattr(args, "ray", None) is not None:
-        from quansu.server.batch import run_cli
+        from quansu.batch import run_cli
 
         return run_cli(args, out)
     from quansu.client import Client

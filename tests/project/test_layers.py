@@ -34,15 +34,9 @@ LAYERS = {
 EXCEPTIONS = {
     # `quansu train --algo dmc --ray`: the self-play actors as Ray actors, imported lazily
     "quansu.models.training.dmc": ("quansu.server.ray_cluster",),
-    # `quansu analyze --out/--ray` and `quansu serve --replicas` are run by these two server
-    # modules, which reach the command line's texts, flags, report and client lazily, inside
-    # the functions that back those commands (ARCHITECTURE.md, "Layers")
-    "quansu.server.batch": (
-        "quansu.client",
-        "quansu.report",
-        "quansu.cli.analyze",
-        "quansu.cli.i18n",
-    ),
+    # `quansu serve --replicas` is run by this server module, which reaches the command
+    # line's flags and texts and the client lazily, inside the functions that back that command
+    # (ARCHITECTURE.md, "Layers")
     "quansu.server.replicas": ("quansu.client", "quansu.cli.serve", "quansu.cli.i18n"),
     # the client's old path, a re-export kept for one release (the client is quansu.client)
     "quansu.server.client": ("quansu.client",),

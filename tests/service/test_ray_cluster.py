@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from quansu.server import batch
-from quansu.server.batch import Settings, read_items, read_results, run_batch
+from quansu import batch
+from quansu.batch import Settings, read_items, read_results, run_batch
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -230,7 +230,7 @@ def test_the_serving_path_and_local_runs_never_import_ray():
         "from quansu.games import make\n"
         "from quansu.search.arena import run_arena\n"
         "run_arena(make('tan', 2), ['heuristic', 'random'], 1, seed=1, workers=1)\n"
-        "from quansu.server.batch import read_items, run_batch, Settings\n"
+        "from quansu.batch import read_items, run_batch, Settings\n"
         f"items = list(read_items([{str(EXAMPLES / 'tan.view.json')!r}]))\n"
         "assert run_batch(items, Settings(worlds=16, iterations=20), jobs=1).lines[0]['status'] == 'ok'\n"
         "print('ray' in sys.modules)\n"
