@@ -71,7 +71,9 @@ class DMCConfig:
     payoffs of 64 bot games, at least 1).  ``ray``: None = local processes, "" = a local Ray,
     else a cluster address.  ``eval_deals``: deals of each curve point (every seat rotation).
     ``rounds``: stop once this many rounds in all (resumed runs included) are played (0: only
-    the time budget stops the run)."""
+    the time budget stops the run).  ``init_from``: an ONNX network of this game and encoder
+    (e.g. the shipped one) whose weights start the run, its move logits fitted to Q units on
+    the first round's samples (:func:`fit_q_units`); "" starts from random weights."""
 
     game: str
     players: int = 4
@@ -102,6 +104,7 @@ class DMCConfig:
     eval_factor: float = 2.0
     rounds: int = 0
     progress: bool = True
+    init_from: str = ""
 
     def command(self) -> str:
         """The ``quansu train`` command line of this run."""
@@ -127,6 +130,7 @@ class DMCConfig:
             "eval_first": "curve-first",
             "device": "device",
             "rounds": "rounds",
+            "init_from": "init-from",
         }
         for name, flag in flags.items():
             if getattr(self, name) != getattr(d, name):
@@ -147,6 +151,52 @@ def net_from(config: dict, weights: dict) -> PolicyValueNet:
     net = PolicyValueNet(**config)
     net.load_state_dict({k: torch.from_numpy(np.asarray(v)) for k, v in weights.items()})
     return net.eval()
+
+
+def net_from_onnx(game: Game, path: str) -> PolicyValueNet:
+    """The torch network of an ONNX file written by either pipeline (its initializers are the
+    state dict: value scale and heuristic bonus included), after the evaluator's checks of
+    game, encoder version and fingerprint (``ModelError`` when they differ)."""
+    import onnx
+    from onnx import numpy_helper
+
+    from quansu.models.evaluator import load_model
+
+    load_model(game, path)
+    model = onnx.load(str(path))
+    meta = {p.key: p.value for p in model.metadata_props}
+    net = PolicyValueNet(**json.loads(meta["quansu.net"]))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    missing = set(net.state_dict()) - set(weights)
+    if missing:
+        raise ValueError(f"--init-from {path}: no weights for {', '.join(sorted(missing))}")
+    net.load_state_dict({k: torch.from_numpy(np.array(weights[k])) for k in net.state_dict()})
+    return net
+
+
+def fit_q_units(net: PolicyValueNet, states, moves, q) -> tuple[float, float]:
+    """Rescale the move scores of an imported network to Q units in place: the least-squares
+    line ``q / value_scale ~ a * logit + b`` over the samples (``states`` ``[T, S]``,
+    ``moves`` ``[T, F]``, ``q`` ``[T]`` bets from the acting seat), with ``a`` kept above 0 so
+    that every state's best move stays the same (the last layer and the heuristic bonus are
+    multiplied by ``a``, ``b`` added to the bias).  A policy network's logits are in units of
+    its own (advantage logits); the regression of the learner would otherwise first spend its
+    steps on the scale.  Returns ``(a, b)``."""
+    with torch.no_grad():
+        st = torch.from_numpy(np.asarray(states, dtype=np.float32))
+        mv = torch.from_numpy(np.asarray(moves, dtype=np.float32))
+        x, _ = net(st, mv, torch.arange(len(st), dtype=torch.int64))
+        x = x.double().numpy()
+        y = np.asarray(q, dtype=np.float64) / float(net.value_scale)
+        vx = float(np.var(x))
+        a = float(np.mean((x - x.mean()) * (y - y.mean())) / vx) if vx > 0 else 1.0
+        a = max(a, 1e-3)
+        b = float(y.mean() - a * x.mean())
+        last = net.policy[-1]
+        last.weight.mul_(a)
+        last.bias.mul_(a).add_(b)
+        net.heuristic_bonus.mul_(a)
+    return a, b
 
 
 def actor_games(game: Game, net: PolicyValueNet, n_games: int, seed: int, params: dict) -> dict:
@@ -500,7 +550,9 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
     else:
         torch.manual_seed(cfg.seed)
         scale = cfg.value_scale
-        if scale <= 0:
+        if cfg.init_from:
+            scale = 1.0  # the imported network's own (its buffer)
+        elif scale <= 0:
             # 3 standard deviations of the payoffs of bot games, at least 1 bet
             r = random.Random(cfg.seed + 5)
             bot = bot_move(game, cfg.bot)
@@ -511,9 +563,13 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
                     s.apply(bot(s, r))
                 pays.extend(s.returns())
             scale = float(max(1.0, round(3.0 * float(np.std(pays)), 2)))
-        net = PolicyValueNet(
-            enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden, value_scale=scale
-        )
+        if cfg.init_from:
+            net = net_from_onnx(game, cfg.init_from)
+            log(f"weights from {cfg.init_from} (value scale {float(net.value_scale):g})")
+        else:
+            net = PolicyValueNet(
+                enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden, value_scale=scale
+            )
         counters = {
             "decisions": 0,
             "games": 0,
@@ -634,6 +690,12 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
                 nodes.add(res["node"])
         counters["decisions"] += new
         counters["replaced_actors"] = getattr(actors, "replaced", 0) + ck_replaced(ck)
+        if cfg.init_from and "q_units" not in counters and replay.size:
+            # before the first step: the imported scores to Q units, the same moves chosen
+            k = replay.size
+            a, b = fit_q_units(learner.net, replay.states[:k], replay.moves[:k], replay.q[:k])
+            counters["q_units"] = [round(a, 6), round(b, 6)]
+            log(f"move scores to Q units: a={a:.4g}, b={b:+.4g} ({k} samples)")
         if time.monotonic() >= deadline or (cfg.rounds and counters["rounds"] >= cfg.rounds):
             break
         # the actors play the next round with the current weights while the learner trains
@@ -688,6 +750,8 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         "bot_share": cfg.bot_share,
         "bot": cfg.bot,
         "value_scale": float(learner.net.value_scale),
+        "init_from": cfg.init_from or None,
+        "q_units": counters.get("q_units"),
         "policy_vs_bot": points[-1],
     }
     data = export_model(game, learner.net, summary)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -121,6 +122,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--device", choices=("cpu", "cuda"), default="cpu", help="dmc: where the learner runs"
+    )
+    p.add_argument(
+        "--init-from",
+        metavar="MODEL.onnx",
+        default="",
+        help="dmc: start from this network of the game (e.g. models/<game>.onnx, the shipped "
+        "one), its move scores fitted to Q units on the first round",
     )
     p.add_argument(
         "--epsilon",
@@ -299,7 +307,12 @@ def run_dmc(args) -> int:
             eval_first=args.curve_first,
             rounds=args.rounds,
             progress=not args.no_progress,
+            init_from=args.init_from,
         )
+        if cfg.init_from and cfg.resume:
+            raise ValueError("--init-from starts a run; --resume continues one: give one")
+        if cfg.init_from and not Path(cfg.init_from).is_file():
+            raise ValueError(f"--init-from {cfg.init_from}: no such file")
         train_dmc(cfg)
     except GameError as e:
         from quansu.cli.i18n import error_text, lang_of, t

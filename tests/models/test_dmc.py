@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 
 import numpy as np
@@ -24,7 +25,10 @@ from quansu.models.training.dmc import (  # noqa: E402
     DMCActor,
     DMCConfig,
     actor_games,
+    export_model,
+    fit_q_units,
     net_from,
+    net_from_onnx,
     train_dmc,
     weights_of,
 )
@@ -163,6 +167,60 @@ def test_the_cli_trains_with_dmc(tmp_path, capsys):
     doc = json.loads((out / "curve.json").read_text())
     assert doc["summary"]["rounds"] == 2 and "--algo dmc" in doc["command"]
     assert main(["--game", "tienlen", "--algo", "dmc", "--bot-share", "2"]) == 2
+    bad = ["--game", "tienlen", "--algo", "dmc", "--out", str(out), "--init-from"]
+    assert main([*bad, str(out / "none.onnx")]) == 2
+    assert main([*bad, str(out / "tienlen.onnx"), "--resume"]) == 2
+    assert "--resume continues one" in capsys.readouterr().err
+
+
+def test_a_run_starts_from_a_network_and_keeps_its_moves(tmp_path):
+    """``--init-from``: the weights of an ONNX network (read back exactly), its move scores
+    fitted to Q units without changing any state's best move, then trained on."""
+    game = make("tienlen", 2)
+    net = tiny_net(game)
+    net.heuristic_bonus.fill_(0.5)
+    path = tmp_path / "start.onnx"
+    path.write_bytes(export_model(game, net, {"algo": "test"}))
+    back = net_from_onnx(game, str(path))
+    for k, v in net.state_dict().items():
+        assert torch.equal(back.state_dict()[k], v), k
+    with pytest.raises(Exception, match="encoder|fingerprint|game"):
+        net_from_onnx(make("tan", 2), str(path))
+    # the fit: best moves kept, the squared error to the payoffs not above the raw scores'
+    samples = actor_games(game, net, 4, 5, PARAMS)
+    enc = encoder_for(game)
+    state = game.new_initial_state(random.Random(9))
+    legal = state.legal_moves()
+    srow = torch.from_numpy(enc.encode_state(state, state.current_player)[None, :])
+    mrows = torch.from_numpy(enc.encode_moves(state, legal))
+    zeros = torch.zeros(len(legal), dtype=torch.int64)
+    with torch.no_grad():
+        before, _ = back(srow, mrows, zeros)
+    st = samples["states"].astype(np.float32)
+    mv = samples["moves"].astype(np.float32)
+    y = samples["q"] / float(back.value_scale)
+
+    def sq_error():
+        with torch.no_grad():
+            x, _ = back(torch.from_numpy(st), torch.from_numpy(mv), torch.arange(len(st)))
+        return float(np.mean((x.numpy() - y) ** 2))
+
+    raw = sq_error()
+    a, b = fit_q_units(back, st, mv, samples["q"])
+    assert a > 0 and sq_error() <= raw + 1e-9
+    with torch.no_grad():
+        after, _ = back(srow, mrows, zeros)
+    assert int(torch.argmax(after)) == int(torch.argmax(before))
+    assert torch.allclose(after, a * before + b, atol=1e-5)
+    # a run from it: the fit before the first step, named in the summary and the command
+    cfg = DMCConfig(**{**TINY, "hidden": 256}, out_dir=str(tmp_path / "run"), workers=0, rounds=2)
+    cfg.init_from = str(path)
+    logs: list[str] = []
+    s = train_dmc(cfg, log=logs.append)
+    assert s["init_from"] == str(path) and s["q_units"][0] > 0
+    assert "--init-from" in s["command"] and any("Q units" in line for line in logs)
+    ck = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=False)
+    assert ck["net_config"]["hidden"] == 16  # the imported network's, not --hidden
 
 
 # -- on a local Ray ----------------------------------------------------------------------------
