@@ -13,6 +13,9 @@ two nodes.
   ``--sparring-deals`` deals), and the trained one against three shipped ones.  Mean bets a
   game of the tested seat with 95 % intervals over deals.  With ``--json`` an existing
   results file (``record``'s) gets the figures under ``same_deals``.
+* ``python -m quansu.bench.dmc table RUN.json... --json bench/results/dmc-games.json``: the
+  table of docs/models.md (rendered by ``python -m quansu.bench.tables``), one row per run
+  file that ``compare`` has filled: the curve's start and end, and the same-deals figures.
 * ``python -m quansu.bench.dmc ray --minutes 3 [--json PATH]``: ``quansu train --algo dmc`` for
   ``--minutes`` with 2 actors on a local cluster of two nodes of one CPU each
   (:class:`quansu.server.ray_cluster.LocalCluster`), then the same run with 2 local pool
@@ -156,6 +159,61 @@ def compare(
     }
 
 
+def _f(x: float) -> str:
+    """A figure in bets: two decimals, three when it would read as a signed zero."""
+    return f"{x:+.3f}" if 0 < abs(x) < 0.005 else f"{x:+.2f}"
+
+
+def _ci(v: list) -> str:
+    return f"{_f(v[0])} [{_f(v[1])}, {_f(v[2])}]"
+
+
+def table(paths: list[str], command: str) -> dict:
+    """The results file of the runs' table (``bench/tables.py``'s format): one row per run
+    with ``same_deals`` figures (``compare``), in the order given."""
+    from quansu.bench.hint import commit
+
+    rows = []
+    for path in paths:
+        d = json.loads(Path(path).read_text(encoding="utf-8"))
+        if "same_deals" not in d:
+            raise ValueError(f"{path}: no same_deals figures (run compare first)")
+        sd, pts = d["same_deals"], d["points"]
+        deals = sd["deals"].split()[0]
+        few = sd["deals"].rsplit("first", 1)[1].split()[0] if "first" in sd["deals"] else "?"
+        start = "from the shipped network" if "--init-from" in d["command"] else "from random"
+        rows.append(
+            [
+                f"{d['game']}, {start}",
+                f"{d['decisions'] / 1e6:.2f} M ({d['decisions_per_train_s']:,.0f})",
+                f"{_f(pts[0]['mean'])}, {_ci([pts[-1]['mean'], *pts[-1]['ci95']])}",
+                f"{_ci(sd['trained_vs_heuristic'])} / {_ci(sd['shipped_vs_heuristic'])} ({deals})",
+                f"{_ci(sd['trained_vs_sparring'])} / {_ci(sd['shipped_vs_sparring'])} ({few})",
+                _ci(sd["trained_vs_shipped"]),
+                f"{d['date'][:10]}, {d['commit']}",
+            ]
+        )
+    return {
+        "date": _now()[:10],
+        "commit": commit(),
+        "machine": "2-core AMD EPYC shared with other jobs; each run: 1 actor process, nice 19",
+        "command": command,
+        "source": "the runs' files: " + ", ".join(Path(p).name for p in paths),
+        "table": {
+            "columns": [
+                "run",
+                "decisions (a second)",
+                "curve vs heuristic: start, end",
+                "vs heuristic: trained / shipped (deals)",
+                "vs sparring: trained / shipped (deals)",
+                "trained vs 3 shipped",
+                "run date, commit",
+            ],
+            "rows": rows,
+        },
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m quansu.bench.dmc", description=__doc__.split("\n")[0]
@@ -174,8 +232,16 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--deals", type=int, default=400)
     c.add_argument("--sparring-deals", type=int, default=100)
     c.add_argument("--json", metavar="PATH", help="a results file to add the figures to")
+    t = sub.add_parser("table", help="the table of docs/models.md from the runs' files")
+    t.add_argument("runs", nargs="+", help="results files of runs with compare's figures")
+    t.add_argument("--json", metavar="PATH")
     args = ap.parse_args(argv)
-    if args.what == "record":
+    if args.what == "table":
+        res = table(
+            args.runs,
+            "python -m quansu.bench.dmc " + " ".join(argv if argv is not None else sys.argv[1:]),
+        )
+    elif args.what == "record":
         res = record(args.run_dir, args.commit, args.started)
     elif args.what == "compare":
         from quansu.bench.hint import commit
