@@ -172,6 +172,7 @@ def table(paths: list[str], command: str) -> dict:
     """The results file of the runs' table (``bench/tables.py``'s format): one row per run
     with ``same_deals`` figures (``compare``), in the order given."""
     from quansu.bench.hint import commit
+    from quansu.games import make
 
     rows = []
     for path in paths:
@@ -184,7 +185,7 @@ def table(paths: list[str], command: str) -> dict:
         start = "from the shipped network" if "--init-from" in d["command"] else "from random"
         rows.append(
             [
-                f"{d['game']}, {start}",
+                f"{make(d['game'], d['players']).title}, {start}",
                 f"{d['decisions'] / 1e6:.2f} M ({d['decisions_per_train_s']:,.0f})",
                 f"{_f(pts[0]['mean'])}, {_ci([pts[-1]['mean'], *pts[-1]['ci95']])}",
                 f"{_ci(sd['trained_vs_heuristic'])} / {_ci(sd['shipped_vs_heuristic'])} ({deals})",
