@@ -60,6 +60,7 @@ def record(run_dir: str, commit: str = "", started: str = "") -> dict:
         "actor_decisions_per_s": s.get("actor_decisions_per_s"),
         "steps": s.get("steps"),
         "games": s.get("games"),
+        "init_from": s.get("init_from"),
         "points": pts,
         "summary": s,
         "run_machine": doc.get("machine"),
@@ -182,7 +183,10 @@ def table(paths: list[str], command: str) -> dict:
         sd, pts = d["same_deals"], d["points"]
         deals = sd["deals"].split()[0]
         few = sd["deals"].rsplit("first", 1)[1].split()[0] if "first" in sd["deals"] else "?"
-        start = "from the shipped network" if "--init-from" in d["command"] else "from random"
+        init = d.get("init_from") or ""
+        if not init and "--init-from " in d["command"]:
+            init = d["command"].split("--init-from ", 1)[1].split()[0]
+        start = f"from {init}" if init else "from random weights"
         rows.append(
             [
                 f"{make(d['game'], d['players']).title}, {start}",

@@ -133,8 +133,12 @@ class DMCConfig:
             "init_from": "init-from",
         }
         for name, flag in flags.items():
+            if name == "init_from" and self.resume:
+                continue  # where the run started, not a flag of its resumption
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{flag} {getattr(self, name)}")
+        if self.resume:
+            parts.append("--resume")
         parts.append(f"--out {self.out_dir}")
         return " ".join(parts)
 
@@ -524,6 +528,10 @@ def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
                 f"--resume: {ck_path} is a run of {ck['game']} with "
                 f"{ck['players']} players and options {ck['options']}"
             )
+        if cfg.init_from:
+            raise ValueError("--init-from starts a run; --resume continues one: give one")
+        # the network the run started from, for its summary
+        cfg.init_from = ck.get("config", {}).get("init_from", "")
     # the actors first (a forked pool before any torch work in this process)
     actors = _RayActors(cfg) if cfg.ray is not None else _LocalActors(cfg.workers)
     try:

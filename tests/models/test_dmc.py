@@ -221,6 +221,13 @@ def test_a_run_starts_from_a_network_and_keeps_its_moves(tmp_path):
     assert "--init-from" in s["command"] and any("Q units" in line for line in logs)
     ck = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=False)
     assert ck["net_config"]["hidden"] == 16  # the imported network's, not --hidden
+    # resumed: still the run that started from that network, fitted once
+    again = DMCConfig(**TINY, out_dir=str(tmp_path / "run"), workers=0, rounds=3, resume=True)
+    logs.clear()
+    s2 = train_dmc(again, log=logs.append)
+    assert s2["init_from"] == str(path) and s2["q_units"] == s["q_units"]
+    assert "--resume" in s2["command"] and "--init-from" not in s2["command"]
+    assert not any("Q units" in line for line in logs)
 
 
 # -- on a local Ray ----------------------------------------------------------------------------
