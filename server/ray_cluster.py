@@ -190,11 +190,11 @@ def map_unordered(
     raised here).  At most ``window`` tasks are submitted at once (default: 4 per CPU of the
     cluster, at least 8), so that a long stream does not sit in the object store.  The tasks
     are spread over the nodes (Ray's ``SPREAD``: each is seconds of CPU, so the driver's node
-    is not filled first while another waits).  When the
-    iteration ends early, the tasks still pending are not cancelled: they run out (their
-    results dropped) or end with the driver, because Ray 2.60's ``ray.cancel`` of a running
-    task races with its reply and can abort the driver ("Tried to complete task that was not
-    pending", ray-project/ray#54846): a test process died of it."""
+    is not filled first while another waits).  When the iteration ends early, the tasks still
+    pending are not cancelled: they run out (their results dropped) or end with the driver,
+    because Ray 2.60's ``ray.cancel`` of a running task races with its reply and can abort the
+    driver ("Tried to complete task that was not pending", ray-project/ray#54846): a test
+    process died of it."""
     ray = require_ray()
     remote = ray.remote(
         num_cpus=num_cpus,

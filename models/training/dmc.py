@@ -516,6 +516,8 @@ def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
     ck_path = out_dir / CHECKPOINT
     ck = None
     if cfg.resume:
+        if cfg.init_from:
+            raise ValueError("--init-from starts a run; --resume continues one: give one")
         if not ck_path.is_file():
             raise ValueError(f"--resume: no checkpoint at {ck_path}")
         ck = torch.load(ck_path, map_location="cpu", weights_only=False)
@@ -528,8 +530,6 @@ def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
                 f"--resume: {ck_path} is a run of {ck['game']} with "
                 f"{ck['players']} players and options {ck['options']}"
             )
-        if cfg.init_from:
-            raise ValueError("--init-from starts a run; --resume continues one: give one")
         # the network the run started from, for its summary
         cfg.init_from = ck.get("config", {}).get("init_from", "")
     # the actors first (a forked pool before any torch work in this process)

@@ -309,8 +309,6 @@ def run_dmc(args) -> int:
             progress=not args.no_progress,
             init_from=args.init_from,
         )
-        if cfg.init_from and cfg.resume:
-            raise ValueError("--init-from starts a run; --resume continues one: give one")
         if cfg.init_from and not Path(cfg.init_from).is_file():
             raise ValueError(f"--init-from {cfg.init_from}: no such file")
         train_dmc(cfg)
