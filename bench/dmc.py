@@ -189,7 +189,8 @@ def table(paths: list[str], command: str) -> dict:
         start = f"from {init}" if init else "from random weights"
         rows.append(
             [
-                f"{make(d['game'], d['players']).title}, {start}",
+                f"{make(d['game'], d['players']).title}, {start}, "
+                f"{d['train_seconds'] / 60:.0f} min",
                 f"{d['decisions'] / 1e6:.2f} M ({d['decisions_per_train_s']:,.0f})",
                 f"{_f(pts[0]['mean'])}, {_ci([pts[-1]['mean'], *pts[-1]['ci95']])}",
                 f"{_ci(sd['trained_vs_heuristic'])} / {_ci(sd['shipped_vs_heuristic'])} ({deals})",
