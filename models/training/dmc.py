@@ -124,6 +124,7 @@ class DMCConfig:
             "bot": "bot",
             "games_per_round": "games-per-round",
             "reuse": "reuse",
+            "lr": "dmc-lr",
             "replay": "dmc-replay",
             "checkpoint_minutes": "checkpoint-minutes",
             "eval_deals": "curve-deals",

@@ -148,6 +148,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=2.0,
         help="dmc: gradient steps per round = reuse * new decisions / batch",
     )
+    p.add_argument(
+        "--dmc-lr", type=float, default=3e-4, help="dmc: the learner's learning rate (AdamW)"
+    )
     p.add_argument("--dmc-replay", type=int, default=50_000, help="dmc: replay window (decisions)")
     p.add_argument(
         "--checkpoint-minutes", type=float, default=5.0, help="dmc: minutes between checkpoints"
@@ -276,10 +279,11 @@ def run_dmc(args) -> int:
         or args.curve_deals < 1
         or args.games_per_round < 1
         or args.reuse <= 0
+        or args.dmc_lr <= 0
     ):
         print(
-            "error: --workers, --dmc-replay, --curve-deals, --games-per-round and --reuse "
-            "must be positive",
+            "error: --workers, --dmc-replay, --curve-deals, --games-per-round, --reuse and "
+            "--dmc-lr must be positive",
             file=sys.stderr,
         )
         return 2
@@ -301,6 +305,7 @@ def run_dmc(args) -> int:
             bot=args.bot,
             games_per_round=args.games_per_round,
             reuse=args.reuse,
+            lr=args.dmc_lr,
             replay=args.dmc_replay,
             checkpoint_minutes=args.checkpoint_minutes,
             eval_deals=args.curve_deals,

@@ -167,6 +167,8 @@ def test_the_cli_trains_with_dmc(tmp_path, capsys):
     doc = json.loads((out / "curve.json").read_text())
     assert doc["summary"]["rounds"] == 2 and "--algo dmc" in doc["command"]
     assert main(["--game", "tienlen", "--algo", "dmc", "--bot-share", "2"]) == 2
+    assert main(["--game", "tienlen", "--algo", "dmc", "--dmc-lr", "0"]) == 2
+    assert "--dmc-lr 0.0001" in DMCConfig("tienlen", lr=1e-4).command()
     bad = ["--game", "tienlen", "--algo", "dmc", "--out", str(out), "--init-from"]
     assert main([*bad, str(out / "none.onnx")]) == 2
     assert main([*bad, str(out / "tienlen.onnx"), "--resume"]) == 2
