@@ -187,6 +187,8 @@ def table(paths: list[str], command: str) -> dict:
         if not init and "--init-from " in d["command"]:
             init = d["command"].split("--init-from ", 1)[1].split()[0]
         start = f"from {init}" if init else "from random weights"
+        if "--dmc-lr " in d["command"]:
+            start += ", learning rate " + d["command"].split("--dmc-lr ", 1)[1].split()[0]
         rows.append(
             [
                 f"{make(d['game'], d['players']).title}, {start}, "
