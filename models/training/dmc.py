@@ -558,24 +558,23 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         )
     else:
         torch.manual_seed(cfg.seed)
-        scale = cfg.value_scale
         if cfg.init_from:
-            scale = 1.0  # the imported network's own (its buffer)
-        elif scale <= 0:
-            # 3 standard deviations of the payoffs of bot games, at least 1 bet
-            r = random.Random(cfg.seed + 5)
-            bot = bot_move(game, cfg.bot)
-            pays = []
-            for _ in range(64):
-                s = game.new_initial_state(r)
-                while not s.is_terminal():
-                    s.apply(bot(s, r))
-                pays.extend(s.returns())
-            scale = float(max(1.0, round(3.0 * float(np.std(pays)), 2)))
-        if cfg.init_from:
+            # the imported network brings its own value scale (a buffer in its weights)
             net = net_from_onnx(game, cfg.init_from)
             log(f"weights from {cfg.init_from} (value scale {float(net.value_scale):g})")
         else:
+            scale = cfg.value_scale
+            if scale <= 0:
+                # 3 standard deviations of the payoffs of bot games, at least 1 bet
+                r = random.Random(cfg.seed + 5)
+                bot = bot_move(game, cfg.bot)
+                pays = []
+                for _ in range(64):
+                    s = game.new_initial_state(r)
+                    while not s.is_terminal():
+                        s.apply(bot(s, r))
+                    pays.extend(s.returns())
+                scale = float(max(1.0, round(3.0 * float(np.std(pays)), 2)))
             net = PolicyValueNet(
                 enc.state_dim, enc.move_dim, cfg.hidden, cfg.move_hidden, value_scale=scale
             )
