@@ -72,3 +72,31 @@ def read_canary(path: Path) -> dict:
         data[k] = np.asarray(data[k], dtype=np.float32)
     data["move_state"] = np.asarray(data["move_state"], dtype=np.int64)
     return data
+
+
+def main(argv=None) -> int:
+    """``python -m quansu.models.canary GAME [--model PATH]``: (re)write the canary file next to
+    a model (default the shipped ``models/GAME.onnx``) from the game's default rules at 4
+    players, the model's own outputs; what ``quansu train`` does for the networks it writes
+    into a run folder, here for a network copied into ``models/`` by hand (a DMC run)."""
+    import argparse
+
+    from quansu import games
+    from quansu.models.evaluator import PolicyValueModel, default_model_path
+
+    p = argparse.ArgumentParser(prog="python -m quansu.models.canary", description=main.__doc__)
+    p.add_argument("game", choices=games.game_names())
+    p.add_argument("--model", help="the .onnx file (default models/GAME.onnx)")
+    args = p.parse_args(argv)
+    path = Path(args.model or default_model_path(args.game))
+    model = PolicyValueModel(path)
+    game = games.make(args.game, 4)
+    model.check_encoder(encoder_for(game))
+    out = path.with_suffix(".canary.json")
+    write_canary(out, game, model.run)
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

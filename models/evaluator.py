@@ -53,6 +53,21 @@ def _session_options(threads: int):
     return so
 
 
+def prior_scale(metadata: dict[str, str]) -> float:
+    """The factor a model's logits are multiplied by before the priors' softmax: ``q_scale``
+    for a ``dmc_q`` model (its logits are Q values in units of ``q_scale`` bets), so that its
+    priors are the softmax of Q in bets (a move worth one bet more gets e times the prior);
+    1 for every other model (a rollout-advantage model's logits are advantages in units of the
+    spread of its training advantages, ``quansu.advantage_scale``).  Without it a Tấn Q logit
+    is 5.2 bets and its priors nearly uniform."""
+    if metadata.get("quansu.policy_targets") != "dmc_q":
+        return 1.0
+    scale = float(metadata.get("quansu.q_scale", "1.0"))
+    if not scale > 0:
+        raise ModelError(f"quansu.q_scale must be positive, got {scale}")
+    return scale
+
+
 class PolicyValueModel:
     """One ONNX policy-value network and its metadata.
 
@@ -92,6 +107,12 @@ class PolicyValueModel:
         self.move_dim = int(self.metadata["quansu.move_dim"])
         #: bets per unit of the raw value output: the payoff scale the model was trained with
         self.value_scale = float(self.metadata.get("quansu.value_scale", "1.0"))
+        #: what the per-move logits were trained on: ``advantage`` (rollout advantages over
+        #: ``quansu.advantage_scale`` bets), ``dmc_q`` (Deep Monte Carlo Q values over
+        #: ``quansu.q_scale`` bets), ``visits`` or ``""`` (older pipelines)
+        self.policy_targets = self.metadata.get("quansu.policy_targets", "")
+        #: the factor the evaluator multiplies logits by before its softmax (:func:`prior_scale`)
+        self.prior_scale = prior_scale(self.metadata)
 
     def options(self) -> dict:
         """The rule options the model was trained with."""
@@ -178,14 +199,15 @@ class NetworkEvaluator(Evaluator):
     ``evaluate(states, moves, rng)`` encodes every state from the view of its seat to act,
     runs all states' legal moves through the network in one onnxruntime call, and answers
     ``Evaluation(priors, values)``: ``priors[i]`` the softmax probability of ``moves[i]``
-    (sums to 1), ``values[s]`` the expected payoff in bets of absolute seat ``s`` (length
-    ``num_players``, projected to sum to zero) as the seat to act estimates it from its own
-    information.  Answers are cached by the acting seat's information-state key: with the
-    default ``cache_size=None`` in the process's one cache, shared by every evaluator of the
-    process (LRU of ``QUANSU_CACHE_EVALUATOR`` entries, 20,000 by default: a server that sees
-    many option sets holds one bounded cache, not one per option set); with a number, in a cache
-    of its own of that many entries (0 disables).  (A search that should trust the priors more
-    sharpens them itself: ``SearchConfig.prior_temperature``.)
+    (of the logits times the model's ``prior_scale``; sums to 1), ``values[s]`` the expected
+    payoff in bets of absolute seat ``s`` (length ``num_players``, projected to sum to zero) as
+    the seat to act estimates it from its own information.  Answers are cached by the acting
+    seat's information-state key: with the default ``cache_size=None`` in the process's one
+    cache, shared by every evaluator of the process (LRU of ``QUANSU_CACHE_EVALUATOR`` entries,
+    20,000 by default: a server that sees many option sets holds one bounded cache, not one per
+    option set); with a number, in a cache of its own of that many entries (0 disables).  (A
+    search that should trust the priors more sharpens them itself:
+    ``SearchConfig.prior_temperature``.)
     """
 
     def __init__(
@@ -261,7 +283,7 @@ class NetworkEvaluator(Evaluator):
             pos = 0
             n = self.game.num_players
             for j, (i, st, seat, legal, key) in enumerate(todo):
-                lg = logits[pos : pos + len(legal)].astype(np.float64)
+                lg = logits[pos : pos + len(legal)].astype(np.float64) * self.model.prior_scale
                 pos += len(legal)
                 pri = softmax(lg).tolist()
                 rel = vals_rel[j]

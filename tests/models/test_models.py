@@ -12,9 +12,9 @@ import pytest
 from quansu import games
 from quansu.games.base import GameError
 from quansu.models import ModelError, default_evaluator, has_model, load_model
-from quansu.models.canary import canary_inputs, read_canary
+from quansu.models.canary import canary_inputs, canary_positions, read_canary
 from quansu.models.encoders import Encoder, EncoderError, encoder_for, masks_to_bits, spec_for
-from quansu.models.evaluator import PolicyValueModel, default_model_path
+from quansu.models.evaluator import PolicyValueModel, default_model_path, prior_scale, softmax
 
 SHIPPED = ("tienlen", "phom", "samloc", "tan")
 REGISTERED = [g for g in games.game_names() if g in SHIPPED]
@@ -187,6 +187,30 @@ def test_evaluator_every_player_count(name, players):
     again = ev.evaluate(states[:1], [states[0].legal_moves()])[0]
     assert list(again.priors) == list(answers[0].priors)
     assert ev.hits >= 1
+
+
+def test_prior_scale_follows_what_the_logits_were_trained_on():
+    """A Deep Monte Carlo model's logits are Q in units of q_scale bets: its priors are the
+    softmax of Q in bets; every other model's logits go to the softmax as they are."""
+    assert prior_scale({"quansu.policy_targets": "dmc_q", "quansu.q_scale": "5.2"}) == 5.2
+    assert prior_scale({"quansu.policy_targets": "advantage", "quansu.q_scale": "5.2"}) == 1.0
+    assert prior_scale({}) == 1.0
+    with pytest.raises(ModelError, match="q_scale must be positive"):
+        prior_scale({"quansu.policy_targets": "dmc_q", "quansu.q_scale": "0"})
+
+
+@pytest.mark.parametrize("name", WITH_MODEL)
+def test_evaluator_priors_are_the_softmax_of_the_scaled_logits(name):
+    game = games.make(name, 4)
+    model = load_model(game)
+    assert model.prior_scale == prior_scale(model.metadata)
+    ev = default_evaluator(game, cache_size=0)
+    _, states, moves, idx = canary_inputs(game)
+    logits, _ = model.run(states, moves, idx)
+    (_, state), *_ = canary_positions(game)
+    legal = state.legal_moves()
+    want = softmax(logits[idx == 0].astype(np.float64) * model.prior_scale)
+    np.testing.assert_allclose(ev.evaluate([state], [legal])[0].priors, want, rtol=1e-5)
 
 
 @pytest.mark.parametrize("name", WITH_MODEL)
@@ -412,3 +436,21 @@ def test_the_heuristic_feature_generator_is_seeded_only_when_drawn_from():
     lazy.shuffle(xs)
     ref.shuffle(ys)
     assert xs == ys and isinstance(lazy._rng, random.Random)
+
+
+@pytest.mark.parametrize("name", WITH_MODEL[-1:])
+def test_canary_command_rewrites_a_models_canary(name, tmp_path, capsys):
+    from quansu.models.canary import main
+
+    shipped = default_model_path(name)
+    copy = tmp_path / f"{name}.onnx"
+    copy.write_bytes(shipped.read_bytes())
+    assert main([name, "--model", str(copy)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    got, want = (
+        read_canary(copy.with_suffix(".canary.json")),
+        read_canary(shipped.with_suffix(".canary.json")),
+    )
+    assert got["plies"] == want["plies"]
+    for key in ("states", "moves", "move_state", "logits", "values"):
+        np.testing.assert_allclose(got[key], want[key], atol=1e-5)
