@@ -62,9 +62,14 @@ def prior_scale(metadata: dict[str, str]) -> float:
     is 5.2 bets and its priors nearly uniform."""
     if metadata.get("quansu.policy_targets") != "dmc_q":
         return 1.0
-    scale = float(metadata.get("quansu.q_scale", "1.0"))
+    try:
+        scale = float(metadata.get("quansu.q_scale", "1.0"))
+    except ValueError:
+        scale = float("nan")
     if not scale > 0:
-        raise ModelError(f"quansu.q_scale must be positive, got {scale}")
+        raise ModelError(
+            f"quansu.q_scale must be a positive number, got {metadata.get('quansu.q_scale')!r}"
+        )
     return scale
 
 

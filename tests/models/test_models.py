@@ -195,8 +195,9 @@ def test_prior_scale_follows_what_the_logits_were_trained_on():
     assert prior_scale({"quansu.policy_targets": "dmc_q", "quansu.q_scale": "5.2"}) == 5.2
     assert prior_scale({"quansu.policy_targets": "advantage", "quansu.q_scale": "5.2"}) == 1.0
     assert prior_scale({}) == 1.0
-    with pytest.raises(ModelError, match="q_scale must be positive"):
-        prior_scale({"quansu.policy_targets": "dmc_q", "quansu.q_scale": "0"})
+    for bad in ("0", "-1", "nan", "five"):
+        with pytest.raises(ModelError, match="q_scale must be a positive number"):
+            prior_scale({"quansu.policy_targets": "dmc_q", "quansu.q_scale": bad})
 
 
 @pytest.mark.parametrize("name", WITH_MODEL)
