@@ -82,16 +82,15 @@ def main(argv=None) -> int:
     import argparse
 
     from quansu import games
-    from quansu.models.evaluator import PolicyValueModel, default_model_path
+    from quansu.models.evaluator import default_model_path, load_model
 
     p = argparse.ArgumentParser(prog="python -m quansu.models.canary", description=main.__doc__)
     p.add_argument("game", choices=games.game_names())
     p.add_argument("--model", help="the .onnx file (default models/GAME.onnx)")
     args = p.parse_args(argv)
     path = Path(args.model or default_model_path(args.game))
-    model = PolicyValueModel(path)
     game = games.make(args.game, 4)
-    model.check_encoder(encoder_for(game))
+    model = load_model(game, path)  # refuses another game's or encoder's model
     out = path.with_suffix(".canary.json")
     write_canary(out, game, model.run)
     print(f"wrote {out}")

@@ -112,11 +112,8 @@ class PolicyValueModel:
         self.move_dim = int(self.metadata["quansu.move_dim"])
         #: bets per unit of the raw value output: the payoff scale the model was trained with
         self.value_scale = float(self.metadata.get("quansu.value_scale", "1.0"))
-        #: what the per-move logits were trained on: ``advantage`` (rollout advantages over
-        #: ``quansu.advantage_scale`` bets), ``dmc_q`` (Deep Monte Carlo Q values over
-        #: ``quansu.q_scale`` bets), ``visits`` or ``""`` (older pipelines)
-        self.policy_targets = self.metadata.get("quansu.policy_targets", "")
-        #: the factor the evaluator multiplies logits by before its softmax (:func:`prior_scale`)
+        #: the factor the evaluator multiplies logits by before its softmax (:func:`prior_scale`,
+        #: from ``quansu.policy_targets``: ``advantage``, ``dmc_q``, or older pipelines' values)
         self.prior_scale = prior_scale(self.metadata)
 
     def options(self) -> dict:
