@@ -140,7 +140,9 @@ class ISMCTSBot(Bot):
         res = search(state, cfg, self.evaluator, seed=self.rng.getrandbits(63))
         self.last_result = res
         if step is not None:
-            self.last_improvement = improve_move(state, res, step, seed=self.rng.getrandbits(63))
+            self.last_improvement = improve_move(
+                state, res, step, seed=self.rng.getrandbits(63), evaluator=self.evaluator
+            )
             return self.last_improvement.move
         return res.choose(self.rng, self.config.temperature)
 

@@ -106,6 +106,7 @@ def playout(
     stop: StopFn | None = None,
     mast: MoveAverages | None = None,
     epsilon: float = 0.1,
+    evaluator: Evaluator | None = None,
 ) -> list[float]:
     """Play ``state`` (mutated in place) to the end and return its payoffs per seat, in bets.
 
@@ -115,7 +116,9 @@ def playout(
     (the game's ``sparring_move``, its strongest rule-based bot) or ``"mast"``
     (with probability ``epsilon`` a random move, else the legal move with the best
     :class:`MoveAverages` value in ``mast``, ties broken at random; the playout's moves are
-    then added to ``mast``).  ``stop`` is polled every 4
+    then added to ``mast``) or ``"evaluator"`` (every seat plays the move with the highest prior
+    of ``evaluator``, e.g. a policy network, read from that seat's information; ties at random;
+    a forced move without a call).  ``stop`` is polled every 4
     moves (every move with the heuristic); when it returns True the playout raises
     :class:`Aborted`.
     """
@@ -167,6 +170,10 @@ def playout(
             k += 1
             if stop is not None and k % _STOP_EVERY == 0 and stop():
                 raise Aborted()
+    if policy == "evaluator":
+        if evaluator is None:
+            raise ValueError("playout: policy 'evaluator' needs an evaluator")
+        return _evaluator_playout(state, rng, evaluator, stop)
     if policy == "sparring":
         values = policy_playout(state, state.game.sparring_move, rng, stop)
     else:  # the heuristic: the game's own loop (compiled in some games), the same moves
@@ -174,6 +181,29 @@ def playout(
     if values is None:
         raise Aborted()
     return values
+
+
+def _evaluator_playout(
+    state: State, rng: random.Random, evaluator: Evaluator, stop: StopFn | None
+) -> list[float]:
+    """:func:`playout` with policy ``"evaluator"``: one priors-only call per decision of more
+    than one legal move; the highest prior wins, ties at random."""
+    k = 0
+    while True:
+        moves = state.legal_moves()
+        if not moves:
+            return state.returns()
+        if len(moves) == 1:
+            move = moves[0]
+        else:
+            priors = evaluator.evaluate([state], [moves], rng, values=False, stop=stop)[0].priors
+            best = max(priors)
+            top = [i for i, p in enumerate(priors) if p == best]
+            move = moves[top[0] if len(top) == 1 else top[int(rng.random() * len(top))]]
+        state.apply_unchecked(move)
+        k += 1
+        if stop is not None and k % _STOP_EVERY == 0 and stop():
+            raise Aborted()
 
 
 class UniformEvaluator(Evaluator):

@@ -34,11 +34,12 @@ from typing import Callable
 
 from quansu.games.base import Move, State
 from quansu.search.config import SearchOptionError
+from quansu.search.evaluator import Evaluator
 from quansu.search.paired import PairedConfig, PairedResult, paired_evaluate
 from quansu.search.result import SearchResult
 
 _BASES = ("sparring", "heuristic")
-_PLAYOUTS = ("sparring", "heuristic", "game", "random")
+_PLAYOUTS = ("sparring", "heuristic", "game", "random", "evaluator")
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ class ImproveConfig:
     ``candidates``: how many of the search's moves are evaluated besides the reference.
     ``z``: how many standard errors of the paired difference a candidate must beat the
     reference by.  ``playout``: the continuation policy of every seat (``"sparring"``,
-    ``"heuristic"``, ``"game"``, ``"random"``).  ``base``: the reference policy
+    ``"heuristic"``, ``"game"``, ``"random"``, or ``"evaluator"``: the highest prior of the
+    search's evaluator, e.g. the game's network).  ``base``: the reference policy
     (``"sparring"`` or ``"heuristic"``).  ``iterations``: the budget of the search that proposes
     the candidates when this step runs (0: the caller's search budget unchanged).
     """
@@ -112,11 +114,14 @@ def improve(
     deadline: float | None = None,
     stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    evaluator: Evaluator | None = None,
 ) -> Improvement:
     """The improved move for the seat to act in ``state`` (non-terminal, more than one legal
     move), given ``result``, a search of the same position from that seat's information.
     Deterministic in ``seed``.  ``deadline`` (absolute ``clock()`` time) and ``stop()`` cut the
-    evaluation short; it then decides on the worlds played so far (the reference when none)."""
+    evaluation short; it then decides on the worlds played so far (the reference when none).
+    ``evaluator``: the rollout policy of ``config.playout="evaluator"`` (a
+    :class:`search.config.SearchOptionError` when that playout has none)."""
     game = state.game
     rng = random.Random(seed)
     ref_rng = random.Random(rng.getrandbits(63))
@@ -142,6 +147,7 @@ def improve(
         deadline=deadline,
         stop=stop,
         clock=clock,
+        evaluator=evaluator,
     )
     top = pr.moves[0]
     if top.move != reference and pr.worlds >= 2 and top.diff - config.z * top.diff_stderr > 0:

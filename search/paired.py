@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 from quansu.games.base import GameError, Move, SeededOnUse, State
 from quansu.search.config import SearchOptionError
-from quansu.search.evaluator import Aborted, playout
+from quansu.search.evaluator import Aborted, Evaluator, playout
 
 StopFn = Callable[[], bool]
 
@@ -41,7 +41,7 @@ StopFn = Callable[[], bool]
 #: a decision's whole share of an Analyze deadline).
 SCREEN_SHARE = 0.5
 
-_PLAYOUTS = ("game", "random", "heuristic", "sparring")
+_PLAYOUTS = ("game", "random", "heuristic", "sparring", "evaluator")
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ class PairedConfig:
     ``batch``: worlds between two looks.  ``confidence``: the joint coverage of the loss
     interval (0.95: a 95 % interval).  ``playout``: the continuation policy after the candidate
     move, for every seat (``"heuristic"``: the game's rule-based bot, the default; ``"sparring"``,
-    ``"random"`` or ``"game"``, the game's ``search_playout``), see :func:`search.evaluator.playout`.
+    ``"random"``, ``"game"``, the game's ``search_playout``, or ``"evaluator"``, the highest prior
+    of the evaluator given to :func:`paired_evaluate`), see :func:`search.evaluator.playout`.
     ``growth``: 1 looks every ``batch`` worlds; above 1 each look is at ``growth`` times the
     worlds of the last (32, 64, 128, ... with 2).  ``look_correction``: widen the interval for
     the number of looks too (Bonferroni over comparisons x looks), so that stopping at the first
@@ -217,7 +218,14 @@ class PairedResult:
 
 
 def _play_world(
-    state: State, observer: int, moves: Sequence[Move], seed: int, index: int, policy: str, poll
+    state: State,
+    observer: int,
+    moves: Sequence[Move],
+    seed: int,
+    index: int,
+    policy: str,
+    poll,
+    evaluator: Evaluator | None = None,
 ) -> list[float]:
     """The observer's payoff after each of ``moves`` in world ``index`` (one determinization,
     one continuation seed shared by every move)."""
@@ -231,7 +239,8 @@ def _play_world(
         if s.is_terminal():
             out.append(float(s.returns()[observer]))
         else:
-            out.append(float(playout(s, SeededOnUse(play_seed), policy, poll)[observer]))
+            values = playout(s, SeededOnUse(play_seed), policy, poll, evaluator=evaluator)
+            out.append(float(values[observer]))
     return out
 
 
@@ -324,16 +333,20 @@ def paired_evaluate(
     deadline: float | None = None,
     stop: StopFn | None = None,
     clock: Callable[[], float] = time.monotonic,
+    evaluator: Evaluator | None = None,
 ) -> PairedResult:
     """Evaluate ``candidates`` (legal moves of the seat to act in ``state``; ``reference`` is
     added when missing) on common sampled worlds from that seat's information; see the module
     text.  ``bands``: ascending loss thresholds in bets for the stopping rule (empty: stop at
-    ``min_worlds``).  ``deadline``: absolute ``clock()`` time.  ``stop()``: cancel.  The same
-    arguments give the same result (everything random is seeded by ``seed``).
+    ``min_worlds``).  ``deadline``: absolute ``clock()`` time.  ``stop()``: cancel.
+    ``evaluator``: the policy of ``config.playout="evaluator"`` (needed then, unused otherwise).
+    The same arguments give the same result (everything random is seeded by ``seed``).
 
     Raises :class:`games.base.GameError` for a terminal state or a candidate that is not legal.
     """
     cfg = config or PairedConfig()
+    if cfg.playout == "evaluator" and evaluator is None:
+        raise SearchOptionError("paired option 'playout': 'evaluator' needs an evaluator")
     start = clock()
     if state.is_terminal():
         raise GameError("paired evaluation: the game is over")
@@ -376,7 +389,9 @@ def paired_evaluate(
             for i in range(cfg.screen_worlds):
                 if i and screen_poll is not None and screen_poll():
                     break
-                row = _play_world(state, observer, moves, seed, i, cfg.playout, screen_poll)
+                row = _play_world(
+                    state, observer, moves, seed, i, cfg.playout, screen_poll, evaluator
+                )
                 playouts += len(row)
                 sums = [a + b for a, b in zip(sums, row)]
         except Aborted:
@@ -425,7 +440,14 @@ def paired_evaluate(
                 break
             idx = [j for j in range(len(moves)) if active[j]]
             row = _play_world(
-                state, observer, [moves[j] for j in idx], seed, first + n, cfg.playout, poll
+                state,
+                observer,
+                [moves[j] for j in idx],
+                seed,
+                first + n,
+                cfg.playout,
+                poll,
+                evaluator,
             )
             playouts += len(row)
             for j, v in zip(idx, row):

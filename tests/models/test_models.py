@@ -262,6 +262,23 @@ def test_policy_bot_plays_a_game(name):
         bot.choose(state, 0)
 
 
+@pytest.mark.parametrize("name", WITH_MODEL)
+def test_evaluator_playouts_play_the_policy_bot_for_every_seat(name):
+    """The improvement step's ``rollout=evaluator`` continuation with a network is the policy
+    network alone at every seat (ties are measure-zero with real logits)."""
+    from quansu.models.bots import PolicyBot
+    from quansu.search.evaluator import playout
+
+    game = games.make(name, 4)
+    ev = default_evaluator(game)
+    state = game.new_initial_state(random.Random(4))
+    values = playout(state.clone(), random.Random(1), "evaluator", evaluator=ev)
+    bot = PolicyBot(ev)
+    while not state.is_terminal():
+        state.apply(bot.choose(state, state.current_player))
+    assert values == state.returns()
+
+
 @pytest.mark.parametrize("name", [g for g in REGISTERED if spec_for(g).heuristic_feature])
 def test_heuristic_choice_feature_marks_the_bots_move(name):
     """The last move feature is 1 on exactly the heuristic bot's move (seed-independent: the

@@ -16,6 +16,7 @@ from quansu import games
 from quansu.search import SearchConfig, search
 from quansu.search.bots import ISMCTSBot, make_bot
 from quansu.search.config import SearchOptionError
+from quansu.search.evaluator import Evaluation, Evaluator, UniformEvaluator, playout
 from quansu.search.improve import ImproveConfig, improve
 from quansu.search.levels import LEVELS, level_bot
 from tests.search.test_search_nocheat import midgame_state, permuted
@@ -94,6 +95,57 @@ def test_the_step_never_reads_hidden_cards(name):
     fa = [(m.move, m.mean, m.diff) for m in a.paired.moves] if a.paired else None
     fb = [(m.move, m.mean, m.diff) for m in b.paired.moves] if b.paired else None
     assert fa == fb
+
+
+class _LastMove(Evaluator):
+    """A policy for the tests: all its prior on the last legal move (values unused)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def evaluate(self, states, moves, rng, *, values=True, stop=None):
+        self.calls += 1
+        return [Evaluation([0.0] * (len(ms) - 1) + [1.0]) for ms in moves]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_evaluator_playouts_play_the_highest_prior_for_every_seat(name):
+    state = _position(name, 7)
+    ev = _LastMove()
+    values = playout(state.clone(), random.Random(3), "evaluator", evaluator=ev)
+    expected = state.clone()
+    calls = 0
+    while not expected.is_terminal():
+        moves = expected.legal_moves()
+        calls += len(moves) > 1
+        expected.apply(moves[-1])
+    assert values == expected.returns()
+    assert ev.calls == calls  # forced moves need no call
+    # ties (uniform priors) are broken by the generator: the same seed, the same playout
+    a = playout(state.clone(), random.Random(8), "evaluator", evaluator=UniformEvaluator())
+    b = playout(state.clone(), random.Random(8), "evaluator", evaluator=UniformEvaluator())
+    assert a == b
+    with pytest.raises(ValueError, match="needs an evaluator"):
+        playout(state.clone(), random.Random(3), "evaluator")
+
+
+def test_the_step_rolls_out_with_the_evaluator_when_asked():
+    state = _position("tienlen", 5)
+    res = search(state, SearchConfig(iterations=50), seed=2)
+    cfg = ImproveConfig(worlds=4, candidates=3, z=0.0, playout="evaluator")
+    with pytest.raises(SearchOptionError, match="'evaluator' needs an evaluator"):
+        improve(state, res, cfg, seed=21)
+    ev = _LastMove()
+    a = improve(state, res, cfg, seed=21, evaluator=ev)
+    b = improve(state, res, cfg, seed=21, evaluator=_LastMove())
+    assert a.paired is not None and ev.calls > 0
+    assert (a.move, a.reference) == (b.move, b.reference)
+    assert [(m.move, m.mean) for m in a.paired.moves] == [(m.move, m.mean) for m in b.paired.moves]
+    # the continuation differs from heuristic rollouts on the same worlds
+    h = improve(
+        state, res, ImproveConfig(worlds=4, candidates=3, z=0.0, playout="heuristic"), seed=21
+    )
+    assert [m.mean for m in h.paired.moves] != [m.mean for m in a.paired.moves]
 
 
 def test_the_step_is_deterministic_in_its_seed():
