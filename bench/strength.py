@@ -16,6 +16,9 @@ can be measured against the shipped one as the service would play it:
     python -m quansu.bench.strength --game tienlen --a net=/tmp/exp/new.onnx:level3 \
         --b net:level3 --opponent sparring --deals 60 --seed 1
 
+Search settings the inner spec names win over the guided ones (``net:level3:prior_temperature=0.3``:
+the service's level 3 with its priors sharpened otherwise).
+
 For every deal and every rotation, bot A plays one seat against ``players - 1`` copies of the
 opponent, and bot B plays the same seat of the same deal against the same opponents (same seeds):
 the difference of their payoffs measures A against B with the luck of the deal cancelled twice
@@ -36,7 +39,8 @@ import time
 
 from quansu import games
 from quansu.search.arena import _seed_of, play_game
-from quansu.search.bots import ISMCTSBot, make_bot
+from quansu.search.bots import ISMCTSBot, make_bot, parse_bot_spec
+from quansu.search.config import FIELDS
 
 _NETWORKS: dict = {}
 
@@ -79,7 +83,10 @@ def build_bot(spec: str, game, seed: int):
     inner = make_bot(inner_spec, seed=seed)
     if not isinstance(inner, ISMCTSBot):
         raise SystemExit(f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts..., improve)")
-    inner.config = guided_config(ev, inner.config)  # the same bot (a level's too), guided
+    named = {k for k in parse_bot_spec(inner_spec)[1] if k in FIELDS}
+    guided = guided_config(ev, inner.config)  # the same bot (a level's too), guided
+    # what the spec names wins over the guided settings
+    inner.config = guided.replace(**{k: getattr(inner.config, k) for k in named})
     inner.evaluator = ev
     inner.name = spec
     return inner

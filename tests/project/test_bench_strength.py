@@ -65,6 +65,21 @@ def test_net_path_spec_loads_that_file(tmp_path):
         strength.build_bot(f"net={copy}:heuristic", game, 0)
 
 
+def test_net_spec_settings_win_over_the_guided_ones():
+    """``net:level3`` plays the service's guided level 3 (the game's prior temperature and leaf
+    values); a search setting the inner spec names replaces that one setting alone."""
+    from quansu.games import make
+
+    game = make("tienlen", 4)
+    plain = strength.build_bot("net:level3", game, 1).config
+    assert plain.prior_temperature == game.tuning.guided_prior_temperature
+    sharp = strength.build_bot("net:level3:prior_temperature=0.3", game, 1).config
+    assert sharp.prior_temperature == 0.3
+    assert sharp.replace(prior_temperature=plain.prior_temperature) == plain
+    leaf = strength.build_bot("net:level3:leaf_value=evaluator", game, 1).config
+    assert leaf.leaf_value == "evaluator" and plain.leaf_value == game.tuning.guided_leaf
+
+
 def test_head_to_head_reports_each_bot():
     from quansu.bench import strength
 
