@@ -316,7 +316,9 @@ class SearchTuning:
     play are valued by the exact endgame solver (0: off).  ``anchor``: the share of the root
     prior on the sparring bot's move (0: no anchor).  ``improve_worlds`` /
     ``improve_candidates``: the improvement step of levels 4-5 (worlds at level 5, candidate
-    moves; 0 worlds: none).  ``analysis_worlds``: Analyze's default cap of sampled worlds per
+    moves; 0 worlds: none).  ``improve_playout``: its rollout policy for every seat,
+    ``"sparring"`` (the game's sparring bot) or ``"evaluator"`` (the guiding network's top move;
+    a search without a network rolls out with the sparring bot).  ``analysis_worlds``: Analyze's default cap of sampled worlds per
     decision.  ``hint_worlds``: the most worlds a hint's candidates are measured on (0: a hint
     is the search's own ranking).  ``guided_leaf`` / ``guided_prior_temperature``: the
     network-guided search's leaf values ("rollout" or "evaluator") and prior temperature.
@@ -328,6 +330,7 @@ class SearchTuning:
     anchor: float = 0.0
     improve_worlds: int = 0
     improve_candidates: int = 4
+    improve_playout: str = "sparring"
     analysis_worlds: int = 512
     hint_worlds: int = 128
     guided_leaf: str = "evaluator"
@@ -342,6 +345,7 @@ TUNING_ATTRIBUTES = {
     "search_anchor": "anchor",
     "search_improve_worlds": "improve_worlds",
     "search_improve_candidates": "improve_candidates",
+    "search_improve_playout": "improve_playout",
     "analysis_worlds": "analysis_worlds",
     "hint_worlds": "hint_worlds",
 }
@@ -378,6 +382,7 @@ class Game:
     search_anchor: float = SearchTuning.anchor
     search_improve_worlds: int = SearchTuning.improve_worlds
     search_improve_candidates: int = SearchTuning.improve_candidates
+    search_improve_playout: str = SearchTuning.improve_playout
     analysis_worlds: int = SearchTuning.analysis_worlds
     hint_worlds: int = SearchTuning.hint_worlds
 

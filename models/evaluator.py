@@ -209,8 +209,11 @@ class NetworkEvaluator(Evaluator):
     20,000 by default: a server that sees many option sets holds one bounded cache, not one per
     option set); with a number, in a cache of its own of that many entries (0 disables).  (A
     search that should trust the priors more sharpens them itself:
-    ``SearchConfig.prior_temperature``.)
+    ``SearchConfig.prior_temperature``.)  A learned policy (``learned_policy``): its top move
+    can play a seat in the improvement step's rollouts.
     """
+
+    learned_policy = True
 
     def __init__(
         self, game: Game, model: PolicyValueModel | None = None, *, cache_size: int | None = None

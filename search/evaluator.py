@@ -49,9 +49,12 @@ class Evaluator:
     """The interface: batch evaluation of states.
 
     Subclasses implement :meth:`evaluate`.  ``name`` identifies the evaluator in results.
+    ``learned_policy``: whether its priors are a learned policy whose top move can stand in for a
+    player (a network: the improvement step's ``"evaluator"`` rollouts at the levels).
     """
 
     name: str = "evaluator"
+    learned_policy: bool = False
 
     def evaluate(
         self,

@@ -18,6 +18,7 @@ sparring bot's move (``Game.search_anchor``, where it measured stronger), levels
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from quansu.search.bots import ISMCTSBot
@@ -53,6 +54,7 @@ class Level:
             worlds=worlds,
             candidates=game.search_improve_candidates,
             iterations=self.improve_iterations,
+            playout=game.search_improve_playout,
         )
 
     def plan(self, game) -> tuple[int, int]:
@@ -119,4 +121,11 @@ class LevelBot(ISMCTSBot):
         self.level = level
 
     def improvement(self, game) -> ImproveConfig | None:
-        return self.level.step(game)
+        """The level's step; a game that rolls out with the network
+        (``search_improve_playout="evaluator"``) rolls out with its sparring bot when this bot's
+        evaluator is no learned policy (``Evaluator.learned_policy``: the network-free search)."""
+        step = self.level.step(game)
+        policy = self.evaluator is not None and self.evaluator.learned_policy
+        if step is not None and step.playout == "evaluator" and not policy:
+            step = dataclasses.replace(step, playout="sparring")
+        return step

@@ -332,7 +332,7 @@ class OptionInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[_Union[_struct_pb2.Value, _Mapping]]] = ..., type: _Optional[str] = ..., minimum: _Optional[float] = ..., maximum: _Optional[float] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve_worlds", "improve_candidates", "analysis_worlds", "hint_worlds", "search_anchor", "search_playout", "search_opponent_keys", "search_endgame_cards", "guided_leaf", "guided_prior_temperature")
+    __slots__ = ("name", "title", "min_players", "max_players", "options", "model", "rules_version", "thresholds", "improve_worlds", "improve_candidates", "analysis_worlds", "hint_worlds", "search_anchor", "search_playout", "search_opponent_keys", "search_endgame_cards", "guided_leaf", "guided_prior_temperature", "improve_playout")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -351,6 +351,7 @@ class GameInfo(_message.Message):
     SEARCH_ENDGAME_CARDS_FIELD_NUMBER: _ClassVar[int]
     GUIDED_LEAF_FIELD_NUMBER: _ClassVar[int]
     GUIDED_PRIOR_TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    IMPROVE_PLAYOUT_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_players: int
@@ -369,7 +370,8 @@ class GameInfo(_message.Message):
     search_endgame_cards: int
     guided_leaf: str
     guided_prior_temperature: float
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ..., analysis_worlds: _Optional[int] = ..., hint_worlds: _Optional[int] = ..., search_anchor: _Optional[float] = ..., search_playout: _Optional[str] = ..., search_opponent_keys: _Optional[str] = ..., search_endgame_cards: _Optional[int] = ..., guided_leaf: _Optional[str] = ..., guided_prior_temperature: _Optional[float] = ...) -> None: ...
+    improve_playout: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., model: _Optional[str] = ..., rules_version: _Optional[int] = ..., thresholds: _Optional[_Union[Thresholds, _Mapping]] = ..., improve_worlds: _Optional[int] = ..., improve_candidates: _Optional[int] = ..., analysis_worlds: _Optional[int] = ..., hint_worlds: _Optional[int] = ..., search_anchor: _Optional[float] = ..., search_playout: _Optional[str] = ..., search_opponent_keys: _Optional[str] = ..., search_endgame_cards: _Optional[int] = ..., guided_leaf: _Optional[str] = ..., guided_prior_temperature: _Optional[float] = ..., improve_playout: _Optional[str] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("default_budget", "max_budget", "default_top_k", "max_top_k", "workers", "max_request_bytes")

@@ -191,6 +191,30 @@ def test_levels_apply_the_step_only_in_games_that_ship_it(monkeypatch):
         assert bot.last_improvement.paired.worlds == 4
 
 
+def test_a_level_rolls_out_with_the_network_only_when_it_has_one(monkeypatch):
+    """``search_improve_playout="evaluator"``: a level guided by a policy rolls out with it; the
+    network-free level (uniform priors, or none) with the sparring bot."""
+    cls = games.game_classes()["tienlen"]
+    game = games.make("tienlen", 4)
+    assert LEVELS[5].step(game).playout == game.search_improve_playout
+    monkeypatch.setattr(cls, "search_improve_playout", "evaluator")
+
+    class _Policy(_LastMove):
+        learned_policy = True
+
+    for ev, want in (
+        (None, "sparring"),
+        (UniformEvaluator(), "sparring"),
+        (_LastMove(), "sparring"),
+        (_Policy(), "evaluator"),
+    ):
+        assert level_bot(5, seed=1, evaluator=ev).improvement(game).playout == want
+    bot = level_bot(5, seed=1, evaluator=_Policy())
+    state = _position("tienlen", 5)
+    bot.choose(state, state.current_player)
+    assert bot.evaluator.calls > 0
+
+
 def test_the_improve_bot_spec_and_forced_moves():
     bot = make_bot("improve:worlds=4:candidates=2:z=0.5:rollout=heuristic:iterations=20", seed=3)
     assert isinstance(bot, ISMCTSBot) and bot.improvement(games.make("tan", 4)) is bot.improve
@@ -253,3 +277,18 @@ def test_the_service_lists_and_reports_the_step(monkeypatch):
     assert late.stats.stopped_by == "deadline" and late.stats.improve_worlds == 0
     assert not late.stats.improve_changed
     assert late.chosen.text in {state.game.move_to_text(m) for m in state.legal_moves()}
+
+
+def test_the_service_reports_the_rollout_policy_it_plays(monkeypatch):
+    """GameInfo.improve_playout: the game's setting with its network loaded; a game set to the
+    network's rollouts says (and plays) "sparring" on a server without it."""
+    from quansu.server.engine import build_engine
+
+    cls = games.game_classes()["tienlen"]
+    monkeypatch.setattr(cls, "search_improve_playout", "evaluator")
+    uniform = {g.name: g.improve_playout for g in build_engine(uniform=True).describe_games().games}
+    guided = {g.name: g.improve_playout for g in build_engine().describe_games().games}
+    assert uniform["tienlen"] == "sparring" and guided["tienlen"] == "evaluator"
+    for name, c in games.game_classes().items():
+        if name != "tienlen":
+            assert uniform[name] == guided[name] == c.search_improve_playout

@@ -23,8 +23,8 @@ export interface GameInfo {
    * measured stronger and fits the levels' time): after the level's search, its first
    * `improve_candidates` moves are measured against the game's sparring bot's own move on
    * `improve_worlds` sampled worlds at level 5 (LevelInfo.improve_share of them at a level)
-   * with sparring rollouts, and the bot leaves the sparring bot's move only for a move
-   * measured better.  0: no improvement step in this game.
+   * with `improve_playout` rollouts, and the bot leaves the sparring bot's move only for a
+   * move measured better.  0: no improvement step in this game.
    */
   'improve_worlds'?: (number);
   'improve_candidates'?: (number);
@@ -57,6 +57,12 @@ export interface GameInfo {
   'search_endgame_cards'?: (number);
   'guided_leaf'?: (string);
   'guided_prior_temperature'?: (number | string);
+  /**
+   * The rollout policy of every seat in the improvement step, as this server plays it:
+   * "sparring" (the game's sparring bot) or "evaluator" (the game's loaded network, its top
+   * move; a game set to it rolls out with the sparring bot when no network is loaded).
+   */
+  'improve_playout'?: (string);
 }
 
 export interface GameInfo__Output {
@@ -79,8 +85,8 @@ export interface GameInfo__Output {
    * measured stronger and fits the levels' time): after the level's search, its first
    * `improve_candidates` moves are measured against the game's sparring bot's own move on
    * `improve_worlds` sampled worlds at level 5 (LevelInfo.improve_share of them at a level)
-   * with sparring rollouts, and the bot leaves the sparring bot's move only for a move
-   * measured better.  0: no improvement step in this game.
+   * with `improve_playout` rollouts, and the bot leaves the sparring bot's move only for a
+   * move measured better.  0: no improvement step in this game.
    */
   'improve_worlds'?: (number);
   'improve_candidates'?: (number);
@@ -113,4 +119,10 @@ export interface GameInfo__Output {
   'search_endgame_cards'?: (number);
   'guided_leaf'?: (string);
   'guided_prior_temperature'?: (number);
+  /**
+   * The rollout policy of every seat in the improvement step, as this server plays it:
+   * "sparring" (the game's sparring bot) or "evaluator" (the game's loaded network, its top
+   * move; a game set to it rolls out with the sparring bot when no network is loaded).
+   */
+  'improve_playout'?: (string);
 }
