@@ -319,8 +319,8 @@ class SearchTuning:
     moves; 0 worlds: none).  ``improve_playout``: its rollout policy for every seat,
     ``"sparring"`` (the game's sparring bot) or ``"evaluator"`` (the guiding network's top move;
     a search without a network rolls out with the sparring bot).  ``analysis_worlds``:
-    Analyze's default cap of sampled worlds per decision.  ``hint_worlds``: the most worlds a hint's candidates are measured on (0: a hint
-    is the search's own ranking).  ``guided_leaf`` / ``guided_prior_temperature``: the
+    Analyze's default cap of sampled worlds per decision.  ``hint_worlds``: the most worlds a
+    hint's candidates are measured on (0: a hint is the search's own ranking).  ``guided_leaf`` / ``guided_prior_temperature``: the
     network-guided search's leaf values ("rollout" or "evaluator") and prior temperature.
     """
 

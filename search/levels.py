@@ -102,6 +102,12 @@ def level_config(level: int, base: SearchConfig | None = None) -> SearchConfig:
     return cfg if lv.anchored else cfg.replace(anchor=0.0)
 
 
+def served_improve_playout(playout: str, learned_policy: bool) -> str:
+    """The improvement step's rollout policy as played: a game's ``"evaluator"`` rollouts need a
+    learned policy (a network), else the sparring bot's (the levels and DescribeGames)."""
+    return "sparring" if playout == "evaluator" and not learned_policy else playout
+
+
 def level_bot(
     level: int, seed: int = 0, evaluator: Evaluator | None = None, base: SearchConfig | None = None
 ) -> ISMCTSBot:
@@ -125,7 +131,7 @@ class LevelBot(ISMCTSBot):
         (``search_improve_playout="evaluator"``) rolls out with its sparring bot when this bot's
         evaluator is no learned policy (``Evaluator.learned_policy``: the network-free search)."""
         step = self.level.step(game)
+        if step is None:
+            return None
         policy = self.evaluator is not None and self.evaluator.learned_policy
-        if step is not None and step.playout == "evaluator" and not policy:
-            step = dataclasses.replace(step, playout="sparring")
-        return step
+        return dataclasses.replace(step, playout=served_improve_playout(step.playout, policy))

@@ -24,7 +24,7 @@ import random
 from typing import Callable, Iterable
 
 from quansu.games.registry import game_classes
-from quansu.search.levels import LEVELS
+from quansu.search.levels import LEVELS, served_improve_playout
 from quansu.server import convert
 from quansu.server.analysis import (
     ANALYZE_ACCURACY_PRECISION,
@@ -132,14 +132,6 @@ class Engine(Checks, Suggest, Analysis):
         return self._model_names.get(game_name, UNIFORM)
 
     # -- DescribeGames ------------------------------------------------------------------------
-    def _improve_playout(self, name: str, cls) -> str:
-        """The improvement step's rollout policy as served (:meth:`LevelBot.improvement`: the
-        network's rollouts need a network)."""
-        playout = cls.search_improve_playout
-        if playout == "evaluator" and self.model_name(name) == UNIFORM:
-            return "sparring"
-        return playout
-
     def describe_games(
         self, request: pb.DescribeGamesRequest | None = None
     ) -> pb.DescribeGamesResponse:
@@ -155,7 +147,9 @@ class Engine(Checks, Suggest, Analysis):
                 rules_version=cls.rules_version,
                 improve_worlds=cls.search_improve_worlds,
                 improve_candidates=cls.search_improve_candidates,
-                improve_playout=self._improve_playout(name, cls),
+                improve_playout=served_improve_playout(
+                    cls.search_improve_playout, self.model_name(name) != UNIFORM
+                ),
                 search_anchor=cls.search_anchor,
                 analysis_worlds=self._default_worlds(cls.analysis_worlds),
                 hint_worlds=self._hint_worlds(cls),
