@@ -316,7 +316,9 @@ class SearchTuning:
     play are valued by the exact endgame solver (0: off).  ``anchor``: the share of the root
     prior on the sparring bot's move (0: no anchor).  ``improve_worlds`` /
     ``improve_candidates``: the improvement step of levels 4-5 (worlds at level 5, candidate
-    moves; 0 worlds: none).  ``improve_playout``: its rollout policy for every seat,
+    moves; 0 worlds: none).  ``improve_look``: worlds between two looks of its early stop (0:
+    none; :class:`search.improve.ImproveConfig` ``look``).  ``improve_playout``: its rollout
+    policy for every seat,
     ``"sparring"`` (the game's sparring bot) or ``"evaluator"`` (the guiding network's top move;
     a search without a network rolls out with the sparring bot).  ``analysis_worlds``:
     Analyze's default cap of sampled worlds per decision.  ``hint_worlds``: the most worlds a
@@ -330,6 +332,7 @@ class SearchTuning:
     anchor: float = 0.0
     improve_worlds: int = 0
     improve_candidates: int = 4
+    improve_look: int = 0
     improve_playout: str = "sparring"
     analysis_worlds: int = 512
     hint_worlds: int = 128
@@ -345,6 +348,7 @@ TUNING_ATTRIBUTES = {
     "search_anchor": "anchor",
     "search_improve_worlds": "improve_worlds",
     "search_improve_candidates": "improve_candidates",
+    "search_improve_look": "improve_look",
     "search_improve_playout": "improve_playout",
     "analysis_worlds": "analysis_worlds",
     "hint_worlds": "hint_worlds",
@@ -382,6 +386,7 @@ class Game:
     search_anchor: float = SearchTuning.anchor
     search_improve_worlds: int = SearchTuning.improve_worlds
     search_improve_candidates: int = SearchTuning.improve_candidates
+    search_improve_look: int = SearchTuning.improve_look
     search_improve_playout: str = SearchTuning.improve_playout
     analysis_worlds: int = SearchTuning.analysis_worlds
     hint_worlds: int = SearchTuning.hint_worlds

@@ -291,7 +291,9 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
         return PIMCBot(worlds, from_dict(settings), evaluator, seed, name=spec)
     if kind == "improve":
         own: dict[str, Any] = {
-            k: settings.pop(k) for k in ("candidates", "worlds", "z", "base") if k in settings
+            k: settings.pop(k)
+            for k in ("candidates", "worlds", "z", "base", "look", "margin")
+            if k in settings
         }
         if "rollout" in settings:
             own["playout"] = settings.pop("rollout")
@@ -299,7 +301,7 @@ def make_bot(spec: str, seed: int = 0, evaluator: Evaluator | None = None) -> Bo
         if unknown:
             raise SearchOptionError(
                 f"unknown setting {unknown[0]!r} for improve in {spec!r}; "
-                f"known: candidates, worlds, z, base, rollout, {', '.join(FIELDS)}"
+                f"known: candidates, worlds, z, base, look, margin, rollout, {', '.join(FIELDS)}"
             )
         cfg = from_dict({"iterations": 200, **settings})
         return ISMCTSBot(

@@ -54,7 +54,11 @@ class ImproveConfig:
     ``"heuristic"``, ``"game"``, ``"random"``, or ``"evaluator"``: the highest prior of the
     search's evaluator, e.g. the game's network).  ``base``: the reference policy
     (``"sparring"`` or ``"heuristic"``).  ``iterations``: the budget of the search that proposes
-    the candidates when this step runs (0: the caller's search budget unchanged).
+    the candidates when this step runs (0: the caller's search budget unchanged).  ``look``:
+    worlds between two looks of the early stop (0: none, every candidate plays every world): at
+    each look a candidate that would need more than ``margin`` standard errors of luck to pass
+    the test at ``worlds`` is dropped, and the step ends, with the reference, once none is left
+    (:class:`search.paired.PairedConfig` ``beat``).
     """
 
     worlds: int = 0
@@ -63,14 +67,21 @@ class ImproveConfig:
     playout: str = "sparring"
     base: str = "sparring"
     iterations: int = 0
+    look: int = 0
+    margin: float = 1.0
 
     def __post_init__(self) -> None:
-        for name, lo in (("worlds", 0), ("candidates", 1), ("iterations", 0)):
+        for name, lo in (("worlds", 0), ("candidates", 1), ("iterations", 0), ("look", 0)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > 100000:
                 raise SearchOptionError(
                     f"improve option {name!r}: expected a whole number in [{lo}, 100000], got {v!r}"
                 )
+        if self.look == 1:
+            raise SearchOptionError(
+                "improve option 'look': 1 world between looks gives no standard error; "
+                "use 0 (no early stop) or at least 2"
+            )
         if self.worlds == 1:
             raise SearchOptionError(
                 "improve option 'worlds': 1 world gives no standard error; "
@@ -79,6 +90,11 @@ class ImproveConfig:
         z = self.z
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z <= 10:
             raise SearchOptionError(f"improve option 'z': expected a number in [0, 10], got {z!r}")
+        m = self.margin
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 <= m <= 10:
+            raise SearchOptionError(
+                f"improve option 'margin': expected a number in [0, 10], got {m!r}"
+            )
         if self.playout not in _PLAYOUTS:
             raise SearchOptionError(
                 f"improve option 'playout': expected one of "
@@ -131,12 +147,17 @@ def improve(
     candidates = [m.move for m in ranked[: config.candidates]]
     if not config.worlds or candidates == [reference]:
         return Improvement(reference, reference, None)
+    early = 2 <= config.look < config.worlds
+    first = config.look if early else config.worlds
     pcfg = PairedConfig(
-        min_worlds=config.worlds,
+        min_worlds=first,
         max_worlds=config.worlds,
-        batch=config.worlds,
+        batch=first,
         playout=config.playout,
         futility=0.0,
+        beat=early,
+        beat_z=config.z,
+        beat_margin=config.margin,
     )
     pr = paired_evaluate(
         state,
@@ -149,7 +170,8 @@ def improve(
         clock=clock,
         evaluator=evaluator,
     )
-    top = pr.moves[0]
+    # the best candidate played on every world (a dropped one was measured on fewer)
+    top = next(m for m in pr.moves if not m.dropped)
     if top.move != reference and pr.worlds >= 2 and top.diff - config.z * top.diff_stderr > 0:
         return Improvement(top.move, reference, pr)
     return Improvement(reference, reference, pr)

@@ -55,6 +55,7 @@ class Level:
             candidates=game.search_improve_candidates,
             iterations=self.improve_iterations,
             playout=game.search_improve_playout,
+            look=game.search_improve_look,
         )
 
     def plan(self, game) -> tuple[int, int]:

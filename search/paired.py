@@ -80,6 +80,14 @@ class PairedConfig:
     separated leader stops the evaluation, and so do moves that are tied now and that more
     worlds would most likely leave tied (the advice, the top tied group, would not change).
     ``bands``, ``precision``, the futility and the loss-based drop are not used then.
+    ``beat`` (the improvement step's rule; :mod:`search.improve`): a candidate is
+    wanted only if at the cap it beats the reference by more than ``beat_z`` standard errors of
+    the paired difference.  At every look before the cap a candidate is dropped as hopeless when
+    even its difference ``d`` plus ``beat_margin`` standard errors ``se`` is at most the least
+    difference that would pass at the cap, ``beat_z * se * sqrt(n / max_worlds)`` (``n``
+    worlds played; the standard error taken to shrink like ``1 / sqrt(worlds)``); the
+    evaluation stops (``"hopeless"``) when no candidate is left besides the reference.
+    ``bands``, ``precision``, the futility and the loss-based drop are not used then.
     """
 
     min_worlds: int = 16
@@ -96,6 +104,9 @@ class PairedConfig:
     accuracy_scale: float = 0.0
     accuracy_precision: float = 0.0
     race: bool = False
+    beat: bool = False
+    beat_z: float = 1.0
+    beat_margin: float = 1.0
 
     def __post_init__(self) -> None:
         for name in ("min_worlds", "max_worlds", "batch"):
@@ -135,7 +146,7 @@ class PairedConfig:
             raise SearchOptionError(
                 f"paired option 'precision': expected a number >= 0 (bets), got {p!r}"
             )
-        for name in ("accuracy_scale", "accuracy_precision"):
+        for name in ("accuracy_scale", "accuracy_precision", "beat_z", "beat_margin"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf:
                 raise SearchOptionError(
@@ -186,7 +197,8 @@ class PairedResult:
     ``accuracy_precision``, the accuracy is known to within it).  ``stopped``:
     ``"settled"``, ``"cap"`` (max_worlds), ``"futile"`` (would not settle by the cap),
     ``"precise"`` (the interval is narrower than ``2 * precision``), ``"ranked"`` (``race``: the
-    top of the ranking is settled), ``"deadline"`` or ``"cancelled"``.  ``playouts``:
+    top of the ranking is settled), ``"hopeless"`` (``beat``: no candidate can still beat the
+    reference), ``"deadline"`` or ``"cancelled"``.  ``playouts``:
     playouts run in all (screening included).  ``screened_out``: candidates the screening
     dropped (not in ``moves``).
     """
@@ -453,7 +465,13 @@ def paired_evaluate(
             for j, v in zip(idx, row):
                 values[j].append(v)
             n += 1
-            if n in look_at and cfg.race:
+            if n in look_at and cfg.beat:
+                if n < cfg.max_worlds and _hopeless_look(
+                    values, active, cfg.beat_z, cfg.beat_margin, math.sqrt(n / cfg.max_worlds)
+                ):
+                    stopped = "hopeless"
+                    break
+            elif n in look_at and cfg.race:
                 if n < cfg.max_worlds and _race_look(
                     values, active, z, math.sqrt(n / cfg.max_worlds)
                 ):
@@ -531,6 +549,26 @@ def paired_evaluate(
         elapsed_s=clock() - start,
         screened_out=screened_out,
     )
+
+
+def _hopeless_look(
+    values: list[list[float]], active: list[bool], z: float, margin: float, shrink: float
+) -> bool:
+    """One look of the improvement step's rule (:class:`PairedConfig` ``beat``): drop every
+    candidate (never the reference, index 0) whose paired difference with the reference ``d``
+    satisfies ``d + margin * se <= z * se * shrink`` (``shrink``: ``sqrt(n / max_worlds)``, the
+    share of the standard error left at the cap; equal values so far, ``se`` 0, drop unless
+    ``d > 0``); return whether every candidate is dropped."""
+    left = False
+    for j in range(1, len(values)):
+        if not active[j]:
+            continue
+        d, se = _paired(values[j], values[0])
+        if not math.isinf(se) and d + margin * se <= z * se * shrink:
+            active[j] = False
+        else:
+            left = True
+    return not left
 
 
 def _race_look(values: list[list[float]], active: list[bool], z: float, shrink: float) -> bool:

@@ -140,6 +140,8 @@ class _Ctx:
         "sure_memo",
         "hold_cache",
         "sure_cache",
+        "ge_cache",
+        "bomb_cache",
         "dut_mu",
         "chain_mode",
     )
@@ -177,6 +179,8 @@ class _Ctx:
         self.sure_memo: dict[int, tuple] = {}
         self.hold_cache: dict[tuple, float] = {}
         self.sure_cache: dict[int, bool] = {}
+        self.ge_cache: dict[tuple, list] = {}
+        self.bomb_cache: dict[tuple, float] = {}
 
     # -- an opponent's chance to hold a beater -------------------------------------------------
     def _ge(self, i: int, u: int, k: int) -> float:
@@ -189,7 +193,9 @@ class _Ctx:
         if self.counts[i] < length * k:
             return 0.0
         uc = self.uc
-        ge = [self._ge(i, uc[r], k) for r in range(_NON_TWO_RANKS)]
+        ge = self.ge_cache.get((i, k))
+        if ge is None:
+            ge = self.ge_cache[(i, k)] = [self._ge(i, uc[r], k) for r in range(_NON_TWO_RANKS)]
         if top >= 0:
             rt = top >> 2
             h = (self.unseen & _RANK[rt] & ~((2 << top) - 1)).bit_count()  # above top, its rank
@@ -235,9 +241,16 @@ class _Ctx:
 
     def _bomb_beat(self, i: int, mask: int, shape: int) -> float:
         """P(opponent ``i`` holds a bomb that may be played on ``mask`` by the chop table,
-        same-shape bombs excluded)."""
-        top = mask.bit_length() - 1
-        two = top >= 48
+        same-shape bombs excluded).  Depends on ``mask`` only through whether it holds a 2
+        (cached per opponent, shape and that)."""
+        two = mask >> 48 != 0
+        key = (i, shape, two)
+        got = self.bomb_cache.get(key)
+        if got is None:
+            got = self.bomb_cache[key] = self._bomb_beat_of(i, shape, two)
+        return got
+
+    def _bomb_beat_of(self, i: int, shape: int, two: bool) -> float:
         q = 1.0
         if shape == R.SINGLE and two:
             q *= (

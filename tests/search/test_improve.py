@@ -40,6 +40,10 @@ def _position(name: str, seed: int):
         dict(base="random"),
         dict(iterations=-3),
         dict(worlds=True),
+        dict(look=1),
+        dict(look=-8),
+        dict(margin=-1.0),
+        dict(margin=float("inf")),
     ],
 )
 def test_bad_settings_are_refused_naming_the_field(bad):
@@ -69,6 +73,54 @@ def test_the_step_keeps_the_sparring_move_unless_a_candidate_is_measured_better(
         assert imp.move == (top.move if better else ref)
         assert imp.changed == better
         assert imp.paired.worlds == 12
+
+
+def test_the_hopeless_rule_drops_what_cannot_pass_at_the_cap():
+    """One look of the early stop (search.paired._hopeless_look): with z 1 and margin 1 at a
+    quarter of the cap (shrink 0.5), a candidate is dropped when d + se <= 0.5 se."""
+    from quansu.search.paired import _hopeless_look
+
+    ref = [0.0, 1.0, 0.0, 1.0]
+    worse = [-1.0, 0.0, -1.0, 0.0]  # d -1, se 0: dropped
+    same = list(ref)  # d 0, se 0: cannot beat the reference, dropped
+    noisy = [0.0, 2.0, 0.0, 0.0]  # d 0, se 0.5: 0.5 <= 0.25 is false, kept
+    better = [1.0, 2.0, 1.0, 2.0]  # d 1, se 0: kept
+    active = [True] * 5
+    assert not _hopeless_look([ref, worse, same, noisy, better], active, 1.0, 1.0, 0.5)
+    assert active == [True, False, False, True, True]
+    active = [True] * 3
+    assert _hopeless_look([ref, worse, same], active, 1.0, 1.0, 0.5)
+    assert active == [True, False, False]
+
+
+@pytest.mark.parametrize("name", ["tienlen", "samloc"])
+def test_the_early_stop_plays_fewer_worlds_and_only_passing_candidates(name):
+    """With ``look`` the step stops once no candidate can pass (the reference then), and a
+    changed move is a candidate played on every world that beats the reference by z standard
+    errors; without it every world is played."""
+    stopped_early = 0
+    for seed in range(6):
+        state = _position(name, seed)
+        res = search(state, SearchConfig(iterations=60), seed=seed)
+        cfg = ImproveConfig(worlds=16, candidates=3, playout="heuristic")
+        full = improve(state, res, cfg, seed=seed)
+        early = improve(state, res, ImproveConfig(**{**cfg.__dict__, "look": 4}), seed=seed)
+        assert early.reference == full.reference
+        if full.paired is None:
+            assert early.paired is None
+            continue
+        assert full.paired.worlds == 16
+        pr = early.paired
+        assert pr.worlds in (4, 8, 12, 16)
+        if pr.stopped == "hopeless":
+            stopped_early += 1
+            assert pr.worlds < 16 and early.move == early.reference
+            assert all(m.dropped for m in pr.moves if m.move != early.reference)
+        if early.changed:
+            m = pr.move(early.move)
+            assert not m.dropped and m.worlds == pr.worlds
+            assert m.diff - cfg.z * m.diff_stderr > 0
+    assert stopped_early  # the rule is exercised
 
 
 def test_a_large_margin_always_plays_the_reference():
