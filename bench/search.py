@@ -234,6 +234,8 @@ def _suite(job: dict) -> dict:
     playout = job.get("search_playout")
     if playout:  # the same playout policy in every version compared (see --own-playout)
         games.game_classes()[job["game"]].retune(playout=playout)
+    if job.get("tuning"):
+        games.game_classes()[job["game"]].retune(**job["tuning"])
     states = [replay_record(r, check=False) for r in job["records"]]
     game = states[0].game
     ev, cfg = EvaluatorSet(uniform=job["uniform"]).for_game(game)
@@ -403,9 +405,11 @@ def bench_shipped(
     log=print,
     own_playout: bool = False,
     python: str | None = None,
+    tuning: dict | None = None,
 ) -> list[dict]:
     """The ``--shipped`` measurements (see the module doc); one row per game.  Both versions
-    play out with this version's ``search_playout`` unless ``own_playout``."""
+    play out with this version's ``search_playout`` unless ``own_playout``.  ``tuning``:
+    :class:`games.base.SearchTuning` fields to change in the current version (``--tuning``)."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-search-") as td:
         tmp = Path(td)
@@ -421,7 +425,9 @@ def bench_shipped(
                 "search_playout": None
                 if own_playout
                 else games.game_classes()[name].search_playout,
+                "tuning": dict(tuning or {}),
             }
+            base_job = {**job, "tuning": {}}  # the baseline as shipped
             cur_runs, base_runs = [], []
             for k in range(rounds):
                 order = (
@@ -436,7 +442,12 @@ def bench_shipped(
                     wd.mkdir()
                     log(f"  {name}: {who} round {k + 1}/{rounds} ...", flush=True)
                     (cur_runs if who == "current" else base_runs).append(
-                        _run_worker(job, pp, wd, python if who == "current" else None)
+                        _run_worker(
+                            job if who == "current" else base_job,
+                            pp,
+                            wd,
+                            python if who == "current" else None,
+                        )
                     )
             cur = _best_of(cur_runs)
             row = {
@@ -447,6 +458,7 @@ def bench_shipped(
                 "leaf_value": cur["leaf_value"],
                 "playout": cur["playout"],
                 "search_playout": job["search_playout"] or "own",
+                "tuning": job["tuning"],
                 "positions": positions,
                 "iterations": iterations,
                 "rounds": rounds,
@@ -563,6 +575,27 @@ def print_shipped(rows: list[dict], out=None) -> list[tuple[str, bool]]:
     return checks
 
 
+def _tuning_arg(text: str | None) -> dict:
+    """``--tuning improve_worlds=24,improve_look=8`` -> ``{"improve_worlds": 24, ...}``
+    (numbers where they parse as numbers, else text)."""
+    out: dict = {}
+    for item in (text or "").split(","):
+        if not item:
+            continue
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"--tuning: expected FIELD=VALUE, got {item!r}")
+        for kind in (int, float):
+            try:
+                out[name] = kind(value)
+                break
+            except ValueError:
+                continue
+        else:
+            out[name] = value
+    return out
+
+
 def _shipped_main(args) -> int:
     names = [g for g in args.games.split(",") if g]
     levels = [int(x) for x in args.levels.split(",") if x]
@@ -592,6 +625,7 @@ def _shipped_main(args) -> int:
             log=lambda *a, **k: print(*a, file=sys.stderr, **k),
             own_playout=args.own_playout,
             python=args.python,
+            tuning=_tuning_arg(args.tuning),
         )
     finally:
         if tmp is not None:
@@ -676,6 +710,12 @@ def main(argv: list[str] | None = None) -> int:
         help="a git revision to compare with (exported with git archive)",
     )
     g.add_argument("--raw", action="store_true", help="with --json: every position's figures too")
+    g.add_argument(
+        "--tuning",
+        default=None,
+        metavar="FIELD=VALUE,...",
+        help="change the current version's SearchTuning fields (e.g. improve_look=8)",
+    )
     g.add_argument(
         "--python",
         default=None,
