@@ -38,3 +38,16 @@ def test_bench_search_smoke(name, tmp_path, capsys):
     assert row["game"] == name and row["iterations_per_s"] > 0
     assert row["cancel_latency_ms_max"] >= 0 and row["deadline_overshoot_ms_max"] >= 0
     assert "OpenSpiel peer skipped" in capsys.readouterr().out
+
+
+def test_tuning_argument_parses_fields_and_refuses_bad_items():
+    """``--tuning``: numbers where they parse, text otherwise; an item without ``=`` names it."""
+    assert bench_search._tuning_arg("improve_worlds=24,improve_look=8,playout=heuristic") == {
+        "improve_worlds": 24,
+        "improve_look": 8,
+        "playout": "heuristic",
+    }
+    assert bench_search._tuning_arg("anchor=0.25") == {"anchor": 0.25}
+    assert bench_search._tuning_arg(None) == {}
+    with pytest.raises(SystemExit, match="improve_look"):
+        bench_search._tuning_arg("improve_look")
