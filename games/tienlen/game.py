@@ -171,8 +171,9 @@ class TienLenGame(Game):
     #: root prior on the sparring bot's move measured stronger than none.  Levels 4-5: the
     #: improvement step with few worlds and candidates, as Tiến lên's sparring rollouts are the
     #: slowest of the four games, and its early stop (a look every 8 worlds): level 5 at 938 ms
-    #: of CPU p95 instead of 1,800, still beating three sparring bots.  Analyze: at most 8,192 worlds a decision, steady marks under
-    #: seeds for about 47 s of one core a game on average (docs/search.md).
+    #: of CPU p95 instead of 1,800, still beating three sparring bots.  Analyze: at most 8,192
+    #: worlds a decision, steady marks under seeds for about 47 s of one core a game on average
+    #: (docs/search.md).
     tuning = SearchTuning(
         playout="heuristic",
         anchor=0.25,
