@@ -577,7 +577,7 @@ def print_shipped(rows: list[dict], out=None) -> list[tuple[str, bool]]:
 
 def _tuning_arg(text: str | None) -> dict:
     """``--tuning improve_worlds=24,improve_look=8`` -> ``{"improve_worlds": 24, ...}``
-    (numbers where they parse as numbers, else text)."""
+    (each value read as JSON, else as text, as ``--option`` values are)."""
     out: dict = {}
     for item in (text or "").split(","):
         if not item:
@@ -585,13 +585,9 @@ def _tuning_arg(text: str | None) -> dict:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise SystemExit(f"--tuning: expected FIELD=VALUE, got {item!r}")
-        for kind in (int, float):
-            try:
-                out[name] = kind(value)
-                break
-            except ValueError:
-                continue
-        else:
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
             out[name] = value
     return out
 

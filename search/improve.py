@@ -147,7 +147,7 @@ def improve(
     candidates = [m.move for m in ranked[: config.candidates]]
     if not config.worlds or candidates == [reference]:
         return Improvement(reference, reference, None)
-    early = 2 <= config.look < config.worlds
+    early = 0 < config.look < config.worlds
     first = config.look if early else config.worlds
     pcfg = PairedConfig(
         min_worlds=first,

@@ -8,6 +8,7 @@ ship it; the service reports it.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -104,7 +105,7 @@ def test_the_early_stop_plays_fewer_worlds_and_only_passing_candidates(name):
         res = search(state, SearchConfig(iterations=60), seed=seed)
         cfg = ImproveConfig(worlds=16, candidates=3, playout="heuristic")
         full = improve(state, res, cfg, seed=seed)
-        early = improve(state, res, ImproveConfig(**{**cfg.__dict__, "look": 4}), seed=seed)
+        early = improve(state, res, dataclasses.replace(cfg, look=4), seed=seed)
         assert early.reference == full.reference
         if full.paired is None:
             assert early.paired is None
