@@ -79,7 +79,6 @@ class PairedConfig:
     worlds), i.e. even if ``d`` held, its interval at the cap would still reach zero.  So a
     separated leader stops the evaluation, and so do moves that are tied now and that more
     worlds would most likely leave tied (the advice, the top tied group, would not change).
-    ``bands``, ``precision``, the futility and the loss-based drop are not used then.
     ``beat`` (the improvement step's rule; :mod:`search.improve`): a candidate is
     wanted only if at the cap it beats the reference by more than ``beat_z`` standard errors of
     the paired difference.  At every look before the cap a candidate is dropped as hopeless when
@@ -87,7 +86,8 @@ class PairedConfig:
     difference that would pass at the cap, ``beat_z * se * sqrt(n / max_worlds)`` (``n``
     worlds played; the standard error taken to shrink like ``1 / sqrt(worlds)``); the
     evaluation stops (``"hopeless"``) when no candidate is left besides the reference.
-    ``bands``, ``precision``, the futility and the loss-based drop are not used then.
+    With ``race`` or ``beat`` (``beat`` wins when both are set), ``bands``, ``precision``, the
+    futility and the loss-based drop are not used.
     """
 
     min_worlds: int = 16
@@ -465,19 +465,20 @@ def paired_evaluate(
             for j, v in zip(idx, row):
                 values[j].append(v)
             n += 1
-            if n in look_at and cfg.beat:
+            if n not in look_at:
+                continue
+            shrink = math.sqrt(n / cfg.max_worlds)
+            if cfg.beat:
                 if n < cfg.max_worlds and _hopeless_look(
-                    values, active, cfg.beat_z, cfg.beat_margin, math.sqrt(n / cfg.max_worlds)
+                    values, active, cfg.beat_z, cfg.beat_margin, shrink
                 ):
                     stopped = "hopeless"
                     break
-            elif n in look_at and cfg.race:
-                if n < cfg.max_worlds and _race_look(
-                    values, active, z, math.sqrt(n / cfg.max_worlds)
-                ):
+            elif cfg.race:
+                if n < cfg.max_worlds and _race_look(values, active, z, shrink):
                     stopped = "ranked"
                     break
-            elif n in look_at:
+            else:
                 lo, hi = interval()
                 if _settled(cfg, bands, lo, hi):
                     stopped = "settled"
