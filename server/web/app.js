@@ -426,6 +426,10 @@ async function newGame(ev) {
     S.selected.clear();
     S.finalTable = null;
     S.resigned = false;
+    S.legal = [];                            // the last game's turn and moves are not shown
+    S.toAct = -1;
+    $("turn").textContent = "";
+    clear($("legal"));
     S.hintQueued = false;
     S.autoPlayed = [];
     S.lastManual = 0;

@@ -1002,7 +1002,7 @@ def test_new_game_deals_afresh_replays_on_request_and_resign_ends_the_game(page,
         """Click New game; the new game's deal number and its record's deal, once dealt."""
         page.evaluate("() => { window.lastRecord = S.record; }")
         page.click("#start")
-        page.wait_for_function("() => S.record !== window.lastRecord")
+        page.wait_for_function("() => S.record !== window.lastRecord && !S.busy")
         _wait_for_turn_or_end(page)
         return (
             page.get_attribute("#seed", "placeholder"),
