@@ -75,6 +75,34 @@ def _outs_table() -> dict[int, int]:
 _OUTS = _outs_table()
 #: a typed one (C shifts of it are 64-bit when compiled)
 _U1 = cython.declare(cython.ulonglong, 1)
+#: _CA, R.POINTS and _OUTS as C arrays of the compiled build (declared in
+#: quansu.games.phom.sparring.pxd, filled from these lists at import): ``_OUTS2[52 * x + y]`` the
+#: outs of the cạ (x, y), 0 when x and y make no cạ
+_CA64 = list(_CA)
+_PTS = list(R.POINTS)
+_OUTS2 = [_OUTS.get((1 << x) | (1 << y), 0) if x != y else 0 for x in range(52) for y in range(52)]
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _low(x: int) -> int:
+    """Index of the lowest set bit of the nonzero mask ``x`` (compiled: count trailing zeros)."""
+    if cython.compiled:
+        return __builtin_ctzll(x)  # noqa: F821 - quansu.games.phom.sparring.pxd
+    return (x & -x).bit_length() - 1
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _pop(x: int) -> int:
+    """``x.bit_count()`` (compiled: the compiler's popcount)."""
+    if cython.compiled:
+        return __builtin_popcountll(x)  # noqa: F821 - quansu.games.phom.sparring.pxd
+    return x.bit_count()
 
 
 class _Ctx:
@@ -109,6 +137,7 @@ class _Ctx:
         "opts",
         "u_money",
         "_chance",
+        "_cost",
     )
 
     def __init__(self, game, state, params: Params):
@@ -185,15 +214,17 @@ class _Ctx:
             elif type(mv) is int and mv < 52:
                 near_disc |= _CA[mv]
         pf = [0.0] * 52
+        disc_ca = params.disc_ca
+        one = self.one
         for x in R.bits(unseen):
             q = base
             if near_disc >> x & 1:
-                q *= params.disc_ca
+                q *= disc_ca
             if e_nxt:
                 tie = _tied_chance(e_nxt, x, unseen)
                 # one eaten card per phỏm: its partners are tied to it; otherwise they are
                 # held and can take a second eaten card
-                q = q * (1.0 - tie) if self.one else q + (1.0 - q) * tie
+                q = q * (1.0 - tie) if one else q + (1.0 - q) * tie
             pf[x] = q
         if not self.one:
             for x in R.bits(e_nxt):
@@ -221,6 +252,7 @@ class _Ctx:
         per_take = min((1.0 + params.eat_rate) / nu, 1.0) if nu else 0.0
         self.rate = 1.0 - (1.0 - per_take) ** takes if takes else 0.0
         self._chance: dict[int, float] = {}
+        self._cost: dict[bool, float] = {}
 
     # -- danger ---------------------------------------------------------------------------------
     def eat_chance(self, c: int) -> float:
@@ -231,31 +263,45 @@ class _Ctx:
             got = self._chance[c] = self._eat_chance(c)
         return got
 
+    @cython.locals(
+        unseen=cython.ulonglong,
+        e_nxt=cython.ulonglong,
+        r=cython.ulonglong,
+        one=cython.bint,
+        q=cython.double,
+        pr=cython.double,
+    )
     def _eat_chance(self, c: int) -> float:
         unseen = self.unseen
+        e_nxt = self.eaten_nxt
+        one = self.one
         pf = self.pfree
         excl = self.excl
         q = 1.0
         for r in _REST[c]:
-            if r & unseen != r and (self.one or r & ~unseen & ~self.eaten_nxt):
+            if r & unseen != r and (one or r & ~unseen & ~e_nxt):
                 continue
-            low = r & -r
-            pr = pf[low.bit_length() - 1] * pf[(r ^ low).bit_length() - 1]
-            f = excl.get(r)
-            if f is not None:
-                pr *= f
+            # the pair's lower card, then its other card
+            pr = pf[_low(r)] * pf[_low(r & (r - 1))]
+            if excl:
+                f = excl.get(r)
+                if f is not None:
+                    pr *= f
             q *= 1.0 - min(pr, 1.0)
         return 1.0 - q
 
     def eat_cost(self, c: int = -1) -> float:
         """What it costs (bets) when the next seat eats this turn's discard ``c``: the eat
         payment, and on its third eat the whole Ù money (đền)."""
-        k = self.eats[self.nxt] + 1
         king = c >= 0 and c % 13 == R.K_RANK
-        cost = S.eat_payment(k, self.s_now <= self.n, king, self.round_me, self.opts)
-        if k >= 3:
-            cost += self.u_money
-        return cost + self.p.progress
+        got = self._cost.get(king)  # a function of the decision and of the king alone
+        if got is None:
+            k = self.eats[self.nxt] + 1
+            cost = S.eat_payment(k, self.s_now <= self.n, king, self.round_me, self.opts)
+            if k >= 3:
+                cost += self.u_money
+            got = self._cost[king] = cost + self.p.progress
+        return got
 
     def danger(self, c: int) -> float:
         """Expected cost (bets, weighted) of discarding ``c``: none on the game's last discard."""
@@ -289,10 +335,14 @@ class _Ctx:
         dead_all=cython.ulonglong,
         melded=cython.ulonglong,
         free=cython.ulonglong,
+        unseen=cython.ulonglong,
+        d=cython.ulonglong,
         part=cython.ulonglong,
         lo=cython.ulonglong,
         outs=cython.ulonglong,
+        o=cython.ulonglong,
         all_outs=cython.ulonglong,
+        n_dead=cython.int,
         x=cython.int,
         y=cython.int,
         u=cython.int,
@@ -309,13 +359,15 @@ class _Ctx:
         saved=cython.double,
     )
     def hand_value(self, h: int, e: int) -> float:
-        """Value in bets of keeping the hand ``h`` (eaten cards ``e``) after the discard."""
+        """Value in bets of keeping the hand ``h`` (eaten cards ``e``) after the discard.
+
+        Compiled, the card loops run on 64-bit words and C tables (``_low``, ``_CA64``,
+        ``_OUTS2``, ``_PTS``); the arithmetic, and its order, is the same in both builds."""
         p = self.p
         dw, melded = R.min_deadwood(h, e, self.one)
         if dw >= 10**6:
             return -1e9
         dead = dead_all = h & ~melded
-        pts = R.POINTS
         if melded and not self.laid_me:
             free = self.free_sends(dead)
             if free:
@@ -324,12 +376,17 @@ class _Ctx:
         takes = self.takes
         if not takes:
             return -p.end_point * dw
-        cards = R.bits(dead)
+        n_dead = _pop(dead)
         # the cards still dead at the lay-down: the lowest; the others go in later discards
-        keep = len(cards) - takes * p.fp_turns
+        keep = n_dead - takes * p.fp_turns
         fp = 0.0
         if keep > 0:
-            for v in sorted([pts[x] for x in cards]):
+            vals = []
+            d = dead
+            while d:
+                vals.append(_PTS[_low(d)])
+                d &= d - 1
+            for v in sorted(vals):
                 if keep <= 0:
                     break
                 fp += v * min(keep, 1.0)
@@ -342,32 +399,42 @@ class _Ctx:
         gain = 0.0
         ca_w = p.point * p.ca_share  # (the products in the order of p.point * p.ca_share * pts)
         ca_meld = p.ca_meld
-        for x in cards:
-            part = _CA[x] & h & ~(_U1 << x)
+        d = dead
+        while d:
+            x = _low(d)
+            d &= d - 1
+            part = _CA64[x] & h & ~(_U1 << x)
             # a pair of dead cards is counted once, from its lower card
             part &= ~(dead & ((_U1 << (x + 1)) - 1))
-            for y in R.bits(part):
+            while part:
+                y = _low(part)
+                part &= part - 1
                 lo = _U1 << y
-                outs = _OUTS[(_U1 << x) | lo] & unseen
+                outs = _OUTS2[52 * x + y] & unseen
                 if not outs:
                     continue
                 all_outs |= outs
                 n_live = 0.0
-                for u in R.bits(outs):
-                    n_live += 1.0 - live[u]
+                o = outs
+                while o:
+                    n_live += 1.0 - live[_low(o)]
+                    o &= o - 1
                 pc = 1.0 - (1.0 - rate) ** n_live
                 if dead & lo:
-                    saved = pts[x] + pts[y]
+                    saved = _PTS[x] + _PTS[y]
                     gain += pc * (ca_w * saved + ca_meld)
                 else:  # a dead card with a card of a phỏm: half as good
-                    gain += 0.5 * pc * (ca_w * pts[x] + ca_meld)
+                    gain += 0.5 * pc * (ca_w * _PTS[x] + ca_meld)
         val += gain
         if not melded and not e:
             miss = 1.0
-            for u in R.bits(all_outs):
+            o = all_outs
+            while o:
+                u = _low(o)
+                o &= o - 1
                 miss *= 1.0 - rate * (1.0 - live[u])
             val -= p.mom * miss
-        if len(cards) <= 3 and p.u_share:
+        if n_dead <= 3 and p.u_share:
             val += p.u_share * self.u_money * self.u_chance(h & ~(dead_all & ~dead), e)
         return val
 
@@ -379,7 +446,13 @@ class _Ctx:
             near |= _CA[x]
         miss = 1.0
         one = self.one
+        # A card that joins a phỏm only with u is in cạ with u (a 3-card run or set through
+        # u), so a hand with two cards outside every phỏm and outside u's cạ is no Ù with u:
+        # R.can_u would say no (the same answer, without the search).
+        free = h & ~R.meldable(h)
         for u in R.bits(near & self.unseen):
+            if (free & ~_CA[u]).bit_count() > 1:
+                continue
             if R.can_u(h | (1 << u), e, one):
                 miss *= 1.0 - self.rate * (1.0 - self.live[u])
         return 1.0 - miss

@@ -329,3 +329,48 @@ def test_is_deterministic_and_ignores_the_rng():
         a = game.sparring_move(st, random.Random(1))
         assert game.sparring_move(st, random.Random(2)) == a
         st.apply(a)
+
+
+# -- the valuation's shortcuts ----------------------------------------------------------------------
+
+
+def test_the_u_chance_shortcut_skips_only_cards_that_make_no_u():
+    """``u_chance`` skips a card u when two cards of the hand lie in no phỏm and not in cạ with
+    u: R.can_u says no Ù for every such card (hands of 2 to 9 cards, with and without eaten
+    cards, both eaten-card rules)."""
+    rng = random.Random(7)
+    skipped = 0
+    for _ in range(3000):
+        h = 0
+        for x in rng.sample(range(52), rng.randint(2, 9)):
+            h |= 1 << x
+        melded = R.meldable(h)
+        e = 0
+        if melded and rng.random() < 0.5:
+            e = 1 << rng.choice(R.bits(melded))
+        free = h & ~melded
+        for u in R.bits(R.FULL & ~h):
+            if (free & ~SP._CA[u]).bit_count() > 1:
+                skipped += 1
+                for one in (True, False):
+                    assert not R.can_u(h | (1 << u), e, one), (R.bits(h), u, e, one)
+    assert skipped > 10_000
+
+
+@pytest.mark.skipif(
+    not hasattr(SP, "_PTS"), reason="compiled: the helpers are C functions and C arrays"
+)
+def test_the_card_loops_helpers():
+    """``_low`` (the lowest card of a mask) and ``_pop`` (its card count), and the C tables'
+    lists: the same answers as the int methods and the tables they are built from."""
+    rng = random.Random(3)
+    for _ in range(500):
+        m = rng.getrandbits(52) | 1 << rng.randrange(52)
+        assert SP._low(m) == (m & -m).bit_length() - 1
+        assert SP._pop(m) == m.bit_count()
+    assert SP._PTS == list(R.POINTS) and SP._CA64 == list(SP._CA)
+    for x in range(52):
+        for y in range(52):
+            pair = (1 << x) | (1 << y)
+            want = SP._OUTS.get(pair, 0) if x != y else 0
+            assert SP._OUTS2[52 * x + y] == want
