@@ -10,6 +10,8 @@ replaced (tests/reference_*.py, copied from commit 1a04877) on many random input
   leaves the generator in the same state; ``rules.min_deadwood`` (the search on the meldable
   cards) against the search over the whole hand; the heuristic's ``_potential`` (masks)
   and ``rules.points`` (a table per suit) against their loops.
+* Phỏm's sparring bot: its valuation's typed card loops (tests/helpers/reference_phom_sparring.py,
+  from commit 3fb60d9) give the same values and moves.
 * Tấn: the heuristic's move (key-free choices) against its code before (tests/helpers/reference_tan.py)
   in every state of random games under random options.
 * Searches with the reference policies / determinization patched in give the same result for
@@ -414,6 +416,37 @@ def test_phom_discard_terms_match_the_plain_computation():
             assert got[mv][2:4] == (dw, _reference_potential(h2, melded, unseen)), (h, e, mv)
             seen += 1
     assert seen > 5_000
+
+
+def test_phom_sparring_matches_the_reference_valuation(monkeypatch):
+    """The sparring bot's typed card loops (hand value, the eat chance, the eat cost once per
+    decision, the Ù chance's shortcut) give the same values, bit for bit, and the same moves as
+    the code they replaced (tests/helpers/reference_phom_sparring.py), in every state of random
+    games under random options."""
+    from quansu.games.phom import sparring as SP
+    from quansu.games.phom.game import DISCARD
+    from tests.helpers.reference_phom_sparring import ReferenceCtx
+
+    values = moves = 0
+    for state in _random_games("phom", 120, 43, heuristic_share=0.8):
+        legal = state.legal_moves()
+        if len(legal) < 2:
+            continue
+        game = state.game
+        if state.phase == DISCARD:
+            new, ref = SP._Ctx(game, state, SP.PARAMS), ReferenceCtx(game, state, SP.PARAMS)
+            for mv in legal:
+                if type(mv) is int and 0 <= mv < 52:
+                    h = new.hand & ~(1 << mv)
+                    assert new.hand_value(h, new.eaten) == ref.hand_value(h, ref.eaten)
+                    assert new.danger(mv) == ref.danger(mv)
+                    values += 1
+        got = SP.choose(game, state)
+        with monkeypatch.context() as m:
+            m.setattr(SP, "_Ctx", ReferenceCtx)
+            assert got == SP.choose(game, state)
+        moves += 1
+    assert values > 10_000 and moves > 1_500
 
 
 @pytest.mark.parametrize("name", ["tan", "phom"])
