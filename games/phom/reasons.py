@@ -2,7 +2,7 @@
 
 Codes: ``forms_meld`` (an eat that completes a meld: ``cards``), ``lays_melds``, ``sends``,
 ``discards_loose`` (a card in no meld and no two-card start), ``discards_high`` (the loose card
-with the most points), ``draws``, ``declares_u``.  Read from the moving seat's own hand only.
+with the most points, when the hand has two or more), ``draws``, ``declares_u``.  Read from the moving seat's own hand only.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lays_melds": ("lays {n} meld(s)", "hạ {n} phỏm"),
     "sends": ("sends {cards} to a laid meld", "gửi {cards} vào phỏm đã hạ"),
     "discards_loose": ("throws away the loose card {card}", "đánh lá rác {card}"),
-    "discards_high": ("throws away the high loose card {card}", "đánh lá rác điểm cao {card}"),
+    "discards_high": (
+        "throws away its highest loose card {card}",
+        "đánh lá rác điểm cao nhất {card}",
+    ),
     "draws": ("draws from the stock", "bốc bài ở nọc"),
     "declares_u": ("declares Ù", "ù"),
 }
@@ -83,7 +86,9 @@ def move_reasons(state: State, seat: int, move: Move) -> list[Reason]:
         loose = loose_cards(hand)
         if c in loose:
             top = max(loose, key=lambda x: PHOM_RANK[rank_of(x)])
-            if PHOM_RANK[rank_of(c)] == PHOM_RANK[rank_of(top)]:
+            # "highest" only among two or more: a lone loose card is just loose (a 3 is no
+            # high card)
+            if len(loose) > 1 and PHOM_RANK[rank_of(c)] == PHOM_RANK[rank_of(top)]:
                 return [say(TEXTS, "discards_high", (c,), card=cards_text((c,)))]
             return [say(TEXTS, "discards_loose", (c,), card=cards_text((c,)))]
         return []

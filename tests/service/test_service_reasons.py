@@ -38,6 +38,7 @@ CASES = [
     ("phom", "7S 7C KS QD", "eat 7H", "forms_meld", "7S 7C 7H"),
     ("phom", "7H 8H KS 2D", "discard KS", "discards_high", "KS"),
     ("phom", "7H 8H KS 2D", "discard 2D", "discards_loose", "2D"),
+    ("phom", "7H 8H 3S", "discard 3S", "discards_loose", "3S"),  # a lone loose card: not "highest"
     ("tan", "7H JC 5S", "defend 7D with JC", "trump_used", "JC"),
     ("tan", "7H JC 5S", "attack 5S", "attacks_low", "5S"),
 ]
