@@ -84,7 +84,8 @@ _UNRANKED = ("few_visits", "not_measured")
 def format_table(resp, lang: str = "en", details: bool = False) -> str:
     """The answer in ``lang``: the advice line (a hint's, in the request's language), the rows
     in their order with the payoff and the reasons, and ``play:`` with the first row's move
-    (the bot's choice for bot play).  Rows not ranked by their payoff (too few visits, not
+    (the bot's choice for bot play; at a level with the improvement step, whether that step
+    kept the sparring bot's move or measured the played move better on its worlds).  Rows not ranked by their payoff (too few visits, not
     measured) come under a line saying so.  ``details``: also the search's line, the group,
     the deals (a measured hint) or share of visits, the lower bound, the prior, and under a
     row of suit variants the other suits.  In Vietnamese the moves are named as players say
@@ -137,6 +138,9 @@ def format_table(resp, lang: str = "en", details: bool = False) -> str:
                 + t("hint_variants", lang, moves=", ".join(move_name(v, lang) for v in s.variants))
             )
     lines.append(t("hint_play", lang, move=move_name(resp.chosen, lang)))
+    if st.improve_worlds > 0:  # bot play with the improvement step: why this move is played
+        key = "hint_play_improved" if st.improve_changed else "hint_play_kept"
+        lines[-1] += " " + t(key, lang, worlds=st.improve_worlds)
     return "\n".join(lines)
 
 

@@ -69,6 +69,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "col_prior": ("prior", "ưu tiên"),
     "col_reasons": ("reasons", "lý do"),
     "hint_play": ("play: {move}", "nên đi: {move}"),
+    "hint_play_kept": (
+        "(the card-counting bot's move: no move ranked above it measured better on {worlds} "
+        "worlds)",
+        "(nước của bot đếm bài: không nước nào xếp trên nó đo được tốt hơn trên {worlds} "
+        "ván giả định)",
+    ),
+    "hint_play_improved": (
+        "(measured better than the card-counting bot's move on {worlds} worlds)",
+        "(đo được tốt hơn nước của bot đếm bài trên {worlds} ván giả định)",
+    ),
     "hint_unranked": (
         "not ranked (too few visits, or not measured): their payoff is only a hint",
         "chưa xếp hạng (quá ít lượt thử hoặc không được đo): lợi chỉ để tham khảo",

@@ -341,3 +341,29 @@ def test_a_forced_move_without_time_to_measure_still_says_it_is_forced(engines):
     r = engines[32].suggest(req, stop=lambda: True)  # cancelled before any deal
     assert r.stats.stopped_by == "forced" and r.moves[0].visits == 0
     assert r.advice == f"Forced move: {r.moves[0].move.label} is your only legal move."
+
+
+@pytest.mark.parametrize(
+    "changed,lang,tail",
+    [
+        (False, "en", "(the card-counting bot's move: no move ranked above it measured better"),
+        (True, "en", "(measured better than the card-counting bot's move on 160 worlds)"),
+        (False, "vi", "(nước của bot đếm bài: không nước nào xếp trên nó đo được tốt hơn"),
+    ],
+)
+def test_bot_play_with_the_improvement_step_says_why_its_move_is_played(changed, lang, tail):
+    """At a level with the improvement step the played move may be below row #1 (the step
+    kept the rule bot's move): the ``play:`` line says which of the two happened."""
+    r = pb.SuggestResponse()
+    for text, payoff in (("discard 3H", 2.5), ("discard 9H", 1.9)):
+        row = r.moves.add()
+        row.move.text = row.move.label = text
+        row.expected_payoff = payoff
+    r.chosen.text = r.chosen.label = "discard 9H"
+    r.stats.improve_worlds = 160
+    r.stats.improve_changed = changed
+    last = format_table(r, lang).splitlines()[-1]
+    assert last.startswith("play: discard 9H (" if lang == "en" else "nên đi: discard 9H (")
+    assert tail in last
+    r.stats.improve_worlds = 0  # a hint, or a level without the step: the bare line
+    assert format_table(r, lang).splitlines()[-1] in ("play: discard 9H", "nên đi: discard 9H")
