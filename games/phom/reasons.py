@@ -2,7 +2,8 @@
 
 Codes: ``forms_meld`` (an eat that completes a meld: ``cards``), ``lays_melds``, ``sends``,
 ``discards_loose`` (a card in no meld and no two-card start), ``discards_high`` (the loose card
-with the most points, when the hand has two or more), ``draws``, ``declares_u``.  Read from the moving seat's own hand only.
+with the most points, when the hand has two or more), ``draws``, ``declares_u``.  Read from the
+moving seat's own hand only.
 """
 
 from __future__ import annotations
