@@ -83,13 +83,13 @@ _UNRANKED = ("few_visits", "not_measured")
 
 def format_table(resp, lang: str = "en", details: bool = False) -> str:
     """The answer in ``lang``: the advice line (a hint's, in the request's language), the rows
-    in their order with the payoff and the reasons, and ``play:`` with the first row's move
-    (the bot's choice for bot play; at a level with the improvement step, whether that step
-    kept the sparring bot's move or measured the played move better on its worlds).  Rows not
-    ranked by their payoff (too few visits, not measured) come under a line saying so.  ``details``: also the search's line, the group,
-    the deals (a measured hint) or share of visits, the lower bound, the prior, and under a
-    row of suit variants the other suits.  In Vietnamese the moves are named as players say
-    them (:func:`move_name`)."""
+    in their order with the payoff and the reasons, and ``play:`` with the move to play (a
+    hint's first row; for bot play the level's choice, with, at a level with the improvement
+    step, whether that step kept the sparring bot's move or measured the played move better on
+    its worlds).  Rows not ranked by their payoff (too few visits, not measured) come under a
+    line saying so.  ``details``: also the search's line, the group, the deals (a measured
+    hint) or share of visits, the lower bound, the prior, and under a row of suit variants the
+    other suits.  In Vietnamese the moves are named as players say them (:func:`move_name`)."""
     st = resp.stats
     measured = st.hint_worlds > 0
     lines = []
