@@ -137,10 +137,11 @@ def format_table(resp, lang: str = "en", details: bool = False) -> str:
                 "    "
                 + t("hint_variants", lang, moves=", ".join(move_name(v, lang) for v in s.variants))
             )
-    lines.append(t("hint_play", lang, move=move_name(resp.chosen, lang)))
+    play = t("hint_play", lang, move=move_name(resp.chosen, lang))
     if st.improve_worlds > 0:  # bot play with the improvement step: why this move is played
         key = "hint_play_improved" if st.improve_changed else "hint_play_kept"
-        lines[-1] += " " + t(key, lang, worlds=st.improve_worlds)
+        play += " " + t(key, lang, worlds=st.improve_worlds)
+    lines.append(play)
     return "\n".join(lines)
 
 
