@@ -23,7 +23,9 @@
   fixed deals against the rule-based bot in every seat rotation
   (:func:`~models.training.arena.policy_match`); each point (decisions, games, training
   seconds, mean payoff in bets and its 95 % interval) goes to ``out_dir/curve.json`` and
-  ``out_dir/curve.png``.
+  ``out_dir/curve.png``, and the point's network to ``out_dir/snapshots/<decisions>.onnx``
+  (about 2 MB each), so that ``python -m quansu.bench.dmc curve out_dir`` can later play
+  every point against other opponents and as the search's guide.
 * The network is written to ``out_dir/<game>.onnx`` with the metadata of the other pipeline
   (:func:`~models.training.loop._metadata`), so ``quansu serve --model`` and the evaluator
   load it; it never writes the shipped ``models/*.onnx``.
@@ -58,6 +60,8 @@ from quansu.models.training.loop import _metadata
 from quansu.models.training.net import PolicyValueNet, export_onnx
 
 CHECKPOINT = "checkpoint.pt"
+#: Folder of ``out_dir`` with the network of every curve point (``<decisions>.onnx``).
+SNAPSHOTS = "snapshots"
 
 
 @dataclass
@@ -615,6 +619,10 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
     def evaluate(final: bool = False) -> None:
         t = time.monotonic()
         data = export_model(game, learner.net, {"algo": "dmc", "decisions": counters["decisions"]})
+        # the network of this point, for a later curve against other opponents (bench.dmc curve)
+        snap = Path(SNAPSHOTS) / f"{counters['decisions']:011d}.onnx"
+        (out_dir / SNAPSHOTS).mkdir(exist_ok=True)
+        (out_dir / snap).write_bytes(data)
         m, lo, hi = greedy_vs_bot(game, data, deals, cfg.seed, cfg.bot)
         dt = time.monotonic() - t
         eval_spent[0] += dt
@@ -629,6 +637,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
             "ci95": [round(lo, 4), round(hi, 4)],
             "q_loss": None if ql is None else round(ql, 5),
             "final": final,
+            "snapshot": snap.as_posix(),
         }
         points.append(point)
         log(

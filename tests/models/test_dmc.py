@@ -67,6 +67,10 @@ def test_a_short_run_checkpoints_and_resume_continues_the_counters(tmp_path):
     assert curve["points"][0]["decisions"] == 0 and curve["points"][-1]["final"]
     for p in curve["points"]:
         assert p["ci95"][0] <= p["mean"] <= p["ci95"][1]
+        # each point's network is kept, and it is the network that point measured
+        snap = load_model(make("tienlen", 2), out / p["snapshot"])
+        assert snap.training()["decisions"] == p["decisions"]
+    assert curve["points"][-1]["decisions"] == s1["decisions"]
     ck = torch.load(out / "checkpoint.pt", weights_only=False)
     assert ck["counters"]["decisions"] == s1["decisions"]
     s2 = train_dmc(
