@@ -16,6 +16,19 @@ two nodes.
 * ``python -m quansu.bench.dmc table RUN.json... --json bench/results/dmc-games.json``: the
   table of docs/models.md (rendered by ``python -m quansu.bench.tables``), one row per run
   file that ``compare`` has filled: the curve's start and end, and the same-deals figures.
+* ``python -m quansu.bench.dmc curve RUN_DIR [--probe PLAYER@OPPONENT ...] [--deals 50]
+  [--search-deals 25] [--points K] [--workers N | --ray [ADDRESS]] --json PATH [--png PATH]``:
+  the learning curve against other opponents, from the networks a run kept at its curve points
+  (``RUN_DIR/snapshots/``).  Each probe puts the point's network in one seat against
+  ``players - 1`` OPPONENT bots (any ``quansu arena`` bot) on the same fixed deals, every seat
+  rotation: PLAYER ``policy`` is the network alone (top move, no search), a search bot
+  (``level3``, ``level5``, ``ismcts:iterations=200``) is that bot guided by the network as the
+  service guides it; for a search probe the same bot with uniform priors plays the same deals
+  once (the reference) and each point gets the paired guided-minus-uniform difference.  Bets a
+  game of the tested seat, 95 % intervals over deals, per point with its training decisions and
+  hours; ``--points K`` measures K points spread over the curve (first and last included).  The
+  JSON is a table of ``python -m quansu.bench.tables`` (a model card's), the PNG the curves
+  against decisions and against hours.
 * ``python -m quansu.bench.dmc ray --minutes 3 [--json PATH]``: ``quansu train --algo dmc`` for
   ``--minutes`` with 2 actors on a local cluster of two nodes of one CPU each
   (:class:`quansu.server.ray_cluster.LocalCluster`), then the same run with 2 local pool
@@ -160,6 +173,203 @@ def compare(
     }
 
 
+#: The probes of ``curve`` when none is named: the network alone against the heuristic and
+#: the sparring bots, and level 3 guided by it against the sparring bots.
+DEFAULT_PROBES = ("policy@heuristic", "policy@sparring", "level3@sparring")
+
+
+def parse_probe(text: str) -> tuple[str, str]:
+    """``(player, opponent)`` of a ``PLAYER@OPPONENT`` probe; ``ValueError`` naming what is
+    wrong (PLAYER: ``policy`` or a search bot; OPPONENT: a bot spec other than PLAYER)."""
+    from quansu.search.bots import ISMCTSBot, make_bot
+
+    who, sep, opp = text.partition("@")
+    if not sep or not who or not opp:
+        raise ValueError(
+            f"probe {text!r}: expected PLAYER@OPPONENT, e.g. policy@sparring or level3@sparring"
+        )
+    if who != "policy":
+        try:
+            bot = make_bot(who, seed=0)
+        except (ValueError, KeyError) as e:
+            raise ValueError(f"probe {text!r}: player {who!r}: {e}") from None
+        if not isinstance(bot, ISMCTSBot):
+            raise ValueError(
+                f"probe {text!r}: the player is 'policy' or a search bot (level1..5, ismcts...)"
+            )
+    try:
+        make_bot(opp, seed=0)
+    except (ValueError, KeyError) as e:
+        raise ValueError(f"probe {text!r}: opponent {opp!r}: {e}") from None
+    if opp == who:
+        raise ValueError(f"probe {text!r}: the opponent must differ from the player")
+    return who, opp
+
+
+def pick_points(n: int, k: int) -> list[int]:
+    """Indices of ``k`` of ``n`` curve points spread evenly, the first and the last included
+    (all of them when ``k`` is 0 or at least ``n``)."""
+    if k <= 0 or k >= n:
+        return list(range(n))
+    if k == 1:
+        return [n - 1]
+    return sorted({round(i * (n - 1) / (k - 1)) for i in range(k)})
+
+
+def _mci(xs: list) -> list:
+    from quansu.models.training.arena import mean_ci
+
+    return [round(v, 4) for v in mean_ci(xs)]
+
+
+def curve(
+    run_dir: str,
+    probes=DEFAULT_PROBES,
+    deals: int = 50,
+    search_deals: int = 25,
+    seed: int = 7,
+    points: int = 0,
+    map_fn=None,
+) -> dict:
+    """See the module docstring (``curve``).  ``map_fn(fn, tasks)`` plays the deals elsewhere
+    (a local pool or Ray); ``None`` plays them in this process."""
+    from quansu.bench import strength
+    from quansu.games import make
+
+    run = Path(run_dir)
+    try:
+        doc = json.loads((run / "curve.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{run_dir}: no curve.json (not the --out of a DMC run)") from None
+    kept = [p for p in doc["points"] if p.get("snapshot") and (run / p["snapshot"]).is_file()]
+    if not kept:
+        raise ValueError(f"{run_dir}: no snapshots/ networks (runs keep them since 2026-12-07)")
+    chosen = [kept[i] for i in pick_points(len(kept), points)]
+    parsed = [parse_probe(p) for p in probes]
+    from quansu.models.evaluator import PolicyValueModel
+
+    meta = PolicyValueModel((run / chosen[0]["snapshot"]).read_bytes()).metadata
+    opts = json.loads(meta.get("quansu.options", "{}"))
+    game = make(doc["game"], int(doc["players"]), opts)
+    n = game.num_players
+    paths = [str((run / p["snapshot"]).resolve()) for p in chosen]
+    for path in paths:
+        if ":" in path:
+            raise ValueError(f"{path}: a snapshot path with ':' cannot name a bot spec")
+    out_probes = []
+    for (who, opp), name in zip(parsed, probes):
+        d = deals if who == "policy" else search_deals
+        specs = [f"net={path}:{who}" for path in paths]
+        lineups = [[s] + [opp] * (n - 1) for s in specs]
+        if who != "policy":
+            lineups.append([who] + [opp] * (n - 1))  # the same bot with uniform priors
+        t0 = time.monotonic()
+        results = strength._run_all(game, lineups, d, seed, map_fn)
+        per = [strength._per_deal(results[i], s) for i, s in enumerate(specs)]
+        entry = {
+            "probe": name,
+            "player": who,
+            "opponent": opp,
+            "deals": d,
+            "values": [_mci([pd[k] for k in sorted(pd)]) for pd in per],
+            "uniform": None,
+            "minus_uniform": None,
+        }
+        if who != "policy":
+            uni = strength._per_deal(results[-1], who)
+            ks = sorted(uni)
+            entry["uniform"] = _mci([uni[k] for k in ks])
+            entry["minus_uniform"] = [_mci([pd[k] - uni[k] for k in ks]) for pd in per]
+        entry["seconds"] = round(time.monotonic() - t0, 1)
+        out_probes.append(entry)
+    return {
+        "game": game.name,
+        "players": n,
+        "options": opts,
+        "run": {
+            "dir": str(run),
+            "command": doc["command"],
+            "init_from": doc.get("summary", {}).get("init_from"),
+        },
+        "seed": seed,
+        "deals_note": "game.random_deal of seed (quansu.bench.strength's deals), every seat "
+        "rotation; the opponents' seeds are the same for every point",
+        "format": "[mean, 95% low, 95% high] bets per game of the tested seat",
+        "points": [
+            {
+                "decisions": p["decisions"],
+                "train_seconds": p["train_seconds"],
+                "hours": round(p["train_seconds"] / 3600.0, 4),
+                "snapshot": p["snapshot"],
+            }
+            for p in chosen
+        ],
+        "probes": out_probes,
+    }
+
+
+def _probe_label(e: dict, n: int) -> str:
+    who = "policy alone" if e["player"] == "policy" else f"{e['player']} guided"
+    deals = f"{e['deals']} deal" + ("s" if e["deals"] != 1 else "")
+    return f"{who} vs {n - 1} {e['opponent']} ({deals})"
+
+
+def curve_table(res: dict) -> dict:
+    """The model card's table of a ``curve`` result: one row per point (decisions, training
+    minutes, each probe), then the uniform references."""
+    n = res["players"]
+    cols = ["training decisions", "training minutes"]
+    for e in res["probes"]:
+        cols.append(_probe_label(e, n))
+        if e["uniform"] is not None:
+            cols.append(f"{e['player']} guided minus uniform (paired)")
+    rows = []
+    for i, p in enumerate(res["points"]):
+        row = [f"{p['decisions']:,}", f"{p['train_seconds'] / 60:.1f}"]
+        for e in res["probes"]:
+            row.append(_ci(e["values"][i]))
+            if e["uniform"] is not None:
+                row.append(_ci(e["minus_uniform"][i]))
+        rows.append(row)
+    for e in res["probes"]:
+        if e["uniform"] is None:
+            continue
+        row = [f"{e['player']}, uniform priors", "–"]
+        for f in res["probes"]:
+            if f is e:
+                row += [_ci(e["uniform"]), "–"]
+            else:
+                row += ["–"] * (1 if f["uniform"] is None else 2)
+        rows.append(row)
+    return {"columns": cols, "rows": rows}
+
+
+def curve_png(res: dict, path: str) -> None:
+    """The probes' curves against training decisions and against training hours."""
+    from quansu.plot import Band, band_panels, save_png
+
+    n = res["players"]
+    pts = res["points"]
+    bands, refs = [], []
+    for e in res["probes"]:
+        bands.append(Band(_probe_label(e, n), [(0.0, *v) for v in e["values"]]))
+        if e["uniform"] is not None:
+            refs.append((f"{e['player']} uniform vs {n - 1} {e['opponent']}", e["uniform"][0]))
+    dec = [p["decisions"] for p in pts]
+    hrs = [p["hours"] for p in pts]
+    fig = band_panels(
+        [
+            ("training decisions (log scale)", "symlog", [dec] * len(bands)),
+            ("training hours", "linear", [hrs] * len(bands)),
+        ],
+        bands,
+        title=f"{res['game']}, {n} players: what more training buys",
+        y_label="bets per game of the tested seat",
+        references=refs,
+    )
+    save_png(fig, path)
+
+
 def _f(x: float) -> str:
     """A figure in bets: two decimals, three when it would read as a signed zero."""
     return f"{x:+.3f}" if 0 < abs(x) < 0.005 else f"{x:+.2f}"
@@ -222,6 +432,55 @@ def table(paths: list[str], command: str) -> dict:
     }
 
 
+def _curve_cli(ap, args, argv) -> dict:
+    from quansu.bench.hint import commit, machine
+
+    if args.deals < 1 or args.search_deals < 1:
+        ap.error("--deals and --search-deals: at least 1")
+    if args.workers < 1:
+        ap.error("--workers: at least 1")
+    map_fn = None
+    if args.ray is not None:
+        from quansu.server import ray_cluster
+
+        try:
+            map_fn = ray_cluster.mapper(ray_cluster.parse_address(args.ray))
+        except (ValueError, ray_cluster.RayMissing) as e:
+            ap.error(str(e))
+    elif args.workers > 1:
+        from quansu.batch import map_local
+
+        def map_fn(fn, tasks):
+            return (r for _, r in map_local(fn, list(tasks), args.workers))
+
+    try:
+        res = curve(
+            args.run_dir,
+            args.probe or DEFAULT_PROBES,
+            args.deals,
+            args.search_deals,
+            args.seed,
+            args.points,
+            map_fn,
+        )
+    except ValueError as e:
+        ap.error(str(e))
+    m = machine()
+    res.update(
+        date=_now()[:10],
+        commit=commit(),
+        machine=f"{m['cpu']}, {m['cores']} cores, load {m['loadavg']}, core {m['core']}",
+        machine_detail=m,
+        command="python -m quansu.bench.dmc "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
+        source=f"the networks of the run {res['run']['command']!r} at its curve points",
+        table=curve_table(res),
+    )
+    if args.png:
+        curve_png(res, args.png)
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m quansu.bench.dmc", description=__doc__.split("\n")[0]
@@ -240,6 +499,26 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--deals", type=int, default=400)
     c.add_argument("--sparring-deals", type=int, default=100)
     c.add_argument("--json", metavar="PATH", help="a results file to add the figures to")
+    v = sub.add_parser("curve", help="a run's curve against other opponents, from its snapshots")
+    v.add_argument("run_dir", help="the --out of a DMC run")
+    v.add_argument(
+        "--probe",
+        action="append",
+        metavar="PLAYER@OPPONENT",
+        help="policy@heuristic, level3@sparring, ... (repeatable; default: "
+        + ", ".join(DEFAULT_PROBES)
+        + ")",
+    )
+    v.add_argument("--deals", type=int, default=50, help="deals of each policy probe")
+    v.add_argument("--search-deals", type=int, default=25, help="deals of each search probe")
+    v.add_argument("--seed", type=int, default=7)
+    v.add_argument("--points", type=int, default=0, help="measure K points (0: all)")
+    v.add_argument("--workers", type=int, default=1, help="local worker processes")
+    v.add_argument("--png", metavar="PATH", help="the curves as a PNG chart")
+    v.add_argument("--json", metavar="PATH")
+    from quansu.server.ray_cluster import add_ray_argument
+
+    add_ray_argument(v, "play the deals")
     t = sub.add_parser("table", help="the table of docs/models.md from the runs' files")
     t.add_argument("runs", nargs="+", help="results files of runs with compare's figures")
     t.add_argument("--json", metavar="PATH")
@@ -249,6 +528,8 @@ def main(argv: list[str] | None = None) -> int:
             args.runs,
             "python -m quansu.bench.dmc " + " ".join(argv if argv is not None else sys.argv[1:]),
         )
+    elif args.what == "curve":
+        res = _curve_cli(ap, args, argv)
     elif args.what == "record":
         res = record(args.run_dir, args.commit, args.started)
     elif args.what == "compare":

@@ -16,6 +16,8 @@ can be measured against the shipped one as the service would play it:
     python -m quansu.bench.strength --game tienlen --a net=/tmp/exp/new.onnx:level3 \
         --b net:level3 --opponent sparring --deals 60 --seed 1
 
+``net:policy`` (``net=PATH:policy``) is the network alone: its top move, no search.
+
 Search settings the inner spec names win over the guided ones (``net:level3:prior_temperature=0.3``:
 the service's level 3 with its priors sharpened otherwise).
 
@@ -80,9 +82,15 @@ def build_bot(spec: str, game, seed: int):
                 raise SystemExit(f"{spec!r}: no model file {path!r}")
             ev = NetworkEvaluator(game, load_model(game, path))
         _NETWORKS[key] = ev
+    if inner_spec == "policy":  # the network alone: its top move, no search
+        from quansu.models.bots import PolicyBot
+
+        return PolicyBot(ev, name=spec)
     inner = make_bot(inner_spec, seed=seed)
     if not isinstance(inner, ISMCTSBot):
-        raise SystemExit(f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts..., improve)")
+        raise SystemExit(
+            f"{spec!r}: 'net:' takes a search bot (level1..5, ismcts..., improve) or policy"
+        )
     named = {k for k in parse_bot_spec(inner_spec)[1] if k in FIELDS}
     guided = guided_config(ev, inner.config)  # the same bot (a level's too), guided
     # what the spec names wins over the guided settings

@@ -214,3 +214,69 @@ def panels_png(series: dict[str, Sequence[float]], path: str, **kw):
     fig = panels(series, **kw)
     save_png(fig, path)
     return fig
+
+
+@dataclass
+class Band:
+    """One measured line with its interval: ``(x, mean, low, high)`` points, named ``name``."""
+
+    name: str
+    points: list[tuple[float, float, float, float]]
+
+
+def band_panels(
+    panels_x: Sequence[tuple[str, str, Sequence[Sequence[float]]]],
+    bands: Sequence[Band],
+    *,
+    title: str,
+    y_label: str,
+    references: Sequence[tuple[str, float]] = (),
+    width: float = 13.0,
+    height: float = 5.2,
+):
+    """Side-by-side panels of the same measured lines against different x axes (a learning
+    curve against training decisions and against training hours): ``panels_x`` holds, per
+    panel, ``(x_label, scale, xs)`` where ``scale`` is ``"linear"`` or ``"symlog"`` and
+    ``xs[i][j]`` replaces the x of point j of band i.  Each band is a line with markers and its
+    interval shaded; ``references``: ``(name, y)`` dashed horizontal lines; y = 0 is drawn."""
+    matplotlib = require()
+    with matplotlib.rc_context(_style()):
+        fig = _figure(width, height)
+        axes = fig.subplots(1, len(panels_x), squeeze=False, sharey=True)[0]
+        for k, (ax, (x_label, scale, xs)) in enumerate(zip(axes, panels_x)):
+            for i, b in enumerate(bands):
+                color = SERIES_COLORS[i % len(SERIES_COLORS)]
+                x = list(xs[i])
+                ax.plot(
+                    x,
+                    [p[1] for p in b.points],
+                    color=color,
+                    linewidth=2.2,
+                    marker="o",
+                    label=b.name,
+                    zorder=3,
+                )
+                ax.fill_between(
+                    x, [p[2] for p in b.points], [p[3] for p in b.points], color=color, alpha=0.15
+                )
+            for j, (name, y) in enumerate(references):
+                ax.axhline(
+                    y,
+                    color="#555555",
+                    linewidth=1.6,
+                    linestyle=("--", ":", "-.")[j % 3],
+                    label=name,
+                )
+            ax.axhline(0.0, color="#222222", linewidth=0.9)
+            if scale == "symlog":
+                nonzero = [v for x in xs for v in x if v > 0]
+                ax.set_xscale("symlog", linthresh=min(nonzero) if nonzero else 1.0)
+                ax.set_xlim(left=0)
+            ax.set_xlabel(x_label)
+            ax.grid(True, color="#dddddd", linewidth=0.8)
+            ax.set_axisbelow(True)
+            if k == 0:
+                ax.set_ylabel(y_label)
+        axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        fig.suptitle(title, fontweight="bold")
+    return fig

@@ -640,6 +640,8 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
             "snapshot": snap.as_posix(),
         }
         points.append(point)
+        if not final:  # the curve so far, readable while the run goes on (bench.dmc curve)
+            write_curve(out_dir, game, cfg, points, {"machine": _machine(), "running": True})
         log(
             f"curve: {point['decisions']} decisions, {point['train_seconds']:.0f} s: greedy vs "
             f"{cfg.bot} {m:+.3f} [{lo:+.3f}, {hi:+.3f}] over {len(deals)} deals x {n}"

@@ -88,6 +88,59 @@ def test_a_short_run_checkpoints_and_resume_continues_the_counters(tmp_path):
         train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "none"), workers=0, resume=True))
 
 
+def test_the_curve_bench_plays_each_kept_network_and_pairs_the_search_with_uniform(tmp_path):
+    """``python -m quansu.bench.dmc curve``: every chosen curve point's kept network in each
+    probe; a search probe's uniform reference and paired difference are the strength bench's
+    figures for the same network, deals and seeds; the table has a row per point and one per
+    uniform reference."""
+    from quansu.bench import dmc as bd
+    from quansu.bench import strength
+
+    out = tmp_path / "run"
+    s = train_dmc(DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=2))
+    res = bd.curve(
+        str(out),
+        ["policy@heuristic", "level1@heuristic"],
+        deals=2,
+        search_deals=2,
+        seed=5,
+        points=2,
+    )
+    pts = res["points"]
+    assert [p["decisions"] for p in pts] == [0, s["decisions"]]
+    pol, lv = res["probes"]
+    assert len(pol["values"]) == len(lv["values"]) == 2 and pol["uniform"] is None
+    snap = out / pts[-1]["snapshot"]
+    ref = strength.paired(
+        "tienlen",
+        f"net={snap.resolve()}:level1",
+        "level1",
+        "heuristic",
+        deals=2,
+        seed=5,
+        players=2,
+    )
+    assert lv["values"][-1][0] == pytest.approx(ref["a_payoff"], abs=1e-3)
+    assert lv["uniform"][0] == pytest.approx(ref["b_payoff"], abs=1e-3)
+    assert lv["minus_uniform"][-1][0] == pytest.approx(ref["a_minus_b"], abs=1e-3)
+    table = bd.curve_table(res)
+    assert len(table["rows"]) == 3 and table["rows"][-1][0] == "level1, uniform priors"
+    assert all(len(r) == len(table["columns"]) for r in table["rows"])
+    # bad probes and runs are named
+    for probe, msg in (
+        ("policy", "PLAYER@OPPONENT"),
+        ("heuristic@sparring", "search bot"),
+        ("level3@nobot", "opponent 'nobot'"),
+        ("level3@level3", "differ"),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            bd.parse_probe(probe)
+    with pytest.raises(ValueError, match="no curve.json"):
+        bd.curve(str(tmp_path))
+    assert bd.pick_points(11, 4) == [0, 3, 7, 10] and bd.pick_points(3, 0) == [0, 1, 2]
+    assert bd.pick_points(3, 9) == [0, 1, 2] and bd.pick_points(5, 1) == [4]
+
+
 def test_the_learned_onnx_loads_through_the_evaluator(tmp_path):
     out = tmp_path / "run"
     train_dmc(DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=1))

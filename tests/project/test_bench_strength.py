@@ -65,6 +65,33 @@ def test_net_path_spec_loads_that_file(tmp_path):
         strength.build_bot(f"net={copy}:heuristic", game, 0)
 
 
+def test_net_policy_is_the_network_alone():
+    """``net:policy`` plays the network's top move with no search: the evaluator's
+    ``policy_move`` on every state of a game against the heuristic bot."""
+    import random
+
+    from quansu.games import make
+    from quansu.models.bots import PolicyBot
+
+    game = make("tan", 2)
+    bot = strength.build_bot("net:policy", game, seed=1)
+    assert isinstance(bot, PolicyBot) and bot.name == "net:policy"
+    heur = strength.build_bot("heuristic", game, seed=1)
+    state = game.new_initial_state(random.Random(4))
+    checked = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        if seat == 0:
+            move = bot.choose(state, seat)
+            if len(state.legal_moves()) > 1:
+                assert move == bot.evaluator.policy_move(state)
+                checked += 1
+        else:
+            move = heur.choose(state, seat)
+        state.apply(move)
+    assert checked > 0
+
+
 def test_net_spec_settings_win_over_the_guided_ones():
     """``net:level3`` plays the service's guided level 3 (the game's prior temperature and leaf
     values); a search setting the inner spec names replaces that one setting alone."""

@@ -352,6 +352,37 @@ def test_training_curves_are_drawn_with_matplotlib(tmp_path):
     assert [ax.get_title(loc="left") for ax in fig.axes] == ["policy_loss", "value_loss"]
 
 
+def test_a_learning_curve_is_drawn_against_decisions_and_hours(tmp_path):
+    """:func:`quansu.plot.band_panels` (``bench.dmc curve --png``): one panel per x axis, each
+    band a line over the same y values, the reference a horizontal line, a shared legend."""
+    pytest.importorskip("matplotlib")
+    from quansu.plot import Band, band_panels, save_png
+
+    bands = [
+        Band("policy vs 3 heuristic", [(0, 0.1, 0.0, 0.2), (0, 0.3, 0.2, 0.4)]),
+        Band("level3 guided vs 3 sparring", [(0, -0.1, -0.3, 0.1), (0, 0.2, 0.0, 0.4)]),
+    ]
+    fig = band_panels(
+        [
+            ("training decisions", "symlog", [[0, 5000], [0, 5000]]),
+            ("training hours", "linear", [[0.0, 0.2], [0.0, 0.2]]),
+        ],
+        bands,
+        title="t",
+        y_label="bets",
+        references=[("level3 uniform", -0.05)],
+    )
+    left, right = fig.axes
+    assert left.get_xscale() == "symlog" and right.get_xscale() == "linear"
+    assert [ln.get_ydata().tolist() for ln in right.lines[:2]] == [[0.1, 0.3], [-0.1, 0.2]]
+    assert list(right.lines[0].get_xdata()) == [0.0, 0.2]
+    labels = [t.get_text() for t in right.get_legend().get_texts()]
+    assert labels == ["policy vs 3 heuristic", "level3 guided vs 3 sparring", "level3 uniform"]
+    path = tmp_path / "c.png"
+    save_png(fig, str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 # -- the round trip: play --save, then analyze one file, several and a folder -------------------------
 
 
