@@ -352,7 +352,7 @@ def curve_png(res: dict, path: str) -> None:
     pts = res["points"]
     bands, refs = [], []
     for e in res["probes"]:
-        bands.append(Band(_probe_label(e, n), [(0.0, *v) for v in e["values"]]))
+        bands.append(Band(_probe_label(e, n), [tuple(v) for v in e["values"]]))
         if e["uniform"] is not None:
             refs.append((f"{e['player']} uniform vs {n - 1} {e['opponent']}", e["uniform"][0]))
     dec = [p["decisions"] for p in pts]

@@ -218,10 +218,11 @@ def panels_png(series: dict[str, Sequence[float]], path: str, **kw):
 
 @dataclass
 class Band:
-    """One measured line with its interval: ``(x, mean, low, high)`` points, named ``name``."""
+    """One measured line with its interval: ``(mean, low, high)`` per point, named ``name``
+    (each panel of :func:`band_panels` gives the points' x)."""
 
     name: str
-    points: list[tuple[float, float, float, float]]
+    points: list[tuple[float, float, float]]
 
 
 def band_panels(
@@ -237,7 +238,7 @@ def band_panels(
     """Side-by-side panels of the same measured lines against different x axes (a learning
     curve against training decisions and against training hours): ``panels_x`` holds, per
     panel, ``(x_label, scale, xs)`` where ``scale`` is ``"linear"`` or ``"symlog"`` and
-    ``xs[i][j]`` replaces the x of point j of band i.  Each band is a line with markers and its
+    ``xs[i][j]`` is the x of point j of band i.  Each band is a line with markers and its
     interval shaded; ``references``: ``(name, y)`` dashed horizontal lines; y = 0 is drawn."""
     matplotlib = require()
     with matplotlib.rc_context(_style()):
@@ -249,7 +250,7 @@ def band_panels(
                 x = list(xs[i])
                 ax.plot(
                     x,
-                    [p[1] for p in b.points],
+                    [p[0] for p in b.points],
                     color=color,
                     linewidth=2.2,
                     marker="o",
@@ -257,7 +258,7 @@ def band_panels(
                     zorder=3,
                 )
                 ax.fill_between(
-                    x, [p[2] for p in b.points], [p[3] for p in b.points], color=color, alpha=0.15
+                    x, [p[1] for p in b.points], [p[2] for p in b.points], color=color, alpha=0.15
                 )
             for j, (name, y) in enumerate(references):
                 ax.axhline(

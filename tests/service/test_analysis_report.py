@@ -359,8 +359,8 @@ def test_a_learning_curve_is_drawn_against_decisions_and_hours(tmp_path):
     from quansu.plot import Band, band_panels, save_png
 
     bands = [
-        Band("policy vs 3 heuristic", [(0, 0.1, 0.0, 0.2), (0, 0.3, 0.2, 0.4)]),
-        Band("level3 guided vs 3 sparring", [(0, -0.1, -0.3, 0.1), (0, 0.2, 0.0, 0.4)]),
+        Band("policy vs 3 heuristic", [(0.1, 0.0, 0.2), (0.3, 0.2, 0.4)]),
+        Band("level3 guided vs 3 sparring", [(-0.1, -0.3, 0.1), (0.2, 0.0, 0.4)]),
     ]
     fig = band_panels(
         [
