@@ -29,6 +29,12 @@ two nodes.
   hours; ``--points K`` measures K points spread over the curve (first and last included).  The
   JSON is a table of ``python -m quansu.bench.tables`` (a model card's), the PNG the curves
   against decisions and against hours.
+* ``python -m quansu.bench.dmc throughput [--games G,...] [--seconds 30] [--steps 200]
+  [--json PATH]``: per game, one actor in this process (the shipped network's weights, the
+  learner's default exploration and bot share) playing rounds of 16 games for ``--seconds``:
+  decisions a second on one core; then the learner (torch, one thread, ``--device``) taking
+  ``--steps`` gradient steps of 256 samples on those decisions: samples a second, and how
+  many actor cores one learner core keeps fed.
 * ``python -m quansu.bench.dmc ray --minutes 3 [--json PATH]``: ``quansu train --algo dmc`` for
   ``--minutes`` with 2 actors on a local cluster of two nodes of one CPU each
   (:class:`quansu.server.ray_cluster.LocalCluster`), then the same run with 2 local pool
@@ -170,6 +176,73 @@ def compare(
         "trained_vs_sparring": match(a, spar, few),
         "shipped_vs_sparring": match(b, spar, few),
         "trained_vs_shipped": match(a, b, fixed),
+    }
+
+
+def throughput(
+    game_name: str,
+    players: int = 4,
+    seconds: float = 30.0,
+    steps: int = 200,
+    seed: int = 1,
+    device: str = "cpu",
+) -> dict:
+    """See the module docstring (``throughput``): one game's actor and learner rates."""
+    import torch
+
+    from quansu.games import make
+    from quansu.models.encoders import encoder_for
+    from quansu.models.evaluator import MODELS_DIR
+    from quansu.models.training.dmc import (
+        DMCConfig,
+        Learner,
+        Replay,
+        actor_games,
+        net_from_onnx,
+    )
+
+    torch.set_num_threads(1)
+    game = make(game_name, players)
+    enc = encoder_for(game)
+    cfg = DMCConfig(game_name, players=players, seed=seed)
+    net = net_from_onnx(game, str(MODELS_DIR / f"{game_name}.onnx"))
+    params = {"epsilon": cfg.epsilon, "bot_share": cfg.bot_share, "bot": cfg.bot}
+    replay = Replay(enc.state_dim, enc.move_dim, cfg.replay)
+    decisions, games_, actor_s, rounds = 0, 0, 0.0, 0
+    while actor_s < seconds:
+        res = actor_games(game, net, cfg.games_per_round, seed * 1_000 + rounds, params)
+        replay.add(res)
+        decisions += res["decisions"]
+        games_ += res["games"]
+        actor_s += res["seconds"]
+        rounds += 1
+    learner = Learner(net, game.num_players, cfg, device)
+    learner.step(replay)  # the first step allocates the optimizer's state
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        learner.step(replay)
+    learn_s = time.perf_counter() - t0
+    actor_rate = decisions / actor_s
+    sample_rate = steps * cfg.batch_size / learn_s
+    return {
+        "game": game_name,
+        "players": players,
+        "actor": {
+            "games": games_,
+            "decisions": decisions,
+            "seconds": round(actor_s, 2),
+            "decisions_per_s": round(actor_rate, 1),
+            "decisions_per_game": round(decisions / games_, 1),
+        },
+        "learner": {
+            "device": device,
+            "steps": steps,
+            "batch": cfg.batch_size,
+            "ms_per_step": round(1000.0 * learn_s / steps, 2),
+            "samples_per_s": round(sample_rate, 1),
+        },
+        # each sample is used ``reuse`` times: one learner core keeps this many actor cores fed
+        "actor_cores_per_learner_core": round(sample_rate / (cfg.reuse * actor_rate), 2),
     }
 
 
@@ -519,6 +592,13 @@ def main(argv: list[str] | None = None) -> int:
     from quansu.server.ray_cluster import add_ray_argument
 
     add_ray_argument(v, "play the deals")
+    h = sub.add_parser("throughput", help="actor and learner rates per game, one core each")
+    h.add_argument("--games", default="tienlen,samloc,phom,tan")
+    h.add_argument("--players", type=int, default=4)
+    h.add_argument("--seconds", type=float, default=30.0, help="actor seconds per game")
+    h.add_argument("--steps", type=int, default=200, help="learner steps per game")
+    h.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    h.add_argument("--json", metavar="PATH")
     t = sub.add_parser("table", help="the table of docs/models.md from the runs' files")
     t.add_argument("runs", nargs="+", help="results files of runs with compare's figures")
     t.add_argument("--json", metavar="PATH")
@@ -528,6 +608,28 @@ def main(argv: list[str] | None = None) -> int:
             args.runs,
             "python -m quansu.bench.dmc " + " ".join(argv if argv is not None else sys.argv[1:]),
         )
+    elif args.what == "throughput":
+        from quansu.bench.hint import commit, machine
+        from quansu.games import game_names
+
+        known = game_names()
+        names = [g for g in args.games.split(",") if g]
+        bad = [g for g in names if g not in known]
+        if bad or not names:
+            ap.error(f"--games: unknown {', '.join(bad) or '(none)'}; known: {', '.join(known)}")
+        if args.seconds <= 0 or args.steps < 1:
+            ap.error("--seconds above 0 and --steps at least 1")
+        res = {
+            "date": _now(),
+            "commit": commit(),
+            "machine": machine(),
+            "command": "python -m quansu.bench.dmc "
+            + " ".join(argv if argv is not None else sys.argv[1:]),
+            "games": [
+                throughput(g, args.players, args.seconds, args.steps, device=args.device)
+                for g in names
+            ],
+        }
     elif args.what == "curve":
         res = _curve_cli(ap, args, argv)
     elif args.what == "record":

@@ -141,6 +141,23 @@ def test_the_curve_bench_plays_each_kept_network_and_pairs_the_search_with_unifo
     assert bd.pick_points(3, 9) == [0, 1, 2] and bd.pick_points(5, 1) == [4]
 
 
+def test_the_throughput_bench_counts_actor_decisions_and_learner_samples():
+    """``python -m quansu.bench.dmc throughput``: at least one round of the actor (16 games of
+    the shipped Tấn network), then the learner's steps; the rates are the counts over the
+    seconds."""
+    from quansu.bench import dmc as bd
+
+    r = bd.throughput("tan", seconds=0.01, steps=2)
+    a, learner = r["actor"], r["learner"]
+    assert a["games"] == 16 and a["decisions"] > 16
+    assert a["decisions_per_s"] == pytest.approx(a["decisions"] / a["seconds"], rel=0.01)
+    assert learner["steps"] == 2 and learner["batch"] == 256
+    assert learner["samples_per_s"] == pytest.approx(
+        2 * 256 / (learner["ms_per_step"] * 2 / 1000), rel=0.01
+    )
+    assert r["actor_cores_per_learner_core"] > 0
+
+
 def test_the_learned_onnx_loads_through_the_evaluator(tmp_path):
     out = tmp_path / "run"
     train_dmc(DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=1))
