@@ -246,6 +246,34 @@ def throughput(
     }
 
 
+def throughput_table(games_: list) -> dict:
+    """The docs' table of ``throughput`` results, one row per game."""
+    from quansu.games import make
+
+    rows = [
+        [
+            make(g["game"], g["players"]).title,
+            f"{g['actor']['decisions_per_s']:,.0f}",
+            f"{g['actor']['decisions_per_game']:g}",
+            f"{g['learner']['ms_per_step']:.1f}",
+            f"{g['learner']['samples_per_s']:,.0f}",
+            f"{g['actor_cores_per_learner_core']:g}",
+        ]
+        for g in games_
+    ]
+    return {
+        "columns": [
+            "game (4 players)",
+            "actor: decisions a second, one core",
+            "decisions a game",
+            "learner: ms a step of 256 samples, one thread",
+            "learner: samples a second",
+            "actor cores one learner core keeps fed (each sample used twice)",
+        ],
+        "rows": rows,
+    }
+
+
 #: The probes of ``curve`` when none is named: the network alone against the heuristic and
 #: the sparring bots, and level 3 guided by it against the sparring bots.
 DEFAULT_PROBES = ("policy@heuristic", "policy@sparring", "level3@sparring")
@@ -619,16 +647,18 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--games: unknown {', '.join(bad) or '(none)'}; known: {', '.join(known)}")
         if args.seconds <= 0 or args.steps < 1:
             ap.error("--seconds above 0 and --steps at least 1")
+        rates = [
+            throughput(g, args.players, args.seconds, args.steps, device=args.device) for g in names
+        ]
         res = {
-            "date": _now(),
+            "date": _now()[:10],
             "commit": commit(),
             "machine": machine(),
             "command": "python -m quansu.bench.dmc "
             + " ".join(argv if argv is not None else sys.argv[1:]),
-            "games": [
-                throughput(g, args.players, args.seconds, args.steps, device=args.device)
-                for g in names
-            ],
+            "source": "this benchmark's output",
+            "games": rates,
+            "table": throughput_table(rates),
         }
     elif args.what == "curve":
         res = _curve_cli(ap, args, argv)
