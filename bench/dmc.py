@@ -447,6 +447,7 @@ def curve_table(res: dict) -> dict:
 
 def curve_png(res: dict, path: str) -> None:
     """The probes' curves against training decisions and against training hours."""
+    from quansu.games import make
     from quansu.plot import Band, band_panels, save_png
 
     n = res["players"]
@@ -464,7 +465,8 @@ def curve_png(res: dict, path: str) -> None:
             ("training hours", "linear", [hrs] * len(bands)),
         ],
         bands,
-        title=f"{res['game']}, {n} players: what more training buys",
+        title=f"{make(res['game'], n, res.get('options') or {}).title}, {n} players: "
+        "what more training buys",
         y_label="bets per game of the tested seat",
         references=refs,
     )
