@@ -347,3 +347,14 @@ def test_ray_actors_play_and_a_killed_actor_is_replaced(local_ray, tmp_path):
         DMCConfig(**TINY, out_dir=str(tmp_path / "ray"), workers=1, ray=local_ray.address, rounds=2)
     )
     assert s["rounds"] == 2 and s["decisions"] > 0 and s["actor_nodes"] == 1
+    # its curve against another opponent, played on the cluster: the figures of a local run
+    from quansu.bench import dmc as bd
+    from quansu.server import ray_cluster
+
+    probes = ["policy@heuristic", "level1@heuristic"]
+    on_ray = bd.curve(
+        str(tmp_path / "ray"), probes, 2, 2, 5, 2, ray_cluster.mapper(local_ray.address)
+    )
+    here = bd.curve(str(tmp_path / "ray"), probes, 2, 2, 5, 2)
+    for a, b in zip(on_ray["probes"], here["probes"]):
+        assert (a["values"], a["minus_uniform"]) == (b["values"], b["minus_uniform"])
