@@ -24,7 +24,7 @@
   (:func:`~models.training.arena.policy_match`); each point (decisions, games, training
   seconds, mean payoff in bets and its 95 % interval) goes to ``out_dir/curve.json`` and
   ``out_dir/curve.png``, and the point's network to ``out_dir/snapshots/<decisions>.onnx``
-  (about 2 MB each), so that ``python -m quansu.bench.dmc curve out_dir`` can later play
+  (about 2 MB each; at 0 decisions of an ``init_from`` run, that network's file), so that ``python -m quansu.bench.dmc curve out_dir`` can later play
   every point against other opponents and as the search's guide.
 * The network is written to ``out_dir/<game>.onnx`` with the metadata of the other pipeline
   (:func:`~models.training.loop._metadata`), so ``quansu serve --model`` and the evaluator
@@ -619,10 +619,13 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
     def evaluate(final: bool = False) -> None:
         t = time.monotonic()
         data = export_model(game, learner.net, {"algo": "dmc", "decisions": counters["decisions"]})
-        # the network of this point, for a later curve against other opponents (bench.dmc curve)
+        # the network of this point, for a later curve against other opponents (bench.dmc
+        # curve); before any decision of a run from a network, that network's own file, so
+        # that the search reads its scores as it always has (not yet as Q)
         snap = Path(SNAPSHOTS) / f"{counters['decisions']:011d}.onnx"
         (out_dir / SNAPSHOTS).mkdir(exist_ok=True)
-        (out_dir / snap).write_bytes(data)
+        start = cfg.init_from and counters["decisions"] == 0
+        (out_dir / snap).write_bytes(Path(cfg.init_from).read_bytes() if start else data)
         m, lo, hi = greedy_vs_bot(game, data, deals, cfg.seed, cfg.bot)
         dt = time.monotonic() - t
         eval_spent[0] += dt

@@ -294,6 +294,9 @@ def test_a_run_starts_from_a_network_and_keeps_its_moves(tmp_path):
     logs: list[str] = []
     s = train_dmc(cfg, log=logs.append)
     assert s["init_from"] == str(path) and s["q_units"][0] > 0
+    # the curve's first point keeps the network the run started from, as it was
+    first = json.loads((tmp_path / "run" / "curve.json").read_text())["points"][0]
+    assert (tmp_path / "run" / first["snapshot"]).read_bytes() == path.read_bytes()
     assert "--init-from" in s["command"] and any("Q units" in line for line in logs)
     ck = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=False)
     assert ck["net_config"]["hidden"] == 16  # the imported network's, not --hidden
