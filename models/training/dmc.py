@@ -24,8 +24,9 @@
   (:func:`~models.training.arena.policy_match`); each point (decisions, games, training
   seconds, mean payoff in bets and its 95 % interval) goes to ``out_dir/curve.json`` and
   ``out_dir/curve.png``, and the point's network to ``out_dir/snapshots/<decisions>.onnx``
-  (about 2 MB each; at 0 decisions of an ``init_from`` run, that network's file), so that ``python -m quansu.bench.dmc curve out_dir`` can later play
-  every point against other opponents and as the search's guide.
+  (about 2 MB each; at 0 decisions of an ``init_from`` run, that network's file), so that
+  ``python -m quansu.bench.dmc curve out_dir`` can later play every point against other
+  opponents and as the search's guide.
 * The network is written to ``out_dir/<game>.onnx`` with the metadata of the other pipeline
   (:func:`~models.training.loop._metadata`), so ``quansu serve --model`` and the evaluator
   load it; it never writes the shipped ``models/*.onnx``.
