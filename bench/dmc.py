@@ -540,8 +540,8 @@ def _curve_cli(ap, args, argv) -> dict:
 
     if args.deals < 1 or args.search_deals < 1:
         ap.error("--deals and --search-deals: at least 1")
-    if args.workers < 1:
-        ap.error("--workers: at least 1")
+    if args.workers < 1 or args.points < 0:
+        ap.error("--workers: at least 1; --points: 0 (all) or more")
     map_fn = None
     if args.ray is not None:
         from quansu.server import ray_cluster
