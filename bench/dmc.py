@@ -542,14 +542,11 @@ def _curve_cli(ap, args, argv) -> dict:
         ap.error("--deals and --search-deals: at least 1")
     if args.workers < 1 or args.points < 0:
         ap.error("--workers: at least 1; --points: 0 (all) or more")
+    from quansu.bench.strength import ray_map_fn
+
     map_fn = None
     if args.ray is not None:
-        from quansu.server import ray_cluster
-
-        try:
-            map_fn = ray_cluster.mapper(ray_cluster.parse_address(args.ray))
-        except (ValueError, ray_cluster.RayMissing) as e:
-            ap.error(str(e))
+        map_fn = ray_map_fn(ap, args.ray)
     elif args.workers > 1:
         from quansu.batch import map_local
 

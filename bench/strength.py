@@ -303,6 +303,17 @@ def text(res: dict) -> str:
     )
 
 
+def ray_map_fn(parser: argparse.ArgumentParser, address: str):
+    """The ``map_fn`` of ``--ray ADDRESS`` (Ray tasks on that cluster), or the parser's error
+    naming why not (a bad address, Ray not installed)."""
+    from quansu.server import ray_cluster
+
+    try:
+        return ray_cluster.mapper(ray_cluster.parse_address(address))
+    except (ValueError, ray_cluster.RayMissing) as e:
+        parser.error(str(e))
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m quansu.bench.strength", description=__doc__.splitlines()[0]
@@ -326,14 +337,7 @@ def main(argv=None) -> int:
 
     add_ray_argument(p, "play the deals")
     a = p.parse_args(argv)
-    map_fn = None
-    if a.ray is not None:
-        from quansu.server import ray_cluster
-
-        try:
-            map_fn = ray_cluster.mapper(ray_cluster.parse_address(a.ray))
-        except (ValueError, ray_cluster.RayMissing) as e:
-            p.error(str(e))
+    map_fn = None if a.ray is None else ray_map_fn(p, a.ray)
     options = {}
     for o in a.option:
         k, _, v = o.partition("=")
