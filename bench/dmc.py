@@ -461,8 +461,8 @@ def curve_png(res: dict, path: str) -> None:
     hrs = [p["hours"] for p in pts]
     fig = band_panels(
         [
-            ("training decisions (log scale)", "symlog", [dec] * len(bands)),
-            ("training hours", "linear", [hrs] * len(bands)),
+            ("training decisions (log scale)", "symlog", dec),
+            ("training hours", "linear", hrs),
         ],
         bands,
         title=f"{make(res['game'], n, res.get('options') or {}).title}, {n} players: "

@@ -226,7 +226,7 @@ class Band:
 
 
 def band_panels(
-    panels_x: Sequence[tuple[str, str, Sequence[Sequence[float]]]],
+    panels_x: Sequence[tuple[str, str, Sequence[float]]],
     bands: Sequence[Band],
     *,
     title: str,
@@ -238,16 +238,16 @@ def band_panels(
     """Side-by-side panels of the same measured lines against different x axes (a learning
     curve against training decisions and against training hours): ``panels_x`` holds, per
     panel, ``(x_label, scale, xs)`` where ``scale`` is ``"linear"`` or ``"symlog"`` and
-    ``xs[i][j]`` is the x of point j of band i.  Each band is a line with markers and its
+    ``xs[j]`` is the x of every band's point j.  Each band is a line with markers and its
     interval shaded; ``references``: ``(name, y)`` dashed horizontal lines; y = 0 is drawn."""
     matplotlib = require()
     with matplotlib.rc_context(_style()):
         fig = _figure(width, height)
         axes = fig.subplots(1, len(panels_x), squeeze=False, sharey=True)[0]
         for k, (ax, (x_label, scale, xs)) in enumerate(zip(axes, panels_x)):
+            x = list(xs)
             for i, b in enumerate(bands):
                 color = SERIES_COLORS[i % len(SERIES_COLORS)]
-                x = list(xs[i])
                 ax.plot(
                     x,
                     [p[0] for p in b.points],
@@ -270,7 +270,7 @@ def band_panels(
                 )
             ax.axhline(0.0, color="#222222", linewidth=0.9)
             if scale == "symlog":
-                nonzero = [v for x in xs for v in x if v > 0]
+                nonzero = [v for v in xs if v > 0]
                 ax.set_xscale("symlog", linthresh=min(nonzero) if nonzero else 1.0)
                 ax.set_xlim(left=0)
             ax.set_xlabel(x_label)

@@ -462,8 +462,11 @@ def _save(path: Path, obj) -> None:
     os.replace(tmp, path)
 
 
-def write_curve(out_dir: Path, game: Game, cfg: DMCConfig, points: list, extra: dict) -> dict:
-    """``curve.json`` (and ``curve.png`` when matplotlib is present) in ``out_dir``."""
+def write_curve(
+    out_dir: Path, game: Game, cfg: DMCConfig, points: list, extra: dict, png: bool = True
+) -> dict:
+    """``curve.json`` (and with ``png``, ``curve.png`` when matplotlib is present) in
+    ``out_dir``."""
     doc = {
         "game": game.name,
         "players": game.num_players,
@@ -475,6 +478,8 @@ def write_curve(out_dir: Path, game: Game, cfg: DMCConfig, points: list, extra: 
         **extra,
     }
     (out_dir / "curve.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    if not png:
+        return doc
     try:
         from quansu.plot import Series, line_chart, save_png
 
@@ -645,7 +650,8 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         }
         points.append(point)
         if not final:  # the curve so far, readable while the run goes on (bench.dmc curve)
-            write_curve(out_dir, game, cfg, points, {"machine": _machine(), "running": True})
+            extra = {"machine": _machine(), "running": True}
+            write_curve(out_dir, game, cfg, points, extra, png=False)
         log(
             f"curve: {point['decisions']} decisions, {point['train_seconds']:.0f} s: greedy vs "
             f"{cfg.bot} {m:+.3f} [{lo:+.3f}, {hi:+.3f}] over {len(deals)} deals x {n}"

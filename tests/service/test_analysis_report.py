@@ -364,8 +364,8 @@ def test_a_learning_curve_is_drawn_against_decisions_and_hours(tmp_path):
     ]
     fig = band_panels(
         [
-            ("training decisions", "symlog", [[0, 5000], [0, 5000]]),
-            ("training hours", "linear", [[0.0, 0.2], [0.0, 0.2]]),
+            ("training decisions", "symlog", [0, 5000]),
+            ("training hours", "linear", [0.0, 0.2]),
         ],
         bands,
         title="t",
