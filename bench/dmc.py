@@ -17,7 +17,8 @@ two nodes.
   table of docs/models.md (rendered by ``python -m quansu.bench.tables``), one row per run
   file that ``compare`` has filled: the curve's start and end, and the same-deals figures.
 * ``python -m quansu.bench.dmc curve RUN_DIR [--probe PLAYER@OPPONENT ...] [--deals 50]
-  [--search-deals 25] [--points K] [--workers N | --ray [ADDRESS]] --json PATH [--png PATH]``:
+  [--search-deals 25] [--points K] [--workers N | --ray [ADDRESS]] [--cache PATH] --json PATH
+  [--png PATH]``:
   the learning curve against other opponents, from the networks a run kept at its curve points
   (``RUN_DIR/snapshots/``).  Each probe puts the point's network in one seat against
   ``players - 1`` OPPONENT bots (any ``quansu arena`` bot) on the same fixed deals, every seat
@@ -28,7 +29,8 @@ two nodes.
   game of the tested seat, 95 % intervals over deals, per point with its training decisions and
   hours; ``--points K`` measures K points spread over the curve (first and last included).  The
   JSON is a table of ``python -m quansu.bench.tables`` (a model card's), the PNG the curves
-  against decisions and against hours.
+  against decisions and against hours.  ``--cache PATH`` keeps every line-up's per-deal payoffs
+  (:class:`LineupCache`): measuring the run again after it went on plays only the new points.
 * ``python -m quansu.bench.dmc throughput [--games G,...] [--seconds 30] [--steps 200]
   [--json PATH]``: per game, one actor in this process (the shipped network's weights, the
   learner's default exploration and bot share) playing rounds of 16 games for ``--seconds``:
@@ -44,6 +46,7 @@ two nodes.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import tempfile
@@ -317,6 +320,68 @@ def pick_points(n: int, k: int) -> list[int]:
     return sorted({round(i * (n - 1) / (k - 1)) for i in range(k)})
 
 
+class LineupCache:
+    """Per-deal payoffs of the curve's line-ups already played (``curve --cache PATH``), so that
+    measuring a run again after it went on, or with more points, plays only what is new.
+
+    A line-up's key is the game, its player count and options, the tested seat as the sha-256 of
+    its network's file and the PLAYER (the uniform reference as PLAYER alone), the opponent, the
+    deals, the seed and the code's commit (:func:`quansu.bench.hint.commit`), so a cache never
+    serves another network, other deals or another version of the code.  The value: the tested
+    seat's mean payoff per deal in bets (deal index to payoff, over the seat rotations).  With a
+    ``path``, the file (JSON) is read at start and written by :meth:`save`; without, it lives
+    in memory."""
+
+    VERSION = 1
+
+    def __init__(self, path: str | None = None, code: str | None = None):
+        self.path = Path(path) if path else None
+        if code is None:
+            from quansu.bench.hint import commit
+
+            code = commit()
+        self.code = code
+        self.entries: dict[str, dict[str, float]] = {}
+        if self.path and self.path.is_file():
+            try:
+                doc = json.loads(self.path.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as e:
+                raise ValueError(f"--cache {self.path}: not JSON ({e})") from None
+            if not isinstance(doc, dict) or doc.get("version") != self.VERSION:
+                raise ValueError(
+                    f"--cache {self.path}: not a curve cache of version {self.VERSION}"
+                )
+            self.entries = doc.get("lineups", {})
+
+    def key(
+        self,
+        game: str,
+        players: int,
+        options: dict,
+        tested: str,
+        opponent: str,
+        deals: int,
+        seed: int,
+    ) -> str:
+        return json.dumps(
+            [game, players, options, tested, opponent, deals, seed, self.code], sort_keys=True
+        )
+
+    def get(self, key: str) -> dict[int, float] | None:
+        return self[key] if key in self.entries else None
+
+    def __getitem__(self, key: str) -> dict[int, float]:
+        return {int(k): v for k, v in self.entries[key].items()}
+
+    def put(self, key: str, per_deal: dict[int, float]) -> None:
+        self.entries[key] = {str(k): v for k, v in sorted(per_deal.items())}
+
+    def save(self) -> None:
+        if self.path:
+            text = json.dumps({"version": self.VERSION, "lineups": self.entries}, indent=0)
+            self.path.write_text(text + "\n", encoding="utf-8")
+
+
 def _mci(xs: list) -> list:
     from quansu.models.training.arena import mean_ci
 
@@ -331,9 +396,12 @@ def curve(
     seed: int = 7,
     points: int = 0,
     map_fn=None,
+    cache: LineupCache | None = None,
 ) -> dict:
     """See the module docstring (``curve``).  ``map_fn(fn, tasks)`` plays the deals elsewhere
-    (a local pool or Ray); ``None`` plays them in this process."""
+    (a local pool or Ray); ``None`` plays them in this process.  ``cache``: line-ups played
+    before (:class:`LineupCache`) are read from it, not played again, and the new ones added;
+    each probe's ``played`` / ``reused`` count its line-ups."""
     from quansu.bench import strength
     from quansu.games import make
 
@@ -357,32 +425,47 @@ def curve(
     for path in paths:
         if ":" in path:
             raise ValueError(f"{path}: a snapshot path with ':' cannot name a bot spec")
+    digests = [hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] for path in paths]
+    cache = cache if cache is not None else LineupCache()
     out_probes = []
     for (who, opp), name in zip(parsed, probes):
         d = deals if who == "policy" else search_deals
         specs = [f"net={path}:{who}" for path in paths]
         lineups = [[s] + [opp] * (n - 1) for s in specs]
+        ids = [f"net=sha256:{h}:{who}" for h in digests]
         if who != "policy":
             lineups.append([who] + [opp] * (n - 1))  # the same bot with uniform priors
+            ids.append(who)
+        keys = [cache.key(game.name, n, opts, i, opp, d, seed) for i in ids]
+        todo = [k for k, key in enumerate(keys) if cache.get(key) is None]
         t0 = time.monotonic()
-        results = strength._run_all(game, lineups, d, seed, map_fn)
-        per = [strength._per_deal(results[i], s) for i, s in enumerate(specs)]
+        results = (
+            strength._run_all(game, [lineups[k] for k in todo], d, seed, map_fn) if todo else []
+        )
+        for k, r in zip(todo, results):
+            cache.put(keys[k], strength._per_deal(r, lineups[k][0]))
+        per = [cache[key] for key in keys]
         entry = {
             "probe": name,
             "player": who,
             "opponent": opp,
             "deals": d,
-            "values": [_mci([pd[k] for k in sorted(pd)]) for pd in per],
+            "values": [_mci([pd[k] for k in sorted(pd)]) for pd in per[: len(specs)]],
             "uniform": None,
             "minus_uniform": None,
+            "played": len(todo),
+            "reused": len(keys) - len(todo),
         }
         if who != "policy":
-            uni = strength._per_deal(results[-1], who)
+            uni = per[-1]
             ks = sorted(uni)
             entry["uniform"] = _mci([uni[k] for k in ks])
-            entry["minus_uniform"] = [_mci([pd[k] - uni[k] for k in ks]) for pd in per]
+            entry["minus_uniform"] = [
+                _mci([pd[k] - uni[k] for k in ks]) for pd in per[: len(specs)]
+            ]
         entry["seconds"] = round(time.monotonic() - t0, 1)
         out_probes.append(entry)
+    cache.save()
     return {
         "game": game.name,
         "players": n,
@@ -562,6 +645,7 @@ def _curve_cli(ap, args, argv) -> dict:
             args.seed,
             args.points,
             map_fn,
+            LineupCache(args.cache),
         )
     except ValueError as e:
         ap.error(str(e))
@@ -615,6 +699,12 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--points", type=int, default=0, help="measure K points (0: all)")
     v.add_argument("--workers", type=int, default=1, help="local worker processes")
     v.add_argument("--png", metavar="PATH", help="the curves as a PNG chart")
+    v.add_argument(
+        "--cache",
+        metavar="PATH",
+        help="a JSON file of the line-ups played before (same networks, deals, seed and "
+        "commit): read, not played again; the new ones added",
+    )
     v.add_argument("--json", metavar="PATH")
     from quansu.server.ray_cluster import add_ray_argument
 

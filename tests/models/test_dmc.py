@@ -123,6 +123,7 @@ def test_the_curve_bench_plays_each_kept_network_and_pairs_the_search_with_unifo
     assert lv["values"][-1][0] == pytest.approx(ref["a_payoff"], abs=1e-3)
     assert lv["uniform"][0] == pytest.approx(ref["b_payoff"], abs=1e-3)
     assert lv["minus_uniform"][-1][0] == pytest.approx(ref["a_minus_b"], abs=1e-3)
+    assert [(e["played"], e["reused"]) for e in res["probes"]] == [(2, 0), (3, 0)]
     table = bd.curve_table(res)
     assert len(table["rows"]) == 3 and table["rows"][-1][0] == "level1, uniform priors"
     assert all(len(r) == len(table["columns"]) for r in table["rows"])
@@ -137,6 +138,22 @@ def test_the_curve_bench_plays_each_kept_network_and_pairs_the_search_with_unifo
             bd.parse_probe(probe)
     with pytest.raises(ValueError, match="no curve.json"):
         bd.curve(str(tmp_path))
+    # --cache: a second measurement plays only the line-ups not played before, and reads the
+    # others' per-deal payoffs back unchanged
+    cache = tmp_path / "cache.json"
+    args = (str(out), ["policy@heuristic", "level1@heuristic"], 2, 2, 5)
+    first = bd.curve(*args, points=1, cache=bd.LineupCache(str(cache), code="c1"))
+    assert [(e["played"], e["reused"]) for e in first["probes"]] == [(1, 0), (2, 0)]
+    again = bd.curve(*args, points=2, cache=bd.LineupCache(str(cache), code="c1"))
+    assert [(e["played"], e["reused"]) for e in again["probes"]] == [(1, 1), (1, 2)]
+    for e, ref in zip(again["probes"], res["probes"]):
+        assert e["values"] == ref["values"] and e["minus_uniform"] == ref["minus_uniform"]
+    # another commit of the code plays everything again
+    other = bd.curve(*args, points=1, cache=bd.LineupCache(str(cache), code="c2"))
+    assert [(e["played"], e["reused"]) for e in other["probes"]] == [(1, 0), (2, 0)]
+    cache.write_text('{"lineups": {}}')
+    with pytest.raises(ValueError, match="not a curve cache"):
+        bd.LineupCache(str(cache))
     assert bd.pick_points(11, 4) == [0, 3, 7, 10] and bd.pick_points(3, 0) == [0, 1, 2]
     assert bd.pick_points(3, 9) == [0, 1, 2] and bd.pick_points(5, 1) == [4]
 
