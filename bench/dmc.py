@@ -465,7 +465,7 @@ def curve(
             ]
         entry["seconds"] = round(time.monotonic() - t0, 1)
         out_probes.append(entry)
-    cache.save()
+        cache.save()  # after each probe: a stopped measurement keeps what it played
     return {
         "game": game.name,
         "players": n,
@@ -582,6 +582,8 @@ def table(paths: list[str], command: str) -> dict:
         init = d.get("init_from") or ""
         if not init and "--init-from " in d["command"]:
             init = d["command"].split("--init-from ", 1)[1].split()[0]
+        if init and Path(init).parent.name == "models":
+            init = f"models/{Path(init).name}"  # the shipped network of the run's day
         start = f"from {init}" if init else "from random weights"
         if "--dmc-lr " in d["command"]:
             start += ", learning rate " + d["command"].split("--dmc-lr ", 1)[1].split()[0]
@@ -600,7 +602,8 @@ def table(paths: list[str], command: str) -> dict:
     return {
         "date": _now()[:10],
         "commit": commit(),
-        "machine": "2-core AMD EPYC shared with other jobs; each run: 1 actor process, nice 19",
+        "machine": "2-core AMD EPYC shared with other jobs; each run's actor processes: the "
+        "--workers of its command",
         "command": command,
         "source": "the runs' files: " + ", ".join(Path(p).name for p in paths),
         "table": {
