@@ -325,9 +325,11 @@ class LineupCache:
     measuring a run again after it went on, or with more points, plays only what is new.
 
     A line-up's key is the game, its player count and options, the tested seat as the sha-256 of
-    its network's file and the PLAYER (the uniform reference as PLAYER alone), the opponent, the
-    deals, the seed and the code's commit (:func:`quansu.bench.hint.commit`), so a cache never
-    serves another network, other deals or another version of the code.  The value: the tested
+    its network's file (its first 16 hex digits) and the PLAYER (the uniform reference as PLAYER
+    alone), the opponent, the deals, the seed and the code's commit
+    (:func:`quansu.bench.hint.commit`), so a cache never serves another network, other deals or
+    another commit (a checkout with uncommitted changes is ``COMMIT+changes`` whatever the
+    changes: commit them, or start another cache, before measuring again).  The value: the tested
     seat's mean payoff per deal in bets (deal index to payoff, over the seat rotations).  With a
     ``path``, the file (JSON) is read at start and written by :meth:`save`; without, it lives
     in memory."""
