@@ -369,8 +369,8 @@ class LineupCache:
             [game, players, options, tested, opponent, deals, seed, self.code], sort_keys=True
         )
 
-    def get(self, key: str) -> dict[int, float] | None:
-        return self[key] if key in self.entries else None
+    def __contains__(self, key: str) -> bool:
+        return key in self.entries
 
     def __getitem__(self, key: str) -> dict[int, float]:
         return {int(k): v for k, v in self.entries[key].items()}
@@ -439,32 +439,30 @@ def curve(
             lineups.append([who] + [opp] * (n - 1))  # the same bot with uniform priors
             ids.append(who)
         keys = [cache.key(game.name, n, opts, i, opp, d, seed) for i in ids]
-        todo = [k for k, key in enumerate(keys) if cache.get(key) is None]
+        todo = [k for k, key in enumerate(keys) if key not in cache]
         t0 = time.monotonic()
         results = (
             strength._run_all(game, [lineups[k] for k in todo], d, seed, map_fn) if todo else []
         )
         for k, r in zip(todo, results):
             cache.put(keys[k], strength._per_deal(r, lineups[k][0]))
-        per = [cache[key] for key in keys]
+        per = [cache[key] for key in keys[: len(specs)]]  # the networks' line-ups
         entry = {
             "probe": name,
             "player": who,
             "opponent": opp,
             "deals": d,
-            "values": [_mci([pd[k] for k in sorted(pd)]) for pd in per[: len(specs)]],
+            "values": [_mci([pd[k] for k in sorted(pd)]) for pd in per],
             "uniform": None,
             "minus_uniform": None,
             "played": len(todo),
             "reused": len(keys) - len(todo),
         }
         if who != "policy":
-            uni = per[-1]
+            uni = cache[keys[-1]]
             ks = sorted(uni)
             entry["uniform"] = _mci([uni[k] for k in ks])
-            entry["minus_uniform"] = [
-                _mci([pd[k] - uni[k] for k in ks]) for pd in per[: len(specs)]
-            ]
+            entry["minus_uniform"] = [_mci([pd[k] - uni[k] for k in ks]) for pd in per]
         entry["seconds"] = round(time.monotonic() - t0, 1)
         out_probes.append(entry)
         cache.save()  # after each probe: a stopped measurement keeps what it played

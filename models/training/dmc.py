@@ -23,8 +23,9 @@
   fixed deals against the rule-based bot in every seat rotation
   (:func:`~models.training.arena.policy_match`); each point (decisions, games, training
   seconds, mean payoff in bets and its 95 % interval) goes to ``out_dir/curve.json`` at once
-  (the chart ``out_dir/curve.png`` at the end), and the point's network to ``out_dir/snapshots/<decisions>.onnx``
-  (about 2 MB each; at 0 decisions of an ``init_from`` run, that network's file), so that
+  (the chart ``out_dir/curve.png`` at the end), and the point's network to
+  ``out_dir/snapshots/<decisions>.onnx`` (about 2 MB each; at 0 decisions of an ``init_from``
+  run, that network's file), so that
   ``python -m quansu.bench.dmc curve out_dir`` can later play every point against other
   opponents and as the search's guide.
 * The network is written to ``out_dir/<game>.onnx`` with the metadata of the other pipeline
