@@ -6,7 +6,10 @@
   decision costs one network call: the current network (a weight snapshot sent each round)
   scores every legal move of the seat to act and the seat plays the best one, a random legal
   move with probability ``epsilon``; each seat of a game is played by the game's rule-based
-  bot with probability ``bot_share`` (``bot``: the heuristic by default).  Every decision with
+  bot with probability ``bot_share`` (``bot``: the heuristic by default), or with a
+  ``league`` each seat by a kind drawn by share: the heuristic bot, the sparring bot, or a
+  frozen earlier network of the run (``past``: its start network and curve snapshots,
+  ``league_past`` of them sent each round), the rest the current network.  Every decision with
   more than one legal move is one sample: the acting seat's encoded state, the chosen move's
   row, the acting seat's final payoff and the final payoffs per relative seat.
 * The **learner** (torch, CPU or ``--device cuda``) regresses the network's per-move output
@@ -79,7 +82,12 @@ class DMCConfig:
     ``rounds``: stop once this many rounds in all (resumed runs included) are played (0: only
     the time budget stops the run).  ``init_from``: an ONNX network of this game and encoder
     (e.g. the shipped one) whose weights start the run, its move logits fitted to Q units on
-    the first round's samples (:func:`fit_q_units`); "" starts from random weights."""
+    the first round's samples (:func:`fit_q_units`); "" starts from random weights.
+    ``league``: share of the seats of each self-play game per opponent kind of
+    :data:`LEAGUE_KINDS` (e.g. ``{"heuristic": 0.1, "sparring": 0.4, "past": 0.2}``; the rest
+    the current network); when given it replaces ``bot_share`` (``bot`` is then only the
+    curve's opponent).  ``league_past``: frozen networks sent to the actors each round for the
+    ``past`` seats, drawn from the run's start network and curve snapshots."""
 
     game: str
     players: int = 4
@@ -97,6 +105,8 @@ class DMCConfig:
     bot_share: float = 0.25
     bot: str = "heuristic"
     record_bot: bool = True
+    league: dict = field(default_factory=dict)
+    league_past: int = 2
     games_per_round: int = 16
     batch_size: int = 256
     lr: float = 3e-4
@@ -138,16 +148,82 @@ class DMCConfig:
             "device": "device",
             "rounds": "rounds",
             "init_from": "init-from",
+            "league_past": "league-past",
         }
         for name, flag in flags.items():
             if name == "init_from" and self.resume:
                 continue  # where the run started, not a flag of its resumption
             if getattr(self, name) != getattr(d, name):
                 parts.append(f"--{flag} {getattr(self, name)}")
+        if self.league:
+            parts.append(f"--league {format_league(self.league)}")
         if self.resume:
             parts.append("--resume")
         parts.append(f"--out {self.out_dir}")
         return " ".join(parts)
+
+
+#: Opponent kinds of a league seat: a rule-based bot of :data:`BOTS`, or ``past`` (a frozen
+#: earlier network of the run).
+LEAGUE_KINDS = (*BOTS, "past")
+
+
+def parse_league(text: str) -> dict:
+    """``"heuristic=0.1,sparring=0.4,past=0.2"`` -> ``{kind: share}``; ``ValueError`` naming
+    the part that is wrong (an unknown kind, a share outside [0, 1], shares summing past 1)."""
+    league: dict = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        kind, sep, share = part.partition("=")
+        kind = kind.strip()
+        if not sep or kind not in LEAGUE_KINDS:
+            raise ValueError(
+                f"--league {part!r}: expected KIND=SHARE with KIND one of {', '.join(LEAGUE_KINDS)}"
+            )
+        if kind in league:
+            raise ValueError(f"--league: {kind} given twice")
+        try:
+            v = float(share)
+        except ValueError:
+            raise ValueError(f"--league {part!r}: the share is not a number") from None
+        if not 0.0 <= v <= 1.0:
+            raise ValueError(f"--league {part!r}: the share must be within [0, 1]")
+        league[kind] = v
+    if not league:
+        raise ValueError("--league: no KIND=SHARE given")
+    if sum(league.values()) > 1.0 + 1e-9:
+        raise ValueError(f"--league {text!r}: the shares sum past 1")
+    return league
+
+
+def format_league(league: dict) -> str:
+    """The ``--league`` text of ``league`` (inverse of :func:`parse_league`)."""
+    return ",".join(f"{k}={v:g}" for k, v in league.items())
+
+
+def seat_kinds(rng: random.Random, n: int, params: dict) -> list:
+    """Who plays each of the ``n`` seats of one self-play game: None (the current network), a
+    bot name of :data:`BOTS`, or an index into ``params["past"]`` (a frozen network).  With a
+    league (``params["league"]``, kind -> share) one uniform draw per seat picks the kind; a
+    ``past`` seat without past networks is the current network.  Without a league a seat is
+    ``params["bot"]`` with probability ``params["bot_share"]``."""
+    league = params.get("league") or {}
+    if not league:
+        share = float(params.get("bot_share", 0.25))
+        bot = params.get("bot", "heuristic")
+        return [bot if rng.random() < share else None for _ in range(n)]
+    past = params.get("past") or []
+    kinds = []
+    for _ in range(n):
+        u, kind = rng.random(), None
+        for k, v in league.items():
+            if u < v:
+                kind = k
+                break
+            u -= v
+        if kind == "past":
+            kind = rng.randrange(len(past)) if past else None
+        kinds.append(kind)
+    return kinds
 
 
 # ---- actors -------------------------------------------------------------------------------------
@@ -215,20 +291,22 @@ def actor_games(game: Game, net: PolicyValueNet, n_games: int, seed: int, params
     samples as arrays: ``states`` float16 ``[T, S]``, ``moves`` float16 ``[T, F]`` (the chosen
     move's row), ``q`` float32 ``[T]`` (the acting seat's final payoff, bets), ``values``
     float32 ``[T, 4]`` (final payoffs per relative seat), and ``games``, ``decisions``,
-    ``net_calls``, ``seconds``.  The same ``seed`` and weights give the same samples."""
+    ``net_calls``, ``seconds``.  Who plays each seat: :func:`seat_kinds` (``params["past"]``:
+    weight dicts of frozen networks with ``net``'s config).  The same ``seed`` and weights
+    give the same samples."""
     t0 = time.perf_counter()
     torch.set_num_threads(1)
     enc = encoder_for(game)
     rng = random.Random(seed)
-    bot = bot_move(game, params.get("bot", "heuristic"))
+    bots_of = {b: bot_move(game, b) for b in BOTS}
+    past = [net_from(net.config, w) for w in params.get("past") or []]
     eps = float(params.get("epsilon", 0.05))
-    share = float(params.get("bot_share", 0.25))
     record_bot = bool(params.get("record_bot", True))
     n = game.num_players
     states, moves, q, values = [], [], [], []
     calls = 0
     for _ in range(n_games):
-        bots = [rng.random() < share for _ in range(n)]
+        kinds = seat_kinds(rng, n, params)
         state = game.new_initial_state(rng)
         seats, first = [], len(states)
         while not state.is_terminal():
@@ -239,20 +317,21 @@ def actor_games(game: Game, net: PolicyValueNet, n_games: int, seed: int, params
                 continue
             srow = enc.encode_state(state, seat)
             mrows = enc.encode_moves(state, legal)
-            if bots[seat]:
-                i = legal.index(bot(state, rng))
-            elif eps and rng.random() < eps:
+            kind = kinds[seat]
+            if isinstance(kind, str):
+                i = legal.index(bots_of[kind](state, rng))
+            elif kind is None and eps and rng.random() < eps:
                 i = rng.randrange(len(legal))
             else:
                 with torch.inference_mode():
-                    logits, _ = net(
+                    logits, _ = (net if kind is None else past[kind])(
                         torch.from_numpy(srow[None, :]),
                         torch.from_numpy(mrows),
                         torch.zeros(len(legal), dtype=torch.int64),
                     )
                 calls += 1
                 i = int(torch.argmax(logits))
-            if record_bot or not bots[seat]:
+            if record_bot or kind is None:
                 states.append(srow.astype(np.float16))
                 moves.append(mrows[i].astype(np.float16))
                 seats.append(seat)
@@ -510,6 +589,10 @@ def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
     """Run (or with ``cfg.resume`` continue) a Deep Monte Carlo run; returns its summary."""
     if cfg.bot not in BOTS:
         raise ValueError(f"unknown bot {cfg.bot!r}; known: {', '.join(BOTS)}")
+    if cfg.league:
+        parse_league(format_league(cfg.league))  # the same checks as the flag's
+    if cfg.league_past < 1:
+        raise ValueError("--league-past must be >= 1")
     out_dir = Path(cfg.out_dir)
     if out_dir.resolve() == MODELS_DIR.resolve():
         raise ValueError(
@@ -613,8 +696,15 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         "bot_share": cfg.bot_share,
         "bot": cfg.bot,
         "record_bot": cfg.record_bot,
+        "league": dict(cfg.league),
     }
     config = dict(net.config)
+    # the league's frozen networks: the weights of every curve point so far (a resumed run
+    # reads them back from its snapshots)
+    past_pool: list = []
+    if cfg.league.get("past"):
+        for f in sorted((out_dir / SNAPSHOTS).glob("*.onnx")):
+            past_pool.append(weights_of(net_from_onnx(game, str(f))))
     # time of this invocation spent outside evaluation, added to the saved training seconds
     base_train = counters["train_seconds"]
     eval_spent = [0.0]
@@ -650,6 +740,8 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
             "snapshot": snap.as_posix(),
         }
         points.append(point)
+        if cfg.league.get("past") and not final:
+            past_pool.append(weights_of(learner.net))
         if not final:  # the curve so far, readable while the run goes on (bench.dmc curve)
             extra = {"machine": _machine(), "running": True}
             write_curve(out_dir, game, cfg, points, extra, png=False)
@@ -694,8 +786,13 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
     def jobs() -> list:
         w = weights_of(learner.net)
         r = counters["rounds"]
+        p = params
+        if past_pool:
+            # this round's frozen networks, the same for every actor
+            pick = random.Random(cfg.seed * 7_919 + r)
+            p = {**params, "past": pick.sample(past_pool, min(cfg.league_past, len(past_pool)))}
         return [
-            (game, config, w, cfg.games_per_round, cfg.seed * 1_000_003 + r * 1_009 + k, params)
+            (game, config, w, cfg.games_per_round, cfg.seed * 1_000_003 + r * 1_009 + k, p)
             for k in range(actors.workers)
         ]
 
@@ -779,6 +876,8 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         "epsilon": cfg.epsilon,
         "bot_share": cfg.bot_share,
         "bot": cfg.bot,
+        "league": dict(cfg.league) or None,
+        "league_networks": len(past_pool),
         "value_scale": float(learner.net.value_scale),
         "init_from": cfg.init_from or None,
         "q_units": counters.get("q_units"),

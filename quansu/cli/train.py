@@ -143,6 +143,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="dmc: chance that a seat of a self-play game is played by --bot",
     )
     p.add_argument(
+        "--league",
+        metavar="KIND=SHARE,...",
+        default="",
+        help="dmc: who plays the seats of a self-play game, share per kind: heuristic, "
+        "sparring (the rule-based bots) and past (a frozen earlier network of the run: its "
+        "start network and curve snapshots), e.g. heuristic=0.1,sparring=0.4,past=0.2; the "
+        "rest the current network.  Replaces --bot-share; --bot is then the curve's opponent",
+    )
+    p.add_argument(
+        "--league-past",
+        type=int,
+        default=2,
+        help="dmc: frozen networks sent to the actors each round for the past seats",
+    )
+    p.add_argument(
         "--reuse",
         type=float,
         default=2.0,
@@ -256,7 +271,7 @@ def run_dmc(args) -> int:
     """``quansu train --algo dmc``: :func:`quansu.models.training.dmc.train_dmc`."""
     from quansu.cli.play import parse_options
     from quansu.games import GameError
-    from quansu.models.training.dmc import DMCConfig, train_dmc
+    from quansu.models.training.dmc import DMCConfig, parse_league, train_dmc
     from quansu.server.ray_cluster import RayMissing, parse_address, require_ray
 
     ray = None
@@ -288,6 +303,11 @@ def run_dmc(args) -> int:
         )
         return 2
     try:
+        league = parse_league(args.league) if args.league else {}
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
         cfg = DMCConfig(
             game=args.game,
             players=args.players,
@@ -303,6 +323,8 @@ def run_dmc(args) -> int:
             epsilon=args.epsilon,
             bot_share=args.bot_share,
             bot=args.bot,
+            league=league,
+            league_past=args.league_past,
             games_per_round=args.games_per_round,
             reuse=args.reuse,
             lr=args.dmc_lr,

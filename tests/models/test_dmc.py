@@ -29,6 +29,8 @@ from quansu.models.training.dmc import (  # noqa: E402
     fit_q_units,
     net_from,
     net_from_onnx,
+    parse_league,
+    seat_kinds,
     train_dmc,
     weights_of,
 )
@@ -259,6 +261,8 @@ def test_the_cli_trains_with_dmc(tmp_path, capsys):
     assert doc["summary"]["rounds"] == 2 and "--algo dmc" in doc["command"]
     assert main(["--game", "tienlen", "--algo", "dmc", "--bot-share", "2"]) == 2
     assert main(["--game", "tienlen", "--algo", "dmc", "--dmc-lr", "0"]) == 2
+    assert main(["--game", "tienlen", "--algo", "dmc", "--league", "robot=0.5"]) == 2
+    assert "KIND=SHARE" in capsys.readouterr().err
     assert "--dmc-lr 0.0001" in DMCConfig("tienlen", lr=1e-4).command()
     bad = ["--game", "tienlen", "--algo", "dmc", "--out", str(out), "--init-from"]
     assert main([*bad, str(out / "none.onnx")]) == 2
@@ -324,6 +328,90 @@ def test_a_run_starts_from_a_network_and_keeps_its_moves(tmp_path):
     assert s2["init_from"] == str(path) and s2["q_units"] == s["q_units"]
     assert "--resume" in s2["command"] and "--init-from" not in s2["command"]
     assert not any("Q units" in line for line in logs)
+
+
+@pytest.mark.parametrize(
+    "text, league",
+    [
+        ("heuristic=0.1,sparring=0.4,past=0.2", {"heuristic": 0.1, "sparring": 0.4, "past": 0.2}),
+        ("past=1", {"past": 1.0}),
+        (" sparring = 0.5 , ", {"sparring": 0.5}),
+    ],
+)
+def test_a_league_is_read_from_kind_share_pairs(text, league):
+    assert parse_league(text) == league
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("robot=0.5", "KIND=SHARE"),
+        ("sparring", "KIND=SHARE"),
+        ("sparring=x", "not a number"),
+        ("past=1.5", "within"),
+        ("heuristic=0.7,past=0.5", "sum past 1"),
+        ("past=0.1,past=0.2", "twice"),
+        (",", "no KIND"),
+    ],
+)
+def test_a_wrong_league_is_named(text, error):
+    with pytest.raises(ValueError, match=error):
+        parse_league(text)
+
+
+def test_league_seats_are_drawn_by_share():
+    rng = random.Random(1)
+    assert seat_kinds(rng, 4, {"league": {"sparring": 1.0}}) == ["sparring"] * 4
+    # past seats pick one of the frozen networks sent; none sent: the current network
+    kinds = seat_kinds(rng, 4, {"league": {"past": 1.0}, "past": [{}, {}]})
+    assert set(kinds) <= {0, 1}
+    assert seat_kinds(rng, 4, {"league": {"past": 1.0}}) == [None] * 4
+    draws = [k for _ in range(500) for k in seat_kinds(rng, 4, {"league": {"heuristic": 0.25}})]
+    assert 0.2 < draws.count("heuristic") / len(draws) < 0.3
+    assert set(draws) == {"heuristic", None}
+    # without a league: bot_share of the seats are --bot
+    assert seat_kinds(rng, 3, {"bot_share": 1.0, "bot": "sparring"}) == ["sparring"] * 3
+
+
+def test_league_seats_play_the_frozen_network_and_the_bots():
+    game = make("tienlen", 2)
+    a, b = tiny_net(game), tiny_net(game)
+    with torch.no_grad():
+        for p in b.parameters():
+            p.add_(0.5 * torch.randn_like(p))
+    frozen = {**PARAMS, "league": {"past": 1.0}, "past": [weights_of(b)]}
+    # every seat is the frozen network: the current one plays no move
+    x = actor_games(game, a, 2, 4, frozen)
+    y = actor_games(game, b, 2, 4, frozen)
+    z = actor_games(game, a, 2, 4, {**frozen, "past": [weights_of(a)]})
+    assert x["decisions"] > 0 and x["net_calls"] == x["decisions"]
+    assert np.array_equal(x["moves"], y["moves"]) and np.array_equal(x["q"], y["q"])
+    assert not (len(x["q"]) == len(z["q"]) and np.array_equal(x["moves"], z["moves"]))
+    # the bots' seats call no network; with record_bot off they give no samples
+    bots = actor_games(game, a, 2, 4, {**PARAMS, "league": {"sparring": 0.5, "heuristic": 0.5}})
+    assert bots["net_calls"] == 0 and bots["decisions"] > 0
+    off = {**PARAMS, "record_bot": False, "league": {"sparring": 1.0}}
+    assert actor_games(game, a, 2, 4, off)["decisions"] == 0
+
+
+def test_a_league_run_plays_its_snapshots_and_resumes_with_them(tmp_path):
+    out = tmp_path / "league"
+    league = {"heuristic": 0.2, "sparring": 0.2, "past": 0.4}
+    cfg = DMCConfig(**TINY, out_dir=str(out), workers=0, rounds=3, league=league, league_past=1)
+    s = train_dmc(cfg)
+    snaps = len(list((out / "snapshots").glob("*.onnx")))
+    # every point but the final one joined the league as it was measured
+    assert s["league"] == league and s["league_networks"] == snaps - 1 >= 1
+    assert "--league heuristic=0.2,sparring=0.2,past=0.4" in s["command"]
+    assert "--league-past 1" in s["command"]
+    again = DMCConfig(
+        **TINY, out_dir=str(out), workers=0, rounds=4, resume=True, league=league, league_past=1
+    )
+    s2 = train_dmc(again)
+    # resumed: the league read back from the run's snapshots (the final point's included)
+    assert s2["rounds"] == 4 and s2["league_networks"] >= snaps
+    with pytest.raises(ValueError, match="league-past"):
+        train_dmc(DMCConfig(**TINY, out_dir=str(tmp_path / "x"), workers=0, league_past=0))
 
 
 # -- on a local Ray ----------------------------------------------------------------------------
