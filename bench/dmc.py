@@ -587,12 +587,17 @@ def table(paths: list[str], command: str) -> dict:
         start = f"from {init}" if init else "from random weights"
         if "--dmc-lr " in d["command"]:
             start += ", learning rate " + d["command"].split("--dmc-lr ", 1)[1].split()[0]
+        if "--league " in d["command"]:
+            start += ", league " + d["command"].split("--league ", 1)[1].split()[0]
+        # the run's own curve is against its --bot (the heuristic unless named)
+        versus = d["command"].split("--bot ", 1)[1].split()[0] if "--bot " in d["command"] else ""
         rows.append(
             [
                 f"{make(d['game'], d['players']).title}, {start}, "
                 f"{d['train_seconds'] / 60:.0f} min",
                 f"{d['decisions'] / 1e6:.2f} M ({d['decisions_per_train_s']:,.0f})",
-                f"{_f(pts[0]['mean'])}, {_ci([pts[-1]['mean'], *pts[-1]['ci95']])}",
+                (f"{versus}: " if versus else "")
+                + f"{_f(pts[0]['mean'])}, {_ci([pts[-1]['mean'], *pts[-1]['ci95']])}",
                 f"{_ci(sd['trained_vs_heuristic'])} / {_ci(sd['shipped_vs_heuristic'])} ({deals})",
                 f"{_ci(sd['trained_vs_sparring'])} / {_ci(sd['shipped_vs_sparring'])} ({few})",
                 _ci(sd["trained_vs_shipped"]),
@@ -610,7 +615,7 @@ def table(paths: list[str], command: str) -> dict:
             "columns": [
                 "run",
                 "decisions (a second)",
-                "curve vs heuristic: start, end",
+                "curve vs heuristic (or the bot named): start, end",
                 "vs heuristic: trained / shipped (deals)",
                 "vs sparring: trained / shipped (deals)",
                 "trained vs 3 shipped",

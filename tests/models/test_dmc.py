@@ -466,3 +466,22 @@ def test_ray_actors_play_and_a_killed_actor_is_replaced(local_ray, tmp_path):
     here = bd.curve(str(tmp_path / "ray"), probes, 2, 2, 5, 2)
     for a, b in zip(on_ray["probes"], here["probes"]):
         assert (a["values"], a["minus_uniform"]) == (b["values"], b["minus_uniform"])
+
+
+def test_the_runs_table_names_a_league_and_the_curves_bot(tmp_path):
+    """``python -m quansu.bench.dmc table``: a run's row says where it started, its learning
+    rate and league, and which bot its own curve played when that is not the heuristic."""
+    from pathlib import Path
+
+    from quansu.bench import dmc as bd
+
+    src = Path(__file__).resolve().parents[2] / "bench" / "results" / "dmc_tan_s55.json"
+    doc = json.loads(src.read_text())
+    league = tmp_path / "league.json"
+    doc["command"] += " --bot sparring --league heuristic=0.1,sparring=0.4,past=0.2"
+    league.write_text(json.dumps(doc))
+    rows = bd.table([str(src), str(league)], "cmd")["table"]["rows"]
+    assert "league" not in rows[0][0] and not rows[0][2].startswith("sparring")
+    assert rows[1][0].startswith("Tấn, from models/tan.onnx, learning rate 3e-05, league ")
+    assert "league heuristic=0.1,sparring=0.4,past=0.2" in rows[1][0]
+    assert rows[1][2].startswith("sparring: ")
