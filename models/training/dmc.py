@@ -87,7 +87,9 @@ class DMCConfig:
     :data:`LEAGUE_KINDS` (e.g. ``{"heuristic": 0.1, "sparring": 0.4, "past": 0.2}``; the rest
     the current network); when given it replaces ``bot_share`` (``bot`` is then only the
     curve's opponent).  ``league_past``: frozen networks sent to the actors each round for the
-    ``past`` seats, drawn from the run's start network and curve snapshots."""
+    ``past`` seats, drawn from the run's start network and curve snapshots.  ``record_bot``:
+    every seat's decisions are samples (the bots' and frozen networks' included); False
+    (``--no-record-bots``) keeps only the current network's own."""
 
     game: str
     players: int = 4
@@ -157,6 +159,8 @@ class DMCConfig:
                 parts.append(f"--{flag} {getattr(self, name)}")
         if self.league:
             parts.append(f"--league {format_league(self.league)}")
+        if not self.record_bot:
+            parts.append("--no-record-bots")
         if self.resume:
             parts.append("--resume")
         parts.append(f"--out {self.out_dir}")

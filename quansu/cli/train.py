@@ -158,6 +158,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="dmc: frozen networks sent to the actors each round for the past seats",
     )
     p.add_argument(
+        "--no-record-bots",
+        dest="record_bots",
+        action="store_false",
+        help="dmc: train only on the current network's own decisions (default: every seat's, "
+        "the bots' and frozen networks' included)",
+    )
+    p.add_argument(
         "--reuse",
         type=float,
         default=2.0,
@@ -325,6 +332,7 @@ def run_dmc(args) -> int:
             bot=args.bot,
             league=league,
             league_past=args.league_past,
+            record_bot=args.record_bots,
             games_per_round=args.games_per_round,
             reuse=args.reuse,
             lr=args.dmc_lr,

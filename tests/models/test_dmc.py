@@ -253,17 +253,21 @@ def test_the_cli_trains_with_dmc(tmp_path, capsys):
             "--out",
             str(out),
             "--no-progress",
+            "--no-record-bots",
         ]
     )
     assert rc == 0, capsys.readouterr().err
     assert (out / "tienlen.onnx").is_file() and (out / "checkpoint.pt").is_file()
     doc = json.loads((out / "curve.json").read_text())
     assert doc["summary"]["rounds"] == 2 and "--algo dmc" in doc["command"]
+    assert doc["command"].endswith("--no-record-bots --out " + str(out))
     assert main(["--game", "tienlen", "--algo", "dmc", "--bot-share", "2"]) == 2
     assert main(["--game", "tienlen", "--algo", "dmc", "--dmc-lr", "0"]) == 2
     assert main(["--game", "tienlen", "--algo", "dmc", "--league", "robot=0.5"]) == 2
     assert "KIND=SHARE" in capsys.readouterr().err
     assert "--dmc-lr 0.0001" in DMCConfig("tienlen", lr=1e-4).command()
+    assert "--no-record-bots" in DMCConfig("tienlen", record_bot=False).command()
+    assert "--no-record-bots" not in DMCConfig("tienlen").command()
     bad = ["--game", "tienlen", "--algo", "dmc", "--out", str(out), "--init-from"]
     assert main([*bad, str(out / "none.onnx")]) == 2
     assert main([*bad, str(out / "tienlen.onnx"), "--resume"]) == 2
