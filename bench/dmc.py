@@ -589,6 +589,8 @@ def table(paths: list[str], command: str) -> dict:
             start += ", learning rate " + d["command"].split("--dmc-lr ", 1)[1].split()[0]
         if "--league " in d["command"]:
             start += ", league " + d["command"].split("--league ", 1)[1].split()[0]
+        if "--no-record-bots" in d["command"]:
+            start += ", own decisions only"
         # the run's own curve is against its --bot (the heuristic unless named)
         versus = d["command"].split("--bot ", 1)[1].split()[0] if "--bot " in d["command"] else ""
         rows.append(

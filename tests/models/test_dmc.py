@@ -488,4 +488,9 @@ def test_the_runs_table_names_a_league_and_the_curves_bot(tmp_path):
     assert "league" not in rows[0][0] and not rows[0][2].startswith("sparring")
     assert rows[1][0].startswith("Tấn, from models/tan.onnx, learning rate 3e-05, league ")
     assert "league heuristic=0.1,sparring=0.4,past=0.2" in rows[1][0]
-    assert rows[1][2].startswith("sparring: ")
+    assert rows[1][2].startswith("sparring: ") and "own decisions" not in rows[1][0]
+    doc["command"] += " --no-record-bots"
+    league.write_text(json.dumps(doc))
+    assert bd.table([str(league)], "cmd")["table"]["rows"][0][0].endswith(
+        "past=0.2, own decisions only, 129 min"
+    )
