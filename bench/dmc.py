@@ -565,6 +565,11 @@ def _ci(v: list) -> str:
     return f"{_f(v[0])} [{_f(v[1])}, {_f(v[2])}]"
 
 
+def _flag(command: str, flag: str) -> str:
+    """The value after ``flag`` in a command line, "" when the flag is absent."""
+    return command.split(f"{flag} ", 1)[1].split()[0] if f"{flag} " in command else ""
+
+
 def table(paths: list[str], command: str) -> dict:
     """The results file of the runs' table (``bench/tables.py``'s format): one row per run
     with ``same_deals`` figures (``compare``), in the order given."""
@@ -579,20 +584,19 @@ def table(paths: list[str], command: str) -> dict:
         sd, pts = d["same_deals"], d["points"]
         deals = sd["deals"].split()[0]
         few = sd["deals"].rsplit("first", 1)[1].split()[0] if "first" in sd["deals"] else "?"
-        init = d.get("init_from") or ""
-        if not init and "--init-from " in d["command"]:
-            init = d["command"].split("--init-from ", 1)[1].split()[0]
+        cmd = d["command"]
+        init = d.get("init_from") or _flag(cmd, "--init-from")
         if init and Path(init).parent.name == "models":
             init = f"models/{Path(init).name}"  # the shipped network of the run's day
         start = f"from {init}" if init else "from random weights"
-        if "--dmc-lr " in d["command"]:
-            start += ", learning rate " + d["command"].split("--dmc-lr ", 1)[1].split()[0]
-        if "--league " in d["command"]:
-            start += ", league " + d["command"].split("--league ", 1)[1].split()[0]
-        if "--no-record-bots" in d["command"]:
+        if lr := _flag(cmd, "--dmc-lr"):
+            start += ", learning rate " + lr
+        if league := _flag(cmd, "--league"):
+            start += ", league " + league
+        if "--no-record-bots" in cmd:
             start += ", own decisions only"
         # the run's own curve is against its --bot (the heuristic unless named)
-        versus = d["command"].split("--bot ", 1)[1].split()[0] if "--bot " in d["command"] else ""
+        versus = _flag(cmd, "--bot")
         rows.append(
             [
                 f"{make(d['game'], d['players']).title}, {start}, "
