@@ -24,8 +24,8 @@ import numpy as np
 
 from quansu.games import caches
 from quansu.games.base import Game, GameError, State
-from quansu.models.encoders import encoder_for
-from quansu.models.encoders.base import Encoder
+from quansu.models.encoders import encoder_for, versions_for
+from quansu.models.encoders.base import Encoder, EncoderError
 from quansu.search.evaluator import Evaluation, Evaluator
 
 MODEL_FORMAT = "quansu-pv/1"
@@ -133,7 +133,8 @@ class PolicyValueModel:
         if self.encoder_version != encoder.version:
             raise ModelError(
                 f"model {self.name} was trained with {self.game} encoder version "
-                f"{self.encoder_version}, but the code's encoder is version {encoder.version}; "
+                f"{self.encoder_version}, but the code's encoder is version {encoder.version} "
+                f"(the code knows versions {_known_versions(self.game)}); "
                 f"retrain it with `quansu train --game {self.game}`"
             )
         if self.encoder_fingerprint != encoder.fingerprint():
@@ -180,8 +181,27 @@ def load_model(
         model = PolicyValueModel(p, threads=threads)
         if key:
             _SESSIONS[key] = model
-    model.check_encoder(encoder_for(game))
+    model.check_encoder(model_encoder(game, model))
     return model
+
+
+def _known_versions(game_name: str) -> str:
+    try:
+        return ", ".join(str(v) for v in sorted(versions_for(game_name)))
+    except EncoderError:
+        return "none"
+
+
+def model_encoder(game: Game, model: PolicyValueModel) -> Encoder:
+    """The encoder of ``game`` at the model's encoder version when the code has that layout
+    (``models.encoders.versions_for``), else the game's default one (which
+    :meth:`PolicyValueModel.check_encoder` then refuses, naming both versions)."""
+    if model.game == game.name:
+        try:
+            return encoder_for(game, model.encoder_version)
+        except EncoderError:
+            pass
+    return encoder_for(game)
 
 
 def softmax(x: np.ndarray) -> np.ndarray:
@@ -219,8 +239,8 @@ class NetworkEvaluator(Evaluator):
         self, game: Game, model: PolicyValueModel | None = None, *, cache_size: int | None = None
     ):
         self.game = game
-        self.encoder = encoder_for(game)
         self.model = model if model is not None else load_model(game)
+        self.encoder = model_encoder(game, self.model)
         self.model.check_encoder(self.encoder)
         self.name = f"network:{game.name}"
         # None: the process's shared cache (games/caches.py: QUANSU_CACHE_EVALUATOR, 20,000)

@@ -1,7 +1,10 @@
 """Per-game feature encoders (versioned).  ``encoder_for(game)`` gives the encoder of a game.
 
 Each game's module (``models/encoders/<game>.py``) defines ``SPEC`` (an
-:class:`~models.encoders.base.EncoderSpec`); bump its ``version`` whenever the features change.
+:class:`~models.encoders.base.EncoderSpec`, the layout of the shipped network); bump its
+``version`` whenever the features change.  A module may also define ``SPECS`` (version -> spec):
+other layouts that training can use (``quansu train --encoder-version N``) and the evaluator
+loads a model of, by the version in its metadata.
 """
 
 from __future__ import annotations
@@ -39,26 +42,55 @@ def register_spec(spec: EncoderSpec) -> None:
     _registered[spec.game] = spec
 
 
-def spec_for(game_name: str) -> EncoderSpec:
+def versions_for(game_name: str) -> dict[int, EncoderSpec]:
+    """Every encoder layout of a game: version -> spec (the default ``SPEC`` and ``SPECS``)."""
     if game_name in _registered:
-        return _registered[game_name]
+        spec = _registered[game_name]
+        return {spec.version: spec}
     mod = ENCODER_MODULES.get(game_name)
     if mod is None:
         raise EncoderError(
             f"no encoder for game {game_name!r}; known: {', '.join(ENCODER_MODULES)}"
         )
-    return importlib.import_module(mod).SPEC
+    m = importlib.import_module(mod)
+    return {**getattr(m, "SPECS", {}), m.SPEC.version: m.SPEC}
 
 
-def encoder_for(game: Game) -> Encoder:
-    """The encoder of ``game`` (one per game, player count and options; cached)."""
-    key = (game.name, game.num_players, tuple(sorted(game.options.items(), key=lambda kv: kv[0])))
+def spec_for(game_name: str, version: int | None = None) -> EncoderSpec:
+    """The encoder spec of a game: its default (``version`` None) or the one of ``version``
+    (:class:`EncoderError` naming the known versions when the game has no such layout)."""
+    if version is None:
+        if game_name in _registered:
+            return _registered[game_name]
+        mod = ENCODER_MODULES.get(game_name)
+        if mod is None:
+            raise EncoderError(
+                f"no encoder for game {game_name!r}; known: {', '.join(ENCODER_MODULES)}"
+            )
+        return importlib.import_module(mod).SPEC
+    specs = versions_for(game_name)
+    if version not in specs:
+        known = ", ".join(str(v) for v in sorted(specs))
+        raise EncoderError(f"{game_name} has no encoder version {version}; known: {known}")
+    return specs[version]
+
+
+def encoder_for(game: Game, version: int | None = None) -> Encoder:
+    """The encoder of ``game`` (one per game, player count, options and version; cached);
+    ``version`` None: the game's default layout."""
+    spec = spec_for(game.name, version)
+    key = (
+        game.name,
+        spec.version,
+        game.num_players,
+        tuple(sorted(game.options.items(), key=lambda kv: kv[0])),
+    )
     try:
         enc = _cache.get(key)
     except TypeError:  # unhashable option value
-        return Encoder(spec_for(game.name), game)
+        return Encoder(spec, game)
     if enc is None:
-        enc = _cache[key] = Encoder(spec_for(game.name), game)
+        enc = _cache[key] = Encoder(spec, game)
         if len(_cache) > MAX_ENCODERS:
             _cache.popitem(last=False)
     else:
@@ -76,4 +108,5 @@ __all__ = [
     "masks_to_bits",
     "register_spec",
     "spec_for",
+    "versions_for",
 ]

@@ -43,8 +43,10 @@ combo one-hot (the game's combos + other), target (52 card one-hot when the game
 card, else a meld-id one-hot of 16), number of cards / 13, number of melds / 4; with
 ``hand_features``: holds a card of the acting seat's highest rank, empties its hand, cards
 left in its hand / 13; the game's ``move_terms`` when it has them (Phỏm: its discard bot's
-terms); with ``heuristic_feature`` (always last): the game's heuristic bot picks this move
-(``game.heuristic_move`` with a fixed seed, which reads only the acting seat's information).
+terms); with ``sparring_feature``: the game's sparring bot picks this move (``game.sparring_move``
+with a fixed seed, from the acting seat's information); with ``heuristic_feature`` (always
+last): the game's heuristic bot picks this move (``game.heuristic_move`` with a fixed seed,
+which reads only the acting seat's information).
 
 Encoders are versioned: :attr:`Encoder.version` names the layout; :meth:`Encoder.fingerprint`
 is a digest of every layout fact, stored with the version in each ONNX model's metadata.
@@ -105,6 +107,9 @@ class EncoderSpec:
     acting seat's highest rank, empties its hand, cards left / 13), with ranks compared by
     ``rank_strength[rank_index]``.  ``heuristic_feature``: one more move feature, 1 on the move
     the game's heuristic bot would play (so that a network can learn where to differ from it).
+    ``sparring_feature``: one more move feature, before the heuristic-choice one, 1 on the move
+    the game's sparring bot would play (its strongest rule-based bot: a network can learn
+    where to differ from it too; it costs a ``sparring_move`` per encoded decision).
     ``skip_options``: options left out of the features
     (facts about the session rather than rules, such as a seat number).
     ``move_terms(state, moves) -> (choice, float32[m, k])``: game-specific move features
@@ -126,6 +131,7 @@ class EncoderSpec:
     rank_strength: tuple[int, ...] = tuple(range(13))
     skip_options: tuple[str, ...] = ()
     heuristic_feature: bool = False
+    sparring_feature: bool = False
     move_terms: Callable | None = None
     move_terms_names: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
@@ -236,6 +242,7 @@ class Encoder:
             + 2
             + (3 if spec.hand_features else 0)
             + len(spec.move_terms_names)
+            + (1 if spec.sparring_feature else 0)
             + (1 if spec.heuristic_feature else 0)
         )
         # rank strength -> mask of the cards of that rank, strongest first (hand features)
@@ -267,6 +274,8 @@ class Encoder:
             extra["heuristic_feature"] = True
         if self.spec.move_terms_names:
             extra["move_terms"] = list(self.spec.move_terms_names)
+        if self.spec.sparring_feature:
+            extra["sparring_feature"] = True
         return {
             **extra,
             "game": self.spec.game,
@@ -359,23 +368,34 @@ class Encoder:
                 out[i, off + 3] = 1.0 if (hand and mask and left == 0) else 0.0
                 out[i, off + 4] = left / 13.0
         choice = None
+        heur = 1 if self.spec.heuristic_feature else 0
+        spar = 1 if self.spec.sparring_feature else 0
         if self.spec.move_terms_names:
             k = len(self.spec.move_terms_names)
-            col = self.move_dim - k - (1 if self.spec.heuristic_feature else 0)
+            col = self.move_dim - k - spar - heur
             choice, terms = self.spec.move_terms(state, moves)
             out[:, col : col + k] = terms
-        if self.spec.heuristic_feature:
-            col = self.move_dim - 1
-            if m == 1:
-                out[0, col] = 1.0
-            elif state.current_player >= 0:
-                if choice is None:
-                    choice = self.game.heuristic_move(state, SeededOnUse(0))
-                for i, mv in enumerate(moves):
-                    if mv == choice:
-                        out[i, col] = 1.0
-                        break
+        if spar:
+            self._flag(out, state, moves, self.move_dim - 1 - heur, None, self.game.sparring_move)
+        if heur:
+            self._flag(out, state, moves, self.move_dim - 1, choice, self.game.heuristic_move)
         return out
+
+    @staticmethod
+    def _flag(out: np.ndarray, state: State, moves: Sequence, col: int, choice, bot) -> None:
+        """Set ``out[i, col]`` to 1 on the move ``choice`` (``bot(state, SeededOnUse(0))``
+        when None) among ``moves``; a single legal move is every bot's choice."""
+        if len(moves) == 1:
+            out[0, col] = 1.0
+            return
+        if state.current_player < 0:
+            return
+        if choice is None:
+            choice = bot(state, SeededOnUse(0))
+        for i, mv in enumerate(moves):
+            if mv == choice:
+                out[i, col] = 1.0
+                break
 
     # -- states --------------------------------------------------------------------------
     def _moved(self, hist) -> list:

@@ -13,13 +13,16 @@ cards could no longer all be melded), live phỏm kept in the deadwood / 4, live
 discarded card (the next seat may eat it) / 4, and the gap between the move's score and the
 bot's best / 10 (at most 3).
 
-Version history: 1 - first layout; 2 - the heuristic-choice move feature; 3 - the discard terms.
+Version history: 1 - first layout; 2 - the heuristic-choice move feature; 3 - the discard terms
+(the shipped network's); 4 - version 3 and the sparring-choice move feature (``SPECS``, trained
+with ``--encoder-version 4``).
 (Rules version 2, Phỏm without ``done``, kept layout 3: the send phase's discards get the same
 discard terms the discard phase's have.)
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -62,3 +65,6 @@ SPEC = EncoderSpec(
     move_terms=move_terms,
     move_terms_names=MOVE_TERMS,
 )
+
+#: Other layouts, by version (``models.encoders.spec_for``).
+SPECS = {4: replace(SPEC, version=4, sparring_feature=True)}

@@ -2,8 +2,12 @@
 
 Zones: ``played`` (every card played so far) and ``set_aside`` (cards dealt to nobody when
 N < 4; known only under the first-lead rule).  Combos: the engine's ``MoveInfo.combo`` names.
-Version history: 1 - first layout; 2 - the heuristic-choice move feature.
+Version history: 1 - first layout; 2 - the heuristic-choice move feature (the shipped
+network's); 3 - the bot's hand plans as move terms (tried, not kept: docs/models.md); 4 - version
+2 and the sparring-choice move feature (``SPECS``, trained with ``--encoder-version 4``).
 """
+
+from dataclasses import replace
 
 from quansu.models.encoders.base import EncoderSpec
 
@@ -16,3 +20,6 @@ SPEC = EncoderSpec(
     recent=4,
     heuristic_feature=True,
 )
+
+#: Other layouts, by version (``models.encoders.spec_for``).
+SPECS = {4: replace(SPEC, version=4, sparring_feature=True)}

@@ -58,7 +58,8 @@ import torch
 from quansu.games import make
 from quansu.games.base import Game
 from quansu.models.encoders import MAX_SEATS, encoder_for
-from quansu.models.evaluator import MODELS_DIR, NetworkEvaluator, PolicyValueModel
+from quansu.models.encoders.base import Encoder
+from quansu.models.evaluator import MODELS_DIR, NetworkEvaluator, PolicyValueModel, load_model
 from quansu.models.training.arena import mean_ci, policy_match
 from quansu.models.training.data import BOTS, bot_move
 from quansu.models.training.loop import _metadata
@@ -89,7 +90,10 @@ class DMCConfig:
     curve's opponent).  ``league_past``: frozen networks sent to the actors each round for the
     ``past`` seats, drawn from the run's start network and curve snapshots.  ``record_bot``:
     every seat's decisions are samples (the bots' and frozen networks' included); False
-    (``--no-record-bots``) keeps only the current network's own."""
+    (``--no-record-bots``) keeps only the current network's own.  ``encoder_version``: the
+    game's encoder layout (``models.encoders.versions_for``; 0: its default, the shipped
+    network's); an ``init_from`` network of a layout without the sparring-choice feature starts
+    a layout with it (:func:`add_sparring_column`)."""
 
     game: str
     players: int = 4
@@ -123,6 +127,7 @@ class DMCConfig:
     rounds: int = 0
     progress: bool = True
     init_from: str = ""
+    encoder_version: int = 0
 
     def command(self) -> str:
         """The ``quansu train`` command line of this run."""
@@ -151,6 +156,7 @@ class DMCConfig:
             "rounds": "rounds",
             "init_from": "init-from",
             "league_past": "league-past",
+            "encoder_version": "encoder-version",
         }
         for name, flag in flags.items():
             if name == "init_from" and self.resume:
@@ -244,16 +250,19 @@ def net_from(config: dict, weights: dict) -> PolicyValueNet:
     return net.eval()
 
 
-def net_from_onnx(game: Game, path: str) -> PolicyValueNet:
+def net_from_onnx(game: Game, path: str, encoder: Encoder | None = None) -> PolicyValueNet:
     """The torch network of an ONNX file written by either pipeline (its initializers are the
     state dict: value scale and heuristic bonus included), after the evaluator's checks of
-    game, encoder version and fingerprint (``ModelError`` when they differ)."""
+    game, encoder version and fingerprint (``ModelError`` when they differ).  With
+    ``encoder`` (the layout the run trains on): a network of the same layout less the
+    sparring-choice feature gets that column (:func:`add_sparring_column`); another layout is
+    a ``ValueError``."""
     import onnx
     from onnx import numpy_helper
 
-    from quansu.models.evaluator import load_model
+    from quansu.models.evaluator import load_model, model_encoder
 
-    load_model(game, path)
+    model_enc = model_encoder(game, load_model(game, path))
     model = onnx.load(str(path))
     meta = {p.key: p.value for p in model.metadata_props}
     net = PolicyValueNet(**json.loads(meta["quansu.net"]))
@@ -262,7 +271,40 @@ def net_from_onnx(game: Game, path: str) -> PolicyValueNet:
     if missing:
         raise ValueError(f"--init-from {path}: no weights for {', '.join(sorted(missing))}")
     net.load_state_dict({k: torch.from_numpy(np.array(weights[k])) for k in net.state_dict()})
+    if encoder is not None and encoder.fingerprint() != model_enc.fingerprint():
+        net = add_sparring_column(net, model_enc, encoder, path)
     return net
+
+
+def add_sparring_column(
+    net: PolicyValueNet, old: Encoder, new: Encoder, name: str = "the network"
+) -> PolicyValueNet:
+    """``net`` (trained on layout ``old``) widened to layout ``new``, which must be ``old``
+    plus the sparring-choice move feature: the move layer gets its input column, initialized
+    to the heuristic-choice column's weights (zeros without that feature), so that the
+    network first reads "the sparring bot's move" as it reads "the heuristic bot's move";
+    every other weight is kept.  ``ValueError`` for any other change of layout."""
+    from dataclasses import replace
+
+    if new.spec.sparring_feature and not old.spec.sparring_feature:
+        same = replace(new.spec, version=old.spec.version, sparring_feature=False) == old.spec
+    else:
+        same = False
+    if not same or new.state_dim != old.state_dim or new.move_dim != old.move_dim + 1:
+        raise ValueError(
+            f"--init-from {name}: its {old.spec.game} encoder layout (version {old.version}) "
+            f"is not the run's (version {new.version}) less the sparring-choice feature"
+        )
+    heur = 1 if new.spec.heuristic_feature else 0
+    col = new.move_dim - 1 - heur  # the new column's index in the new layout
+    cfg = dict(net.config, move_dim=new.move_dim)
+    wide = PolicyValueNet(**cfg)
+    sd = {k: v.clone() for k, v in net.state_dict().items()}
+    w = sd["move.0.weight"]  # [move_hidden, old move_dim]
+    extra = w[:, old.move_dim - 1 : old.move_dim].clone() if heur else torch.zeros_like(w[:, :1])
+    sd["move.0.weight"] = torch.cat([w[:, :col], extra, w[:, col:]], dim=1)
+    wide.load_state_dict(sd)
+    return wide
 
 
 def fit_q_units(net: PolicyValueNet, states, moves, q) -> tuple[float, float]:
@@ -300,7 +342,7 @@ def actor_games(game: Game, net: PolicyValueNet, n_games: int, seed: int, params
     give the same samples."""
     t0 = time.perf_counter()
     torch.set_num_threads(1)
-    enc = encoder_for(game)
+    enc = encoder_for(game, params.get("encoder_version") or None)
     rng = random.Random(seed)
     bots_of = {b: bot_move(game, b) for b in BOTS}
     past = [net_from(net.config, w) for w in params.get("past") or []]
@@ -495,12 +537,15 @@ class Learner:
         return float(qloss.detach()), float(vloss.detach())
 
 
-def export_model(game: Game, net: PolicyValueNet, summary: dict) -> bytes:
+def export_model(
+    game: Game, net: PolicyValueNet, summary: dict, encoder: Encoder | None = None
+) -> bytes:
     """The network as ONNX bytes with the metadata of the other pipeline, marked as Q logits
-    (``quansu.policy_targets`` = ``dmc_q``, ``quansu.q_scale`` = bets per logit unit)."""
+    (``quansu.policy_targets`` = ``dmc_q``, ``quansu.q_scale`` = bets per logit unit);
+    ``encoder``: its layout (default: the game's default one)."""
     cpu = PolicyValueNet(**net.config)
     cpu.load_state_dict({k: v.detach().cpu() for k, v in net.state_dict().items()})
-    meta = _metadata(None, game, encoder_for(game), cpu, summary, None)
+    meta = _metadata(None, game, encoder or encoder_for(game), cpu, summary, None)
     meta["quansu.policy_targets"] = "dmc_q"
     meta["quansu.q_scale"] = str(float(cpu.value_scale))
     return export_onnx(cpu, meta)
@@ -611,7 +656,6 @@ def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
     deadline = t_start + cfg.minutes * 60.0
     torch.set_num_threads(1)
     game = game or make(cfg.game, cfg.players, cfg.options)
-    enc = encoder_for(game)
     ck_path = out_dir / CHECKPOINT
     ck = None
     if cfg.resume:
@@ -631,6 +675,15 @@ def train_dmc(cfg: DMCConfig, log=print, game: Game | None = None) -> dict:
             )
         # the network the run started from, for its summary
         cfg.init_from = ck.get("config", {}).get("init_from", "")
+        # the layout the run trains on (a resumption keeps it)
+        ck_version = ck.get("config", {}).get("encoder_version", 0)
+        if cfg.encoder_version and cfg.encoder_version != ck_version:
+            raise ValueError(
+                f"--encoder-version {cfg.encoder_version}: {ck_path} trains on "
+                f"version {ck_version or 'the default'}"
+            )
+        cfg.encoder_version = ck_version
+    enc = encoder_for(game, cfg.encoder_version or None)
     # the actors first (a forked pool before any torch work in this process)
     actors = _RayActors(cfg) if cfg.ray is not None else _LocalActors(cfg.workers)
     try:
@@ -658,7 +711,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         torch.manual_seed(cfg.seed)
         if cfg.init_from:
             # the imported network brings its own value scale (a buffer in its weights)
-            net = net_from_onnx(game, cfg.init_from)
+            net = net_from_onnx(game, cfg.init_from, enc)
             log(f"weights from {cfg.init_from} (value scale {float(net.value_scale):g})")
         else:
             scale = cfg.value_scale
@@ -701,6 +754,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         "bot": cfg.bot,
         "record_bot": cfg.record_bot,
         "league": dict(cfg.league),
+        "encoder_version": cfg.encoder_version,
     }
     config = dict(net.config)
     # the league's frozen networks: the weights of every curve point so far (a resumed run
@@ -708,7 +762,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
     past_pool: list = []
     if cfg.league.get("past"):
         for f in sorted((out_dir / SNAPSHOTS).glob("*.onnx")):
-            past_pool.append(weights_of(net_from_onnx(game, str(f))))
+            past_pool.append(weights_of(net_from_onnx(game, str(f), enc)))
     # time of this invocation spent outside evaluation, added to the saved training seconds
     base_train = counters["train_seconds"]
     eval_spent = [0.0]
@@ -719,13 +773,18 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
 
     def evaluate(final: bool = False) -> None:
         t = time.monotonic()
-        data = export_model(game, learner.net, {"algo": "dmc", "decisions": counters["decisions"]})
+        data = export_model(
+            game, learner.net, {"algo": "dmc", "decisions": counters["decisions"]}, enc
+        )
         # the network of this point, for a later curve against other opponents (bench.dmc
         # curve); before any decision of a run from a network, that network's own file, so
         # that the search reads its scores as it always has (not yet as Q)
         snap = Path(SNAPSHOTS) / f"{counters['decisions']:011d}.onnx"
         (out_dir / SNAPSHOTS).mkdir(exist_ok=True)
-        start = cfg.init_from and counters["decisions"] == 0
+        # (a network widened to a new layout is not that file: its own export then)
+        start = cfg.init_from and counters["decisions"] == 0 and config["move_dim"] == (
+            load_model(game, cfg.init_from).move_dim
+        )
         (out_dir / snap).write_bytes(Path(cfg.init_from).read_bytes() if start else data)
         m, lo, hi = greedy_vs_bot(game, data, deals, cfg.seed, cfg.bot)
         dt = time.monotonic() - t
@@ -887,7 +946,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         "q_units": counters.get("q_units"),
         "policy_vs_bot": points[-1],
     }
-    data = export_model(game, learner.net, summary)
+    data = export_model(game, learner.net, summary, enc)
     model_path = out_dir / f"{game.name}.onnx"
     model_path.write_bytes(data)
     write_curve(out_dir, game, cfg, points, {"summary": summary, "machine": _machine()})

@@ -158,6 +158,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="dmc: frozen networks sent to the actors each round for the past seats",
     )
     p.add_argument(
+        "--encoder-version",
+        type=int,
+        default=0,
+        help="dmc: the game's encoder layout to train on (0: its default, the shipped "
+        "network's); e.g. 4 in tienlen and phom adds the sparring bot's choice as a move "
+        "feature (docs/models.md, Encoders)",
+    )
+    p.add_argument(
         "--no-record-bots",
         dest="record_bots",
         action="store_false",
@@ -343,6 +351,7 @@ def run_dmc(args) -> int:
             rounds=args.rounds,
             progress=not args.no_progress,
             init_from=args.init_from,
+            encoder_version=args.encoder_version,
         )
         if cfg.init_from and not Path(cfg.init_from).is_file():
             raise ValueError(f"--init-from {cfg.init_from}: no such file")
