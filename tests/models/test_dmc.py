@@ -25,6 +25,7 @@ from quansu.models.training.dmc import (  # noqa: E402
     DMCActor,
     DMCConfig,
     actor_games,
+    add_sparring_column,
     export_model,
     fit_q_units,
     net_from,
@@ -272,6 +273,9 @@ def test_the_cli_trains_with_dmc(tmp_path, capsys):
     assert main([*bad, str(out / "none.onnx")]) == 2
     assert main([*bad, str(out / "tienlen.onnx"), "--resume"]) == 2
     assert "--resume continues one" in capsys.readouterr().err
+    v4 = ["--game", "tan", "--algo", "dmc", "--out", str(tmp_path / "t"), "--encoder-version"]
+    assert main([*v4, "4"]) == 2
+    assert "tan has no encoder version 4; known: 2" in capsys.readouterr().err
 
 
 def test_a_run_starts_from_a_network_and_keeps_its_moves(tmp_path):
@@ -332,6 +336,47 @@ def test_a_run_starts_from_a_network_and_keeps_its_moves(tmp_path):
     assert s2["init_from"] == str(path) and s2["q_units"] == s["q_units"]
     assert "--resume" in s2["command"] and "--init-from" not in s2["command"]
     assert not any("Q units" in line for line in logs)
+
+
+def test_a_run_on_encoder_version_4_widens_the_network_it_starts_from(tmp_path):
+    """``--encoder-version 4 --init-from`` a network of the default layout: the move layer gets
+    the sparring-choice column (the heuristic column's weights), so the widened network scores
+    a row whose new feature is 0 as the original scored it; the run trains and exports on
+    version 4, its first snapshot is the widened network, and a resumption keeps the layout."""
+    game = make("tienlen", 2)
+    net = tiny_net(game)
+    path = tmp_path / "v2.onnx"
+    path.write_bytes(export_model(game, net, {"algo": "test"}))
+    base, v4 = encoder_for(game), encoder_for(game, 4)
+    wide = net_from_onnx(game, str(path), v4)
+    assert wide.config["move_dim"] == v4.move_dim == net.config["move_dim"] + 1
+    w = wide.state_dict()["move.0.weight"]
+    assert torch.equal(w[:, -2], w[:, -1])  # the new column starts as the heuristic column
+    state = game.new_initial_state(random.Random(4))
+    legal = state.legal_moves()
+    srow = torch.from_numpy(base.encode_state(state, state.current_player)[None, :])
+    rows4 = v4.encode_moves(state, legal)
+    rows4[:, -2] = 0.0
+    rows2 = torch.from_numpy(np.delete(rows4, -2, axis=1))
+    idx = torch.zeros(len(legal), dtype=torch.int64)
+    with torch.no_grad():
+        assert torch.allclose(wide(srow, torch.from_numpy(rows4), idx)[0], net(srow, rows2, idx)[0])
+    with pytest.raises(ValueError, match="less the sparring-choice feature"):
+        add_sparring_column(net, v4, base)
+    cfg = DMCConfig(**TINY, out_dir=str(tmp_path / "run"), workers=0, rounds=2, encoder_version=4)
+    cfg.init_from = str(path)
+    s = train_dmc(cfg, log=lambda *_: None)
+    assert "--encoder-version 4" in s["command"]
+    model = load_model(game, str(tmp_path / "run" / "tienlen.onnx"))
+    assert model.encoder_version == 4 and model.move_dim == v4.move_dim
+    first = json.loads((tmp_path / "run" / "curve.json").read_text())["points"][0]
+    assert load_model(game, str(tmp_path / "run" / first["snapshot"])).encoder_version == 4
+    assert NetworkEvaluator(game, model).encoder is v4
+    again = DMCConfig(**TINY, out_dir=str(tmp_path / "run"), rounds=3, resume=True)
+    assert "--encoder-version 4" in train_dmc(again, log=lambda *_: None)["command"]
+    wrong = DMCConfig(**TINY, out_dir=str(tmp_path / "run"), resume=True, encoder_version=2)
+    with pytest.raises(ValueError, match="trains on version 4"):
+        train_dmc(wrong, log=lambda *_: None)
 
 
 @pytest.mark.parametrize(

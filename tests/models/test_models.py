@@ -294,6 +294,40 @@ def test_heuristic_choice_feature_marks_the_bots_move(name):
         assert moves[int(np.argmax(col))] == game.heuristic_move(state, random.Random(0))
 
 
+@pytest.mark.parametrize("name", ["tienlen", "phom"])
+def test_sparring_choice_feature_is_version_4_plus_one_column(name):
+    """Encoder version 4 is the default layout with one more move feature before the
+    heuristic-choice one: 1 on exactly the sparring bot's move; every other column equal."""
+    game = games.make(name, 4)
+    base, v4 = encoder_for(game), encoder_for(game, 4)
+    assert v4.version == 4 and v4.spec.sparring_feature and not base.spec.sparring_feature
+    assert v4.move_dim == base.move_dim + 1 and v4.state_dim == base.state_dim
+    assert v4.fingerprint() != base.fingerprint() and encoder_for(game) is base
+    checked = 0
+    for k, state in enumerate(_positions(game, n_games=2, seed=7)):
+        if k % 3 or state.is_terminal():
+            continue
+        moves = state.legal_moves()
+        a, b = base.encode_moves(state, moves), v4.encode_moves(state, moves)
+        col = b[:, -2]
+        assert col.sum() == 1.0
+        assert moves[int(np.argmax(col))] == game.sparring_move(state, random.Random(0))
+        np.testing.assert_array_equal(np.delete(b, -2, axis=1), a)
+        np.testing.assert_array_equal(
+            v4.encode_state(state, state.current_player),
+            base.encode_state(state, state.current_player),
+        )
+        checked += 1
+    assert checked >= 5
+
+
+def test_an_unknown_encoder_version_is_named():
+    with pytest.raises(EncoderError, match="no encoder version 9; known: 2, 4"):
+        spec_for("tienlen", 9)
+    with pytest.raises(EncoderError, match="known: 2$"):
+        encoder_for(games.make("tan", 4), 3)
+
+
 @pytest.mark.parametrize("name", REGISTERED)
 def test_advantage_samples(name):
     """Rollout-advantage samples: the heuristic's move always rolled out, advantages centred
