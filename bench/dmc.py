@@ -595,6 +595,8 @@ def table(paths: list[str], command: str) -> dict:
             start += ", league " + league
         if "--no-record-bots" in cmd:
             start += ", own decisions only"
+        if version := _flag(cmd, "--encoder-version"):
+            start += f", encoder version {version}"
         # the run's own curve is against its --bot (the heuristic unless named)
         versus = _flag(cmd, "--bot")
         rows.append(

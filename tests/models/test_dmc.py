@@ -539,3 +539,8 @@ def test_the_runs_table_names_a_league_and_the_curves_bot(tmp_path):
     assert bd.table([str(league)], "cmd")["table"]["rows"][0][0].endswith(
         "past=0.2, own decisions only, 129 min"
     )
+    doc["command"] += " --encoder-version 4"
+    league.write_text(json.dumps(doc))
+    assert bd.table([str(league)], "cmd")["table"]["rows"][0][0].endswith(
+        "own decisions only, encoder version 4, 129 min"
+    )
