@@ -42,17 +42,21 @@ def register_spec(spec: EncoderSpec) -> None:
     _registered[spec.game] = spec
 
 
-def versions_for(game_name: str) -> dict[int, EncoderSpec]:
-    """Every encoder layout of a game: version -> spec (the default ``SPEC`` and ``SPECS``)."""
-    if game_name in _registered:
-        spec = _registered[game_name]
-        return {spec.version: spec}
+def _module(game_name: str):
     mod = ENCODER_MODULES.get(game_name)
     if mod is None:
         raise EncoderError(
             f"no encoder for game {game_name!r}; known: {', '.join(ENCODER_MODULES)}"
         )
-    m = importlib.import_module(mod)
+    return importlib.import_module(mod)
+
+
+def versions_for(game_name: str) -> dict[int, EncoderSpec]:
+    """Every encoder layout of a game: version -> spec (the default ``SPEC`` and ``SPECS``)."""
+    if game_name in _registered:
+        spec = _registered[game_name]
+        return {spec.version: spec}
+    m = _module(game_name)
     return {**getattr(m, "SPECS", {}), m.SPEC.version: m.SPEC}
 
 
@@ -62,12 +66,7 @@ def spec_for(game_name: str, version: int | None = None) -> EncoderSpec:
     if version is None:
         if game_name in _registered:
             return _registered[game_name]
-        mod = ENCODER_MODULES.get(game_name)
-        if mod is None:
-            raise EncoderError(
-                f"no encoder for game {game_name!r}; known: {', '.join(ENCODER_MODULES)}"
-            )
-        return importlib.import_module(mod).SPEC
+        return _module(game_name).SPEC
     specs = versions_for(game_name)
     if version not in specs:
         known = ", ".join(str(v) for v in sorted(specs))

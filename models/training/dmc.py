@@ -785,7 +785,7 @@ def _run(cfg, game, enc, ck, ck_path, out_dir, actors, device, t_start, deadline
         start = (
             cfg.init_from
             and counters["decisions"] == 0
-            and config["move_dim"] == (load_model(game, cfg.init_from).move_dim)
+            and config["move_dim"] == load_model(game, cfg.init_from).move_dim
         )
         (out_dir / snap).write_bytes(Path(cfg.init_from).read_bytes() if start else data)
         m, lo, hi = greedy_vs_bot(game, data, deals, cfg.seed, cfg.bot)
