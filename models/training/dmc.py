@@ -49,7 +49,7 @@ import os
 import platform
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -284,8 +284,6 @@ def add_sparring_column(
     to the heuristic-choice column's weights (zeros without that feature), so that the
     network first reads "the sparring bot's move" as it reads "the heuristic bot's move";
     every other weight is kept.  ``ValueError`` for any other change of layout."""
-    from dataclasses import replace
-
     if new.spec.sparring_feature and not old.spec.sparring_feature:
         same = replace(new.spec, version=old.spec.version, sparring_feature=False) == old.spec
     else:
@@ -361,9 +359,13 @@ def actor_games(game: Game, net: PolicyValueNet, n_games: int, seed: int, params
             if len(legal) == 1:
                 state.apply(legal[0])
                 continue
+            kind = kinds[seat]
+            if isinstance(kind, str) and not record_bot:
+                # a bot's decision that is no sample: nothing to encode
+                state.apply(bots_of[kind](state, rng))
+                continue
             srow = enc.encode_state(state, seat)
             mrows = enc.encode_moves(state, legal)
-            kind = kinds[seat]
             if isinstance(kind, str):
                 i = legal.index(bots_of[kind](state, rng))
             elif kind is None and eps and rng.random() < eps:
