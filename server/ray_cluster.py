@@ -420,11 +420,23 @@ class LocalCluster:
         self._start_node(0)
         host, port = self.address.split(":")
         self._wait(lambda: _listening(host, int(port)), "the head's GCS port")
-        connect(self.address)
+        self._wait(self._connected, "the driver's connection to the head")
         self._wait(lambda: self.alive_nodes() >= 1, "the head node")
         for k in range(1, len(self.cpus)):
             self._start_node(k)
             self._wait(lambda k=k: self.alive_nodes() >= k + 1, f"node {k}")
+
+    def _connected(self) -> bool:
+        """Connect this process to the head (:func:`connect`); False, to be tried again, while
+        ``ray.init`` cannot resolve the head's node: on a loaded machine the head's GCS port can
+        listen before its raylet is registered, and ``ray.init`` then gives up ("Failed to
+        connect to Ray cluster at ...")."""
+        try:
+            connect(self.address)
+        except ConnectionError:
+            require_ray().shutdown()
+            return False
+        return True
 
     def _wait(self, ready: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + self.start_timeout_s

@@ -241,6 +241,31 @@ def test_the_serving_path_and_local_runs_never_import_ray():
     assert out.stdout.strip() == "False"
 
 
+def test_a_driver_that_cannot_connect_yet_tries_again(monkeypatch):
+    """``ray.init`` gives up on a head whose GCS listens before its raylet is registered (seen
+    on a loaded machine): the cluster's start shuts the half-made driver down and tries again
+    until its start timeout, instead of failing the first time."""
+    ray_cluster = pytest.importorskip("quansu.server.ray_cluster")
+    ray = ray_cluster.require_ray()
+    calls: list[str] = []
+
+    def flaky_connect(address):
+        calls.append(address)
+        if calls.count(address) < 3:
+            raise ConnectionError(f"Failed to connect to Ray cluster at {address}")
+
+    monkeypatch.setattr(ray_cluster, "connect", flaky_connect)
+    monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
+    c = ray_cluster.LocalCluster((1,), start_timeout_s=60)
+    c.address = "127.0.0.1:1"
+    c._wait(c._connected, "the driver's connection to the head")
+    assert calls == ["127.0.0.1:1", "shutdown", "127.0.0.1:1", "shutdown", "127.0.0.1:1"]
+    c.start_timeout_s = 0
+    calls.clear()
+    with pytest.raises(RuntimeError, match="the driver's connection to the head not up"):
+        c._wait(c._connected, "the driver's connection to the head")
+
+
 # -- on a two-node cluster ----------------------------------------------------------------------
 
 
