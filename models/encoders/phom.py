@@ -14,8 +14,8 @@ discarded card (the next seat may eat it) / 4, and the gap between the move's sc
 bot's best / 10 (at most 3).
 
 Version history: 1 - first layout; 2 - the heuristic-choice move feature; 3 - the discard terms
-(the shipped network's); 4 - version 3 and the sparring-choice move feature (``SPECS``, trained
-with ``--encoder-version 4``).
+(``SPECS``: networks trained before version 4 still load); 4 - version 3 and the sparring-choice
+move feature (the default, the shipped network's).
 (Rules version 2, Phỏm without ``done``, kept layout 3: the send phase's discards get the same
 discard terms the discard phase's have.)
 """
@@ -53,7 +53,8 @@ def move_terms(state, moves: Sequence) -> tuple:
     return (best[0] if len(rows) == len(moves) else None), out
 
 
-SPEC = EncoderSpec(
+#: Version 3 (every feature of version 4 but the sparring choice).
+V3 = EncoderSpec(
     game="phom",
     version=3,
     zones=("table", "stock", "set_aside"),
@@ -66,5 +67,7 @@ SPEC = EncoderSpec(
     move_terms_names=MOVE_TERMS,
 )
 
+SPEC = replace(V3, version=4, sparring_feature=True)
+
 #: Other layouts, by version (``models.encoders.spec_for``).
-SPECS = {4: replace(SPEC, version=4, sparring_feature=True)}
+SPECS = {3: V3}

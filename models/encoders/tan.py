@@ -3,8 +3,12 @@
 Zones: ``table`` (this bout's attack and defence cards), ``discard`` (finished bouts),
 ``stock`` (only the face-up card is known; the size counts).  The trump card and suit come from
 ``deal.trump``.  ``MoveInfo.target`` of ``defend`` is the attacked card.
-Version history: 1 - first layout; 2 - the heuristic-choice move feature.
+Version history: 1 - first layout; 2 - the heuristic-choice move feature (the shipped
+network's); 3 - version 2 and the sparring-choice move feature (``SPECS``, trained with
+``--encoder-version 3``).
 """
+
+from dataclasses import replace
 
 from quansu.models.encoders.base import EncoderSpec
 
@@ -18,3 +22,6 @@ SPEC = EncoderSpec(
     has_trump=True,
     heuristic_feature=True,
 )
+
+#: Other layouts, by version (``models.encoders.spec_for``).
+SPECS = {3: replace(SPEC, version=3, sparring_feature=True)}

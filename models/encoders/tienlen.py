@@ -2,16 +2,18 @@
 
 Zones: ``played`` (every card played so far) and ``set_aside`` (cards dealt to nobody when
 N < 4; known only under the first-lead rule).  Combos: the engine's ``MoveInfo.combo`` names.
-Version history: 1 - first layout; 2 - the heuristic-choice move feature (the shipped
-network's); 3 - the bot's hand plans as move terms (tried, not kept: docs/models.md); 4 - version
-2 and the sparring-choice move feature (``SPECS``, trained with ``--encoder-version 4``).
+Version history: 1 - first layout; 2 - the heuristic-choice move feature (``SPECS``: networks
+trained before version 4 still load); 3 - the bot's hand plans as move terms (tried, not kept:
+docs/models.md); 4 - version 2 and the sparring-choice move feature (the default, the shipped
+network's).
 """
 
 from dataclasses import replace
 
 from quansu.models.encoders.base import EncoderSpec
 
-SPEC = EncoderSpec(
+#: Version 2 (every feature of version 4 but the sparring choice).
+V2 = EncoderSpec(
     game="tienlen",
     version=2,
     zones=("played", "set_aside"),
@@ -21,5 +23,7 @@ SPEC = EncoderSpec(
     heuristic_feature=True,
 )
 
+SPEC = replace(V2, version=4, sparring_feature=True)
+
 #: Other layouts, by version (``models.encoders.spec_for``).
-SPECS = {4: replace(SPEC, version=4, sparring_feature=True)}
+SPECS = {2: V2}

@@ -54,8 +54,8 @@ TINY = dict(
 PARAMS = {"epsilon": 0.2, "bot_share": 0.5, "bot": "heuristic", "record_bot": True}
 
 
-def tiny_net(game):
-    enc = encoder_for(game)
+def tiny_net(game, version=None):
+    enc = encoder_for(game, version)
     torch.manual_seed(3)
     return PolicyValueNet(enc.state_dim, enc.move_dim, 16, 8, value_scale=3.0)
 
@@ -339,15 +339,16 @@ def test_a_run_starts_from_a_network_and_keeps_its_moves(tmp_path):
 
 
 def test_a_run_on_encoder_version_4_widens_the_network_it_starts_from(tmp_path):
-    """``--encoder-version 4 --init-from`` a network of the default layout: the move layer gets
+    """``--encoder-version 4 --init-from`` a network of version 2 (the layout before the
+    shipped one): the move layer gets
     the sparring-choice column (the heuristic column's weights), so the widened network scores
     a row whose new feature is 0 as the original scored it; the run trains and exports on
     version 4, its first snapshot is the widened network, and a resumption keeps the layout."""
     game = make("tienlen", 2)
-    net = tiny_net(game)
+    net = tiny_net(game, 2)
     path = tmp_path / "v2.onnx"
-    path.write_bytes(export_model(game, net, {"algo": "test"}))
-    base, v4 = encoder_for(game), encoder_for(game, 4)
+    base, v4 = encoder_for(game, 2), encoder_for(game, 4)
+    path.write_bytes(export_model(game, net, {"algo": "test"}, encoder=base))
     wide = net_from_onnx(game, str(path), v4)
     assert wide.config["move_dim"] == v4.move_dim == net.config["move_dim"] + 1
     w = wide.state_dict()["move.0.weight"]

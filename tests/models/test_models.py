@@ -13,7 +13,14 @@ from quansu import games
 from quansu.games.base import GameError
 from quansu.models import ModelError, default_evaluator, has_model, load_model
 from quansu.models.canary import canary_inputs, canary_positions, read_canary
-from quansu.models.encoders import Encoder, EncoderError, encoder_for, masks_to_bits, spec_for
+from quansu.models.encoders import (
+    Encoder,
+    EncoderError,
+    encoder_for,
+    masks_to_bits,
+    spec_for,
+    versions_for,
+)
 from quansu.models.evaluator import PolicyValueModel, default_model_path, prior_scale, softmax
 
 SHIPPED = ("tienlen", "phom", "samloc", "tan")
@@ -294,15 +301,40 @@ def test_heuristic_choice_feature_marks_the_bots_move(name):
         assert moves[int(np.argmax(col))] == game.heuristic_move(state, random.Random(0))
 
 
-@pytest.mark.parametrize("name", ["tienlen", "phom"])
-def test_sparring_choice_feature_is_version_4_plus_one_column(name):
-    """Encoder version 4 is the default layout with one more move feature before the
+def _without_sparring(name: str, version: int) -> int | None:
+    """The version whose layout is ``version``'s less the sparring-choice feature."""
+    spec = versions_for(name)[version]
+    for v, other in versions_for(name).items():
+        if other == dataclasses.replace(spec, version=v, sparring_feature=False):
+            return v
+    return None
+
+
+#: (game, layout without the sparring choice, the same layout with it)
+SPARRING_LAYOUTS = [
+    (g, _without_sparring(g, v), v)
+    for g in REGISTERED
+    for v, spec in sorted(versions_for(g).items())
+    if spec.sparring_feature
+]
+
+
+def test_sparring_layouts():
+    """Tiến lên and Phỏm ship the sparring layout (version 4, each built on its previous
+    default, 2 and 3), Tấn has it as version 3 on its default 2."""
+    assert set(SPARRING_LAYOUTS) >= {("tienlen", 2, 4), ("phom", 3, 4), ("tan", 2, 3)}
+    assert [spec_for(g).version for g in ("tienlen", "phom", "tan")] == [4, 4, 2]
+
+
+@pytest.mark.parametrize("name,base_version,version", SPARRING_LAYOUTS)
+def test_sparring_choice_feature_is_a_layout_plus_one_column(name, base_version, version):
+    """A sparring layout is another layout of the game with one more move feature before the
     heuristic-choice one: 1 on exactly the sparring bot's move; every other column equal."""
     game = games.make(name, 4)
-    base, v4 = encoder_for(game), encoder_for(game, 4)
-    assert v4.version == 4 and v4.spec.sparring_feature and not base.spec.sparring_feature
+    base, v4 = encoder_for(game, base_version), encoder_for(game, version)
+    assert v4.version == version and v4.spec.sparring_feature and not base.spec.sparring_feature
     assert v4.move_dim == base.move_dim + 1 and v4.state_dim == base.state_dim
-    assert v4.fingerprint() != base.fingerprint() and encoder_for(game) is base
+    assert v4.fingerprint() != base.fingerprint()
     checked = 0
     for k, state in enumerate(_positions(game, n_games=2, seed=7)):
         if k % 3 or state.is_terminal():
@@ -324,8 +356,8 @@ def test_sparring_choice_feature_is_version_4_plus_one_column(name):
 def test_an_unknown_encoder_version_is_named():
     with pytest.raises(EncoderError, match="no encoder version 9; known: 2, 4"):
         spec_for("tienlen", 9)
-    with pytest.raises(EncoderError, match="known: 2$"):
-        encoder_for(games.make("tan", 4), 3)
+    with pytest.raises(EncoderError, match="known: 2, 3$"):
+        encoder_for(games.make("tan", 4), 4)
 
 
 @pytest.mark.parametrize("name", REGISTERED)
@@ -375,7 +407,7 @@ def test_guided_config_leaf_choice(name):
 
 
 def test_phom_move_terms_are_the_discard_bots_terms():
-    """Phỏm's move terms (encoder v3) are, on card discards (in the discard phase and in the send
+    """Phỏm's move terms (encoder v3, and v4 before its sparring column) are, on card discards (in the discard phase and in the send
     phase, where the discard ends the sending), the heuristic's own discard terms (scaled as
     documented in ``models.encoders.phom``) and zeros on every other move; the discard the terms
     rank best is the bot's move when it discards (in the send phase: when nothing can be sent)."""
@@ -386,13 +418,14 @@ def test_phom_move_terms_are_the_discard_bots_terms():
     game = games.make("phom", 4)
     enc = encoder_for(game)
     k = len(MOVE_TERMS)
+    end = -1 - int(enc.spec.sparring_feature)  # the choice columns come after the terms
     seen = 0
     in_send = 0
     for state in _positions(game, n_games=4, seed=3):
         moves = state.legal_moves()
         if state.is_terminal():
             continue
-        terms = enc.encode_moves(state, moves)[:, -1 - k : -1]
+        terms = enc.encode_moves(state, moves)[:, end - k : end]
         if state.phase not in (DISCARD, SEND) or len(moves) < 2 or U in moves:  # no discard
             assert not terms.any()
             continue
