@@ -340,10 +340,10 @@ def test_a_run_starts_from_a_network_and_keeps_its_moves(tmp_path):
 
 def test_a_run_on_encoder_version_4_widens_the_network_it_starts_from(tmp_path):
     """``--encoder-version 4 --init-from`` a network of version 2 (the layout before the
-    shipped one): the move layer gets
-    the sparring-choice column (the heuristic column's weights), so the widened network scores
-    a row whose new feature is 0 as the original scored it; the run trains and exports on
-    version 4, its first snapshot is the widened network, and a resumption keeps the layout."""
+    shipped one): the move layer gets the sparring-choice column (the heuristic column's
+    weights), so the widened network scores a row whose new feature is 0 as the original scored
+    it; the run trains and exports on version 4, its first snapshot is the widened network, and
+    a resumption keeps the layout."""
     game = make("tienlen", 2)
     net = tiny_net(game, 2)
     path = tmp_path / "v2.onnx"

@@ -407,10 +407,11 @@ def test_guided_config_leaf_choice(name):
 
 
 def test_phom_move_terms_are_the_discard_bots_terms():
-    """Phỏm's move terms (encoder v3, and v4 before its sparring column) are, on card discards (in the discard phase and in the send
-    phase, where the discard ends the sending), the heuristic's own discard terms (scaled as
-    documented in ``models.encoders.phom``) and zeros on every other move; the discard the terms
-    rank best is the bot's move when it discards (in the send phase: when nothing can be sent)."""
+    """Phỏm's move terms (encoder v3, and v4 before its sparring column) are, on card discards
+    (in the discard phase and in the send phase, where the discard ends the sending), the
+    heuristic's own discard terms (scaled as documented in ``models.encoders.phom``) and zeros on
+    every other move; the discard the terms rank best is the bot's move when it discards (in the
+    send phase: when nothing can be sent)."""
     from quansu.games.phom.game import DISCARD, SEND, U
     from quansu.games.phom.heuristic import discard_key, discard_terms
     from quansu.models.encoders.phom import MOVE_TERMS
